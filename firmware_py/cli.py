@@ -1,0 +1,36 @@
+"""The `python -m firmware_py <command>` entry point: one module per command under `commands/`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Each module defines `HELP`, `add_arguments(parser)` and `run(args) -> int` (the exit status).
+COMMANDS = {
+    "replay": "firmware_py.commands.replay",
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m firmware_py",
+        description="Poker-table appliance: RFID dealing shoe, board antennas and a rules core.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    modules = {}
+    for name, module_name in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        modules[name] = module
+        command_parser = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(command_parser)
+    args = parser.parse_args(argv)
+    try:
+        status: int = modules[args.command].run(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0
+    return status

@@ -1,0 +1,100 @@
+"""Input events of a table session, as in `shared/spec/table-events.md`, as frozen records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from firmware_py.core.decks import Deck
+
+
+class ButtonName(StrEnum):
+    """The buttons of the dealer's panel."""
+
+    NEW_HAND = "new_hand"
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    ALLIN = "allin"
+    ROUND_DONE = "round_done"
+    EXPOSED = "exposed"
+    BOXED = "boxed"
+    MISDEAL = "misdeal"
+    CLOCK = "clock"
+    CONFIRM = "confirm"
+    UNDO = "undo"
+    HAND_END = "hand_end"
+
+
+PLAYER_ACTIONS = frozenset(
+    {ButtonName.FOLD, ButtonName.CHECK, ButtonName.CALL, ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN}
+)
+
+SHOE = "shoe"
+BURN = "burn"
+MUCK = "muck"
+BOARD_ANTENNAS = tuple(f"board{i}" for i in range(1, 6))
+SEAT_ANTENNAS = tuple(f"seat{i}" for i in range(1, 11))
+ANTENNAS = frozenset({SHOE, BURN, MUCK, *BOARD_ANTENNAS, *SEAT_ANTENNAS})
+MAX_SEATS = 10
+
+
+class SeatStatus(StrEnum):
+    """What a `seat` event says of a seat."""
+
+    IN = "in"
+    OUT = "out"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Setup:
+    """The table's configuration: profile, occupied seats, button, and the decks (already loaded)."""
+
+    t: float
+    profile: str
+    seats: tuple[int, ...]
+    button: int
+    decks: tuple[Deck, ...]
+    in_play: str
+    deck_files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Read:
+    """An antenna saw a tag arrive."""
+
+    t: float
+    antenna: str
+    uid: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Gone:
+    """An antenna stopped seeing a tag."""
+
+    t: float
+    antenna: str
+    uid: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Button:
+    """A press on the dealer's panel; `seat` names the acting seat when it is not the one to act."""
+
+    t: float
+    name: ButtonName
+    seat: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Seat:
+    """A player sits down (`in`) or leaves or is eliminated (`out`)."""
+
+    t: float
+    seat: int
+    status: SeatStatus
+
+
+Event = Setup | Read | Gone | Button | Seat

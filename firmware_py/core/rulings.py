@@ -1,0 +1,97 @@
+"""Rulings: what the core tells the dealer, with the rule cited and the remedy spelled out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class RulingKind(StrEnum):
+    MISDEAL = "misdeal"
+    MISDEAL_TOO_LATE = "misdeal_too_late"
+    EXPOSED_CARD = "exposed_card"
+    BOXED_CARD = "boxed_card"
+    EXTRA_CARD = "extra_card"
+    PREMATURE_CARD = "premature_card"
+    FLOP_TOO_MANY = "flop_too_many"
+    BURN_MISSING = "burn_missing"
+    BURN_EXTRA = "burn_extra"
+    VOID_HAND = "void_hand"
+    SCRAP_CARD = "scrap_card"
+    DEAD_HAND = "dead_hand"
+    SHOWDOWN = "showdown"
+
+
+class Street(StrEnum):
+    PREFLOP = "preflop"
+    FLOP = "flop"
+    TURN = "turn"
+    RIVER = "river"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Ruling:
+    """One ruling. `rule` is "profile: section number" of the house's rulebook."""
+
+    t: float
+    ruling: RulingKind
+    rule: str
+    remedy: str
+    cause: str | None = None
+    card: str | None = None
+    seat: int | None = None
+    street: Street | None = None
+    winners: tuple[int, ...] | None = None
+    hand: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ruling as the JSON object of `table-events.md` (absent fields left out)."""
+        out: dict[str, Any] = {"t": self.t, "ruling": str(self.ruling)}
+        for key in ("cause", "card", "seat", "street"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = str(value) if key != "seat" else value
+        if self.winners is not None:
+            out["winners"] = list(self.winners)
+        if self.hand is not None:
+            out["hand"] = self.hand
+        out["rule"] = self.rule
+        out["remedy"] = self.remedy
+        return out
+
+    def explain(self) -> str:
+        """One line for people: time, ruling, seat and card, rule, remedy."""
+        parts = [f"{self.t:9.2f}s", str(self.ruling).upper().replace("_", " ")]
+        if self.cause:
+            parts.append(f"({self.cause.replace('_', ' ')})")
+        if self.seat is not None:
+            parts.append(f"seat {self.seat}")
+        if self.card:
+            parts.append(f"card {self.card}")
+        if self.street:
+            parts.append(f"on the {self.street}")
+        if self.winners is not None:
+            parts.append("winner " + ", ".join(f"seat {s}" for s in self.winners))
+        if self.hand:
+            parts.append(f"with {self.hand}")
+        return " ".join(parts) + f" | {self.rule} | {self.remedy}"
+
+
+class NoticeKind(StrEnum):
+    """Things the operator should know that are not rulings of a rulebook."""
+
+    UNKNOWN_TAG = "unknown_tag"
+    IGNORED = "ignored"
+    CONFIRMED = "confirmed"
+    UNDONE = "undone"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Notice:
+    t: float
+    notice: NoticeKind
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"t": self.t, "notice": str(self.notice), "message": self.message}

@@ -1,0 +1,194 @@
+"""Reading and writing sessions in the JSON Lines exchange format of `table-events.md`."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from firmware_py.core import (
+    ANTENNAS,
+    Button,
+    ButtonName,
+    Deck,
+    Event,
+    Gone,
+    Read,
+    RegistryError,
+    Seat,
+    SeatStatus,
+    Setup,
+    normalise_uid,
+)
+from firmware_py.core.events import MAX_SEATS
+from firmware_py.errors import DeckFileError, SessionError
+
+KINDS = ("setup", "read", "gone", "button", "seat")
+
+
+def load_deck(path: str | Path) -> Deck:
+    """Load and validate one deck registry file; a broken one names the file, entry and reason."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DeckFileError(f"{path}: cannot read the deck registry ({exc.strerror or exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DeckFileError(f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    try:
+        return Deck.from_json(data, source=str(path))
+    except RegistryError as exc:
+        raise DeckFileError(f"{path}: {exc}") from None
+
+
+def _suggest(value: str, choices: Iterable[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(value, list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+class SessionReader:
+    """Turns session lines into core events, resolving deck files relative to the session file."""
+
+    def __init__(self, *, source: str = "session", base_dir: Path | None = None) -> None:
+        self.source = source
+        self.base_dir = base_dir or Path.cwd()
+        self._deck_cache: dict[Path, Deck] = {}
+        self._last_t = -math.inf
+
+    def parse_line(self, text: str, line: int) -> Event | None:
+        """Parse one line; blank lines give None. Raises SessionError naming the line."""
+        if not text.strip():
+            return None
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SessionError(f"not valid JSON (column {exc.colno}: {exc.msg})", source=self.source, line=line) from None
+        try:
+            event = self.parse_object(obj)
+        except (ValueError, DeckFileError) as exc:
+            raise SessionError(str(exc), source=self.source, line=line) from None
+        if event.t < self._last_t:
+            raise SessionError(
+                f"time goes backwards: t={event.t} after t={self._last_t} (t must be monotonic)",
+                source=self.source,
+                line=line,
+            )
+        self._last_t = event.t
+        return event
+
+    def parse_object(self, obj: Any) -> Event:
+        if not isinstance(obj, dict):
+            raise ValueError("each line must be one JSON object")
+        kind = obj.get("kind")
+        if kind not in KINDS:
+            hint = _suggest(str(kind), KINDS) if isinstance(kind, str) else ""
+            raise ValueError(f"'kind' must be one of {', '.join(KINDS)}, not {kind!r}{hint}")
+        t = obj.get("t")
+        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
+            raise ValueError(f"'t' must be a non-negative number of seconds, not {t!r}")
+        t = float(t)
+        if kind == "setup":
+            return self._setup(obj, t)
+        if kind in ("read", "gone"):
+            antenna = _string(obj, "antenna")
+            if antenna not in ANTENNAS:
+                raise ValueError(f"unknown antenna {antenna!r}{_suggest(antenna, sorted(ANTENNAS))}")
+            uid = normalise_uid(_string(obj, "uid"))
+            return Read(t=t, antenna=antenna, uid=uid) if kind == "read" else Gone(t=t, antenna=antenna, uid=uid)
+        if kind == "button":
+            name = _string(obj, "name")
+            try:
+                button = ButtonName(name)
+            except ValueError:
+                names = [b.value for b in ButtonName]
+                raise ValueError(f"unknown button {name!r}{_suggest(name, names)}") from None
+            seat = obj.get("seat")
+            if seat is not None:
+                seat = _seat_number(seat, "seat")
+            return Button(t=t, name=button, seat=seat)
+        seat_no = _seat_number(obj.get("seat"), "seat")
+        status = _string(obj, "status")
+        try:
+            return Seat(t=t, seat=seat_no, status=SeatStatus(status))
+        except ValueError:
+            raise ValueError(f"'status' must be 'in' or 'out', not {status!r}") from None
+
+    def _setup(self, obj: dict[str, Any], t: float) -> Setup:
+        profile = _string(obj, "profile")
+        seats = obj.get("seats")
+        if not isinstance(seats, list) or not seats:
+            raise ValueError("'seats' must be a non-empty list of seat numbers 1..10")
+        seat_numbers = tuple(sorted(_seat_number(s, "seats") for s in seats))
+        if len(set(seat_numbers)) != len(seat_numbers):
+            raise ValueError("'seats' lists a seat twice")
+        button = _seat_number(obj.get("button"), "button")
+        deck_files = obj.get("decks")
+        if not isinstance(deck_files, list) or not deck_files or not all(isinstance(d, str) for d in deck_files):
+            raise ValueError("'decks' must be a non-empty list of deck registry file names")
+        decks = tuple(self._deck(name) for name in deck_files)
+        in_play = _string(obj, "in_play")
+        names = [d.name for d in decks]
+        if in_play not in names:
+            raise ValueError(f"'in_play' is {in_play!r}, which is none of the decks {names}{_suggest(in_play, names)}")
+        return Setup(t=t, profile=profile, seats=seat_numbers, button=button, decks=decks, in_play=in_play,
+                     deck_files=tuple(deck_files))
+
+    def _deck(self, name: str) -> Deck:
+        path = Path(name)
+        if not path.is_absolute():
+            path = self.base_dir / path
+        path = path.resolve()
+        if path not in self._deck_cache:
+            self._deck_cache[path] = load_deck(path)
+        return self._deck_cache[path]
+
+
+def _string(obj: dict[str, Any], key: str) -> str:
+    value = obj.get(key)
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{key!r} must be a non-empty string, not {value!r}")
+    return value
+
+
+def _seat_number(value: Any, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEATS:
+        raise ValueError(f"{key!r} must hold seat numbers 1..{MAX_SEATS}, not {value!r}")
+    return value
+
+
+def read_session(path: str | Path) -> Iterator[tuple[int, Event]]:
+    """Yield (line number, event) for each line of a session file; SessionError on the first bad line."""
+    path = Path(path)
+    reader = SessionReader(source=str(path), base_dir=path.parent)
+    try:
+        handle = path.open(encoding="utf-8")
+    except OSError as exc:
+        raise SessionError(f"cannot open the session file ({exc.strerror or exc})", source=str(path)) from None
+    with handle:
+        for number, text in enumerate(handle, start=1):
+            event = reader.parse_line(text, number)
+            if event is not None:
+                yield number, event
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """The event as a line of the exchange format (the inverse of SessionReader.parse_object)."""
+    if isinstance(event, Setup):
+        return {"t": event.t, "kind": "setup", "profile": event.profile, "seats": list(event.seats),
+                "button": event.button, "decks": list(event.deck_files or (d.source for d in event.decks)),
+                "in_play": event.in_play}
+    if isinstance(event, Read | Gone):
+        kind = "read" if isinstance(event, Read) else "gone"
+        return {"t": event.t, "kind": kind, "antenna": event.antenna, "uid": event.uid}
+    if isinstance(event, Button):
+        out: dict[str, Any] = {"t": event.t, "kind": "button", "name": str(event.name)}
+        if event.seat is not None:
+            out["seat"] = event.seat
+        return out
+    return {"t": event.t, "kind": "seat", "seat": event.seat, "status": str(event.status)}
