@@ -1,0 +1,135 @@
+"""The venue screen for players and the dealer: no hole card is ever drawn face up here."""
+
+from __future__ import annotations
+
+import pygame
+
+from display import theme
+from display.cards import CardPainter, FaceRole
+from display.config import DisplayConfig
+from display.layout import Scale, hole_card_rects, table_places, venue_layout
+from display.redact import hide_hole_cards
+from display.widgets import draw_badges, draw_banner, draw_shot_clock, words
+from firmware_py.core.snapshot import Phase, PlayerState, SeatView, TableSnapshot
+
+STATE_LABELS = {
+    PlayerState.FOLDED: "FOLDED",
+    PlayerState.ALLIN: "ALL IN",
+    PlayerState.DEAD: "DEAD HAND",
+    PlayerState.WAITING: "sitting out",
+}
+
+
+def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now: float,
+                 config: DisplayConfig, painter: CardPainter) -> None:
+    """Draw the venue view of `snapshot` at session time `now` over the whole of `surface`."""
+    width, height = surface.get_size()
+    scale = Scale(width, height)
+    places = table_places([s.seat for s in snapshot.seats if s.state != PlayerState.EMPTY]
+                          if snapshot else [])
+    layout = venue_layout(width, height, places=places)
+    surface.fill(theme.BACKGROUND)
+    draw_top_bar(surface, layout.top_bar, snapshot, now=now, config=config)
+    felt = layout.table.inflate(scale.px(10), scale.px(10))
+    pygame.draw.ellipse(surface, theme.FELT_EDGE, felt)
+    pygame.draw.ellipse(surface, theme.FELT, layout.table)
+    if snapshot is None:
+        theme.draw_text(surface, "Waiting for the table…", scale.px(34), theme.TEXT,
+                        layout.table.center, anchor="center")
+        return
+    public = hide_hole_cards(snapshot)  # from here on there is no hole card to draw
+    for seat in public.seats:
+        if seat.state != PlayerState.EMPTY:
+            draw_seat(surface, layout.seat_boxes[seat.seat], seat, config=config, painter=painter)
+    street = words(public.street).upper() if public.street else words(public.phase).upper()
+    if public.phase == Phase.SHOWDOWN:
+        street = "SHOWDOWN"
+    theme.draw_text(surface, street, layout.street.height, theme.TEXT, layout.street.midbottom,
+                    anchor="midbottom")
+    for index, place in enumerate(layout.board):
+        if index < len(public.board):
+            painter.face(surface, place, public.board[index], role=FaceRole.BOARD)
+        else:
+            painter.slot(surface, place)
+    if public.clock is not None:
+        draw_shot_clock(surface, layout.clock, public.clock, now=now, config=config)
+    elif public.showdown is not None and public.showdown not in public.unconfirmed:
+        result = public.showdown
+        who = " & ".join(config.name(seat) for seat in result.winners or ())
+        text = f"{who} wins" + (f" · {result.hand}" if result.hand else "")
+        theme.draw_text(surface, text, round(layout.clock.height * 0.7), theme.ACCENT,
+                        layout.clock.center, anchor="center", max_width=layout.clock.width)
+    elif public.to_act is not None:
+        theme.draw_text(surface, f"Action: {config.name(public.to_act)}",
+                        round(layout.clock.height * 0.7), theme.ACCENT, layout.clock.center,
+                        anchor="center", max_width=layout.clock.width)
+    if public.unconfirmed:
+        first = public.unconfirmed[0]
+        draw_banner(surface, layout.banner, first, config=config, painter=painter,
+                    pending=len(public.unconfirmed))
+    elif public.phase == Phase.MISDEALT:
+        theme.draw_text(surface, "MISDEAL: waiting for a new hand", layout.street.height,
+                        theme.ALARM, layout.clock.center, anchor="center")
+
+
+def draw_top_bar(surface: pygame.Surface, rect: pygame.Rect, snapshot: TableSnapshot | None, *,
+                 now: float, config: DisplayConfig) -> None:
+    """Blind level and its time left, the hand number, the house rules in force."""
+    pygame.draw.rect(surface, (6, 8, 12), rect)
+    size = round(rect.height * 0.62)
+    pad = round(rect.height * 0.25)
+    level = config.level_at(now)
+    left = f"Level {level.number}  {level.level.label()}"
+    if level.seconds_left is not None:
+        left += f"  {theme.mmss(level.seconds_left)}"
+    drawn = theme.draw_text(surface, left, size, theme.ACCENT, (pad, rect.centery),
+                            anchor="midleft", max_width=rect.width // 2 - pad)
+    if snapshot is None:
+        return
+    right = snapshot.profile_title or snapshot.profile
+    hand = f"Hand {snapshot.hand_number}" if snapshot.hand_number else ""
+    hand_rect = theme.draw_text(surface, hand, size, theme.TEXT,
+                                (rect.right - pad, rect.centery), anchor="midright")
+    room = hand_rect.left - drawn.right - 3 * pad
+    if room > 40:
+        theme.draw_text(surface, right, round(size * 0.7), theme.TEXT_DIM,
+                        (hand_rect.left - 2 * pad, rect.centery), anchor="midright",
+                        max_width=room)
+
+
+def draw_seat(surface: pygame.Surface, box: pygame.Rect, seat: SeatView, *,
+              config: DisplayConfig, painter: CardPainter) -> None:
+    """One seat: its name, badges, state, and its cards face down (counted, never read)."""
+    out = seat.state in (PlayerState.FOLDED, PlayerState.DEAD, PlayerState.WAITING)
+    fill = theme.SEAT_FOLDED if out else theme.SEAT_FILL
+    radius = box.height // 6
+    pygame.draw.rect(surface, fill, box, border_radius=radius)
+    if seat.to_act:
+        pygame.draw.rect(surface, theme.SEAT_TO_ACT, box.inflate(6, 6),
+                         width=max(3, box.height // 14), border_radius=radius)
+    else:
+        pygame.draw.rect(surface, (70, 80, 96) if not out else (50, 52, 56), box, width=2,
+                         border_radius=radius)
+    pad = max(3, box.height // 12)
+    ink = theme.TEXT_DIM if out else theme.TEXT
+    name_size = round(box.height * 0.36)
+    theme.draw_text(surface, config.name(seat.seat), name_size, ink,
+                    (box.left + pad, box.top + pad), max_width=box.width - 2 * pad)
+    lower = box.top + pad + round(name_size * 0.8)
+    card_h = box.bottom - pad - lower
+    cards = hole_card_rects(box, len(seat.cards), height=card_h) if seat.cards and not out else []
+    for rect in cards:
+        painter.back(surface, rect)
+    right_edge = cards[0].left - pad if cards else box.right - pad
+    row_y = lower + card_h // 2
+    badge = round(card_h * 0.62)
+    x = draw_badges(surface, seat, (box.left + pad, row_y), badge)
+    label = STATE_LABELS.get(seat.state, "")
+    if seat.to_act and not label:
+        label = "TO ACT"
+    if label:
+        colour = theme.SEAT_TO_ACT if seat.to_act else (theme.ALARM if seat.state == PlayerState.DEAD
+                                                         else ink)
+        theme.draw_text(surface, label, round(card_h * 0.48), colour, (x, row_y),
+                        anchor="midleft", max_width=max(10, right_edge - x))
+
