@@ -30,7 +30,8 @@ def card_size(height: int) -> tuple[int, int]:
 class CardPainter:
     """Draws card faces, backs and empty places. Subclass it to watch what is drawn."""
 
-    def face(self, surface: pygame.Surface, rect: pygame.Rect, card: str, *, role: FaceRole) -> None:
+    def face(self, surface: pygame.Surface, rect: pygame.Rect, card: str, *,
+             role: FaceRole) -> None:
         """Draw the face of `card` (rank then suit, or a joker) filling `rect`."""
         radius = max(2, rect.height // 12)
         pygame.draw.rect(surface, theme.CARD_FACE, rect, border_radius=radius)
@@ -91,16 +92,17 @@ def draw_suit(surface: pygame.Surface, suit: str, centre: tuple[int, int], size:
         pygame.draw.circle(surface, colour, (round(cx + r * 0.9), round(base)), r)
         pygame.draw.polygon(surface, colour, [(cx - r * 1.85, base - r * 0.25),
                                               (cx + r * 1.85, base - r * 0.25), (cx, cy - half)])
-        _stem(surface, cx, base, cy + half, r, colour)
+        _stem(surface, cx, base, cy + half, r=r, colour=colour)
     else:
         small = max(1, round(size * 0.22))
         pygame.draw.circle(surface, colour, (round(cx), round(cy - half + small)), small)
-        pygame.draw.circle(surface, colour, (round(cx - small * 1.1), round(cy + small * 0.2)), small)
-        pygame.draw.circle(surface, colour, (round(cx + small * 1.1), round(cy + small * 0.2)), small)
-        _stem(surface, cx, cy, cy + half, small, colour)
+        for side in (-1.1, 1.1):
+            pygame.draw.circle(surface, colour,
+                               (round(cx + side * small), round(cy + small * 0.2)), small)
+        _stem(surface, cx, cy, cy + half, r=small, colour=colour)
 
 
-def _stem(surface: pygame.Surface, cx: float, top: float, bottom: float, r: int,
+def _stem(surface: pygame.Surface, cx: float, top: float, bottom: float, *, r: int,
           colour: tuple[int, int, int]) -> None:
     pygame.draw.polygon(surface, colour, [(cx - r * 0.25, top), (cx + r * 0.25, top),
                                           (cx + r * 0.8, bottom), (cx - r * 0.8, bottom)])

@@ -1,4 +1,4 @@
-"""What the display knows that the rules core does not: player names, blind levels, broadcast delay."""
+"""What the display knows that the core does not: player names, blind levels, broadcast delay."""
 
 from __future__ import annotations
 
@@ -64,7 +64,8 @@ cards; set allow_zero_delay = true for a private game
 
     def __post_init__(self) -> None:
         if self.broadcast_delay_s < 0:
-            raise ConfigError(f"broadcast_delay_s is {self.broadcast_delay_s}: it cannot be negative")
+            raise ConfigError(f"broadcast_delay_s is {self.broadcast_delay_s}: "
+                              "it cannot be negative")
         if self.broadcast_delay_s == 0 and not self.allow_zero_delay:
             raise ConfigError("broadcast_delay_s is 0: a broadcast without delay leaks hole cards; "
                               "set allow_zero_delay = true for a private game")
@@ -90,7 +91,8 @@ cards; set allow_zero_delay = true for a private game
         raise AssertionError("unreachable: the last level never ends")
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], *, source: str = "display config") -> DisplayConfig:
+    def from_mapping(cls, data: Mapping[str, Any], *,
+                     source: str = "display config") -> DisplayConfig:
         """Build from a parsed TOML/JSON table; unknown keys are errors with a suggestion.
 
         `broadcast_delay_minutes` may be given instead of `broadcast_delay_s`.

@@ -128,8 +128,11 @@ def draw_seat(surface: pygame.Surface, box: pygame.Rect, seat: SeatView, *,
     if seat.to_act and not label:
         label = "TO ACT"
     if label:
-        colour = theme.SEAT_TO_ACT if seat.to_act else (theme.ALARM if seat.state == PlayerState.DEAD
-                                                         else ink)
+        colour = ink
+        if seat.to_act:
+            colour = theme.SEAT_TO_ACT
+        elif seat.state == PlayerState.DEAD:
+            colour = theme.ALARM
         theme.draw_text(surface, label, round(card_h * 0.48), colour, (x, row_y),
                         anchor="midleft", max_width=max(10, right_edge - x))
 

@@ -25,7 +25,7 @@ def ruling_title(ruling: Ruling) -> str:
 
 
 def banner_colours(ruling: Ruling) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
-    """(fill, edge) of the banner: red for a hand-stopping ruling, amber for a fix, green to read."""
+    """(fill, edge) of the banner: red if the hand stops, amber for a fix, green for a result."""
     if ruling.ruling == RulingKind.SHOWDOWN:
         return (20, 110, 60), theme.ACCENT
     if ruling.ruling in SEVERE:
@@ -156,13 +156,12 @@ def draw_badges(surface: pygame.Surface, seat: SeatView, origin: tuple[int, int]
                 size: int) -> int:
     """D, SB and BB discs left to right from `origin` (their left-middle); returns the x after."""
     x, y = origin
-    for shown, label, fill, ink in ((seat.is_button, "D", theme.CARD_EDGE, theme.TEXT),
+    # The dealer button is white, but not card ivory, so it is never mistaken for a card face.
+    for shown, label, fill, ink in ((seat.is_button, "D", (238, 238, 238), theme.TEXT_DARK),
                                     (seat.is_small_blind, "SB", (40, 90, 180), theme.TEXT),
                                     (seat.is_big_blind, "BB", (170, 60, 30), theme.TEXT)):
         if not shown:
             continue
-        if label == "D":  # the dealer button is white; not card ivory, so no face is mistaken
-            fill, ink = (238, 238, 238), theme.TEXT_DARK
         r = size // 2
         pygame.draw.circle(surface, fill, (x + r, y), r)
         pygame.draw.circle(surface, theme.CARD_EDGE, (x + r, y), r, 1)

@@ -1,0 +1,155 @@
+"""The screen's main loop: redraws when a snapshot arrives or a shown timer ticks, else sleeps."""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+from collections.abc import Callable
+from enum import StrEnum
+
+import pygame
+
+from display.broadcast import OperatorStatus, broadcast_frame, render_broadcast
+from display.cards import CardPainter
+from display.chances import ChancesCache
+from display.config import DisplayConfig
+from display.delay import DelayedSnapshots
+from display.venue import render_venue
+from display.widgets import clock_remaining
+from firmware_py.core.snapshot import TableSnapshot
+
+logger = logging.getLogger(__name__)
+
+TICK_SLACK_S = 0.002  # wake this much after a second boundary so the new digit is due
+
+
+class View(StrEnum):
+    VENUE = "venue"
+    BROADCAST = "broadcast"
+
+
+def _next_boundary(now: float, remaining: float) -> float:
+    """When a countdown of `remaining` seconds next shows a different whole second."""
+    fraction = remaining % 1.0
+    return now + (fraction if fraction > 1e-6 else 1.0) + TICK_SLACK_S
+
+
+class Screen:
+    """One view: it keeps the snapshots it is given, draws a picture, and says when it goes stale.
+
+    The daemon calls `update` with every new snapshot (the live state); the broadcast view holds
+    them back for the configured delay itself, so a caller cannot show one early by mistake.
+    """
+
+    def __init__(self, *, view: View, config: DisplayConfig, painter: CardPainter | None = None,
+                 chances: ChancesCache | None = None) -> None:
+        self.view = view
+        self.config = config
+        self.painter = painter or CardPainter()
+        self.chances = chances or ChancesCache()
+        self.delayed: DelayedSnapshots[TableSnapshot] = DelayedSnapshots(
+            delay_s=config.broadcast_delay_s)
+        self.live: TableSnapshot | None = None
+        self.operator: OperatorStatus | None = None
+
+    def update(self, snapshot: TableSnapshot, *, t: float | None = None) -> None:
+        """A new live snapshot, taken at session time `t` (its own `t` by default)."""
+        self.live = snapshot
+        if self.view == View.BROADCAST:
+            self.delayed.push(snapshot.t if t is None else t, snapshot)
+
+    def draw(self, surface: pygame.Surface, now: float) -> None:
+        if self.view == View.VENUE:
+            render_venue(surface, self.live, now=now, config=self.config, painter=self.painter)
+            return
+        frame = broadcast_frame(self.delayed, self.live, now=now, chances=self.chances,
+                                operator=self.operator)
+        render_broadcast(surface, frame, config=self.config, painter=self.painter)
+
+    def next_tick(self, now: float) -> float | None:
+        """Session time at which the picture changes with no new snapshot; None if it never does."""
+        ticks: list[float] = []
+        if self.view == View.VENUE:
+            level = self.config.level_at(now)
+            if level.seconds_left is not None:
+                ticks.append(_next_boundary(now, level.seconds_left))
+            clock = self.live.clock if self.live is not None else None
+            if clock is not None and clock_remaining(clock, now) > 0:
+                ticks.append(_next_boundary(now, clock_remaining(clock, now)))
+        else:
+            release = self.delayed.next_release(now)
+            if release is not None:
+                ticks.append(_next_boundary(now, release - now))
+        return min(ticks) if ticks else None
+
+
+class DisplayLoop:
+    """Runs a Screen on a pygame display surface. `post` may be called from any thread.
+
+    It blocks in `pygame.event.wait` until a snapshot is posted, the window needs drawing, or the
+    next timer tick is due: no busy loop, so an idle table costs next to no CPU.
+    """
+
+    def __init__(self, *, screen: Screen, clock: Callable[[], float],
+                 on_frame: Callable[[float, int], None] | None = None) -> None:
+        self.screen = screen
+        self.clock = clock
+        self.on_frame = on_frame  # called after each flip with (session time, frame number)
+        self.frames = 0
+        self._lock = threading.Lock()
+        self._pending: list[tuple[TableSnapshot, float | None]] = []
+        self._wake = pygame.event.custom_type()
+        self._stop = False
+
+    def post(self, snapshot: TableSnapshot, *, t: float | None = None) -> None:
+        """Hand a new snapshot to the loop (thread-safe); the next frame shows it."""
+        with self._lock:
+            self._pending.append((snapshot, t))
+        pygame.event.post(pygame.event.Event(self._wake))
+
+    def stop(self) -> None:
+        self._stop = True
+        pygame.event.post(pygame.event.Event(self._wake))
+
+    def run(self) -> None:
+        dirty = True
+        tick: float | None = None
+        while not self._stop:
+            now = self.clock()
+            if dirty or (tick is not None and now >= tick - TICK_SLACK_S):
+                self._draw(now)
+                tick = self.screen.next_tick(now)
+                dirty = False
+            if tick is None:
+                events = [pygame.event.wait()]
+            else:
+                wait_ms = max(1, math.ceil((tick - self.clock()) * 1000))
+                events = [pygame.event.wait(wait_ms)]
+            events.extend(pygame.event.get())
+            for event in events:
+                if event.type == pygame.QUIT:
+                    self._stop = True
+                elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWEXPOSED, self._wake):
+                    dirty = True
+            if self._take_pending():
+                dirty = True
+
+    def _take_pending(self) -> bool:
+        with self._lock:
+            pending, self._pending = self._pending, []
+        for snapshot, t in pending:
+            self.screen.update(snapshot, t=t)
+        return bool(pending)
+
+    def _draw(self, now: float) -> None:
+        surface = pygame.display.get_surface()
+        try:
+            self.screen.draw(surface, now)
+        except Exception:  # a bad snapshot must not take the screen down: log, keep the old frame
+            logger.exception("drawing the %s view failed", self.screen.view)
+            return
+        pygame.display.flip()
+        self.frames += 1
+        if self.on_frame is not None:
+            self.on_frame(now, self.frames)

@@ -1,0 +1,279 @@
+"""The broadcast view for a stream: hole cards face up with chances, shown only after the delay."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pygame
+
+from display import theme
+from display.cards import CardPainter, FaceRole, card_size
+from display.chances import ChancesCache, TableChances, best_hands
+from display.config import DisplayConfig
+from display.delay import DelayedSnapshots
+from display.layout import Scale
+from display.redact import hide_hole_cards
+from display.widgets import draw_badges, words
+from firmware_py.core.snapshot import Phase, PlayerState, SeatView, TableSnapshot
+
+IN_HAND = frozenset({PlayerState.ACTIVE, PlayerState.ALLIN, PlayerState.FOLDED, PlayerState.DEAD})
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class OperatorStatus:
+    """What the operator needs to see of the hardware; given by the daemon, never hole cards."""
+
+    readers: tuple[tuple[str, str], ...] = ()  # (reader, "ok" or what is wrong)
+    note: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BroadcastFrame:
+    """Everything one broadcast picture is drawn from."""
+
+    now: float
+    shown: TableSnapshot | None  # the delayed snapshot on air
+    live: TableSnapshot | None  # the newest snapshot: for the operator strip, redacted
+    delay_s: float
+    next_release: float | None
+    first_release: float | None
+    chances: TableChances | None
+    operator: OperatorStatus | None = None
+
+
+def broadcast_frame(delayed: DelayedSnapshots[TableSnapshot], live: TableSnapshot | None, *,
+                    now: float, chances: ChancesCache,
+                    operator: OperatorStatus | None = None) -> BroadcastFrame:
+    """The frame on air at `now`: the newest snapshot that is at least the delay old."""
+    shown = delayed.at(now)
+    return BroadcastFrame(now=now, shown=shown, live=live, delay_s=delayed.delay_s,
+                          next_release=delayed.next_release(now),
+                          first_release=delayed.first_release(),
+                          chances=chances.get(shown) if shown is not None else None,
+                          operator=operator)
+
+
+def render_broadcast(surface: pygame.Surface, frame: BroadcastFrame, *, config: DisplayConfig,
+                     painter: CardPainter) -> None:
+    """Draw the broadcast picture of `frame` over the whole of `surface`."""
+    width, height = surface.get_size()
+    s = Scale(width, height)
+    surface.fill(theme.BACKGROUND)
+    header = pygame.Rect(0, 0, width, s.px(44))
+    strip_h = s.px(34) if config.show_operator_status else 0
+    strip = pygame.Rect(0, height - strip_h, width, strip_h)
+    body = pygame.Rect(0, header.bottom, width, strip.top - header.bottom)
+    _draw_header(surface, header, frame)
+    if strip_h:
+        _draw_operator_strip(surface, strip, frame)
+    shown = frame.shown
+    if shown is None:
+        starts = frame.first_release
+        text = ("Broadcast starts in " + theme.mmss(starts - frame.now)) if starts is not None \
+            else "Waiting for the table…"
+        theme.draw_text(surface, text, s.px(40), theme.TEXT, body.center, anchor="center",
+                        max_width=body.width - s.px(20))
+        return
+    board_area = pygame.Rect(0, body.top, width, round(body.height * 0.36))
+    grid = pygame.Rect(s.px(6), board_area.bottom, width - s.px(12),
+                       body.bottom - board_area.bottom - s.px(4))
+    _draw_board(surface, board_area, shown, frame, config=config, painter=painter)
+    seats = [seat for seat in shown.seats
+             if seat.state in IN_HAND or (shown.phase == Phase.IDLE
+                                          and seat.state != PlayerState.EMPTY)]
+    hands = best_hands(shown)
+    winners = set(shown.showdown.winners or ()) if shown.showdown is not None else set()
+    for seat, rect in zip(seats, grid_rects(grid, len(seats), gap=s.px(5)), strict=True):
+        chance = frame.chances.seats.get(seat.seat) if frame.chances else None
+        _draw_panel(surface, rect, seat, config=config, painter=painter, hand=hands.get(seat.seat),
+                    win=chance.win if chance else None, tie=chance.tie if chance else None,
+                    exact=frame.chances.exact if frame.chances else True,
+                    winner=seat.seat in winners)
+
+
+def grid_rects(area: pygame.Rect, count: int, *, gap: int) -> list[pygame.Rect]:
+    """`count` panels in the grid (1 to 3 columns) that gives their cards the most height."""
+    if count == 0:
+        return []
+    best: tuple[float, int] = (-1.0, 1)
+    for cols in (1, 2, 3):
+        rows = math.ceil(count / cols)
+        w = (area.width - (cols - 1) * gap) / cols
+        h = (area.height - (rows - 1) * gap) / rows
+        card_h = min(h * 0.86, w * 0.34 / (2 * 0.714))
+        if card_h > best[0] + 0.5:
+            best = (card_h, cols)
+    cols = best[1]
+    rows = math.ceil(count / cols)
+    w = (area.width - (cols - 1) * gap) // cols
+    h = min((area.height - (rows - 1) * gap) // rows, round(w * 0.45))
+    return [pygame.Rect(area.left + (i % cols) * (w + gap), area.top + (i // cols) * (h + gap),
+                        w, h) for i in range(count)]
+
+
+def panel_card_rects(panel: pygame.Rect, count: int = 2) -> list[pygame.Rect]:
+    """Where a panel's hole cards go: left, side by side, most of its height."""
+    pad = max(3, panel.height // 14)
+    card_h = min(panel.height - 2 * pad, round(panel.width * 0.34 / (2 * 0.714)))
+    card_w, _ = card_size(card_h)
+    gap = max(2, card_w // 10)
+    top = panel.top + (panel.height - card_h) // 2
+    return [pygame.Rect(panel.left + pad + i * (card_w + gap), top, card_w, card_h)
+            for i in range(count)]
+
+
+def _draw_header(surface: pygame.Surface, rect: pygame.Rect, frame: BroadcastFrame) -> None:
+    pygame.draw.rect(surface, (6, 8, 12), rect)
+    size = round(rect.height * 0.55)
+    pad = round(rect.height * 0.3)
+    dot = rect.height // 5
+    pygame.draw.circle(surface, theme.ALARM, (pad + dot, rect.centery), dot)
+    left = f"DELAYED {theme.mmss(frame.delay_s)}" if frame.delay_s else "NO DELAY (private game)"
+    drawn = theme.draw_text(surface, left, size, theme.TEXT, (pad * 2 + 2 * dot, rect.centery),
+                            anchor="midleft")
+    if frame.shown is None and frame.first_release is not None:
+        right = f"on air in {theme.mmss(frame.first_release - frame.now)}"
+    elif frame.next_release is not None:
+        right = f"next update in {theme.mmss(math.ceil(frame.next_release - frame.now))}"
+    else:
+        right = "up to date"
+    right_rect = theme.draw_text(surface, right, size, theme.ACCENT,
+                                 (rect.right - pad, rect.centery), anchor="midright")
+    shown = frame.shown
+    if shown is not None:
+        title = f"Hand {shown.hand_number}" if shown.hand_number else ""
+        title = f"{title}   {shown.profile_title or shown.profile}".strip()
+        room = right_rect.left - drawn.right - 2 * pad
+        if room > 40:
+            theme.draw_text(surface, title, round(size * 0.8), theme.TEXT_DIM,
+                            ((drawn.right + right_rect.left) // 2, rect.centery), anchor="center",
+                            max_width=room)
+
+
+def _draw_board(surface: pygame.Surface, area: pygame.Rect, shown: TableSnapshot,
+                frame: BroadcastFrame, *, config: DisplayConfig, painter: CardPainter) -> None:
+    pad = max(4, area.height // 14)
+    card_h = area.height - 2 * pad
+    card_w, _ = card_size(card_h)
+    gap = max(2, card_w // 10)
+    left = area.centerx - (5 * card_w + 4 * gap) // 2
+    for index in range(5):
+        place = pygame.Rect(left + index * (card_w + gap), area.top + pad, card_w, card_h)
+        if index < len(shown.board):
+            painter.face(surface, place, shown.board[index], role=FaceRole.BOARD)
+        else:
+            painter.slot(surface, place)
+    side = left - 2 * pad
+    street = "SHOWDOWN" if shown.phase == Phase.SHOWDOWN else \
+        words(shown.street or shown.phase).upper()
+    theme.draw_text(surface, street, round(area.height * 0.2), theme.TEXT,
+                    (pad * 2, area.top + pad), max_width=side - pad)
+    chances = frame.chances
+    if chances is not None and chances.equity is not None:
+        equity = chances.equity
+        if equity.exact:
+            note = "board complete" if equity.runouts == 1 else f"exact, {equity.runouts:,} boards"
+        else:
+            note = f"{equity.runouts:,} deals ±{equity.error * 196:.1f} pt"
+        theme.draw_text(surface, "win chances", round(area.height * 0.13), theme.TEXT_DIM,
+                        (pad * 2, area.centery), max_width=side - pad)
+        theme.draw_text(surface, note, round(area.height * 0.13), theme.TEXT_DIM,
+                        (pad * 2, area.centery + round(area.height * 0.14)), max_width=side - pad)
+    result = shown.showdown
+    right_x = left + 5 * card_w + 4 * gap + 2 * pad
+    if result is not None:
+        who = " & ".join(config.name(seat) for seat in result.winners or ())
+        theme.draw_text(surface, f"{who} wins", round(area.height * 0.2), theme.ACCENT,
+                        (right_x, area.top + pad), max_width=area.right - right_x - pad)
+        if result.hand:
+            for i, line in enumerate(theme.wrap(result.hand, round(area.height * 0.14),
+                                                area.right - right_x - pad, 2)):
+                theme.draw_text(surface, line, round(area.height * 0.14), theme.TEXT,
+                                (right_x, area.top + pad + round(area.height * (0.24 + i * 0.15))))
+    if shown.unconfirmed:
+        ruling = shown.unconfirmed[0]
+        theme.draw_text(surface, words(ruling.ruling).upper(), round(area.height * 0.16),
+                        theme.ALARM, (right_x, area.bottom - pad), anchor="bottomleft",
+                        max_width=area.right - right_x - pad)
+
+
+def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *,
+                config: DisplayConfig, painter: CardPainter, hand: str | None,
+                win: float | None, tie: float | None, exact: bool, winner: bool) -> None:
+    out = seat.state in (PlayerState.FOLDED, PlayerState.DEAD)
+    radius = max(3, rect.height // 10)
+    pygame.draw.rect(surface, theme.SEAT_FOLDED if out else theme.SEAT_FILL, rect,
+                     border_radius=radius)
+    edge = theme.ACCENT if winner else ((255, 255, 255) if seat.to_act else (70, 80, 96))
+    pygame.draw.rect(surface, edge, rect, width=max(2, rect.height // 25) if winner or seat.to_act
+                     else 1, border_radius=radius)
+    places = panel_card_rects(rect, max(2, len(seat.cards)))
+    for index, place in enumerate(places):
+        if index < len(seat.cards):
+            painter.face(surface, place, seat.cards[index], role=FaceRole.HOLE)
+        else:
+            painter.slot(surface, place)
+    if out and seat.cards:  # folded hands greyed: the faces stay readable but clearly out
+        veil = pygame.Surface((places[-1].right - places[0].left, places[0].height),
+                              pygame.SRCALPHA)
+        veil.fill((20, 22, 26, 170))
+        surface.blit(veil, places[0].topleft)
+    pad = max(3, rect.height // 12)
+    x = places[-1].right + 2 * pad
+    text_w = rect.right - pad - x
+    ink = theme.TEXT_DIM if out else theme.TEXT
+    name_size = round(rect.height * 0.3)
+    name_rect = theme.draw_text(surface, config.name(seat.seat), name_size, ink,
+                                (x, rect.top + pad), max_width=round(text_w * 0.62))
+    draw_badges(surface, seat, (name_rect.right + pad, name_rect.centery), round(name_size * 0.8))
+    status = {PlayerState.FOLDED: "folded", PlayerState.DEAD: "dead hand",
+              PlayerState.ALLIN: "all in"}.get(seat.state, "")
+    detail = " · ".join(part for part in (status, hand or "") if part)
+    theme.draw_text(surface, detail, round(rect.height * 0.2),
+                    theme.TEXT_DIM if out else theme.ACCENT, (x, name_rect.bottom + pad // 2),
+                    max_width=text_w)
+    if win is None or out:
+        return
+    big = f"{win * 100:.1f}%" if exact else f"{win * 100:.0f}%"
+    bar_h = max(4, rect.height // 9)
+    bar = pygame.Rect(x, rect.bottom - pad - bar_h, text_w, bar_h)
+    pct_rect = theme.draw_text(surface, big, round(rect.height * 0.34), theme.TEXT,
+                               (rect.right - pad, bar.top - pad // 2), anchor="bottomright")
+    if tie:
+        theme.draw_text(surface, f"tie {tie * 100:.1f}%", round(rect.height * 0.18),
+                        theme.TIE_BAR, (pct_rect.left - pad, pct_rect.bottom),
+                        anchor="bottomright")
+    pygame.draw.rect(surface, (50, 54, 60), bar)
+    win_w = round(bar.width * win)
+    pygame.draw.rect(surface, theme.WIN_BAR, pygame.Rect(bar.left, bar.top, win_w, bar.height))
+    tie_w = round(bar.width * (tie or 0))
+    pygame.draw.rect(surface, theme.TIE_BAR,
+                     pygame.Rect(bar.left + win_w, bar.top, tie_w, bar.height))
+
+
+def _draw_operator_strip(surface: pygame.Surface, rect: pygame.Rect, frame: BroadcastFrame) -> None:
+    """Live status for the operator: hand, phase, cards dealt per seat (counted), deck, readers."""
+    pygame.draw.rect(surface, (30, 26, 10), rect)
+    pygame.draw.line(surface, theme.ACCENT, rect.topleft, rect.topright, 1)
+    parts = ["OPERATOR · live"]
+    live = hide_hole_cards(frame.live) if frame.live is not None else None
+    if live is not None:
+        parts.append(f"hand {live.hand_number} {words(live.street or live.phase)}")
+        dealt = sum(len(seat.cards) for seat in live.seats)
+        parts.append(f"{dealt} hole cards out, board {len(live.board)}, burns {len(live.burns)}")
+        parts.append(f"deck {live.in_play}")
+        if live.unconfirmed:
+            parts.append(f"ruling waiting: {words(live.unconfirmed[0].ruling)}")
+        if live.notices:
+            parts.append(live.notices[-1])
+    operator = frame.operator
+    if operator is not None:
+        if operator.readers:
+            parts.append("readers " + ", ".join(f"{name} {state}"
+                                                for name, state in operator.readers))
+        if operator.note:
+            parts.append(operator.note)
+    theme.draw_text(surface, " | ".join(parts), round(rect.height * 0.55), theme.ACCENT,
+                    (round(rect.height * 0.3), rect.centery), anchor="midleft",
+                    max_width=rect.width - round(rect.height * 0.6))
