@@ -21,6 +21,7 @@ class RulingKind(StrEnum):
     SCRAP_CARD = "scrap_card"
     DEAD_HAND = "dead_hand"
     SHOWDOWN = "showdown"
+    SHORT_CARD = "short_card"  # a seat short one card that may be dealt in proper sequence
 
 
 class Street(StrEnum):

@@ -1,0 +1,1033 @@
+"""The rules core: table events in, rulings and state out. Pure: no I/O, no clock, no randomness.
+
+Feed events in session order; each call returns the rulings (and operator notices) it caused.
+
+>>> from firmware_py.core.engine import TableCore
+>>> core = TableCore(profiles)                       # doctest: +SKIP
+>>> core.feed(Button(t=1.0, name=ButtonName.NEW_HAND)).rulings   # doctest: +SKIP
+()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from firmware_py.core.cards import is_joker
+from firmware_py.core.decks import Deck
+from firmware_py.core.evaluator import winners as read_winners
+from firmware_py.core.events import (
+    BOARD_ANTENNAS,
+    BURN,
+    PLAYER_ACTIONS,
+    SHOE,
+    Button,
+    ButtonName,
+    Event,
+    Gone,
+    Read,
+    Seat,
+    SeatStatus,
+    Setup,
+)
+from firmware_py.core.profiles import Profile, Rule
+from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
+from firmware_py.core.snapshot import ClockView, Phase, PlayerState, SeatView, TableSnapshot
+from firmware_py.core.table import Positions, between, first_positions, next_positions
+
+BOARD_NEEDED = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
+AGGRESSIVE = frozenset({ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN})
+ORDINAL = ("first", "second")
+UNKNOWN_BURN = "?"  # a burn put back on the deck without the core knowing which card it was
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Outcome:
+    """What one event caused: rulings for the dealer, notices for the operator."""
+
+    rulings: tuple[Ruling, ...] = ()
+    notices: tuple[Notice, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CardInfo:
+    card: str
+    deck: str
+    back: str
+
+
+class Where:
+    """Where a card of the hand is (by UID)."""
+
+    HOLE = "hole"
+    BOARD = "board"
+    BURN = "burn"
+    VOID = "void"  # out of play: premature or redealt board cards, gathered exposed cards
+    SCRAP = "scrap"  # boxed cards and jokers treated as scraps of paper
+    STUB = "stub"  # put back on the deck: may legitimately come out of the shoe again
+
+
+@dataclass(kw_only=True, slots=True)
+class StreetDeal:
+    """The burn and board cards of one street as they come out of the shoe and land."""
+
+    street: Street
+    expected_burns: int
+    burns: list[str] = field(default_factory=list)  # credited before the street (kept, put back)
+    shoe: list[str] = field(default_factory=list)  # drawn from the shoe for this street
+    board: list[str] = field(default_factory=list)
+    complete: bool = False
+    judged: bool = False
+    missing_ruled: bool = False
+    extra: list[str] = field(default_factory=list)  # flop cards past three
+    lifted: list[str] = field(default_factory=list)  # board cards taken off before action
+
+    @property
+    def needed(self) -> int:
+        return BOARD_NEEDED[self.street]
+
+    def burn_cards(self) -> list[str]:
+        seen = list(self.burns)
+        for uid in self.shoe:
+            if uid not in self.board and uid not in self.extra and uid not in seen:
+                seen.append(uid)
+        return seen
+
+
+@dataclass(kw_only=True, slots=True)
+class Hand:
+    number: int
+    positions: Positions
+    phase: Phase = Phase.DEALING
+    street: Street = Street.PREFLOP
+    slots: list[str | None] = field(default_factory=list)
+    next_slot: int = 0
+    hole: dict[int, list[str]] = field(default_factory=dict)
+    owed: list[tuple[int, str | None]] = field(default_factory=list)  # seat, card it replaces
+    where: dict[str, str] = field(default_factory=dict)
+    identity: dict[str, str] = field(default_factory=dict)  # card -> UID, for duplicates
+    exposed: int = 0
+    boxed: int = 0
+    extra: list[str] = field(default_factory=list)
+    window_open: bool = True
+    window_actors: set[int] = field(default_factory=set)
+    folded: set[int] = field(default_factory=set)
+    allin: set[int] = field(default_factory=set)
+    dead: set[int] = field(default_factory=set)
+    jokers: dict[int, str] = field(default_factory=dict)  # seat -> joker UID not yet replaced
+    acted: set[int] = field(default_factory=set)  # seats that acted since the last aggression
+    round_actions: int = 0
+    preflop_actions: int = 0
+    round_closed: bool = False
+    to_act: int | None = None
+    deal: StreetDeal | None = None
+    settle: StreetDeal | None = None  # a complete street whose burns are still to be judged
+    burns_for: dict[Street, tuple[int, list[str]]] = field(default_factory=dict)
+    loose: list[str] = field(default_factory=list)  # shoe cards drawn during a betting round
+    premature: Street | None = None
+    board: list[str] = field(default_factory=list)
+    burns: list[str] = field(default_factory=list)
+    last_drawn: str | None = None
+    clock: ClockView | None = None
+    rulings: list[Ruling] = field(default_factory=list)
+    showdown: Ruling | None = None
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return self.positions.deal_order
+
+    def live(self) -> list[int]:
+        return [s for s in self.seats if s not in self.folded and s not in self.dead]
+
+    def can_act(self) -> list[int]:
+        return [s for s in self.live() if s not in self.allin]
+
+
+class TableCore:
+    """The table's rules core. Feed it events; read rulings from the outcomes and state from snapshots."""
+
+    def __init__(self, profiles: Mapping[str, Profile]) -> None:
+        self._profiles = dict(profiles)
+        self._log: list[Event] = []  # every effective event, for undo by replay
+        self._reset()
+
+    def _reset(self) -> None:
+        self.profile: Profile | None = None
+        self.t = 0.0
+        self.occupied: set[int] = set()
+        self.joined: set[int] = set()
+        self.cards: dict[str, CardInfo] = {}
+        self.in_play = ""
+        self.back = ""
+        self.button: int | None = None
+        self.previous: Positions | None = None
+        self.redeal: Positions | None = None  # positions to reuse after a misdeal
+        self.corrected: Positions | None = None  # positions found right after the window closed
+        self.hand: Hand | None = None
+        self.hand_number = 0
+        self.unconfirmed: list[Ruling] = []
+        self.notices: list[str] = []
+        self._out_rulings: list[Ruling] = []
+        self._out_notices: list[Notice] = []
+
+    # ----------------------------------------------------------------------------------------
+    # Input
+
+    def feed(self, event: Event) -> Outcome:
+        """Apply one event and return what it caused."""
+        self._out_rulings, self._out_notices = [], []
+        self.t = event.t
+        if isinstance(event, Button) and event.name is ButtonName.UNDO:
+            self._undo(event)
+        else:
+            self._log.append(event)
+            self._apply(event)
+        return Outcome(rulings=tuple(self._out_rulings), notices=tuple(self._out_notices))
+
+    def _apply(self, event: Event) -> None:
+        hand = self.hand
+        settles = not (isinstance(event, Gone) or (isinstance(event, Read) and event.antenna != SHOE))
+        if hand is not None and hand.settle is not None and settles:
+            self._judge_burns(hand, hand.settle)
+        if isinstance(event, Setup):
+            self._setup(event)
+        elif self.profile is None:
+            self._notice(NoticeKind.IGNORED, "no setup yet: the session must start with a setup line")
+        elif isinstance(event, Read):
+            self._read(event)
+        elif isinstance(event, Gone):
+            self._gone(event)
+        elif isinstance(event, Button):
+            self._button(event)
+        else:
+            self._seat(event)
+
+    def _undo(self, event: Button) -> None:
+        for index in range(len(self._log) - 1, -1, -1):
+            old = self._log[index]
+            if isinstance(old, Button) and old.name is not ButtonName.CONFIRM:
+                break
+        else:
+            self._notice(NoticeKind.IGNORED, "undo: no button press to take back")
+            return
+        log = self._log[:index] + self._log[index + 1 :]
+        self._log = []
+        self._reset()
+        for replayed in log:
+            self.t = replayed.t
+            self._log.append(replayed)
+            self._apply(replayed)
+        self.t = event.t
+        self._out_rulings = []
+        self._out_notices = [Notice(t=event.t, notice=NoticeKind.UNDONE,
+                                    message=f"took back the {old.name} press at t={old.t:g}")]
+
+    # ----------------------------------------------------------------------------------------
+    # Output helpers
+
+    def _rule(self, key: str) -> Rule:
+        assert self.profile is not None
+        return self.profile.rule(key)
+
+    def _ruling(self, kind: RulingKind, key: str, *, cause: str | None = None, uid: str | None = None,
+                seat: int | None = None, street: Street | None = None, **values: object) -> Ruling:
+        rule = self._rule(key)
+        card = self.cards[uid].card if uid is not None and uid in self.cards else None
+        text = rule.text(seat=seat, card=card, street=street, **values)
+        return self._emit(Ruling(t=self.t, ruling=kind, rule=rule.cite, remedy=text, cause=cause, card=card,
+                                 seat=seat, street=street))
+
+    def _emit(self, ruling: Ruling) -> Ruling:
+        self._out_rulings.append(ruling)
+        self.unconfirmed.append(ruling)
+        if self.hand is not None:
+            self.hand.rulings.append(ruling)
+        return ruling
+
+    def _notice(self, kind: NoticeKind, message: str) -> None:
+        self._out_notices.append(Notice(t=self.t, notice=kind, message=message))
+        self.notices = [*self.notices[-4:], message]
+
+    # ----------------------------------------------------------------------------------------
+    # Setup and seats
+
+    def _setup(self, event: Setup) -> None:
+        if event.profile not in self._profiles:
+            names = ", ".join(sorted(self._profiles))
+            raise ValueError(f"unknown profile {event.profile!r}: the profiles are {names}")
+        if event.button not in event.seats:
+            raise ValueError(f"the button seat {event.button} is not among the seats {list(event.seats)}")
+        self.profile = self._profiles[event.profile]
+        self.cards = {}
+        decks: dict[str, Deck] = {deck.name: deck for deck in event.decks}
+        for deck in event.decks:
+            for uid, card in deck.cards.items():
+                self.cards.setdefault(uid, CardInfo(card=card, deck=deck.name, back=deck.back))
+        self.in_play = event.in_play
+        self.back = decks[event.in_play].back
+        self.occupied = set(event.seats)
+        hand = self.hand
+        if hand is not None and hand.phase in (Phase.DEALING, Phase.BETTING, Phase.BOARD):
+            if event.button != hand.positions.button:
+                self._button_out_of_position(hand, event.button)
+            return
+        self.button = event.button
+        self.previous = None
+        self.redeal = None
+
+    def _button_out_of_position(self, hand: Hand, button: int) -> None:
+        corrected = first_positions(button, self.occupied)
+        rule = self._rule("button_out_of_position")
+        if hand.window_open:
+            self._misdeal(hand, "button_out_of_position", "button_out_of_position", seat=button)
+            self.redeal = corrected
+            return
+        self._emit(Ruling(t=self.t, ruling=RulingKind.MISDEAL_TOO_LATE, cause="button_out_of_position",
+                          seat=button, rule=f"{rule.source}: {rule.params['too_late_rule']}",
+                          remedy=str(rule.params["too_late_remedy"])))
+        self.corrected = corrected  # the next hand moves on from the right positions
+
+    def _seat(self, event: Seat) -> None:
+        hand = self.hand
+        if event.status is SeatStatus.IN:
+            if event.seat not in self.occupied:
+                self.occupied.add(event.seat)
+                self.joined.add(event.seat)
+            return
+        self.occupied.discard(event.seat)
+        self.joined.discard(event.seat)
+        if hand is not None and event.seat in hand.seats and event.seat not in hand.folded:
+            hand.folded.add(event.seat)
+            self._notice(NoticeKind.IGNORED, f"seat {event.seat} left during the hand: folded")
+            self._after_action(hand)
+
+    # ----------------------------------------------------------------------------------------
+    # The dealer's panel
+
+    def _button(self, event: Button) -> None:
+        name, hand = event.name, self.hand
+        if name is ButtonName.NEW_HAND:
+            self._new_hand()
+        elif name is ButtonName.HAND_END:
+            self._hand_end()
+        elif name is ButtonName.CONFIRM:
+            if self.unconfirmed:
+                done = self.unconfirmed.pop(0)
+                self._notice(NoticeKind.CONFIRMED, f"confirmed: {done.ruling} ({done.rule})")
+        elif hand is None or hand.phase in (Phase.MISDEALT, Phase.IDLE):
+            self._notice(NoticeKind.IGNORED, f"{name} pressed with no hand in progress")
+        elif name in PLAYER_ACTIONS:
+            self._action(hand, name, event.seat)
+        elif name is ButtonName.ROUND_DONE:
+            if hand.phase is Phase.BETTING:
+                self._close_round(hand)
+            elif hand.phase is Phase.BOARD and hand.deal is not None and not hand.deal.shoe:
+                pass  # the presses already showed the round complete
+            else:
+                self._notice(NoticeKind.IGNORED, "round_done pressed while no betting round is open")
+        elif name is ButtonName.EXPOSED:
+            self._exposed_button(hand)
+        elif name is ButtonName.BOXED:
+            self._boxed_button(hand)
+        elif name is ButtonName.MISDEAL:
+            if hand.phase is Phase.SHOWDOWN:
+                self._notice(NoticeKind.IGNORED, "misdeal pressed after the hand reached showdown")
+            elif hand.window_open:
+                self._misdeal(hand, "dealer_called", "dealer_called")
+            else:
+                self._too_late(hand, "dealer_called", seat=None)
+        elif name is ButtonName.CLOCK:
+            assert self.profile is not None
+            clock = self.profile.clock
+            if hand.to_act is None:
+                self._notice(NoticeKind.IGNORED, "clock pressed with no player to act")
+            else:
+                hand.clock = ClockView(seat=hand.to_act, started_t=self.t, seconds=clock.seconds,
+                                       warnings=tuple(float(w) for w in clock.warnings),
+                                       countdown=clock.countdown, rule=clock.cite)
+
+    def _new_hand(self) -> None:
+        assert self.profile is not None
+        hand = self.hand
+        if hand is not None and hand.phase in (Phase.BETTING, Phase.BOARD, Phase.SHOWDOWN):
+            self._notice(NoticeKind.IGNORED, "new_hand pressed before hand_end: the last hand is ended")
+            self._hand_end()
+        elif hand is not None and hand.phase is Phase.DEALING:
+            self.redeal = hand.positions
+        if self.redeal is not None:
+            positions = self.redeal
+            present = [s for s in positions.deal_order if s in self.occupied]
+            if len(present) != len(positions.deal_order):
+                positions = first_positions(positions.button if positions.button in self.occupied
+                                            else present[-1], set(present))
+        elif self.previous is None:
+            if self.button is None or self.button not in self.occupied:
+                self.button = min(self.occupied) if self.occupied else None
+            if self.button is None or len(self.occupied) < 2:
+                self._notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated")
+                return
+            positions = first_positions(self.button, self.occupied)
+        else:
+            if len(self.occupied) < 2:
+                self._notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated")
+                return
+            positions = next_positions(self.previous, self.occupied, self.profile.blinds)
+        positions = self._seat_new_players(positions)
+        self.redeal = None
+        self.hand_number += 1
+        slots: list[str | None] = [None] * (2 * len(positions.deal_order))
+        self.hand = Hand(number=self.hand_number, positions=positions, slots=slots,
+                         hole={seat: [] for seat in positions.deal_order})
+        self.unconfirmed = []
+
+    def _seat_new_players(self, positions: Positions) -> Positions:
+        """A new player is not dealt in between the button and the big blind, where the profile says so."""
+        assert self.profile is not None
+        if self.profile.blinds.new_player_between_button_and_blinds or positions.heads_up:
+            self.joined.clear()
+            return positions
+        waiting = {s for s in self.joined if between(s, positions.button, positions.big_blind)}
+        self.joined = waiting
+        if not waiting:
+            return positions
+        order = tuple(s for s in positions.deal_order if s not in waiting)
+        small = positions.small_blind if positions.small_blind not in waiting else None
+        return Positions(button=positions.button, small_blind=small, big_blind=positions.big_blind,
+                         deal_order=order)
+
+    def _hand_end(self) -> None:
+        hand = self.hand
+        if hand is None:
+            return
+        if hand.phase in (Phase.MISDEALT, Phase.DEALING):
+            self.redeal = self.redeal or hand.positions
+        else:
+            self.previous = self.corrected or hand.positions
+            self.corrected = None
+        hand.phase = Phase.IDLE
+        hand.to_act = None
+        hand.clock = None
+
+    # ----------------------------------------------------------------------------------------
+    # Misdeals and the window
+
+    def _misdeal(self, hand: Hand, key: str, cause: str, *, seat: int | None = None,
+                 uid: str | None = None, **values: object) -> None:
+        self._ruling(RulingKind.MISDEAL, key, cause=cause, seat=seat, uid=uid, **values)
+        hand.phase = Phase.MISDEALT
+        hand.to_act = None
+        hand.clock = None
+        self.redeal = self.redeal or hand.positions
+
+    def _too_late(self, hand: Hand, cause: str, *, seat: int | None, uid: str | None = None) -> None:
+        assert self.profile is not None
+        window = self.profile.window
+        card = self.cards[uid].card if uid is not None and uid in self.cards else None
+        dead_seat = seat if window.too_late_hand_dead else None
+        self._emit(Ruling(t=self.t, ruling=RulingKind.MISDEAL_TOO_LATE, cause=cause, seat=dead_seat, card=card,
+                          rule=window.cite, remedy=window.too_late_remedy))
+        if dead_seat is not None:
+            hand.dead.add(dead_seat)
+            self._after_action(hand)
+
+    def _misdeal_or_late(self, hand: Hand, key: str, cause: str, *, seat: int | None,
+                         uid: str | None = None, **values: object) -> None:
+        if hand.window_open:
+            self._misdeal(hand, key, cause, seat=seat, uid=uid, **values)
+        else:
+            self._too_late(hand, cause, seat=seat, uid=uid)
+
+    def _count_for_window(self, hand: Hand, seat: int, name: ButtonName) -> None:
+        assert self.profile is not None
+        window = self.profile.window
+        if not hand.window_open or name not in window.closing_actions:
+            return
+        blinds = {hand.positions.small_blind, hand.positions.big_blind}
+        counted = [s for s in hand.seats if s not in blinds] if window.after_blinds_only else list(hand.seats)
+        if not counted:
+            counted = list(hand.seats)
+        if seat in counted:
+            hand.window_actors.add(seat)
+        if len(hand.window_actors) >= min(window.actions_needed, len(counted)):
+            hand.window_open = False
+
+    # ----------------------------------------------------------------------------------------
+    # Betting
+
+    def _first_to_act(self, hand: Hand) -> int | None:
+        order = list(hand.seats)
+        if hand.street is Street.PREFLOP:
+            if hand.positions.heads_up:
+                start = order.index(hand.positions.button) if hand.positions.button in order else 0
+            else:
+                bb = hand.positions.big_blind
+                start = (order.index(bb) + 1) % len(order) if bb in order else 0
+        elif hand.positions.heads_up:
+            start = order.index(hand.positions.big_blind) if hand.positions.big_blind in order else 0
+        else:
+            start = 0
+        can = set(hand.can_act())
+        for step in range(len(order)):
+            seat = order[(start + step) % len(order)]
+            if seat in can:
+                return seat
+        return None
+
+    def _next_to_act(self, hand: Hand, after: int) -> int | None:
+        order = list(hand.seats)
+        can = set(hand.can_act())
+        if self._round_complete(hand) or after not in order:
+            return None
+        start = order.index(after)
+        for step in range(1, len(order) + 1):
+            seat = order[(start + step) % len(order)]
+            if seat in can and seat not in hand.acted:
+                return seat
+        return None
+
+    def _round_complete(self, hand: Hand) -> bool:
+        if hand.round_closed:
+            return True
+        if len(hand.live()) <= 1:
+            return True
+        # Everyone who can still act has acted since the last bet or raise (the big blind included).
+        return all(seat in hand.acted for seat in hand.can_act())
+
+    def _start_round(self, hand: Hand, street: Street) -> None:
+        hand.phase = Phase.BETTING
+        hand.street = street
+        hand.acted = set()
+        hand.round_actions = 0
+        hand.round_closed = False
+        hand.loose = []
+        hand.to_act = self._first_to_act(hand)
+        if street is not Street.PREFLOP:
+            hand.window_open = False
+        if street is not Street.PREFLOP and len(hand.can_act()) <= 1:
+            hand.round_closed = True  # no betting possible: everyone else is all in
+            hand.to_act = None
+
+    def _action(self, hand: Hand, name: ButtonName, seat: int | None) -> None:
+        if hand.phase is Phase.DEALING:
+            self._deal_interrupted(hand)
+            if hand.phase is Phase.MISDEALT:
+                return
+        if hand.phase is Phase.BOARD:
+            self._notice(NoticeKind.IGNORED, f"{name} pressed while the {hand.street} was still being dealt")
+            deal = hand.deal
+            if deal is not None:
+                self._complete_street(hand, deal)
+        if hand.phase is not Phase.BETTING:
+            self._notice(NoticeKind.IGNORED, f"{name} pressed with no betting round open")
+            return
+        actor = seat if seat is not None else hand.to_act
+        if actor is None or actor not in hand.seats or actor in hand.folded or actor in hand.dead:
+            self._notice(NoticeKind.IGNORED, f"{name}: seat {actor} cannot act now")
+            return
+        if actor in hand.jokers:
+            self._ruling(RulingKind.DEAD_HAND, "joker_acted", cause="joker", seat=actor, uid=hand.jokers[actor])
+            hand.dead.add(actor)
+            self._after_action(hand)
+            return
+        if hand.clock is not None and hand.clock.seat == actor:
+            hand.clock = None
+        if name is ButtonName.FOLD:
+            hand.folded.add(actor)
+        elif name in AGGRESSIVE:
+            hand.acted = set()
+            if name is ButtonName.ALLIN:
+                hand.allin.add(actor)
+        hand.acted.add(actor)
+        hand.round_actions += 1
+        if hand.street is Street.PREFLOP:
+            hand.preflop_actions += 1
+            self._count_for_window(hand, actor, name)
+        hand.to_act = self._next_to_act(hand, actor)
+        self._after_action(hand)
+
+    def _after_action(self, hand: Hand) -> None:
+        if self._uncontested(hand):
+            return
+        if hand.phase is Phase.BETTING and hand.round_actions and self._round_complete(hand):
+            self._close_round(hand)  # everyone has acted since the last bet: the round is done
+
+    def _uncontested(self, hand: Hand) -> bool:
+        if hand.phase in (Phase.BETTING, Phase.BOARD, Phase.DEALING) and len(hand.live()) <= 1:
+            hand.phase = Phase.SHOWDOWN  # the pot goes to the last hand; there is no showdown to read
+            hand.to_act = None
+            hand.clock = None
+        return hand.phase is Phase.SHOWDOWN
+
+    def _close_round(self, hand: Hand) -> None:
+        hand.round_closed = True
+        hand.to_act = None
+        hand.clock = None
+        if hand.street is Street.RIVER:
+            self._showdown(hand)
+            return
+        if hand.street is Street.PREFLOP:
+            hand.window_open = False
+            self._owed_at_flop(hand)
+            if hand.phase is not Phase.BETTING:
+                return
+        street = NEXT_STREET[hand.street]
+        expected, credited = hand.burns_for.pop(street, (1, []))
+        deal = StreetDeal(street=street, expected_burns=expected, burns=list(credited))
+        deal.shoe.extend(hand.loose)  # a burn drawn before the round was declared done
+        hand.loose = []
+        hand.deal = deal
+        hand.phase = Phase.BOARD
+        hand.street = street
+        hand.premature = None
+
+    def _owed_at_flop(self, hand: Hand) -> None:
+        """Seats still short a card when the flop comes: their hands are dead (or a misdeal)."""
+        for seat, _replaces in list(hand.owed):
+            if hand.window_open:
+                self._misdeal(hand, "wrong_count", "wrong_count", seat=seat,
+                              detail=f"seat {seat} has the wrong number of cards")
+                return
+            self._ruling(RulingKind.DEAD_HAND, "wrong_count_dead", cause="wrong_count", seat=seat)
+            hand.dead.add(seat)
+        hand.owed = []
+        self._uncontested(hand)
+
+    # ----------------------------------------------------------------------------------------
+    # Cards
+
+    def _read(self, event: Read) -> None:
+        info = self.cards.get(event.uid)
+        if info is None:
+            self._notice(NoticeKind.UNKNOWN_TAG,
+                         f"unknown tag {event.uid} on antenna {event.antenna}: not in any enrolled deck")
+            return
+        hand = self.hand
+        if hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
+            return  # cards gathered, mucked or shown between hands
+        if info.back != self.back:
+            self._void(hand, "foreign_card", event.uid, back=info.back)
+            return
+        known = hand.identity.get(info.card)
+        if known is not None and known != event.uid:
+            self._void(hand, "duplicate_card", event.uid)
+            return
+        hand.identity[info.card] = event.uid
+        where = hand.where.get(event.uid)
+        if event.antenna == SHOE:
+            if where is None or where == Where.STUB:
+                self._draw(hand, event.uid)
+        elif event.antenna in BOARD_ANTENNAS:
+            self._board_read(hand, event.uid, where)
+        elif event.antenna == BURN:
+            if where is None or where == Where.STUB:
+                self._draw(hand, event.uid)
+        elif event.antenna.startswith("seat"):
+            self._seat_read(hand, int(event.antenna[4:]), event.uid, where)
+
+    def _void(self, hand: Hand, cause: str, uid: str, **values: object) -> None:
+        self._ruling(RulingKind.VOID_HAND, cause, cause=cause, uid=uid, **values)
+        hand.phase = Phase.MISDEALT
+        hand.to_act = None
+        self.redeal = self.redeal or hand.positions
+
+    def _draw(self, hand: Hand, uid: str) -> None:
+        """A card came out of the shoe: a hole card, a replacement, an extra card, a burn or a board card."""
+        hand.last_drawn = uid
+        card = self.cards[uid].card
+        if hand.phase is Phase.DEALING:
+            seat = hand.seats[hand.next_slot % len(hand.seats)]
+            hand.slots[hand.next_slot] = uid
+            hand.next_slot += 1
+            hand.hole[seat].append(uid)
+            hand.where[uid] = Where.HOLE
+            if is_joker(card):
+                hand.jokers[seat] = uid
+                hand.owed.append((seat, uid))
+                self._ruling(RulingKind.SCRAP_CARD, "joker", cause="joker", seat=seat, uid=uid)
+            if hand.next_slot == len(hand.slots):
+                self._start_round(hand, Street.PREFLOP)
+            return
+        if hand.phase is Phase.BETTING and hand.street is Street.PREFLOP and hand.owed:
+            self._deliver_owed(hand, uid)
+            return
+        if hand.phase is Phase.BETTING and self._round_complete(hand):
+            self._close_round(hand)
+        if hand.phase is Phase.BETTING:
+            if hand.street is Street.PREFLOP and hand.preflop_actions == 0 and not hand.loose:
+                self._extra_card(hand, uid)
+            else:
+                hand.loose.append(uid)
+                hand.where[uid] = Where.BURN
+            return
+        if hand.phase is Phase.BOARD and hand.deal is not None:
+            hand.deal.shoe.append(uid)
+            hand.where[uid] = Where.BURN  # until it lands on the board
+
+    def _deliver_owed(self, hand: Hand, uid: str) -> None:
+        seat, replaces = hand.owed.pop(0)
+        hand.hole[seat].append(uid)
+        hand.where[uid] = Where.HOLE
+        if replaces is not None and replaces in hand.hole[seat]:
+            hand.hole[seat].remove(replaces)
+            if hand.jokers.get(seat) == replaces:
+                del hand.jokers[seat]
+                hand.where[replaces] = Where.SCRAP
+            else:  # an exposed card: it becomes the burn for the flop
+                self._credit_burn(hand, Street.FLOP, replaces)
+
+    def _credit_burn(self, hand: Hand, street: Street, uid: str) -> None:
+        expected, credited = hand.burns_for.get(street, (1, []))
+        hand.burns_for[street] = (expected, [*credited, uid])
+        hand.where[uid] = Where.STUB if uid != UNKNOWN_BURN else Where.BURN
+
+    def _extra_card(self, hand: Hand, uid: str) -> None:
+        hand.extra.append(uid)
+        first = hand.seats[0]
+        if len(hand.extra) == 1:
+            self._ruling(RulingKind.EXTRA_CARD, "extra_card", seat=first, uid=uid)
+            self._credit_burn(hand, Street.FLOP, uid)
+        else:
+            hand.where[uid] = Where.VOID
+            self._misdeal_or_late(hand, "two_extra", "two_extra", seat=first, uid=uid)
+
+    def _deal_interrupted(self, hand: Hand) -> None:
+        """A player acted before every seat had two cards."""
+        missing = len(hand.slots) - hand.next_slot
+        fixable = int(self._rule("short_card").params["fixable_short"])
+        short = [hand.seats[i % len(hand.seats)] for i in range(hand.next_slot, len(hand.slots))]
+        if missing <= fixable:
+            for seat in short:
+                self._ruling(RulingKind.SHORT_CARD, "short_card", cause="wrong_count", seat=seat)
+                hand.owed.append((seat, None))
+            hand.next_slot = len(hand.slots)
+            self._start_round(hand, Street.PREFLOP)
+            return
+        seats = ", ".join(str(s) for s in dict.fromkeys(short))
+        self._misdeal(hand, "wrong_count", "wrong_count", seat=short[0],
+                      detail=f"action began with seats {seats} short of cards")
+
+    def _exposed_button(self, hand: Hand) -> None:
+        uid = hand.last_drawn
+        if uid is None:
+            self._notice(NoticeKind.IGNORED, "exposed pressed before any card was dealt")
+            return
+        if hand.where.get(uid) == Where.HOLE and hand.street is Street.PREFLOP:
+            self._exposed(hand, uid)
+        else:
+            self._notice(NoticeKind.IGNORED, f"{self.cards[uid].card} exposed while dealing the board: "
+                                             "show it to all; it stays where it is")
+
+    def _slot_of(self, hand: Hand, uid: str) -> int | None:
+        return hand.slots.index(uid) if uid in hand.slots else None
+
+    def _seat_of(self, hand: Hand, uid: str) -> int | None:
+        for seat, cards in hand.hole.items():
+            if uid in cards:
+                return seat
+        return None
+
+    def _exposed(self, hand: Hand, uid: str) -> None:
+        """A hole card exposed by the dealer (Misdeals 1(a)/(b), Hold'em 1, or the profile's own)."""
+        hand.exposed += 1
+        seat = self._seat_of(hand, uid)
+        slot = self._slot_of(hand, uid)
+        first_cards = int(self._rule("exposed_first_cards").params["first_cards"])
+        if slot is not None and slot < first_cards:
+            self._misdeal_or_late(hand, "exposed_first_cards", "exposed_first_cards", seat=seat, uid=uid,
+                                  position=ORDINAL[slot])
+        elif hand.exposed >= 2:
+            self._misdeal_or_late(hand, "two_exposed", "two_exposed", seat=seat, uid=uid)
+        else:
+            self._ruling(RulingKind.EXPOSED_CARD, "exposed_card", seat=seat, uid=uid)
+            if seat is not None:
+                hand.owed.append((seat, uid))
+
+    def _boxed_button(self, hand: Hand) -> None:
+        uid = hand.last_drawn
+        if uid is None:
+            self._notice(NoticeKind.IGNORED, "boxed pressed before any card was drawn")
+            return
+        where = hand.where.get(uid)
+        if where == Where.HOLE and hand.street is Street.PREFLOP:
+            procedure = self._rule("boxed_card").params["procedure"]
+            if procedure == "as_exposed":
+                self._exposed(hand, uid)
+                return
+            hand.boxed += 1
+            seat = self._seat_of(hand, uid)
+            if hand.boxed >= 2:
+                self._misdeal_or_late(hand, "two_boxed", "two_boxed", seat=seat, uid=uid)
+                return
+            self._ruling(RulingKind.BOXED_CARD, "boxed_card", seat=seat, uid=uid, street=Street.PREFLOP)
+            self._scrap_hole_card(hand, uid, seat)
+            return
+        street = hand.street
+        procedure = self._rule("boxed_card_board").params["procedure"]
+        self._ruling(RulingKind.BOXED_CARD, "boxed_card_board", uid=uid, street=street)
+        if procedure == "plays":
+            return
+        hand.boxed += 1
+        hand.where[uid] = Where.SCRAP
+        deal = hand.deal
+        if deal is not None:
+            for cards in (deal.shoe, deal.board):
+                if uid in cards:
+                    cards.remove(uid)
+        if uid in hand.loose:
+            hand.loose.remove(uid)
+        if uid in hand.board:
+            hand.board.remove(uid)
+        if hand.boxed >= 2 and hand.window_open:
+            self._misdeal(hand, "two_boxed", "two_boxed", uid=uid)
+
+    def _scrap_hole_card(self, hand: Hand, uid: str, seat: int | None) -> None:
+        """Irregularities 7: the boxed card is a scrap of paper; the next card takes its place."""
+        hand.where[uid] = Where.SCRAP
+        if seat is not None:
+            hand.hole[seat].remove(uid)
+        slot = self._slot_of(hand, uid)
+        if slot is not None and hand.phase is Phase.DEALING and slot == hand.next_slot - 1:
+            hand.slots[slot] = None
+            hand.next_slot -= 1
+        elif seat is not None:
+            hand.owed.insert(0, (seat, None))
+
+    def _board_read(self, hand: Hand, uid: str, where: str | None) -> None:
+        if where in (Where.BOARD, Where.VOID, Where.SCRAP):
+            return  # a card that never left, read again
+        if where == Where.HOLE:
+            if hand.phase is Phase.DEALING or (hand.street is Street.PREFLOP and hand.preflop_actions == 0):
+                hand.last_drawn = uid
+                self._exposed(hand, uid)
+            else:
+                self._notice(NoticeKind.IGNORED, f"hole card {self.cards[uid].card} seen on the board antenna")
+            return
+        if hand.phase is Phase.DEALING:
+            self._notice(NoticeKind.IGNORED, f"{self.cards[uid].card} on the board during the deal")
+            return
+        if where is None or where == Where.STUB:
+            self._draw(hand, uid)  # the shoe missed it: it came out all the same
+            where = hand.where.get(uid)
+            if hand.phase is Phase.MISDEALT or where not in (Where.BURN, None):
+                return
+        if uid in hand.loose:
+            hand.loose.remove(uid)
+        if hand.phase is Phase.BETTING and self._round_complete(hand):
+            if hand.deal is not None and hand.deal.street is hand.street and hand.round_actions == 0:
+                self._extra_board_card(hand, hand.deal, uid)
+                return
+            self._close_round(hand)
+        if hand.phase is Phase.SHOWDOWN:
+            return
+        if hand.phase is Phase.BETTING:
+            if hand.deal is not None and hand.deal.street is hand.street and hand.round_actions == 0:
+                self._extra_board_card(hand, hand.deal, uid)
+            else:
+                self._premature(hand, uid)
+            return
+        deal = hand.deal
+        if hand.phase is not Phase.BOARD or deal is None:
+            return
+        if uid not in deal.shoe:
+            deal.shoe.append(uid)
+        if is_joker(self.cards[uid].card):
+            hand.where[uid] = Where.SCRAP
+            deal.shoe.remove(uid)
+            self._ruling(RulingKind.SCRAP_CARD, "joker_board", cause="joker", uid=uid, street=deal.street)
+            return
+        deal.board.append(uid)
+        hand.board.append(uid)
+        hand.where[uid] = Where.BOARD
+        if len(deal.board) >= deal.needed:
+            self._complete_street(hand, deal)
+
+    def _complete_street(self, hand: Hand, deal: StreetDeal) -> None:
+        deal.complete = True
+        if len(deal.burn_cards()) < deal.expected_burns:
+            self._burn_ruling(hand, deal, missing=True)
+        hand.settle = deal
+        self._start_round(hand, deal.street)
+
+    def _judge_burns(self, hand: Hand, deal: StreetDeal) -> None:
+        hand.settle = None
+        if deal.judged or hand.phase is Phase.MISDEALT:
+            return
+        deal.judged = True
+        burns = deal.burn_cards()
+        for uid in burns:
+            if uid != UNKNOWN_BURN:
+                hand.burns.append(uid)
+        if len(burns) < deal.expected_burns and not deal.missing_ruled:
+            self._burn_ruling(hand, deal, missing=True)
+        elif len(burns) > deal.expected_burns:
+            self._burn_ruling(hand, deal, missing=False)
+
+    def _burn_ruling(self, hand: Hand, deal: StreetDeal, *, missing: bool) -> None:
+        street = deal.street
+        kind = RulingKind.BURN_MISSING if missing else RulingKind.BURN_EXTRA
+        key = ("burn_missing" if missing else "burn_extra") + ("_flop" if street is Street.FLOP else "")
+        next_street = NEXT_STREET.get(street)
+        self._ruling(kind, key, street=street, next_street=next_street or "next deal")
+        if missing:
+            deal.missing_ruled = True
+        elif next_street is not None:
+            self._credit_burn(hand, next_street, UNKNOWN_BURN)
+
+    def _extra_board_card(self, hand: Hand, deal: StreetDeal, uid: str) -> None:
+        """A board card beyond the street's count before anyone acted on it."""
+        if deal.street is not Street.FLOP:
+            self._premature(hand, uid)
+            return
+        deal.extra.append(uid)
+        if uid not in deal.shoe:
+            deal.shoe.append(uid)
+        hand.where[uid] = Where.BOARD
+        rule = self._rule("flop_too_many")
+        self._ruling(RulingKind.FLOP_TOO_MANY, "flop_too_many", uid=uid, street=Street.FLOP)
+        if rule.params["procedure"] == "next_burn":
+            # One card goes on the stub as the turn's burn: the last one turned unless the dealer
+            # lifts another off the board (its `gone` tells which).
+            hand.where[uid] = Where.STUB
+            self._credit_burn(hand, Street.TURN, uid)
+            return
+        # Redeal: the flop goes back into the stub; the burn stays; a new flop comes without a burn.
+        for card_uid in [*deal.board, *deal.extra]:
+            hand.where[card_uid] = Where.STUB
+            if card_uid in hand.board:
+                hand.board.remove(card_uid)
+        kept = deal.burn_cards()
+        hand.settle = None
+        hand.deal = StreetDeal(street=Street.FLOP, expected_burns=len(kept), burns=kept)
+        hand.phase = Phase.BOARD
+        hand.street = Street.FLOP
+        hand.to_act = None
+
+    def _premature(self, hand: Hand, uid: str) -> None:
+        """A board card before the betting round was complete: it does not play (Irr. 15/16)."""
+        street = NEXT_STREET.get(hand.street)
+        hand.where[uid] = Where.VOID
+        if street is None:
+            self._notice(NoticeKind.IGNORED, f"{self.cards[uid].card} on the board after the river")
+            return
+        if hand.premature is street:
+            return  # the rest of the same premature street
+        hand.premature = street
+        rule = self._rule(f"premature_{street}")
+        burns = [card for card in hand.loose if card != uid]
+        hand.loose = []
+        hand.burns_for[street] = (int(rule.params["redeal_burns"]), burns)
+        after = NEXT_STREET.get(street)
+        if after is not None:
+            hand.burns_for[after] = (int(rule.params["next_street_burns"]), [])
+        self._ruling(RulingKind.PREMATURE_CARD, f"premature_{street}", uid=uid, street=street)
+
+    def _gone(self, event: Gone) -> None:
+        hand = self.hand
+        if hand is None or event.antenna not in BOARD_ANTENNAS or hand.phase is not Phase.BETTING:
+            return
+        deal = hand.deal
+        if deal is None or deal.street is not Street.FLOP or not deal.extra or hand.round_actions:
+            return
+        expected, credited = hand.burns_for.get(Street.TURN, (1, []))
+        if event.uid in deal.board and credited:
+            # The dealer picked this card for the turn's burn: the one set aside before is a flop card.
+            back_on_board = credited[-1]
+            deal.board[deal.board.index(event.uid)] = back_on_board
+            hand.board[hand.board.index(event.uid)] = back_on_board
+            hand.where[back_on_board] = Where.BOARD
+            hand.where[event.uid] = Where.STUB
+            hand.burns_for[Street.TURN] = (expected, [*credited[:-1], event.uid])
+
+    def _seat_read(self, hand: Hand, seat: int, uid: str, where: str | None) -> None:
+        if hand.phase not in (Phase.DEALING, Phase.BETTING) or hand.street is not Street.PREFLOP:
+            return
+        if seat not in hand.seats:
+            self._misdeal_or_late(hand, "empty_seat_dealt", "wrong_count", seat=seat, uid=uid)
+            return
+        if where != Where.HOLE:
+            return
+        owner = self._seat_of(hand, uid)
+        if owner is None or owner == seat:
+            return
+        if self._slot_of(hand, uid) == 0:
+            self._misdeal_or_late(hand, "first_card_wrong_seat", "out_of_sequence", seat=seat, uid=uid,
+                                  expected=owner)
+        else:
+            self._misdeal_or_late(hand, "out_of_sequence", "out_of_sequence", seat=seat, uid=uid,
+                                  detail=f"the card for seat {owner} went to seat {seat}")
+
+    # ----------------------------------------------------------------------------------------
+    # Showdown
+
+    def _showdown(self, hand: Hand) -> None:
+        hand.phase = Phase.SHOWDOWN
+        board = [self.cards[uid].card for uid in hand.board]
+        hands = {
+            seat: [self.cards[uid].card for uid in hand.hole[seat]]
+            for seat in hand.live()
+            if len(hand.hole[seat]) == 2 and seat not in hand.jokers
+        }
+        if len(board) != 5 or len(hands) < 2:
+            return
+        tied, name = read_winners(hands, board)
+        who = " and ".join(f"seat {s}" for s in tied)
+        summary = f"{who} {'split the pot' if len(tied) > 1 else 'wins'} with {name}"
+        rule = self._rule("showdown")
+        hand.showdown = self._emit(Ruling(t=self.t, ruling=RulingKind.SHOWDOWN, rule=rule.cite,
+                                          remedy=rule.text(summary=summary), winners=tied, hand=name))
+        self.unconfirmed.remove(hand.showdown)
+
+    # ----------------------------------------------------------------------------------------
+    # State out
+
+    def snapshot(self) -> TableSnapshot:
+        """An immutable view of the table now, for the display and the daemon."""
+        hand = self.hand
+        profile = self.profile
+        positions = hand.positions if hand is not None else None
+        seats: list[SeatView] = []
+        for number in sorted(self.occupied | (set(positions.deal_order) if positions else set())):
+            state = PlayerState.WAITING
+            cards: tuple[str, ...] = ()
+            if hand is not None and number in hand.seats and hand.phase is not Phase.IDLE:
+                cards = tuple(self.cards[uid].card for uid in hand.hole[number])
+                if number in hand.dead:
+                    state = PlayerState.DEAD
+                elif number in hand.folded:
+                    state = PlayerState.FOLDED
+                elif number in hand.allin:
+                    state = PlayerState.ALLIN
+                else:
+                    state = PlayerState.ACTIVE
+            elif number not in self.occupied:
+                state = PlayerState.EMPTY
+            seats.append(SeatView(
+                seat=number, state=state, cards=cards,
+                is_button=positions is not None and positions.button == number,
+                is_small_blind=positions is not None and positions.small_blind == number,
+                is_big_blind=positions is not None and positions.big_blind == number,
+                to_act=hand is not None and hand.to_act == number,
+            ))
+        phase = hand.phase if hand is not None else Phase.IDLE
+        return TableSnapshot(
+            t=self.t,
+            profile=profile.name if profile else "",
+            profile_title=profile.title if profile else "",
+            hand_number=self.hand_number,
+            phase=phase,
+            street=hand.street if hand is not None and phase is not Phase.IDLE else None,
+            seats=tuple(seats),
+            button=positions.button if positions else self.button,
+            small_blind=positions.small_blind if positions else None,
+            big_blind=positions.big_blind if positions else None,
+            to_act=hand.to_act if hand is not None else None,
+            board=tuple(self.cards[uid].card for uid in hand.board) if hand is not None else (),
+            burns=tuple(self.cards[uid].card for uid in hand.burns) if hand is not None else (),
+            in_play=self.in_play,
+            unconfirmed=tuple(self.unconfirmed),
+            hand_rulings=tuple(hand.rulings) if hand is not None else (),
+            showdown=hand.showdown if hand is not None else None,
+            clock=hand.clock if hand is not None else None,
+            notices=tuple(self.notices),
+        )
