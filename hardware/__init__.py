@@ -1,0 +1,1 @@
+"""The hardware layer: RFID readers, the serial antenna board and the dealer panel, turned into events."""

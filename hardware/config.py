@@ -1,0 +1,383 @@
+"""Loading `config/hardware.toml`: readers, the serial antenna board, the dealer's panel and timings."""
+
+from __future__ import annotations
+
+import difflib
+import math
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from firmware_py.core.events import ANTENNAS, ButtonName
+from firmware_py.errors import ConfigError
+
+DEFAULT_PATH = Path(__file__).resolve().parent.parent / "config" / "hardware.toml"
+
+MFRC522_MAX_SPI_HZ = 10_000_000  # datasheet limit of the MFRC522's SPI interface
+MIN_SPI_HZ = 10_000
+BCM_PINS = range(28)  # GPIO 0..27 on the 40-pin header
+
+# Header pins that an SPI bus takes once it is enabled: (MISO, MOSI, SCLK) and one chip select per device.
+SPI_BUS_PINS = {0: (9, 10, 11), 1: (19, 20, 21)}
+SPI_CS_PINS = {0: (8, 7), 1: (18, 17, 16)}
+
+DEFAULT_LONG_PRESS = (ButtonName.MISDEAL, ButtonName.UNDO)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PresenceTiming:
+    """How raw polls become arrivals: a tag must be seen for `debounce_s`, and is gone after
+    `removal_delay_s` unseen."""
+
+    debounce_s: float = 0.05
+    removal_delay_s: float = 0.6
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SpiReaderConfig:
+    """One MFRC522 module on the Pi's SPI bus, sensing one antenna."""
+
+    antenna: str
+    bus: int
+    device: int
+    reset_pin: int | None
+    spi_hz: int = 1_000_000
+
+    @property
+    def name(self) -> str:
+        return self.antenna
+
+    @property
+    def spi_path(self) -> str:
+        return f"/dev/spidev{self.bus}.{self.device}"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SerialBoardConfig:
+    """A multi-antenna reader board on a serial port; `antennas[i]` is the table antenna of its port i."""
+
+    name: str
+    port: str
+    baudrate: int = 115_200
+    antennas: tuple[str, ...] = ()
+    reconnect_s: float = 0.2
+    silence_s: float = 1.0
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ButtonConfig:
+    """One button of the dealer's panel; a long-press button acts only when held for `hold_s`."""
+
+    name: ButtonName
+    pin: int
+    long_press: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PanelConfig:
+    """The dealer's panel: buttons to ground (pull-ups on), a buzzer and an LED for new rulings."""
+
+    buttons: tuple[ButtonConfig, ...]
+    debounce_s: float = 0.03
+    hold_s: float = 1.0
+    buzzer_pin: int | None = None
+    led_pin: int | None = None
+    beep_s: float = 0.15
+    led_s: float = 3.0
+
+    def button(self, name: ButtonName | str) -> ButtonConfig | None:
+        return next((b for b in self.buttons if b.name == name), None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HardwareConfig:
+    """The whole `hardware.toml`, validated."""
+
+    source: str
+    presence: PresenceTiming = PresenceTiming()
+    presence_overrides: Mapping[str, PresenceTiming] = field(default_factory=dict)
+    poll_interval_s: float = 0.01
+    readers: tuple[SpiReaderConfig, ...] = ()
+    serial: SerialBoardConfig | None = None
+    panel: PanelConfig | None = None
+
+    def timing_for(self, antenna: str) -> PresenceTiming:
+        """The presence timing of one antenna (its own section, else `[presence]`)."""
+        return self.presence_overrides.get(antenna, self.presence)
+
+    @property
+    def antennas(self) -> tuple[str, ...]:
+        """Every configured antenna, SPI readers first."""
+        board = self.serial.antennas if self.serial else ()
+        return (*(r.antenna for r in self.readers), *board)
+
+    def reader(self, antenna: str) -> SpiReaderConfig | None:
+        return next((r for r in self.readers if r.antenna == antenna), None)
+
+
+def _did_you_mean(value: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+class _Section:
+    """One TOML table being validated; every error names the file, the section and the key."""
+
+    def __init__(self, source: str, path: str, data: Any) -> None:
+        self.source = source
+        self.path = path
+        if not isinstance(data, dict):
+            raise self.error(f"must be a table (a [{path}] section), not {type(data).__name__}")
+        self.data: dict[str, Any] = data
+        self.used: set[str] = set()
+
+    def error(self, message: str, key: str | None = None) -> ConfigError:
+        where = f"[{self.path}]" if self.path else "top level"
+        if key is not None:
+            where += f" {key}"
+        return ConfigError(f"{self.source}: {where}: {message}")
+
+    def get(self, key: str) -> Any:
+        self.used.add(key)
+        return self.data.get(key)
+
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def number(self, key: str, default: float, *, low: float = 0.0, high: float = math.inf) -> float:
+        value = self.get(key)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise self.error(f"must be a number of seconds, not {value!r}", key)
+        if not low <= value <= high:
+            raise self.error(f"must be between {low:g} and {high:g}, not {value!r}", key)
+        return float(value)
+
+    def integer(self, key: str, default: int | None, *, choices: Iterable[int] | None = None,
+                low: int | None = None, high: int | None = None, what: str = "a whole number") -> int | None:
+        value = self.get(key)
+        if value is None:
+            if default is None and key not in self.data:
+                return None
+            return default
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(f"must be {what}, not {value!r}", key)
+        if choices is not None and value not in choices:
+            raise self.error(f"must be {what}, not {value}", key)
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise self.error(f"must be {what} between {low} and {high}, not {value}", key)
+        return value
+
+    def required(self, key: str) -> Any:
+        if key not in self.data:
+            raise self.error("is missing", key)
+        return self.get(key)
+
+    def string(self, key: str, default: str | None = None) -> str:
+        value = self.get(key) if key in self.data else default
+        if value is None:
+            raise self.error("is missing", key)
+        if not isinstance(value, str) or not value:
+            raise self.error(f"must be a non-empty string, not {value!r}", key)
+        return value
+
+    def finish(self, *, extra: Iterable[str] = ()) -> None:
+        """Reject keys nobody asked for, with a suggestion among the known ones."""
+        known = self.used | set(extra)
+        for key in self.data:
+            if key not in known:
+                raise self.error(f"unknown key{_did_you_mean(key, sorted(known))}", key)
+
+
+def _pin(section: _Section, key: str) -> int | None:
+    return section.integer(key, None, choices=BCM_PINS, what="a BCM GPIO number 0..27")
+
+
+def _antenna(section: _Section, key: str, value: Any) -> str:
+    if not isinstance(value, str) or value not in ANTENNAS:
+        hint = _did_you_mean(value, sorted(ANTENNAS)) if isinstance(value, str) else ""
+        raise section.error(f"unknown antenna {value!r}{hint}; antennas are shoe, burn, muck, "
+                            "board1..board5 and seat1..seat10", key)
+    return value
+
+
+def _timing(section: _Section, default: PresenceTiming) -> PresenceTiming:
+    return PresenceTiming(
+        debounce_s=section.number("debounce_s", default.debounce_s, high=5.0),
+        removal_delay_s=section.number("removal_delay_s", default.removal_delay_s, high=60.0),
+    )
+
+
+def load_hardware_config(path: str | Path = DEFAULT_PATH) -> HardwareConfig:
+    """Read and validate a hardware file; a broken one raises ConfigError naming file, section and key."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the hardware config ({exc.strerror or exc})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return parse_hardware_config(data, source=str(path))
+
+
+def parse_hardware_config(data: Mapping[str, Any], *, source: str = "hardware.toml") -> HardwareConfig:
+    """Validate an already-parsed hardware config (the TOML document as a dict)."""
+    top = _Section(source, "", dict(data))
+
+    presence, overrides, poll_interval_s = PresenceTiming(), {}, 0.01
+    if top.has("presence"):
+        sec = _Section(source, "presence", top.get("presence"))
+        presence = _timing(sec, presence)
+        poll_interval_s = sec.number("poll_interval_s", poll_interval_s, high=1.0)
+        for key, value in sec.data.items():
+            if key in sec.used or not isinstance(value, dict):
+                continue
+            antenna = _antenna(sec, key, key)
+            sub = _Section(source, f"presence.{key}", value)
+            overrides[antenna] = _timing(sub, presence)
+            sub.finish()
+        sec.finish(extra=overrides)
+
+    readers = tuple(_reader(source, i, raw) for i, raw in enumerate(_list(top, "reader")))
+    serial = _serial(source, top.get("serial")) if top.has("serial") else None
+    panel = _panel(source, top.get("panel")) if top.has("panel") else None
+    top.finish()
+
+    config = HardwareConfig(source=source, presence=presence, presence_overrides=overrides,
+                            poll_interval_s=poll_interval_s, readers=readers, serial=serial, panel=panel)
+    _check_conflicts(config)
+    return config
+
+
+def _list(top: _Section, key: str) -> list[Any]:
+    value = top.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise top.error(f"must be a list of tables, written [[{key}]]", key)
+    return value
+
+
+def _reader(source: str, index: int, raw: Any) -> SpiReaderConfig:
+    sec = _Section(source, f"reader #{index + 1}", raw)
+    antenna = _antenna(sec, "antenna", sec.required("antenna"))
+    sec.path = f"reader {antenna}"
+    bus = sec.integer("bus", 0, low=0, high=6, what="an SPI bus number")
+    device = sec.integer("device", 0, low=0, high=23, what="an SPI chip-select number")
+    reset_pin = _pin(sec, "reset_pin")
+    spi_hz = sec.integer("spi_hz", 1_000_000, low=MIN_SPI_HZ, high=MFRC522_MAX_SPI_HZ,
+                         what="an SPI clock in Hz")
+    sec.finish()
+    assert bus is not None and device is not None and spi_hz is not None
+    return SpiReaderConfig(antenna=antenna, bus=bus, device=device, reset_pin=reset_pin, spi_hz=spi_hz)
+
+
+def _serial(source: str, raw: Any) -> SerialBoardConfig:
+    sec = _Section(source, "serial", raw)
+    port = sec.string("port")
+    name = sec.string("name", "antenna-board")
+    baudrate = sec.integer("baudrate", 115_200, choices=(9600, 19200, 38400, 57600, 115200, 230400,
+                                                        460800, 921600), what="a standard baud rate")
+    antennas_raw = sec.required("antennas")
+    if not isinstance(antennas_raw, list) or not antennas_raw:
+        raise sec.error("must list the table antenna of each board port, e.g. [\"board1\", \"board2\"]",
+                        "antennas")
+    antennas = tuple(_antenna(sec, "antennas", a) for a in antennas_raw)
+    reconnect_s = sec.number("reconnect_s", 0.2, low=0.01, high=10.0)
+    silence_s = sec.number("silence_s", 1.0, low=0.05, high=60.0)
+    sec.finish()
+    assert baudrate is not None
+    return SerialBoardConfig(name=name, port=port, baudrate=baudrate, antennas=antennas,
+                             reconnect_s=reconnect_s, silence_s=silence_s)
+
+
+def _panel(source: str, raw: Any) -> PanelConfig:
+    sec = _Section(source, "panel", raw)
+    debounce_s = sec.number("debounce_s", 0.03, high=1.0)
+    hold_s = sec.number("hold_s", 1.0, low=0.1, high=10.0)
+    beep_s = sec.number("beep_s", 0.15, low=0.01, high=5.0)
+    led_s = sec.number("led_s", 3.0, low=0.1, high=600.0)
+    buzzer_pin = _pin(sec, "buzzer_pin")
+    led_pin = _pin(sec, "led_pin")
+    names = [b.value for b in ButtonName]
+    long_raw = sec.get("long_press")
+    if long_raw is None:
+        long_press = set(DEFAULT_LONG_PRESS)
+    else:
+        if not isinstance(long_raw, list):
+            raise sec.error("must be a list of button names", "long_press")
+        long_press = set()
+        for name in long_raw:
+            if name not in names:
+                raise sec.error(f"unknown button {name!r}{_did_you_mean(str(name), names)}", "long_press")
+            long_press.add(ButtonName(name))
+    buttons_sec = _Section(source, "panel.buttons", sec.required("buttons"))
+    buttons = []
+    for key in list(buttons_sec.data):
+        if key not in names:
+            raise buttons_sec.error(f"unknown button{_did_you_mean(key, names)}", key)
+        pin = _pin(buttons_sec, key)
+        assert pin is not None
+        buttons.append(ButtonConfig(name=ButtonName(key), pin=pin, long_press=ButtonName(key) in long_press))
+    buttons_sec.finish()
+    sec.finish()
+    return PanelConfig(buttons=tuple(buttons), debounce_s=debounce_s, hold_s=hold_s, buzzer_pin=buzzer_pin,
+                       led_pin=led_pin, beep_s=beep_s, led_s=led_s)
+
+
+def _check_conflicts(config: HardwareConfig) -> None:
+    """One antenna per sensor, one reader per chip select, one use per header pin."""
+    source = config.source
+    seen_antennas: dict[str, str] = {}
+    for reader in config.readers:
+        where = f"[reader {reader.antenna}]"
+        if reader.antenna in seen_antennas:
+            raise ConfigError(f"{source}: {where} antenna: {reader.antenna!r} is already sensed by "
+                              f"{seen_antennas[reader.antenna]}")
+        seen_antennas[reader.antenna] = where
+    if config.serial:
+        for index, antenna in enumerate(config.serial.antennas):
+            if antenna in seen_antennas:
+                raise ConfigError(f"{source}: [serial] antennas: {antenna!r} (board port {index}) is "
+                                  f"already sensed by {seen_antennas[antenna]}")
+            seen_antennas[antenna] = f"[serial] port {index}"
+    for antenna in config.presence_overrides:
+        if antenna not in seen_antennas:
+            raise ConfigError(f"{source}: [presence.{antenna}]: no reader senses antenna {antenna!r}"
+                              f"{_did_you_mean(antenna, seen_antennas)}")
+
+    pins: dict[int, str] = {}
+
+    def claim(pin: int | None, user: str, *, shared: bool = False) -> None:
+        if pin is None:
+            return
+        other = pins.get(pin)
+        if other is not None and not (shared and other == user):
+            raise ConfigError(f"{source}: {user}: GPIO {pin} is already used by {other}")
+        pins[pin] = user
+
+    chip_selects: dict[tuple[int, int], str] = {}
+    for reader in config.readers:
+        key = (reader.bus, reader.device)
+        if key in chip_selects:
+            raise ConfigError(f"{source}: [reader {reader.antenna}] device: SPI bus {reader.bus} chip "
+                              f"select {reader.device} is already {chip_selects[key]}")
+        chip_selects[key] = f"[reader {reader.antenna}]"
+        for pin in SPI_BUS_PINS.get(reader.bus, ()):
+            claim(pin, f"SPI bus {reader.bus}", shared=True)
+        cs = SPI_CS_PINS.get(reader.bus, ())
+        if reader.device < len(cs):
+            claim(cs[reader.device], f"[reader {reader.antenna}] chip select")
+        claim(reader.reset_pin, "the readers' reset line", shared=True)
+    if config.panel:
+        for button in config.panel.buttons:
+            claim(button.pin, f"[panel.buttons] {button.name}")
+        claim(config.panel.buzzer_pin, "[panel] buzzer_pin")
+        claim(config.panel.led_pin, "[panel] led_pin")
+    if not config.readers and not config.serial:
+        raise ConfigError(f"{source}: no readers: add a [[reader]] section or a [serial] board")
