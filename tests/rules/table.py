@@ -1,0 +1,130 @@
+"""A test table: drives the real rules core with the events a shoe, antennas and panel would send."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from firmware_py.core import Button, ButtonName, Gone, Read, Ruling, RulingKind, Seat, SeatStatus, Setup
+from firmware_py.core.engine import TableCore
+from firmware_py.profiles import load_profiles
+from firmware_py.session import load_deck
+
+ROOT = Path(__file__).resolve().parents[2]
+PROFILES = load_profiles()
+RED = load_deck(ROOT / "config" / "decks" / "test-red.json")
+BLUE = load_deck(ROOT / "config" / "decks" / "test-blue.json")
+ALL_PROFILES = ("robert", "upt", "rpl", "wfp", "wfp-dealer")
+ROBERT_FAMILY = ("robert", "upt", "rpl")
+# Cards handed out when a test does not care which: none of them make a pair with the next.
+POOL = ("2s", "7h", "Td", "4c", "9s", "Kh", "3d", "8c", "Js", "5h", "Ad", "6c", "Qs", "2h", "7d",
+        "Tc", "4s", "9h", "Kd", "3c", "8s", "Jh", "5d", "Ac", "6s", "Qh", "2d", "7c", "Ts", "4h",
+        "9d", "Kc", "3s", "8h", "Jd", "5c", "As", "6h", "Qd", "2c", "7s", "Th", "4d", "9c")
+
+
+class Table:
+    def __init__(self, profile: str = "robert", seats: tuple[int, ...] = (1, 2, 3, 4), button: int = 1,
+                 *, decks: tuple[object, ...] = (RED, BLUE), in_play: str = "test-red") -> None:
+        self.core = TableCore(PROFILES)
+        self.t = 0.0
+        self.rulings: list[Ruling] = []
+        self.notices: list[str] = []
+        self._uid = {card: uid for uid, card in RED.cards.items()}
+        self._blue = {card: uid for uid, card in BLUE.cards.items()}
+        self._pool = list(POOL)
+        self._feed(Setup(t=0.0, profile=profile, seats=tuple(sorted(seats)), button=button,
+                         decks=decks, in_play=in_play))  # type: ignore[arg-type]
+
+    # plumbing
+    def _feed(self, event: object) -> list[Ruling]:
+        outcome = self.core.feed(event)  # type: ignore[arg-type]
+        self.rulings.extend(outcome.rulings)
+        self.notices.extend(n.message for n in outcome.notices)
+        return list(outcome.rulings)
+
+    def tick(self) -> float:
+        self.t = round(self.t + 0.5, 3)
+        return self.t
+
+    def take(self, card: str | None = None) -> str:
+        if card is None:
+            card = self._pool[0]
+        if card in self._pool:
+            self._pool.remove(card)
+        return card
+
+    def uid(self, card: str, *, blue: bool = False) -> str:
+        return (self._blue if blue else self._uid)[card]
+
+    # the panel
+    def press(self, name: str, seat: int | None = None) -> list[Ruling]:
+        return self._feed(Button(t=self.tick(), name=ButtonName(name), seat=seat))
+
+    def act(self, *names: str) -> list[Ruling]:
+        out: list[Ruling] = []
+        for name in names:
+            out += self.press(name)
+        return out
+
+    def seat(self, seat: int, status: str) -> list[Ruling]:
+        return self._feed(Seat(t=self.tick(), seat=seat, status=SeatStatus(status)))
+
+    # the antennas
+    def read(self, antenna: str, card: str, *, blue: bool = False) -> list[Ruling]:
+        return self._feed(Read(t=self.tick(), antenna=antenna, uid=self.uid(card, blue=blue)))
+
+    def gone(self, antenna: str, card: str) -> list[Ruling]:
+        return self._feed(Gone(t=self.tick(), antenna=antenna, uid=self.uid(card)))
+
+    def shoe(self, card: str | None = None, *, blue: bool = False) -> list[Ruling]:
+        return self.read("shoe", self.take(card), blue=blue)
+
+    # dealing
+    def new_hand(self) -> list[Ruling]:
+        return self.press("new_hand")
+
+    def deal(self, cards: list[str] | None = None, *, count: int | None = None) -> list[Ruling]:
+        """Deal hole cards from the shoe: all of them, or the first `count`."""
+        n = len(self.core.snapshot().seats)
+        total = count if count is not None else 2 * n
+        out: list[Ruling] = []
+        for i in range(total):
+            out += self.shoe(cards[i] if cards else None)
+        return out
+
+    def street(self, cards: list[str] | None = None, *, burns: int = 1, first_position: int = 1,
+               count: int | None = None) -> list[Ruling]:
+        """Burn and deal a street: `burns` cards out of the shoe, then each board card via shoe and board antenna."""
+        out: list[Ruling] = []
+        for _ in range(burns):
+            out += self.shoe()
+        number = count if count is not None else (len(cards) if cards else 1)
+        for i in range(number):
+            card = self.take(cards[i] if cards else None)
+            out += self.read("shoe", card)
+            out += self.read(f"board{first_position + i}", card)
+        return out
+
+    def flop(self, cards: list[str] | None = None, **kw: object) -> list[Ruling]:
+        return self.street(cards, count=None if cards else 3, **kw)  # type: ignore[arg-type]
+
+    def turn(self, card: str | None = None, **kw: object) -> list[Ruling]:
+        return self.street([card] if card else None, first_position=4, **kw)  # type: ignore[arg-type]
+
+    def river(self, card: str | None = None, **kw: object) -> list[Ruling]:
+        return self.street([card] if card else None, first_position=5, **kw)  # type: ignore[arg-type]
+
+    def clean_preflop(self) -> None:
+        """new_hand, the deal, and everyone calling round to the big blind's check."""
+        self.new_hand()
+        self.deal()
+        live = len(self.core.snapshot().seats)
+        self.act(*["call"] * (live - 1), "check")
+
+
+def kinds(rulings: list[Ruling]) -> list[RulingKind]:
+    return [r.ruling for r in rulings]
+
+
+def only(rulings: list[Ruling]) -> Ruling:
+    assert len(rulings) == 1, rulings
+    return rulings[0]
