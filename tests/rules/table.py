@@ -16,9 +16,10 @@ BLUE = load_deck(ROOT / "config" / "decks" / "test-blue.json")
 ALL_PROFILES = ("robert", "upt", "rpl", "wfp", "wfp-dealer")
 ROBERT_FAMILY = ("robert", "upt", "rpl")
 # Cards handed out when a test does not care which: none of them make a pair with the next.
-POOL = ("2s", "7h", "Td", "4c", "9s", "Kh", "3d", "8c", "Js", "5h", "Ad", "6c", "Qs", "2h", "7d",
-        "Tc", "4s", "9h", "Kd", "3c", "8s", "Jh", "5d", "Ac", "6s", "Qh", "2d", "7c", "Ts", "4h",
-        "9d", "Kc", "3s", "8h", "Jd", "5c", "As", "6h", "Qd", "2c", "7s", "Th", "4d", "9c")
+POOL = ("2d", "7c", "Ts", "4h", "9d", "Kc", "3s", "8s", "Jd", "5h", "Ad", "6s", "Qh", "2h", "7d",
+        "Tc", "4s", "9h", "Qd", "6h", "2c", "7s", "Th", "9c", "5s", "8d", "Qc", "3h", "Ks", "5c",
+        "2s", "7h", "Td", "4c", "9s", "Kh", "3d", "8c", "Js", "Ac", "6c", "Qs", "Jh", "Jc", "As",
+        "Kd", "4d", "5d", "Ah", "3c", "6d", "8h")
 
 
 class Table:
@@ -48,6 +49,8 @@ class Table:
     def take(self, card: str | None = None) -> str:
         if card is None:
             card = self._pool[0]
+        if card not in self._pool and not card.startswith("X"):
+            raise AssertionError(f"test bug: {card} was already dealt in this test")
         if card in self._pool:
             self._pool.remove(card)
         return card
