@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 from collections.abc import Iterable, Iterator
@@ -46,8 +47,6 @@ def load_deck(path: str | Path) -> Deck:
 
 
 def _suggest(value: str, choices: Iterable[str]) -> str:
-    import difflib
-
     close = difflib.get_close_matches(value, list(choices), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -68,7 +67,8 @@ class SessionReader:
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise SessionError(f"not valid JSON (column {exc.colno}: {exc.msg})", source=self.source, line=line) from None
+            raise SessionError(f"not valid JSON (column {exc.colno}: {exc.msg})",
+                               source=self.source, line=line) from None
         try:
             event = self.parse_object(obj)
         except (ValueError, DeckFileError) as exc:

@@ -10,7 +10,7 @@ Feed events in session order; each call returns the rulings (and operator notice
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from firmware_py.core.cards import is_joker
@@ -231,10 +231,11 @@ class TableCore:
         return self.profile.rule(key)
 
     def _ruling(self, kind: RulingKind, key: str, *, cause: str | None = None, uid: str | None = None,
-                seat: int | None = None, street: Street | None = None, **values: object) -> Ruling:
+                seat: int | None = None, street: Street | None = None,
+                fill: Mapping[str, object] | None = None) -> Ruling:
         rule = self._rule(key)
         card = self.cards[uid].card if uid is not None and uid in self.cards else None
-        text = rule.text(seat=seat, card=card, street=street, **values)
+        text = rule.text(seat=seat, card=card, street=street, **(fill or {}))
         return self._emit(Ruling(t=self.t, ruling=kind, rule=rule.cite, remedy=text, cause=cause, card=card,
                                  seat=seat, street=street))
 
@@ -413,8 +414,8 @@ class TableCore:
     # Misdeals and the window
 
     def _misdeal(self, hand: Hand, key: str, cause: str, *, seat: int | None = None,
-                 uid: str | None = None, **values: object) -> None:
-        self._ruling(RulingKind.MISDEAL, key, cause=cause, seat=seat, uid=uid, **values)
+                 uid: str | None = None, fill: Mapping[str, object] | None = None) -> None:
+        self._ruling(RulingKind.MISDEAL, key, cause=cause, seat=seat, uid=uid, fill=fill)
         hand.phase = Phase.MISDEALT
         hand.to_act = None
         hand.clock = None
@@ -432,9 +433,9 @@ class TableCore:
             self._after_action(hand)
 
     def _misdeal_or_late(self, hand: Hand, key: str, cause: str, *, seat: int | None,
-                         uid: str | None = None, **values: object) -> None:
+                         uid: str | None = None, fill: Mapping[str, object] | None = None) -> None:
         if hand.window_open:
-            self._misdeal(hand, key, cause, seat=seat, uid=uid, **values)
+            self._misdeal(hand, key, cause, seat=seat, uid=uid, fill=fill)
         else:
             self._too_late(hand, cause, seat=seat, uid=uid)
 
@@ -509,10 +510,8 @@ class TableCore:
             hand.to_act = None
 
     def _action(self, hand: Hand, name: ButtonName, seat: int | None) -> None:
-        if hand.phase is Phase.DEALING:
-            self._deal_interrupted(hand)
-            if hand.phase is Phase.MISDEALT:
-                return
+        if hand.phase is Phase.DEALING and not self._deal_interrupted(hand):
+            return
         if hand.phase is Phase.BOARD:
             self._notice(NoticeKind.IGNORED, f"{name} pressed while the {hand.street} was still being dealt")
             deal = hand.deal
@@ -586,7 +585,7 @@ class TableCore:
         for seat, _replaces in list(hand.owed):
             if hand.window_open:
                 self._misdeal(hand, "wrong_count", "wrong_count", seat=seat,
-                              detail=f"seat {seat} has the wrong number of cards")
+                              fill={"detail": f"seat {seat} has the wrong number of cards"})
                 return
             self._ruling(RulingKind.DEAD_HAND, "wrong_count_dead", cause="wrong_count", seat=seat)
             hand.dead.add(seat)
@@ -606,11 +605,11 @@ class TableCore:
         if hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
             return  # cards gathered, mucked or shown between hands
         if info.back != self.back:
-            self._void(hand, "foreign_card", event.uid, back=info.back)
+            self._void(hand, "foreign_card", event.uid, {"back": info.back})
             return
         known = hand.identity.get(info.card)
         if known is not None and known != event.uid:
-            self._void(hand, "duplicate_card", event.uid)
+            self._void(hand, "duplicate_card", event.uid, {})
             return
         hand.identity[info.card] = event.uid
         where = hand.where.get(event.uid)
@@ -625,8 +624,8 @@ class TableCore:
         elif event.antenna.startswith("seat"):
             self._seat_read(hand, int(event.antenna[4:]), event.uid, where)
 
-    def _void(self, hand: Hand, cause: str, uid: str, **values: object) -> None:
-        self._ruling(RulingKind.VOID_HAND, cause, cause=cause, uid=uid, **values)
+    def _void(self, hand: Hand, cause: str, uid: str, values: Mapping[str, object]) -> None:
+        self._ruling(RulingKind.VOID_HAND, cause, cause=cause, uid=uid, fill=values)
         hand.phase = Phase.MISDEALT
         hand.to_act = None
         self.redeal = self.redeal or hand.positions
@@ -691,8 +690,8 @@ class TableCore:
             hand.where[uid] = Where.VOID
             self._misdeal_or_late(hand, "two_extra", "two_extra", seat=first, uid=uid)
 
-    def _deal_interrupted(self, hand: Hand) -> None:
-        """A player acted before every seat had two cards."""
+    def _deal_interrupted(self, hand: Hand) -> bool:
+        """A player acted before every seat had two cards; True when the deal can be completed."""
         missing = len(hand.slots) - hand.next_slot
         fixable = int(self._rule("short_card").params["fixable_short"])
         short = [hand.seats[i % len(hand.seats)] for i in range(hand.next_slot, len(hand.slots))]
@@ -702,10 +701,11 @@ class TableCore:
                 hand.owed.append((seat, None))
             hand.next_slot = len(hand.slots)
             self._start_round(hand, Street.PREFLOP)
-            return
+            return True
         seats = ", ".join(str(s) for s in dict.fromkeys(short))
         self._misdeal(hand, "wrong_count", "wrong_count", seat=short[0],
-                      detail=f"action began with seats {seats} short of cards")
+                      fill={"detail": f"action began with seats {seats} short of cards"})
+        return False
 
     def _exposed_button(self, hand: Hand) -> None:
         uid = hand.last_drawn
@@ -735,7 +735,7 @@ class TableCore:
         first_cards = int(self._rule("exposed_first_cards").params["first_cards"])
         if slot is not None and slot < first_cards:
             self._misdeal_or_late(hand, "exposed_first_cards", "exposed_first_cards", seat=seat, uid=uid,
-                                  position=ORDINAL[slot])
+                                  fill={"position": ORDINAL[slot]})
         elif hand.exposed >= 2:
             self._misdeal_or_late(hand, "two_exposed", "two_exposed", seat=seat, uid=uid)
         else:
@@ -868,7 +868,7 @@ class TableCore:
         kind = RulingKind.BURN_MISSING if missing else RulingKind.BURN_EXTRA
         key = ("burn_missing" if missing else "burn_extra") + ("_flop" if street is Street.FLOP else "")
         next_street = NEXT_STREET.get(street)
-        self._ruling(kind, key, street=street, next_street=next_street or "next deal")
+        self._ruling(kind, key, street=street, fill={"next_street": next_street or "next deal"})
         if missing:
             deal.missing_ruled = True
         elif next_street is not None:
@@ -952,10 +952,10 @@ class TableCore:
             return
         if self._slot_of(hand, uid) == 0:
             self._misdeal_or_late(hand, "first_card_wrong_seat", "out_of_sequence", seat=seat, uid=uid,
-                                  expected=owner)
+                                  fill={"expected": owner})
         else:
             self._misdeal_or_late(hand, "out_of_sequence", "out_of_sequence", seat=seat, uid=uid,
-                                  detail=f"the card for seat {owner} went to seat {seat}")
+                                  fill={"detail": f"the card for seat {owner} went to seat {seat}"})
 
     # ----------------------------------------------------------------------------------------
     # Showdown
@@ -963,7 +963,7 @@ class TableCore:
     def _showdown(self, hand: Hand) -> None:
         hand.phase = Phase.SHOWDOWN
         board = [self.cards[uid].card for uid in hand.board]
-        hands = {
+        hands: dict[int, Sequence[str]] = {
             seat: [self.cards[uid].card for uid in hand.hole[seat]]
             for seat in hand.live()
             if len(hand.hole[seat]) == 2 and seat not in hand.jokers

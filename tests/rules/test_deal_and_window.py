@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_py.core import RulingKind
-from tests.rules.table import ALL_PROFILES, ROBERT_FAMILY, Table, only
+from firmware_py.core import RulingKind, Setup
+from tests.rules.table import ALL_PROFILES, BLUE, RED, ROBERT_FAMILY, Table, only
 
 
 @pytest.mark.parametrize("profile", ALL_PROFILES)
@@ -166,9 +166,6 @@ def test_seat_antenna_confirming_the_deal_makes_no_ruling() -> None:
 
 @pytest.mark.parametrize("profile", ALL_PROFILES)
 def test_misdeals_1g_button_out_of_position_before_action_is_a_misdeal(profile: str) -> None:
-    from firmware_py.core import Setup
-    from tests.rules.table import BLUE, RED
-
     table = Table(profile)
     table.new_hand()
     table.deal(count=3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_py.core import Deck, RulingKind
+from firmware_py.core import Deck, Read, RulingKind
 from tests.rules.table import ALL_PROFILES, BLUE, RED, Table, kinds, only
 
 
@@ -122,8 +122,6 @@ def test_irregularities_4_two_cards_of_the_same_rank_and_suit_void_the_hand(prof
 
 
 def test_unknown_tag_is_a_notice_not_a_ruling() -> None:
-    from firmware_py.core import Read
-
     table = Table("robert")
     table.new_hand()
     assert table._feed(Read(t=1.0, antenna="shoe", uid="DEADBEEF")) == []
