@@ -77,13 +77,22 @@ RULING_EXAMPLES: dict[RulingKind, Ruling] = {
                                  rule="robert: Dead Hands 1(c)", remedy="Seat 6's hand is dead."),
     RulingKind.SHOWDOWN: ruling(RulingKind.SHOWDOWN, winners=(1,), hand="three of a kind, aces",
                                 rule="robert: The Showdown", remedy="Push the pot to seat 1."),
+    RulingKind.SHORT_CARD: ruling(RulingKind.SHORT_CARD, seat=3, rule="robert: Misdeals 1(e)",
+                                  remedy="Deal seat 3 the top card: it comes in proper sequence."),
 }
+
+
+def example(kind: RulingKind) -> Ruling:
+    """The example ruling of `kind`; a plain one for kinds added to the core since."""
+    return RULING_EXAMPLES.get(kind) or ruling(kind, seat=2, rule="robert: 1",
+                                               remedy=f"Remedy for {kind}.")
 
 
 def with_ruling(kind: RulingKind) -> TableSnapshot:
     """A flop with the example ruling of `kind` waiting for confirm."""
-    example = RULING_EXAMPLES[kind]
-    return dealt(board=("Ad", "7h", "2s"), unconfirmed=(example,), hand_rulings=(example,))
+    example_ruling = example(kind)
+    return dealt(board=("Ad", "7h", "2s"), unconfirmed=(example_ruling,),
+                 hand_rulings=(example_ruling,))
 
 
 def clock_on(*, seconds: float = 30, warnings: tuple[float, ...] = (20, 10),

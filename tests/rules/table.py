@@ -24,8 +24,9 @@ POOL = ("2d", "7c", "Ts", "4h", "9d", "Kc", "3s", "8s", "Jd", "5h", "Ad", "6s", 
 
 class Table:
     def __init__(self, profile: str = "robert", seats: tuple[int, ...] = (1, 2, 3, 4), button: int = 1,
-                 *, decks: tuple[object, ...] = (RED, BLUE), in_play: str = "test-red") -> None:
-        self.core = TableCore(PROFILES)
+                 *, decks: tuple[object, ...] = (RED, BLUE), in_play: str = "test-red",
+                 profiles: dict[str, object] | None = None) -> None:
+        self.core = TableCore(profiles or PROFILES)  # type: ignore[arg-type]
         self.t = 0.0
         self.rulings: list[Ruling] = []
         self.notices: list[str] = []
