@@ -240,7 +240,7 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *,
     bar = pygame.Rect(x, rect.bottom - pad - bar_h, text_w, bar_h)
     pct_rect = theme.draw_text(surface, big, round(rect.height * 0.34), theme.TEXT,
                                (rect.right - pad, bar.top - pad // 2), anchor="bottomright")
-    if tie:
+    if tie and tie >= 0.0005:
         theme.draw_text(surface, f"tie {tie * 100:.1f}%", round(rect.height * 0.18),
                         theme.TIE_BAR, (pct_rect.left - pad, pct_rect.bottom),
                         anchor="bottomright")

@@ -64,14 +64,13 @@ def venue_layout(width: int, height: int, *, places: int = MAX_SEATS) -> VenueLa
     box_w = min(round(width * 0.18), s.px(200))
     box_h = min(round((height - top.height) * 0.19), s.px(100))
     margin = s.px(6)
-    # Seat centres lie on an oval inset by half a box so every box stays on screen.
-    rim = pygame.Rect(0, 0, width - box_w - 2 * margin, height - top.height - box_h - 2 * margin)
-    rim.center = (width // 2, top.bottom + (height - top.bottom) // 2)
-    boxes = {}
-    for seat, centre in seat_centres(rim, places).items():
-        box = pygame.Rect(0, 0, box_w, box_h)
-        box.center = centre
-        boxes[seat] = box
+    while True:  # shrink the boxes until no two overlap (ten seats on a small screen)
+        rim, boxes = _seat_boxes(width, height, top, box_w, box_h, margin, places)
+        spaced = [box.inflate(margin, margin) for box in boxes.values()]
+        if box_h < 30 or all(box.collidelist(spaced[i + 1:]) < 0
+                             for i, box in enumerate(spaced)):
+            break
+        box_w, box_h = round(box_w * 0.96), round(box_h * 0.96)
     felt = rim.inflate(-box_w // 3, -box_h // 2)
     # The middle: street label, five board cards, the shot clock, stacked; as big as fits
     # between the seat boxes.
@@ -99,6 +98,19 @@ def venue_layout(width: int, height: int, *, places: int = MAX_SEATS) -> VenueLa
     banner.center = (width // 2, top.bottom + (height - top.bottom) // 2)
     return VenueLayout(top_bar=top, table=felt, seat_boxes=boxes, board=board, street=street,
                        clock=clock, banner=banner)
+
+
+def _seat_boxes(width: int, height: int, top: pygame.Rect, box_w: int, box_h: int, margin: int,
+                places: int) -> tuple[pygame.Rect, dict[int, pygame.Rect]]:
+    # Seat centres lie on an oval inset by half a box so every box stays on screen.
+    rim = pygame.Rect(0, 0, width - box_w - 2 * margin, height - top.height - box_h - 2 * margin)
+    rim.center = (width // 2, top.bottom + (height - top.bottom) // 2)
+    boxes = {}
+    for seat, centre in seat_centres(rim, places).items():
+        box = pygame.Rect(0, 0, box_w, box_h)
+        box.center = centre
+        boxes[seat] = box
+    return rim, boxes
 
 
 def hole_card_rects(box: pygame.Rect, count: int, *, height: int) -> list[pygame.Rect]:

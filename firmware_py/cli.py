@@ -10,6 +10,7 @@ from collections.abc import Sequence
 # Each module defines `HELP`, `add_arguments(parser)` and `run(args) -> int` (the exit status).
 COMMANDS = {
     "replay": "firmware_py.commands.replay",
+    "snapshot": "firmware_py.commands.snapshot",
 }
 
 

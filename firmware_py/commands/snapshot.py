@@ -1,0 +1,86 @@
+"""`snapshot SESSION.jsonl --view venue|broadcast --at T --out FILE.png`: a picture, headless."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tomllib
+
+from firmware_py.errors import ConfigError, SessionError
+
+HELP = "render the venue or broadcast view of a session at a moment to a PNG (no screen needed)"
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 800x480") from None
+    if not (100 <= width <= 8000 and 100 <= height <= 8000):
+        raise argparse.ArgumentTypeError(f"{text!r}: width and height must be 100..8000 pixels")
+    return width, height
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("session", help="session file in the table-events.md format")
+    parser.add_argument("--view", choices=("venue", "broadcast"), default="venue",
+                        help="venue (players and dealer) or broadcast (stream, delayed)")
+    parser.add_argument("--at", type=float, metavar="T",
+                        help="session time in seconds (default: the last event)")
+    parser.add_argument("--out", required=True, metavar="FILE.png", help="picture to write")
+    parser.add_argument("--size", type=_size, default=(800, 480), metavar="WxH",
+                        help="picture size in pixels (default 800x480)")
+    parser.add_argument("--config", metavar="FILE.toml",
+                        help="display config: seat_names, blind_levels, broadcast_delay_s, ...")
+    parser.add_argument("--delay", type=float, metavar="SECONDS",
+                        help="broadcast delay (overrides the config; default 120)")
+    parser.add_argument("--allow-zero-delay", action="store_true",
+                        help="permit --delay 0 (a private game only: it shows live hole cards)")
+    parser.add_argument("--profiles", metavar="DIR",
+                        help="profile directory (default: config/profiles)")
+
+
+def run(args: argparse.Namespace) -> int:
+    # pygame is imported only here, so the other commands never need a display library.
+    from display.app import View
+    from display.config import DisplayConfig
+    from display.render import render_view, save_png
+    from firmware_py.core.engine import TableCore
+    from firmware_py.profiles import load_profiles
+    from firmware_py.session import read_session
+
+    try:
+        data: dict[str, object] = {}
+        if args.config:
+            try:
+                with open(args.config, "rb") as handle:
+                    data = tomllib.load(handle)
+            except (OSError, tomllib.TOMLDecodeError) as exc:
+                raise ConfigError(f"{args.config}: cannot read the display config ({exc})") from None
+        if args.delay is not None:
+            data["broadcast_delay_s"] = args.delay
+        if args.allow_zero_delay:
+            data["allow_zero_delay"] = True
+        config = DisplayConfig.from_mapping(data, source=args.config or "snapshot options")
+        core = TableCore(load_profiles(args.profiles))
+        history = []
+        for line, event in read_session(args.session):
+            if args.at is not None and event.t > args.at:
+                break
+            try:
+                core.feed(event)
+            except ValueError as exc:
+                raise SessionError(str(exc), source=args.session, line=line) from None
+            history.append((event.t, core.snapshot()))
+    except (ConfigError, SessionError) as exc:
+        print(f"snapshot: {exc}", file=sys.stderr)
+        return 2
+    at = args.at if args.at is not None else (history[-1][0] if history else 0.0)
+    surface = render_view(View(args.view), history, at=at, size=args.size, config=config)
+    try:
+        save_png(surface, args.out)
+    except (OSError, ValueError) as exc:
+        print(f"snapshot: cannot write {args.out}: {exc}", file=sys.stderr)
+        return 2
+    print(f"{args.out}: {args.view} view at t={at:g}s, {args.size[0]}x{args.size[1]}")
+    return 0
