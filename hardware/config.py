@@ -134,9 +134,10 @@ class _Section:
         self.used: set[str] = set()
 
     def error(self, message: str, key: str | None = None) -> ConfigError:
-        where = f"[{self.path}]" if self.path else "top level"
-        if key is not None:
-            where += f" {key}"
+        if self.path:
+            where = f"[{self.path}]" if key is None else f"[{self.path}] {key}"
+        else:
+            where = "top level" if key is None else key
         return ConfigError(f"{self.source}: {where}: {message}")
 
     def get(self, key: str) -> Any:

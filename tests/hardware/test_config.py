@@ -1,0 +1,90 @@
+"""`config/hardware.toml` and its errors: file, section, key and a suggestion."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_py.core.events import ButtonName
+from firmware_py.errors import ConfigError
+from hardware.config import DEFAULT_PATH, load_hardware_config
+
+GOOD = """
+[presence]
+debounce_s = 0.05
+[presence.shoe]
+debounce_s = 0.0
+[[reader]]
+antenna = "shoe"
+bus = 0
+device = 0
+reset_pin = 25
+[panel]
+buzzer_pin = 12
+[panel.buttons]
+fold = 5
+misdeal = 23
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "hardware.toml"
+    path.write_text(text)
+    return path
+
+
+def test_the_shipped_config_loads():
+    config = load_hardware_config(DEFAULT_PATH)
+    assert config.reader("shoe") is not None
+    assert config.timing_for("shoe").debounce_s == 0.0
+    assert config.panel is not None and config.panel.button(ButtonName.MISDEAL).long_press
+
+
+def test_a_small_config_loads_with_defaults(tmp_path):
+    config = load_hardware_config(write(tmp_path, GOOD))
+    assert config.readers[0].spi_hz == 1_000_000
+    assert config.panel.hold_s == 1.0
+    assert config.timing_for("shoe").removal_delay_s == 0.6
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (("reset_pin = 25", "reset_pn = 25"), r"\[reader shoe\] reset_pn: unknown key \(did you mean 'reset_pin'\?\)"),
+    (('antenna = "shoe"', 'antenna = "shoo"'), r"unknown antenna 'shoo' \(did you mean 'shoe'\?\)"),
+    (("fold = 5", "flod = 5"), r"\[panel.buttons\] flod: unknown button \(did you mean 'fold'\?\)"),
+    (("fold = 5", "fold = 23"), r"\[panel.buttons\] misdeal: GPIO 23 is already used by \[panel.buttons\] fold"),
+    (("buzzer_pin = 12", "buzzer_pin = 8"), r"buzzer_pin: GPIO 8 is already used by \[reader shoe\] chip select"),
+    (("debounce_s = 0.05", "debounce_s = -1"), r"\[presence\] debounce_s: must be between"),
+    (("device = 0", "device = 0\nspi_hz = 20_000_000"), r"spi_hz: must be an SPI clock"),
+    (("[presence.shoe]", "[presence.board1]"), r"\[presence.board1\]: no reader senses antenna 'board1'"),
+    (("bus = 0", 'bus = "0"'), r"\[reader shoe\] bus: must be an SPI bus number"),
+])
+def test_a_broken_config_names_file_section_key_and_a_suggestion(tmp_path, change, message):
+    path = write(tmp_path, GOOD.replace(*change, 1))
+    with pytest.raises(ConfigError, match=message) as info:
+        load_hardware_config(path)
+    assert str(info.value).startswith(str(path))
+
+
+def test_two_readers_on_one_chip_select_are_refused(tmp_path):
+    text = GOOD + '[[reader]]\nantenna = "burn"\nbus = 0\ndevice = 0\n'
+    with pytest.raises(ConfigError, match=r"SPI bus 0 chip select 0 is already \[reader shoe\]"):
+        load_hardware_config(write(tmp_path, text))
+
+
+def test_an_antenna_on_two_sensors_is_refused(tmp_path):
+    text = GOOD + '[serial]\nport = "/dev/ttyACM0"\nantennas = ["board1", "shoe"]\n'
+    with pytest.raises(ConfigError, match=r"\[serial\] antennas: 'shoe' \(board port 1\) is already sensed"):
+        load_hardware_config(write(tmp_path, text))
+
+
+def test_unreadable_and_invalid_files_say_so(tmp_path):
+    with pytest.raises(ConfigError, match="cannot read the hardware config"):
+        load_hardware_config(tmp_path / "missing.toml")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_hardware_config(write(tmp_path, "[reader\n"))
+
+
+def test_an_unknown_top_level_section_is_suggested(tmp_path):
+    with pytest.raises(ConfigError, match=r"hardware.toml: readers: unknown key \(did you mean 'reader'\?\)"):
+        load_hardware_config(write(tmp_path, GOOD.replace("[[reader]]", "[[readers]]")))
