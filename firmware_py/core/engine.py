@@ -614,7 +614,9 @@ class TableCore:
         hand.identity[info.card] = event.uid
         where = hand.where.get(event.uid)
         if event.antenna == SHOE:
-            if where is None or where == Where.STUB:
+            # A card out of play (a premature or redealt board card) comes out again only after
+            # it was mixed back into the stub; any other card already out is a double read.
+            if where in (None, Where.STUB, Where.VOID):
                 self._draw(hand, event.uid)
         elif event.antenna in BOARD_ANTENNAS:
             self._board_read(hand, event.uid, where)
@@ -911,7 +913,10 @@ class TableCore:
             self._notice(NoticeKind.IGNORED, f"{self.cards[uid].card} on the board after the river")
             return
         if hand.premature is street:
-            return  # the rest of the same premature street
+            # The rest of the same premature street: drawn before it landed, it is no burn.
+            expected, credited = hand.burns_for[street]
+            hand.burns_for[street] = (expected, [card for card in credited if card != uid])
+            return
         hand.premature = street
         rule = self._rule(f"premature_{street}")
         burns = [card for card in hand.loose if card != uid]

@@ -172,3 +172,51 @@ def test_burn_antenna_card_counts_as_the_burn() -> None:
         table.read(f"board{i}", card)
     assert table.act("check") == []
     assert kinds(table.rulings) == []
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_irregularities_16_premature_flop_drawn_whole_before_it_lands(profile: str) -> None:
+    """The usual way: burn and three flop cards leave the shoe, then all three are turned."""
+    table = Table(profile)
+    table.new_hand()
+    table.deal()
+    table.act("call", "call")
+    for card in ["9s", "Qs", "Js", "4d"]:
+        table.read("shoe", table.take(card))
+    for i, card in enumerate(["Qs", "Js", "4d"], start=1):
+        table.read(f"board{i}", card)
+    assert [r.ruling for r in table.rulings] == [RulingKind.PREMATURE_CARD]
+    table.act("call", "check")
+    redeal_burns = 1 if profile == "wfp-dealer" else 0
+    # The premature flop was mixed into the stub: one of its cards may come out again.
+    for _ in range(redeal_burns):
+        table.read("shoe", "Js")
+    table.read("shoe", "Qs")
+    table.read("board1", "Qs")
+    for i, card in enumerate(["Kh", "3c"], start=2):
+        table.read("shoe", table.take(card))
+        table.read(f"board{i}", card)
+    table.act("check")
+    assert [r.ruling for r in table.rulings] == [RulingKind.PREMATURE_CARD]
+    assert table.core.snapshot().board == ("Qs", "Kh", "3c")
+
+
+def test_robert_holdem_7_reshuffled_premature_card_can_be_the_next_burn() -> None:
+    table = Table("robert")
+    table.new_hand()
+    table.deal()
+    table.act("call", "call")
+    for card in ["9s", "Qs", "Js", "4d"]:
+        table.read("shoe", table.take(card))
+    for i, card in enumerate(["Qs", "Js", "4d"], start=1):
+        table.read(f"board{i}", card)
+    table.act("call", "check")
+    for i, card in enumerate(["Ah", "Kh", "3c"], start=1):  # new flop, no burn
+        table.read("shoe", table.take(card))
+        table.read(f"board{i}", card)
+    table.act("check", "check", "check", "check")
+    table.read("shoe", "Js")  # a premature flop card, reshuffled, is the turn's burn
+    table.read("shoe", table.take("5c"))
+    table.read("board4", "5c")
+    assert table.act("check") == []
+    assert [r.ruling for r in table.rulings] == [RulingKind.PREMATURE_CARD]

@@ -1,0 +1,309 @@
+"""A simulated dealer: shuffles, deals, presses the panel's buttons, and makes rulebook errors at set rates.
+
+Seeded and reproducible: every choice comes from the `random.Random` passed in. It produces the
+table's input events (what the shoe, board antennas and panel would send) and, for each error it
+made on purpose, what the rules core is expected to rule, so a harness can score the core.
+
+>>> import random
+>>> from firmware_py.session import load_deck
+>>> from firmware_py.profiles import load_profiles
+>>> bot = DealerBot(rng=random.Random(1), deck=load_deck("config/decks/test-red.json"),
+...                 profile=load_profiles()["robert"], seats=(1, 2, 3, 4), button=1)
+>>> hand = bot.hand(t=0.0)
+>>> hand.events[0].name, len([e for e in hand.events if isinstance(e, Read)]) >= 8
+(<ButtonName.NEW_HAND: 'new_hand'>, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from firmware_py.core import Button, ButtonName, Deck, Event, Read, RulingKind, Seat, SeatStatus
+from firmware_py.core.cards import FULL_DECK
+from firmware_py.core.profiles import Profile
+
+
+class DealerError(StrEnum):
+    """Errors the simulated dealer can make, each a rulebook irregularity."""
+
+    EXPOSED_FIRST = "exposed_first"  # flips the first card of the deal
+    EXPOSED_LATER = "exposed_later"  # flips a later hole card
+    BOXED = "boxed"  # a face-up card in the deck while dealing hole cards
+    EXTRA_CARD = "extra_card"  # deals the first player a third card
+    PREMATURE_FLOP = "premature_flop"  # burns and turns the flop before the blinds act
+    FLOP_TOO_MANY = "flop_too_many"  # four cards on the flop
+    NO_BURN = "no_burn"  # forgets the burn before the turn
+    DOUBLE_BURN = "double_burn"  # burns two before the river
+    DEALER_MISDEAL = "dealer_misdeal"  # presses misdeal before action
+    FOREIGN_CARD = "foreign_card"  # a card from the other deck comes out of the shoe
+
+
+# The ruling each error must draw (in every profile), or per-profile where the books differ.
+EXPECTED: dict[DealerError, RulingKind] = {
+    DealerError.EXPOSED_FIRST: RulingKind.MISDEAL,
+    DealerError.EXPOSED_LATER: RulingKind.EXPOSED_CARD,
+    DealerError.BOXED: RulingKind.BOXED_CARD,
+    DealerError.EXTRA_CARD: RulingKind.EXTRA_CARD,
+    DealerError.PREMATURE_FLOP: RulingKind.PREMATURE_CARD,
+    DealerError.FLOP_TOO_MANY: RulingKind.FLOP_TOO_MANY,
+    DealerError.NO_BURN: RulingKind.BURN_MISSING,
+    DealerError.DOUBLE_BURN: RulingKind.BURN_EXTRA,
+    DealerError.DEALER_MISDEAL: RulingKind.MISDEAL,
+    DealerError.FOREIGN_CARD: RulingKind.VOID_HAND,
+}
+PROFILE_EXPECTED: dict[tuple[str, DealerError], RulingKind] = {
+    ("wfp-dealer", DealerError.BOXED): RulingKind.EXPOSED_CARD,  # a face-up card while dealing is exposed
+}
+ACTIONS_WEIGHTS = (("check", 0.0), ("call", 0.55), ("fold", 0.3), ("raise", 0.15))
+
+
+def expected_ruling(profile: str, error: DealerError) -> RulingKind:
+    return PROFILE_EXPECTED.get((profile, error), EXPECTED[error])
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScriptedHand:
+    events: tuple[Event, ...]
+    error: DealerError | None  # the error made on purpose in this hand, if any
+    t_end: float
+
+
+@dataclass(kw_only=True)
+class DealerBot:
+    """Deals hands of hold'em as input events. One error at most per hand, at `error_rate`."""
+
+    rng: random.Random
+    deck: Deck
+    profile: Profile  # the bot follows the remedies of the house rules in force
+    seats: tuple[int, ...]
+    button: int
+    error_rate: float = 0.0
+    errors: Sequence[DealerError] = tuple(DealerError)
+    other_deck: Deck | None = None  # source of foreign cards
+    seconds_per_card: float = 0.4
+    seconds_per_action: float = 2.0
+    _uids: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._uids = {card: uid for uid, card in self.deck.cards.items()}
+        missing = [card for card in FULL_DECK if card not in self._uids]
+        if missing:
+            raise ValueError(f"deck {self.deck.name} lacks {len(missing)} cards, e.g. {missing[0]}")
+
+    # -- one hand ---------------------------------------------------------------------------
+
+    def hand(self, *, t: float) -> ScriptedHand:
+        """Script one hand starting at session time `t`; the bot keeps track of the button."""
+        error: DealerError | None = None
+        errors = [e for e in self.errors if e is not DealerError.FOREIGN_CARD or self.other_deck is not None]
+        if len(self.seats) == 2:  # heads-up the blinds act first: there is no one to act before a premature flop
+            errors = [e for e in errors if e is not DealerError.PREMATURE_FLOP]
+        if errors and self.rng.random() < self.error_rate:
+            error = self.rng.choice(errors)
+        script = _Script(bot=self, t=t)
+        ended_normally = script.play(error)
+        if ended_normally:
+            self.button = _next_seat(self.button, self.seats)
+        return ScriptedHand(events=tuple(script.events), error=error, t_end=script.t)
+
+    def session(self, hands: int, *, t: float = 0.0) -> list[ScriptedHand]:
+        out = []
+        for _ in range(hands):
+            hand = self.hand(t=t)
+            out.append(hand)
+            t = hand.t_end + 5.0
+        return out
+
+
+def _next_seat(seat: int, seats: Sequence[int]) -> int:
+    ordered = sorted(seats)
+    later = [s for s in ordered if s > seat]
+    return later[0] if later else ordered[0]
+
+
+@dataclass(kw_only=True)
+class _Script:
+    bot: DealerBot
+    t: float
+    events: list[Event] = field(default_factory=list)
+    stub: list[str] = field(default_factory=list)
+
+    def tick(self, seconds: float) -> float:
+        self.t = round(self.t + seconds, 3)
+        return self.t
+
+    def press(self, name: str) -> None:
+        self.events.append(Button(t=self.tick(self.bot.seconds_per_action), name=ButtonName(name)))
+
+    def draw(self) -> str:
+        card = self.stub.pop()
+        self.events.append(Read(t=self.tick(self.bot.seconds_per_card), antenna="shoe", uid=self.bot._uids[card]))
+        return card
+
+    def land(self, card: str, position: int) -> None:
+        self.events.append(Read(t=self.tick(0.2), antenna=f"board{position}", uid=self.bot._uids[card]))
+
+    def play(self, error: DealerError | None) -> bool:
+        """Play one hand; False when it ended in a misdeal or void hand (the button stays)."""
+        bot, rng = self.bot, self.bot.rng
+        self.stub = list(FULL_DECK)
+        rng.shuffle(self.stub)
+        self.press("new_hand")
+        order = _deal_order(bot.button, bot.seats)
+        n = len(order)
+        boxed_is_exposed = bot.profile.rule("boxed_card").params["procedure"] == "as_exposed"
+        for index in range(2 * n):
+            if error is DealerError.FOREIGN_CARD and index == 2 and bot.other_deck is not None:
+                uid = next(iter(bot.other_deck.cards))
+                self.events.append(Read(t=self.tick(bot.seconds_per_card), antenna="shoe", uid=uid))
+                self.press("misdeal")  # the dealer gathers the cards after the ruling
+                self.press("hand_end")
+                return False
+            self.draw()
+            if index == 0 and error is DealerError.EXPOSED_FIRST:
+                self.press("exposed")
+                self.press("confirm")
+                return False
+            if index == max(2, 2 * n - 2) and error is DealerError.EXPOSED_LATER:
+                self.press("exposed")
+                self.press("confirm")
+            if index == max(2, 2 * n - 3) and error is DealerError.BOXED:
+                self.press("boxed")
+                self.press("confirm")
+                if not boxed_is_exposed:
+                    self.draw()  # a scrap of paper: the next card takes its place
+        flop_burns = 1
+        if error is DealerError.EXPOSED_LATER or (error is DealerError.BOXED and boxed_is_exposed):
+            self.draw()  # the replacement for the exposed card
+            flop_burns = 0  # the exposed card is the flop's burn
+        if error is DealerError.EXTRA_CARD:
+            self.draw()
+            self.press("confirm")
+        if error is DealerError.DEALER_MISDEAL:
+            self.press("misdeal")
+            self.press("confirm")
+            return False
+        live = list(order)
+        # Pre-flop: first to act is left of the big blind (heads-up: the button).
+        first = 1 if n == 2 else 2 % n
+        if error is DealerError.PREMATURE_FLOP and n > 2:
+            self.events.append(Button(t=self.tick(bot.seconds_per_action), name=ButtonName.CALL,
+                                      seat=order[first]))  # one player acts, then the dealer jumps the gun
+            self.draw()  # the burn, which stays
+            flop = [self.draw() for _ in range(3)]
+            for i, card in enumerate(flop, start=1):
+                self.land(card, i)
+            self.press("confirm")
+            self.stub.extend(flop)  # the premature flop is shuffled back into the stub
+            rng.shuffle(self.stub)
+            live = self._betting(order, live, start=(first + 1) % n, preflop=True, stop_before=order[first])
+            if len(live) < 2:
+                self.press("hand_end")
+                return True
+            rule = bot.profile.rule("premature_flop")
+            for _ in range(int(rule.params["redeal_burns"]) - 1):  # the burn already out counts
+                self.draw()
+            flop = [self.draw() for _ in range(3)]
+            return self._postflop(order, live, flop_dealt=flop, error=None,
+                                  turn_burns=int(rule.params["next_street_burns"]))
+        live = self._betting(order, live, start=first, preflop=True)
+        if len(live) < 2:
+            self.press("hand_end")
+            return True
+        if error is DealerError.EXTRA_CARD:
+            flop = [self.draw() for _ in range(3)]  # the extra card was this street's burn
+            return self._postflop(order, live, flop_dealt=flop, error=None)
+        return self._postflop(order, live, flop_dealt=None, error=error, flop_burns=flop_burns)
+
+    def _postflop(self, order: list[int], live: list[int], *, flop_dealt: list[str] | None,
+                  error: DealerError | None, turn_burns: int = 1, flop_burns: int = 1) -> bool:
+        for street, count, position in (("flop", 3, 1), ("turn", 1, 4), ("river", 1, 5)):
+            if street == "flop" and flop_dealt is not None:
+                for i, card in enumerate(flop_dealt, start=1):
+                    self.land(card, i)
+            else:
+                burns = {"flop": flop_burns, "turn": turn_burns}.get(street, 1)
+                if street == "turn" and error is DealerError.NO_BURN:
+                    burns = 0
+                if street == "river" and error is DealerError.DOUBLE_BURN:
+                    burns = 2
+                for _ in range(burns):
+                    self.draw()
+                cards = [self.draw() for _ in range(count)]
+                if street == "flop" and error is DealerError.FLOP_TOO_MANY:
+                    extra = self.draw()
+                    for i, card in enumerate([*cards, extra], start=1):
+                        self.land(card, i)
+                    self.press("confirm")
+                    if self.bot.profile.rule("flop_too_many").params["procedure"] == "redeal":
+                        self.stub.extend([*cards, extra])  # mixed into the stub; the burn stays
+                        self.bot.rng.shuffle(self.stub)
+                        cards = [self.draw() for _ in range(3)]
+                        for i, card in enumerate(cards, start=1):
+                            self.land(card, i)
+                    else:
+                        turn_burns = 0  # the extra card went on the stub as the turn's burn
+                    live = self._betting(order, live, start=0, preflop=False)
+                    if len(live) < 2:
+                        break
+                    continue
+                for i, card in enumerate(cards, start=position):
+                    self.land(card, i)
+                if error in (DealerError.NO_BURN, DealerError.DOUBLE_BURN) and (
+                        (street == "turn" and error is DealerError.NO_BURN)
+                        or (street == "river" and error is DealerError.DOUBLE_BURN)):
+                    self.press("confirm")
+            live = self._betting(order, live, start=0, preflop=False)
+            if len(live) < 2:
+                break
+        self.press("hand_end")
+        return True
+
+    def _betting(self, order: list[int], live: list[int], *, start: int, preflop: bool,
+                 stop_before: int | None = None) -> list[int]:
+        """Press actions until everyone has acted since the last raise; return the seats still in."""
+        rng = self.bot.rng
+        live = list(live)
+        pending = [order[(start + i) % len(order)] for i in range(len(order))]
+        if stop_before is not None:
+            pending = pending[: pending.index(stop_before)]
+        pending = [s for s in pending if s in live]
+        raised = False
+        guard = 0
+        while pending and len(live) > 1 and guard < 40:
+            guard += 1
+            seat = pending.pop(0)
+            if seat not in live:
+                continue
+            if not preflop and not raised:
+                name = rng.choices(("check", "bet"), weights=(0.8, 0.2))[0]
+            else:
+                name = rng.choices(("call", "fold", "raise"), weights=(0.6, 0.3, 0.1))[0]
+            if name == "fold" and len(live) == 2:
+                name = "call"
+            self.events.append(Button(t=self.tick(self.bot.seconds_per_action), name=ButtonName(name), seat=seat))
+            if name == "fold":
+                live.remove(seat)
+            elif name in ("bet", "raise"):
+                raised = True
+                idx = order.index(seat)
+                pending = [order[(idx + i) % len(order)] for i in range(1, len(order))]
+                pending = [s for s in pending if s in live]
+        return live
+
+
+def _deal_order(button: int, seats: Sequence[int]) -> list[int]:
+    ordered = sorted(seats)
+    after = [s for s in ordered if s > button] + [s for s in ordered if s <= button]
+    if len(ordered) == 2:
+        other = next(s for s in ordered if s != button)
+        return [other, button]
+    return after
+
+
+def seat_events(t: float, seats: Sequence[int]) -> list[Event]:
+    """Seat-in events for every seat (for a session that starts with players arriving)."""
+    return [Seat(t=t, seat=s, status=SeatStatus.IN) for s in seats]
