@@ -11,6 +11,8 @@ from collections.abc import Sequence
 COMMANDS = {
     "replay": "firmware_py.commands.replay",
     "snapshot": "firmware_py.commands.snapshot",
+    "enroll": "firmware_py.commands.enroll",
+    "doctor": "firmware_py.commands.doctor",
 }
 
 

@@ -174,7 +174,9 @@ class _Section:
 
     def required(self, key: str) -> Any:
         if key not in self.data:
-            raise self.error("is missing", key)
+            typo = difflib.get_close_matches(key, list(self.data), n=1, cutoff=0.6)
+            hint = f" (is {typo[0]!r} a misspelling of it?)" if typo else ""
+            raise self.error(f"is missing{hint}", key)
         return self.get(key)
 
     def string(self, key: str, default: str | None = None) -> str:

@@ -1,0 +1,145 @@
+"""`enroll`: scan a new deck card by card on one antenna and write its deck registry file."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import queue
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from firmware_py.core.events import Read
+from firmware_py.errors import ConfigError, DeckFileError
+from hardware.config import DEFAULT_PATH, HardwareConfig, load_hardware_config
+from hardware.enrollment import Enrollment
+from hardware.faults import ReaderFault, ReaderRecovered
+
+HELP = "Enroll a new deck: scan its cards one by one on one antenna and write its deck registry file."
+DECKS_DIR = Path("config/decks")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--deck", required=True, help="the deck's name, e.g. casino-red")
+    parser.add_argument("--back", required=True, help="the colour of its backs, e.g. red")
+    parser.add_argument("--out", type=Path, help="registry file to write (default: config/decks/DECK.json); "
+                        "if it exists, the enrollment resumes")
+    parser.add_argument("--antenna", default="shoe", help="the antenna to scan on (default: shoe)")
+    parser.add_argument("--config", type=Path, default=DEFAULT_PATH, help="hardware config file")
+    parser.add_argument("--against", type=Path, nargs="*", default=None,
+                        help="registries whose UIDs are refused (default: every other *.json beside --out)")
+    parser.add_argument("--card-timeout", type=float, default=None, metavar="SECONDS",
+                        help="give up when no card comes for this long (default: wait)")
+    parser.add_argument("--emulate", action="store_true",
+                        help="run on emulated hardware with a simulated operator (no Pi needed)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load_hardware_config(args.config)
+    except ConfigError as exc:
+        print(f"enroll: {exc}", file=sys.stderr)
+        return 2
+    if args.antenna not in config.antennas:
+        close = difflib.get_close_matches(args.antenna, config.antennas, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        print(f"enroll: --antenna {args.antenna!r} is not in {config.source}{hint}; configured antennas: "
+              f"{', '.join(config.antennas)}", file=sys.stderr)
+        return 2
+    out: Path = args.out or DECKS_DIR / f"{args.deck}.json"
+    others = args.against if args.against is not None else sorted(out.parent.glob("*.json"))
+    try:
+        enrollment = Enrollment.open(deck=args.deck, back=args.back, path=out, others=others)
+    except DeckFileError as exc:
+        print(f"enroll: {exc}", file=sys.stderr)
+        return 2
+    if enrollment.expected is None:
+        print(f"{out}: deck {args.deck!r} is already complete ({enrollment.progress[0]} cards)")
+        return 0
+    return _with_hardware(config, enrollment, args)
+
+
+def _with_hardware(config: HardwareConfig, enrollment: Enrollment, args: argparse.Namespace) -> int:
+    from hardware.rig import start_sensors
+
+    table = None
+    on_prompt: Callable[[str], None] | None = None
+    if args.emulate:
+        from hardware.emulation.table import EmulatedTable
+
+        table = EmulatedTable(config)
+        config = table.config
+        on_prompt = SimulatedOperator(table, args.antenna)
+    events: queue.Queue[object] = queue.Queue()
+    sensors = None
+    try:
+        sensors = start_sensors(config, queue=events, antennas={args.antenna},
+                                sleep=table.hardware.sleep if table else _sleep)
+        return run_enrollment(enrollment, events, antenna=args.antenna, out=sys.stdout, on_prompt=on_prompt,
+                              card_timeout_s=args.card_timeout)
+    except KeyboardInterrupt:
+        done, total = enrollment.progress
+        print(f"\ninterrupted: {done}/{total} cards are saved in {enrollment.path}; run the same command "
+              "again to resume")
+        return 130
+    finally:
+        if sensors is not None:
+            sensors.stop()
+        if table is not None:
+            table.close()
+
+
+def _sleep(seconds: float) -> None:
+    import time
+
+    time.sleep(seconds)
+
+
+def run_enrollment(enrollment: Enrollment, events: queue.Queue[object], *, antenna: str, out: TextIO,
+                   on_prompt: Callable[[str], None] | None = None, card_timeout_s: float | None = None) -> int:
+    """Prompt for each card, take reads of `antenna` from `events`, and report each outcome."""
+    done, total = enrollment.progress
+    print(f"Enrolling deck {enrollment.deck!r} ({enrollment.back} backs) on antenna {antenna!r} into "
+          f"{enrollment.path}: {done}/{total} done.", file=out)
+    while (card := enrollment.expected) is not None:
+        done, total = enrollment.progress
+        print(f"[{done + 1:2}/{total}] next: {card} - place it on the {antenna} antenna", file=out, flush=True)
+        if on_prompt is not None:
+            on_prompt(card)
+        while enrollment.expected == card:
+            try:
+                item = events.get(timeout=card_timeout_s)
+            except queue.Empty:
+                print(f"no card read on {antenna} for {card_timeout_s:g} s; {done}/{total} saved in "
+                      f"{enrollment.path}: run the same command again to resume", file=out)
+                return 1
+            if isinstance(item, ReaderFault):
+                print(f"  reader fault: {item.message} (waiting for it to come back)", file=out)
+            elif isinstance(item, ReaderRecovered):
+                print(f"  reader {item.reader} is back", file=out)
+            elif isinstance(item, Read) and item.antenna == antenna:
+                outcome = enrollment.offer(item.uid)
+                print(f"  {outcome.message}" if outcome.accepted else f"  refused: {outcome.message}", file=out,
+                      flush=True)
+    print(f"Deck {enrollment.deck!r} complete: {enrollment.progress[0]} cards written to {enrollment.path}",
+          file=out)
+    return 0
+
+
+class SimulatedOperator:
+    """For `--emulate`: takes the previous card off the antenna and puts a fresh tag for the next one."""
+
+    def __init__(self, table: object, antenna: str, *, seed: int = 1) -> None:
+        self.table = table
+        self.antenna = antenna
+        self.rng = random.Random(seed)
+        self.previous: str | None = None
+
+    def __call__(self, card: str) -> None:
+        if self.previous is not None:
+            self.table.remove(self.antenna, self.previous)  # type: ignore[attr-defined]
+        uid = "04" + "".join(f"{self.rng.randrange(256):02X}" for _ in range(6))
+        self.table.place(self.antenna, uid)  # type: ignore[attr-defined]
+        self.previous = uid
