@@ -65,7 +65,8 @@ def venue_layout(width: int, height: int, *, places: int = MAX_SEATS) -> VenueLa
     box_h = min(round((height - top.height) * 0.19), s.px(100))
     margin = s.px(6)
     while True:  # shrink the boxes until no two overlap (ten seats on a small screen)
-        rim, boxes = _seat_boxes(width, height, top, box_w, box_h, margin, places)
+        rim, boxes = _seat_boxes(width, height, top, box_w=box_w, box_h=box_h,
+                                  margin=margin, places=places)
         spaced = [box.inflate(margin, margin) for box in boxes.values()]
         if box_h < 30 or all(box.collidelist(spaced[i + 1:]) < 0
                              for i, box in enumerate(spaced)):
@@ -100,8 +101,8 @@ def venue_layout(width: int, height: int, *, places: int = MAX_SEATS) -> VenueLa
                        clock=clock, banner=banner)
 
 
-def _seat_boxes(width: int, height: int, top: pygame.Rect, box_w: int, box_h: int, margin: int,
-                places: int) -> tuple[pygame.Rect, dict[int, pygame.Rect]]:
+def _seat_boxes(width: int, height: int, top: pygame.Rect, *, box_w: int, box_h: int,
+                margin: int, places: int) -> tuple[pygame.Rect, dict[int, pygame.Rect]]:
     # Seat centres lie on an oval inset by half a box so every box stays on screen.
     rim = pygame.Rect(0, 0, width - box_w - 2 * margin, height - top.height - box_h - 2 * margin)
     rim.center = (width // 2, top.bottom + (height - top.bottom) // 2)

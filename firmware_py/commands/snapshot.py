@@ -6,7 +6,10 @@ import argparse
 import sys
 import tomllib
 
+from firmware_py.core.engine import TableCore
 from firmware_py.errors import ConfigError, SessionError
+from firmware_py.profiles import load_profiles
+from firmware_py.session import read_session
 
 HELP = "render the venue or broadcast view of a session at a moment to a PNG (no screen needed)"
 
@@ -41,13 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # pygame is imported only here, so the other commands never need a display library.
-    from display.app import View
-    from display.config import DisplayConfig
-    from display.render import render_view, save_png
-    from firmware_py.core.engine import TableCore
-    from firmware_py.profiles import load_profiles
-    from firmware_py.session import read_session
+    # The CLI imports every command at start: pygame is loaded only when this one runs.
+    from display.app import View  # noqa: PLC0415
+    from display.config import DisplayConfig  # noqa: PLC0415
+    from display.render import render_view, save_png  # noqa: PLC0415
 
     try:
         data: dict[str, object] = {}

@@ -11,8 +11,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 sys.path.insert(0, str(Path(__file__).parent))
 
-import pygame  # noqa: E402  (after the environment above)
-import pytest  # noqa: E402
+import pygame
+import pytest
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -6,9 +6,8 @@ import itertools
 import random
 
 import pytest
-from pokerkit import Card, Deck, StandardHighHand, calculate_equities, parse_range
-
 from phevaluator import evaluate_cards
+from pokerkit import Card, Deck, StandardHighHand, calculate_equities, parse_range
 
 from display.equity import calculate_equity, card_id, category, describe_hand
 from firmware_py.core.cards import FULL_DECK
@@ -91,7 +90,7 @@ def test_sampling_is_repeatable_from_the_seed_given():
 
 
 def test_sampling_needs_a_generator_from_the_caller():
-    with pytest.raises(ValueError, match="random.Random"):
+    with pytest.raises(ValueError, match=r"random\.Random"):
         calculate_equity([("As", "Ah"), ("Kd", "Kc")])
 
 
