@@ -8,11 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gpiozero import LED, Buzzer
+from gpiozero import Button as GpioButton
+
 from firmware_py.errors import TableError
 from hardware.config import HardwareConfig, SpiReaderConfig
+from hardware.errors import ProtocolError
 from hardware.mfrc522_reader import VALID_VERSIONS, Mfrc522Reader
 from hardware.protocol import Hello, Scan, decode
-from hardware.errors import ProtocolError
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,9 +144,6 @@ def check_panel(config: HardwareConfig, *, pin_factory: Any, prompt: Prompt | No
     panel = config.panel
     if panel is None:
         return []
-    from gpiozero import Button as GpioButton
-    from gpiozero import Buzzer, LED
-
     checks = []
     if prompt is None:
         return [Check("panel", None, "buttons and buzzer not tried (non-interactive)", "run doctor with --panel")]

@@ -25,9 +25,9 @@ def crc_a(data: bytes | bytearray | list[int]) -> bytes:
     """
     crc = 0x6363
     for byte in data:
-        byte ^= crc & 0xFF
-        byte = (byte ^ (byte << 4)) & 0xFF
-        crc = ((crc >> 8) ^ (byte << 8) ^ (byte << 3) ^ (byte >> 4)) & 0xFFFF
+        mixed = byte ^ (crc & 0xFF)
+        mixed = (mixed ^ (mixed << 4)) & 0xFF
+        crc = ((crc >> 8) ^ (mixed << 8) ^ (mixed << 3) ^ (mixed >> 4)) & 0xFFFF
     return bytes((crc & 0xFF, crc >> 8))
 
 

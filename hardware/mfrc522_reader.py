@@ -116,7 +116,8 @@ class Mfrc522Reader:
     def open(self) -> None:
         """Open the SPI device, raise the reset line and configure the chip; raises ReaderError."""
         try:
-            import mfrc522  # noqa: F401 (imported for its submodule, which holds spidev and GPIO)
+            # Imported late: it imports RPi.GPIO and spidev, which exist only on a Pi (or as fakes).
+            import mfrc522  # noqa: F401, PLC0415
         except ImportError as exc:
             raise HardwareError(f"reader {self.name!r}: cannot import the mfrc522 package ({exc}); install "
                                 "it with `pip install --no-deps mfrc522 spidev` plus RPi.GPIO, or "
@@ -139,8 +140,19 @@ class Mfrc522Reader:
         chip = module.MFRC522.__new__(module.MFRC522)
         chip.spi = spi
         self._chip = chip
-        self._raise_reset_line()
-        self.configure()
+        try:
+            self._raise_reset_line()
+            self.configure()
+        except BaseException:
+            self.close()
+            raise
+
+    def recover(self) -> None:
+        """After a fault: configure the chip again (it may have been power-cycled), or open it."""
+        if self._chip is None:
+            self.open()
+        else:
+            self.configure()
 
     def close(self) -> None:
         """Close this reader's SPI device and release only its own reset pin (unlike `Close_MFRC522`)."""

@@ -1,10 +1,13 @@
-"""The dealer's panel: gpiozero buttons, debounced and held in our own code on an injected clock, a buzzer and an LED."""
+"""The dealer's panel: gpiozero buttons debounced and held on an injected clock, a buzzer and an LED."""
 
 from __future__ import annotations
 
 import logging
 import threading
 from typing import Any
+
+from gpiozero import LED, Buzzer
+from gpiozero import Button as GpioButton
 
 from firmware_py.core.events import Button, ButtonName
 from hardware.config import ButtonConfig, PanelConfig
@@ -73,9 +76,6 @@ class DealerPanel:
     """
 
     def __init__(self, config: PanelConfig, *, pin_factory: Any, queue: EventSink, clock: Clock) -> None:
-        from gpiozero import LED, Buzzer
-        from gpiozero import Button as GpioButton
-
         self.config = config
         self.queue = queue
         self.clock = clock

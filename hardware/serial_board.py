@@ -7,6 +7,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import serial
+
 from hardware.config import PresenceTiming, SerialBoardConfig
 from hardware.errors import ProtocolError
 from hardware.polling import Clock, EventSink, FaultLatch
@@ -21,8 +23,6 @@ LOG_FIRST_BAD_LINES = 20  # then one log line per 1,000 bad lines, so noise cann
 
 def open_serial_port(url: str, *, baudrate: int, timeout: float) -> Any:
     """Open a port by path or pyserial URL (`loop://`, `socket://`...)."""
-    import serial
-
     return serial.serial_for_url(url, baudrate=baudrate, timeout=timeout)
 
 

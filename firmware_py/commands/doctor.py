@@ -7,9 +7,13 @@ import sys
 import time
 from pathlib import Path
 
+from gpiozero.devices import Device
+
 from firmware_py.errors import ConfigError
 from hardware.config import DEFAULT_PATH, load_hardware_config
 from hardware.doctor import Check, check_panel, check_reader, check_serial
+from hardware.emulation.table import EmulatedTable
+from hardware.serial_board import open_serial_port
 
 HELP = "Check the table's hardware (readers, serial board, buttons, buzzer) and print what to fix."
 
@@ -31,8 +35,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"Checking the hardware of {config.source}")
     table = None
     if args.emulate:
-        from hardware.emulation.table import EmulatedTable
-
         table = EmulatedTable(config)
         config = table.config
     checks: list[Check] = []
@@ -78,8 +80,6 @@ def _readers(config, args, table) -> list[Check]:  # type: ignore[no-untyped-def
 
 
 def _serial(config) -> list[Check]:  # type: ignore[no-untyped-def]
-    from hardware.serial_board import open_serial_port
-
     return check_serial(config, open_port=open_serial_port)
 
 
@@ -90,8 +90,6 @@ def _panel(config, args, table) -> list[Check]:  # type: ignore[no-untyped-def]
         factory = table.pin_factory
         return check_panel(config, pin_factory=factory, prompt=_emulated_prompt,
                            on_press_request=lambda pin: factory.pin(pin).drive_low())
-    from gpiozero.devices import Device
-
     try:
         factory = Device._default_pin_factory()
     except Exception as exc:

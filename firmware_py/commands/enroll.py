@@ -7,6 +7,7 @@ import difflib
 import queue
 import random
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
@@ -14,8 +15,10 @@ from typing import TextIO
 from firmware_py.core.events import Read
 from firmware_py.errors import ConfigError, DeckFileError
 from hardware.config import DEFAULT_PATH, HardwareConfig, load_hardware_config
+from hardware.emulation.table import EmulatedTable
 from hardware.enrollment import Enrollment
 from hardware.faults import ReaderFault, ReaderRecovered
+from hardware.rig import start_sensors
 
 HELP = "Enroll a new deck: scan its cards one by one on one antenna and write its deck registry file."
 DECKS_DIR = Path("config/decks")
@@ -62,13 +65,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _with_hardware(config: HardwareConfig, enrollment: Enrollment, args: argparse.Namespace) -> int:
-    from hardware.rig import start_sensors
-
     table = None
     on_prompt: Callable[[str], None] | None = None
     if args.emulate:
-        from hardware.emulation.table import EmulatedTable
-
         table = EmulatedTable(config)
         config = table.config
         on_prompt = SimulatedOperator(table, args.antenna)
@@ -92,8 +91,6 @@ def _with_hardware(config: HardwareConfig, enrollment: Enrollment, args: argpars
 
 
 def _sleep(seconds: float) -> None:
-    import time
-
     time.sleep(seconds)
 
 

@@ -17,8 +17,11 @@ from hardware.emulation.chip import EmulatedMfrc522
 
 XFER_OVERHEAD_S = 20e-6  # a spidev ioctl from Python, beside the bits on the wire
 
-_active: EmulatedHardware | None = None
-_active_lock = threading.Lock()
+class _Active:
+    """Which EmulatedHardware the fake modules talk to."""
+
+    hardware: EmulatedHardware | None = None
+    lock = threading.Lock()
 
 
 class EmulatedHardware:
@@ -89,23 +92,22 @@ class EmulatedHardware:
 
 
 def activate(hardware: EmulatedHardware) -> None:
-    global _active
     install_fake_modules()
-    with _active_lock:
-        _active = hardware
+    with _Active.lock:
+        _Active.hardware = hardware
 
 
 def deactivate(hardware: EmulatedHardware) -> None:
-    global _active
-    with _active_lock:
-        if _active is hardware:
-            _active = None
+    with _Active.lock:
+        if _Active.hardware is hardware:
+            _Active.hardware = None
 
 
 def active() -> EmulatedHardware:
-    if _active is None:
+    hardware = _Active.hardware
+    if hardware is None:
         raise FileNotFoundError(errno.ENOENT, "no emulated hardware is active (use `with EmulatedHardware()`)")
-    return _active
+    return hardware
 
 
 class FakeSpiDev:

@@ -167,7 +167,7 @@ class Tag:
         parts = cascade_levels(self.uid)
         if level != self.level or level >= len(parts):
             return None  # a select or anticollision of another cascade level: not for this tag
-        cln = list(parts[level]) + [bcc(parts[level])]
+        cln = [*parts[level], bcc(parts[level])]
         cln_bits = bytes_to_bits(cln)
         nvb = data[1]
         if nvb == 0x70:

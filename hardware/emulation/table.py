@@ -11,6 +11,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
 from hardware.config import HardwareConfig
 from hardware.emulation.bus import EmulatedHardware
 from hardware.emulation.chip import EmulatedMfrc522, Tag
@@ -21,8 +23,6 @@ class EmulatedTable:
     """Everything in `config`, emulated; `config` (the attribute) points the serial port at the pty."""
 
     def __init__(self, config: HardwareConfig, *, realtime: bool = True, board_interval_s: float = 0.02) -> None:
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
-
         self.hardware = EmulatedHardware(realtime=realtime)
         self.chips: dict[str, EmulatedMfrc522] = {}
         self._tags: dict[tuple[str, str], Tag] = {}

@@ -7,14 +7,13 @@ the package fixes one, its test here fails and the note in `hardware/README.md` 
 from __future__ import annotations
 
 import pytest
+from mfrc522 import SimpleMFRC522  # the fakes are installed by conftest, which pytest imports first
 
 from hardware.emulation.chip import Tag
 
 
 @pytest.fixture
 def simple(hw):
-    from mfrc522 import SimpleMFRC522
-
     chip = hw.add_mfrc522(bus=0, device=0, reset_pin=22)  # SimpleMFRC522 is fixed to bus 0, device 0
     reader = SimpleMFRC522()
     chip.reset_counters()

@@ -149,7 +149,11 @@ def test_readers_on_several_buses_and_chip_selects(hw, reader_config):
                           sleep=hw.sleep)
         r.open()
         readers.append(r)
-    assert [r.poll() for r in readers] == [[f"1000000{i}"] for i in range(5)]
+    try:
+        assert [r.poll() for r in readers] == [[f"1000000{i}"] for i in range(5)]
+    finally:
+        for r in readers:
+            r.close()
 
 
 class TestReaderThread:
