@@ -77,11 +77,10 @@ class StreetDeal:
     burns: list[str] = field(default_factory=list)  # credited before the street (kept, put back)
     shoe: list[str] = field(default_factory=list)  # drawn from the shoe for this street
     board: list[str] = field(default_factory=list)
-    complete: bool = False
     judged: bool = False
     missing_ruled: bool = False
     extra: list[str] = field(default_factory=list)  # flop cards past three
-    lifted: list[str] = field(default_factory=list)  # board cards taken off before action
+    lifted: list[str] = field(default_factory=list)  # board cards taken off before anyone acted
 
     @property
     def needed(self) -> int:
@@ -680,7 +679,8 @@ class TableCore:
     def _credit_burn(self, hand: Hand, street: Street, uid: str) -> None:
         expected, credited = hand.burns_for.get(street, (1, []))
         hand.burns_for[street] = (expected, [*credited, uid])
-        hand.where[uid] = Where.STUB if uid != UNKNOWN_BURN else Where.BURN
+        if uid != UNKNOWN_BURN:
+            hand.where[uid] = Where.STUB
 
     def _extra_card(self, hand: Hand, uid: str) -> None:
         hand.extra.append(uid)
@@ -796,8 +796,15 @@ class TableCore:
             hand.owed.insert(0, (seat, None))
 
     def _board_read(self, hand: Hand, uid: str, where: str | None) -> None:
+        deal = hand.deal
+        if deal is not None and uid in deal.lifted:
+            deal.lifted.remove(uid)  # it flickered, or was put back: nothing changed
+            return
         if where in (Where.BOARD, Where.VOID, Where.SCRAP):
             return  # a card that never left, read again
+        if deal is not None and deal.lifted and self._before_action_on(hand, deal) and where != Where.HOLE:
+            self._replace_lifted(hand, deal, uid)
+            return
         if where == Where.HOLE:
             if hand.phase is Phase.DEALING or (hand.street is Street.PREFLOP and hand.preflop_actions == 0):
                 hand.last_drawn = uid
@@ -845,7 +852,6 @@ class TableCore:
             self._complete_street(hand, deal)
 
     def _complete_street(self, hand: Hand, deal: StreetDeal) -> None:
-        deal.complete = True
         if len(deal.burn_cards()) < deal.expected_burns:
             self._burn_ruling(hand, deal, missing=True)
         hand.settle = deal
@@ -927,12 +933,39 @@ class TableCore:
             hand.burns_for[after] = (int(rule.params["next_street_burns"]), [])
         self._ruling(RulingKind.PREMATURE_CARD, f"premature_{street}", uid=uid, street=street)
 
+    def _before_action_on(self, hand: Hand, deal: StreetDeal) -> bool:
+        return hand.phase is Phase.BETTING and deal.street is hand.street and hand.round_actions == 0
+
+    def _replace_lifted(self, hand: Hand, deal: StreetDeal, uid: str) -> None:
+        """A board card was taken off before anyone acted and another put in its place.
+
+        That is how a dealer corrects a missing burn (the card becomes the burn and the next card
+        replaces it): the lifted card stays out as a burn.
+        """
+        lifted = deal.lifted.pop(0)
+        if uid not in deal.shoe:
+            deal.shoe.append(uid)
+        deal.board[deal.board.index(lifted)] = uid
+        hand.board[hand.board.index(lifted)] = uid
+        hand.where[lifted] = Where.BURN
+        hand.where[uid] = Where.BOARD
+        if deal.judged:
+            hand.burns.append(lifted)  # judged already: record the new burn here
+        if uid in hand.loose:
+            hand.loose.remove(uid)
+
     def _gone(self, event: Gone) -> None:
         hand = self.hand
         if hand is None or event.antenna not in BOARD_ANTENNAS or hand.phase is not Phase.BETTING:
             return
         deal = hand.deal
-        if deal is None or deal.street is not Street.FLOP or not deal.extra or hand.round_actions:
+        if deal is None or not self._before_action_on(hand, deal):
+            return
+        if not deal.extra:
+            if event.uid in deal.board and event.uid not in deal.lifted:
+                deal.lifted.append(event.uid)
+            return
+        if deal.street is not Street.FLOP:
             return
         expected, credited = hand.burns_for.get(Street.TURN, (1, []))
         if event.uid in deal.board and credited:

@@ -220,3 +220,20 @@ def test_robert_holdem_7_reshuffled_premature_card_can_be_the_next_burn() -> Non
     table.read("board4", "5c")
     assert table.act("check") == []
     assert [r.ruling for r in table.rulings] == [RulingKind.PREMATURE_CARD]
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_irregularities_15_missing_burn_corrected_before_action_draws_no_second_ruling(profile: str) -> None:
+    table = Table(profile)
+    table.clean_preflop()
+    table.flop()
+    table.act("check", "check", "check", "check")
+    ruling = only(table.turn("5c", burns=0))
+    assert ruling.ruling is RulingKind.BURN_MISSING and ruling.street == "turn"
+    # The remedy: the turn card becomes the burn and the next card replaces it.
+    table.gone("board4", "5c")
+    table.read("shoe", table.take("6d"))
+    assert table.read("board4", "6d") == []
+    assert table.act("check") == []
+    snap = table.core.snapshot()
+    assert snap.board[3] == "6d" and "5c" in snap.burns
