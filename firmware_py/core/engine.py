@@ -885,7 +885,20 @@ class TableCore:
     def _extra_board_card(self, hand: Hand, deal: StreetDeal, uid: str) -> None:
         """A board card beyond the street's count before anyone acted on it."""
         if deal.street is not Street.FLOP:
-            self._premature(hand, uid)
+            rule = self._rule("turn_river_too_many")
+            if rule.params["procedure"] == "premature":
+                self._premature(hand, uid)
+                return
+            # One of the two goes back on the stub as the next street's burn; the dealer's pick
+            # is whichever card leaves the board (its `gone`), else the last one turned.
+            deal.extra.append(uid)
+            if uid not in deal.shoe:
+                deal.shoe.append(uid)
+            hand.where[uid] = Where.STUB
+            self._ruling(RulingKind.TOO_MANY_CARDS, "turn_river_too_many", uid=uid, street=deal.street)
+            after = NEXT_STREET.get(deal.street)
+            if after is not None:
+                self._credit_burn(hand, after, uid)
             return
         deal.extra.append(uid)
         if uid not in deal.shoe:
@@ -965,17 +978,18 @@ class TableCore:
             if event.uid in deal.board and event.uid not in deal.lifted:
                 deal.lifted.append(event.uid)
             return
-        if deal.street is not Street.FLOP:
+        after = NEXT_STREET.get(deal.street)
+        if after is None:
             return
-        expected, credited = hand.burns_for.get(Street.TURN, (1, []))
+        expected, credited = hand.burns_for.get(after, (1, []))
         if event.uid in deal.board and credited:
-            # The dealer picked this card for the turn's burn: the one set aside before is a flop card.
+            # The dealer picked this card for the next burn: the one set aside before plays.
             back_on_board = credited[-1]
             deal.board[deal.board.index(event.uid)] = back_on_board
             hand.board[hand.board.index(event.uid)] = back_on_board
             hand.where[back_on_board] = Where.BOARD
             hand.where[event.uid] = Where.STUB
-            hand.burns_for[Street.TURN] = (expected, [*credited[:-1], event.uid])
+            hand.burns_for[after] = (expected, [*credited[:-1], event.uid])
 
     def _seat_read(self, hand: Hand, seat: int, uid: str, where: str | None) -> None:
         if hand.phase not in (Phase.DEALING, Phase.BETTING) or hand.street is not Street.PREFLOP:

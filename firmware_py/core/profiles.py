@@ -34,6 +34,7 @@ RULE_PARAMS: dict[str, dict[str, type]] = {
     "premature_turn": {"redeal_burns": int, "next_street_burns": int},
     "premature_river": {"redeal_burns": int, "next_street_burns": int},
     "flop_too_many": {"procedure": str},
+    "turn_river_too_many": {"procedure": str},
     "burn_missing": {},
     "burn_extra": {},
     "burn_missing_flop": {},
@@ -46,6 +47,7 @@ PROCEDURES = {
     "boxed_card": ("scrap", "as_exposed"),
     "boxed_card_board": ("scrap", "plays"),
     "flop_too_many": ("redeal", "next_burn"),
+    "turn_river_too_many": ("premature", "next_burn"),
 }
 SECTIONS: dict[str, dict[str, type]] = {
     "misdeal_window": {

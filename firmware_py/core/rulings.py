@@ -15,6 +15,7 @@ class RulingKind(StrEnum):
     EXTRA_CARD = "extra_card"
     PREMATURE_CARD = "premature_card"
     FLOP_TOO_MANY = "flop_too_many"
+    TOO_MANY_CARDS = "too_many_cards"  # two cards turned for the turn or the river
     BURN_MISSING = "burn_missing"
     BURN_EXTRA = "burn_extra"
     VOID_HAND = "void_hand"

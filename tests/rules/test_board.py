@@ -237,3 +237,49 @@ def test_irregularities_15_missing_burn_corrected_before_action_draws_no_second_
     assert table.act("check") == []
     snap = table.core.snapshot()
     assert snap.board[3] == "6d" and "5c" in snap.burns
+
+
+def _two_card_turn(table: Table) -> list:
+    table.clean_preflop()
+    table.flop()
+    table.act("check", "check", "check", "check")
+    out = table.shoe()
+    for position, card in ((4, "5c"), (5, "6d")):
+        table.read("shoe", table.take(card))
+        out += table.read(f"board{position}", card)
+    return out
+
+
+@pytest.mark.parametrize("profile", [*ROBERT_FAMILY, "wfp"])
+def test_holdem_8_second_card_turned_with_the_turn_is_a_premature_river(profile: str) -> None:
+    table = Table(profile)
+    ruling = only(_two_card_turn(table))
+    assert ruling.ruling is RulingKind.PREMATURE_CARD and ruling.street == "river" and ruling.card == "6d"
+
+
+def test_wfp_dealer_extra_cards_drawn_two_cards_on_the_turn_one_goes_back_as_the_river_burn() -> None:
+    table = Table("wfp-dealer")
+    ruling = only(_two_card_turn(table))
+    assert ruling.ruling is RulingKind.TOO_MANY_CARDS and ruling.street == "turn"
+    assert ruling.rule == "wfp-dealer: Extra Cards Drawn for the Flop, Turn or River"
+    table.gone("board4", "5c")  # the dealer's pick goes back on the stub; 6d plays as the turn
+    assert table.core.snapshot().board[3] == "6d"
+    table.act("check", "check", "check", "check")
+    assert table.river("8h", burns=0) == [] and table.act("check") == []
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_irregularities_8_joker_on_the_board_is_replaced_by_the_next_card(profile: str) -> None:
+    table = Table(profile)
+    table.clean_preflop()
+    table.shoe()
+    for i, card in enumerate(["Qs", "X1"], start=1):
+        table.read("shoe", table.take(card))
+        table.read(f"board{i}", card)
+    scrap = table.rulings[-1]
+    assert scrap.ruling is RulingKind.SCRAP_CARD and scrap.card == "X1" and scrap.street == "flop"
+    for i, card in enumerate(["Js", "4d"], start=2):
+        table.read("shoe", table.take(card))
+        table.read(f"board{i}", card)
+    assert table.act("check") == []
+    assert table.core.snapshot().board == ("Qs", "Js", "4d")

@@ -121,6 +121,23 @@ def wrong_count(t: Recorder) -> None:
     t.act("call")
 
 
+def two_card_turn(t: Recorder) -> None:
+    t.clean_preflop()
+    t.flop()
+    t.act("check", "check", "check", "check")
+    t.shoe()
+    t.street(count=2, burns=0, first_position=4)
+    t.gone("board4", t.core.snapshot().board[3])
+
+
+def short_card(t: Recorder) -> None:
+    t.new_hand()
+    t.deal(count=7)
+    t.act("call")
+    t.shoe()  # the top card to the button in proper sequence
+    t.act("call", "call", "check")
+
+
 SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] = {
     "misdeal_exposed_robert": ("robert", {}, misdeal_exposed),
     "misdeal_exposed_rpl": ("rpl", {}, misdeal_exposed),
@@ -135,6 +152,8 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "joker_dead_hand_wfp": ("wfp", {}, joker_dead_hand),
     "misdeal_too_late_wfp_dealer": ("wfp-dealer", {"seats": (1, 2, 3, 4, 5, 6)}, too_late),
     "wrong_count_upt": ("upt", {}, wrong_count),
+    "too_many_cards_wfp_dealer": ("wfp-dealer", {}, two_card_turn),
+    "short_card_robert": ("robert", {}, short_card),
 }
 
 
