@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import math
 import threading
 from collections.abc import Callable
 from enum import StrEnum
@@ -22,6 +21,9 @@ from firmware_py.core.snapshot import TableSnapshot
 logger = logging.getLogger(__name__)
 
 TICK_SLACK_S = 0.002  # wake this much after a second boundary so the new digit is due
+# SDL's event wait polls every millisecond under some video drivers (about 2% of a core idle), so
+# the loop sleeps on a threading.Event instead and looks at window events this often.
+WINDOW_POLL_S = 0.25
 
 
 class View(StrEnum):
@@ -87,8 +89,8 @@ class Screen:
 class DisplayLoop:
     """Runs a Screen on a pygame display surface. `post` may be called from any thread.
 
-    It blocks in `pygame.event.wait` until a snapshot is posted, the window needs drawing, or the
-    next timer tick is due: no busy loop, so an idle table costs next to no CPU.
+    It sleeps until a snapshot is posted, the next timer tick is due, or (every WINDOW_POLL_S) to
+    read window events: no busy loop, so an idle table costs next to no CPU.
     """
 
     def __init__(self, *, screen: Screen, clock: Callable[[], float],
@@ -99,18 +101,18 @@ class DisplayLoop:
         self.frames = 0
         self._lock = threading.Lock()
         self._pending: list[tuple[TableSnapshot, float | None]] = []
-        self._wake = pygame.event.custom_type()
+        self._wake = threading.Event()
         self._stop = False
 
     def post(self, snapshot: TableSnapshot, *, t: float | None = None) -> None:
         """Hand a new snapshot to the loop (thread-safe); the next frame shows it."""
         with self._lock:
             self._pending.append((snapshot, t))
-        pygame.event.post(pygame.event.Event(self._wake))
+        self._wake.set()
 
     def stop(self) -> None:
         self._stop = True
-        pygame.event.post(pygame.event.Event(self._wake))
+        self._wake.set()
 
     def run(self) -> None:
         dirty = True
@@ -121,16 +123,14 @@ class DisplayLoop:
                 self._draw(now)
                 tick = self.screen.next_tick(now)
                 dirty = False
-            if tick is None:
-                events = [pygame.event.wait()]
-            else:
-                wait_ms = max(1, math.ceil((tick - self.clock()) * 1000))
-                events = [pygame.event.wait(wait_ms)]
-            events.extend(pygame.event.get())
-            for event in events:
+            wait_s = WINDOW_POLL_S if tick is None else min(WINDOW_POLL_S, tick - self.clock())
+            if wait_s > 0:
+                self._wake.wait(wait_s)
+            self._wake.clear()
+            for event in pygame.event.get():
                 if event.type == pygame.QUIT:
                     self._stop = True
-                elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWEXPOSED, self._wake):
+                elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWEXPOSED):
                     dirty = True
             if self._take_pending():
                 dirty = True

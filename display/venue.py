@@ -125,8 +125,6 @@ def draw_seat(surface: pygame.Surface, box: pygame.Rect, seat: SeatView, *,
     badge = round(card_h * 0.62)
     x = draw_badges(surface, seat, (box.left + pad, row_y), badge)
     label = STATE_LABELS.get(seat.state, "")
-    if seat.to_act and not label:
-        label = "TO ACT"
     if label:
         colour = ink
         if seat.to_act:

@@ -1,0 +1,151 @@
+"""Display benchmark: input event to the frame that shows it, idle CPU, and win-chance timings.
+
+Run as `python bench/bench_display.py [--seconds 3]`; prints a table and writes
+bench/results/bench_display.json. Headless (SDL's dummy driver) unless SDL_VIDEODRIVER is set, so
+on a Pi with a screen the figures include the real flip.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402  (after the environment above)
+
+from display.app import DisplayLoop, Screen, View  # noqa: E402
+from display.config import BlindLevel, DisplayConfig  # noqa: E402
+from display.equity import calculate_equity  # noqa: E402
+from firmware_py.core.engine import TableCore  # noqa: E402
+from firmware_py.profiles import load_profiles  # noqa: E402
+from firmware_py.session import read_session  # noqa: E402
+
+SESSION = ROOT / "tests" / "sessions" / "clean_showdown.jsonl"
+HANDS = [("As", "Ah"), ("Kd", "Kc"), ("7s", "8s"), ("2c", "2d"), ("Jh", "Th"), ("Qs", "3d"),
+         ("4h", "5h"), ("9c", "9h"), ("6d", "6c")]
+
+
+def event_to_frame(size: tuple[int, int], rounds: int) -> list[float]:
+    """Milliseconds from feeding an event to the core until the frame showing it is flipped."""
+    pygame.display.init()
+    pygame.font.init()
+    pygame.display.set_mode(size)
+    events = [event for _, event in read_session(SESSION)]
+    start = time.perf_counter()
+    screen = Screen(view=View.VENUE, config=DisplayConfig())
+    shown = threading.Event()
+    loop = DisplayLoop(screen=screen, clock=lambda: time.perf_counter() - start,
+                       on_frame=lambda _now, _n: shown.set())
+    latencies: list[float] = []
+
+    def feeder() -> None:
+        shown.wait(5)  # the first frame
+        for _ in range(rounds):
+            core = TableCore(load_profiles())
+            for event in events:
+                shown.clear()
+                t0 = time.perf_counter()
+                core.feed(event)
+                loop.post(core.snapshot())
+                shown.wait(5)
+                latencies.append((time.perf_counter() - t0) * 1000)
+        loop.stop()
+
+    thread = threading.Thread(target=feeder, daemon=True)
+    thread.start()
+    loop.run()
+    thread.join()
+    pygame.display.quit()
+    return latencies
+
+
+def idle(size: tuple[int, int], seconds: float, *, level_clock: bool) -> dict[str, float]:
+    """CPU used by the loop with no events: with a blind-level countdown (1 Hz) or none at all."""
+    pygame.display.init()
+    pygame.font.init()
+    pygame.display.set_mode(size)
+    levels = (BlindLevel(small=25, big=50, minutes=20),) * (2 if level_clock else 1)
+    screen = Screen(view=View.VENUE, config=DisplayConfig(blind_levels=levels))
+    start = time.perf_counter()
+    marks: dict[str, float] = {}
+
+    def first_frame(_now: float, frame: int) -> None:
+        if frame == 1:  # measure from the first frame on: font loading is start-up, not idling
+            marks["cpu"], marks["wall"] = time.process_time(), time.perf_counter()
+            threading.Timer(seconds, loop.stop).start()
+
+    loop = DisplayLoop(screen=screen, clock=lambda: time.perf_counter() - start,
+                       on_frame=first_frame)
+    loop.run()
+    cpu = time.process_time() - marks["cpu"]
+    wall = time.perf_counter() - marks["wall"]
+    pygame.display.quit()
+    return {"cpu_percent": 100 * cpu / wall, "frames": loop.frames - 1, "seconds": wall}
+
+
+def equity_times(repeats: int) -> dict[str, float]:
+    out = {}
+    for players in (2, 6, 9):
+        for label, board in (("preflop", ()), ("flop", ("2s", "3s", "Td"))):
+            times = []
+            for seed in range(repeats):
+                t0 = time.perf_counter()
+                calculate_equity(HANDS[:players], board, rng=random.Random(seed))
+                times.append((time.perf_counter() - t0) * 1000)
+            out[f"{players} players {label}"] = statistics.median(times)
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="idle measurement length")
+    parser.add_argument("--rounds", type=int, default=3, help="session replays per size")
+    args = parser.parse_args()
+    results: dict[str, object] = {
+        "machine": platform.machine(), "python": platform.python_version(),
+        "sdl_driver": os.environ["SDL_VIDEODRIVER"], "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
+    }
+    rows = []
+    for size in ((800, 480), (1920, 1080)):
+        lat = event_to_frame(size, args.rounds)
+        name = f"{size[0]}x{size[1]}"
+        results[f"event_to_frame_ms_{name}"] = {
+            "median": statistics.median(lat), "p95": sorted(lat)[int(len(lat) * 0.95)],
+            "max": max(lat), "n": len(lat)}
+        rows.append((f"event -> frame, venue {name}", f"median {statistics.median(lat):.1f} ms",
+                     f"p95 {sorted(lat)[int(len(lat) * 0.95)]:.1f} ms, n={len(lat)}"))
+        for level_clock in (False, True):
+            stats = idle(size, args.seconds, level_clock=level_clock)
+            key = f"idle_{name}_{'level_clock' if level_clock else 'no_timers'}"
+            results[key] = stats
+            rows.append((f"idle CPU, {name}, {'1 Hz level clock' if level_clock else 'no timers'}",
+                         f"{stats['cpu_percent']:.2f} %",
+                         f"{stats['frames']} redraws in {stats['seconds']:.1f} s"))
+    equity = equity_times(3)
+    results["equity_ms_median"] = equity
+    for label, ms in equity.items():
+        rows.append((f"win chances, {label}", f"{ms:.1f} ms", ""))
+    width = max(len(row[0]) for row in rows)
+    for row in rows:
+        print(f"{row[0]:<{width}}  {row[1]:>16}  {row[2]}")
+    out = ROOT / "bench" / "results" / "bench_display.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"wrote {out.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
