@@ -38,7 +38,7 @@ def test_example_sessions_cover_every_ruling_kind() -> None:
     seen = set()
     for path in SESSIONS.glob("*.expected.jsonl"):
         seen |= {json.loads(line)["ruling"] for line in path.read_text().splitlines()}
-    assert SPEC_KINDS <= {k.value for k in RulingKind}  # the least set of table-events.md
+    assert {k.value for k in RulingKind} >= SPEC_KINDS  # the least set of table-events.md
     assert {k.value for k in RulingKind} == seen
 
 
