@@ -1,0 +1,230 @@
+"""Loading `config/table.toml`: seats, profile, decks, the hardware file, the display and the journal.
+
+Read once at start-up and validated before anything is touched: an unknown key or a bad value
+raises ConfigError naming the file, the section and key, with a "did you mean" suggestion.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import os
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from firmware_py.core import Deck, Setup
+from firmware_py.core.events import MAX_SEATS
+from firmware_py.core.profiles import Profile
+from firmware_py.errors import ConfigError, DeckFileError
+from firmware_py.profiles import load_profiles
+from firmware_py.session import load_deck
+
+CONFIG_DIR = Path(__file__).resolve().parent.parent.parent / "config"
+DEFAULT_PATH = CONFIG_DIR / "table.toml"
+VIEWS = ("venue", "broadcast")
+JOURNAL_NAME = "journal.sqlite3"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ScreenConfig:
+    """How the daemon drives the screen; `display` holds what the views themselves need."""
+
+    enabled: bool = True
+    view: str = "venue"
+    size: tuple[int, int] = (800, 480)
+    fullscreen: bool = True
+    display: Any = None  # display.config.DisplayConfig (imported lazily: no pygame for headless runs)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TableConfig:
+    """The whole table file, validated, with the decks, profiles and hardware already loaded."""
+
+    source: str
+    profile: str
+    seats: tuple[int, ...]
+    button: int
+    deck_files: tuple[str, ...]  # absolute paths, as the journal's setup line stores them
+    decks: tuple[Deck, ...]
+    in_play: str
+    profiles: Mapping[str, Profile]
+    profiles_dir: Path
+    hardware_file: Path
+    hardware: Any  # hardware.config.HardwareConfig
+    screen: ScreenConfig = field(default_factory=ScreenConfig)
+    journal_path: Path = Path("state") / JOURNAL_NAME
+
+    def setup(self, t: float = 0.0) -> Setup:
+        """The session's `setup` event for this configuration."""
+        return Setup(t=t, profile=self.profile, seats=self.seats, button=self.button, decks=self.decks,
+                     in_play=self.in_play, deck_files=self.deck_files)
+
+    def deck(self, name: str) -> Deck:
+        return next(d for d in self.decks if d.name == name)
+
+
+def _did_you_mean(value: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+class _Section:
+    """One TOML table under validation: errors name file, section and key; unknown keys are refused."""
+
+    def __init__(self, source: str, name: str, data: Any, known: Iterable[str]) -> None:
+        self.source, self.name = source, name
+        if not isinstance(data, dict):
+            raise self.error(f"must be a table ([{name}]), not {type(data).__name__}")
+        self.data: dict[str, Any] = data
+        known = tuple(known)
+        for key in data:
+            if key not in known:
+                raise self.error(f"unknown key{_did_you_mean(key, known)}", key)
+
+    def error(self, message: str, key: str | None = None) -> ConfigError:
+        where = f"[{self.name}]" + (f" {key}" if key is not None else "")
+        return ConfigError(f"{self.source}: {where}: {message}")
+
+    def required(self, key: str) -> Any:
+        if key not in self.data:
+            raise self.error("is missing", key)
+        return self.data[key]
+
+    def string(self, key: str, default: str | None = None) -> str:
+        value = self.data.get(key, default)
+        if value is None:
+            raise self.error("is missing", key)
+        if not isinstance(value, str) or not value:
+            raise self.error(f"must be a non-empty string, not {value!r}", key)
+        return value
+
+    def boolean(self, key: str, default: bool) -> bool:
+        value = self.data.get(key, default)
+        if not isinstance(value, bool):
+            raise self.error(f"must be true or false, not {value!r}", key)
+        return value
+
+    def seat(self, key: str, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEATS:
+            raise self.error(f"must hold seat numbers 1..{MAX_SEATS}, not {value!r}", key)
+        return value
+
+
+def default_journal_path() -> Path:
+    """systemd's StateDirectory= when run as the appliance, else ./state beside the current directory."""
+    state = os.environ.get("STATE_DIRECTORY")
+    if state:
+        return Path(state.split(":")[0]) / JOURNAL_NAME
+    return Path("state") / JOURNAL_NAME
+
+
+def load_table_config(path: str | Path = DEFAULT_PATH, *, with_display: bool = True) -> TableConfig:
+    """Read and validate a table file and everything it names; raises ConfigError."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the table config ({exc.strerror or exc})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return parse_table_config(data, source=str(path), base_dir=path.parent, with_display=with_display)
+
+
+def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
+                       with_display: bool = True) -> TableConfig:
+    sections = ("table", "display", "journal")
+    for key in data:
+        if key not in sections:
+            raise ConfigError(f"{source}: [{key}]: unknown section{_did_you_mean(key, sections)}")
+    if "table" not in data:
+        raise ConfigError(f"{source}: [table]: is missing (profile, seats, button, decks, in_play)")
+    table = _Section(source, "table", data["table"],
+                     ("profile", "seats", "button", "decks", "in_play", "hardware", "profiles"))
+
+    profiles_dir = _path(base_dir, table.string("profiles", "profiles"))
+    try:
+        profiles = load_profiles(profiles_dir)
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: [table] profiles: {exc}") from None
+    profile = table.string("profile")
+    if profile not in profiles:
+        raise table.error(f"unknown profile {profile!r}{_did_you_mean(profile, profiles)}; "
+                          f"profiles are {', '.join(sorted(profiles))}", "profile")
+
+    raw_seats = table.required("seats")
+    if not isinstance(raw_seats, list) or len(raw_seats) < 2:
+        raise table.error(f"must list at least two occupied seats, e.g. [1, 2, 3], not {raw_seats!r}", "seats")
+    seats = tuple(sorted(table.seat("seats", s) for s in raw_seats))
+    if len(set(seats)) != len(seats):
+        raise table.error("lists a seat twice", "seats")
+    button = table.seat("button", table.required("button"))
+    if button not in seats:
+        raise table.error(f"seat {button} is not one of the occupied seats {list(seats)}", "button")
+
+    raw_decks = table.required("decks")
+    if not isinstance(raw_decks, list) or not raw_decks or not all(isinstance(d, str) for d in raw_decks):
+        raise table.error("must list deck registry files, e.g. [\"decks/test-red.json\"]", "decks")
+    deck_paths = [_path(base_dir, d) for d in raw_decks]
+    decks = []
+    for deck_path in deck_paths:
+        try:
+            decks.append(load_deck(deck_path))
+        except DeckFileError as exc:
+            raise table.error(str(exc), "decks") from None
+    names = [d.name for d in decks]
+    in_play = table.string("in_play")
+    if in_play not in names:
+        raise table.error(f"{in_play!r} is none of the decks {names}{_did_you_mean(in_play, names)}", "in_play")
+
+    hardware_file = _path(base_dir, table.string("hardware", "hardware.toml"))
+    from hardware.config import load_hardware_config  # noqa: PLC0415 (the hardware layer loads on demand)
+
+    hardware = load_hardware_config(hardware_file)  # its ConfigError names its own file and key
+
+    screen = _screen(source, data.get("display", {}), with_display=with_display)
+    journal_path = default_journal_path()
+    if "journal" in data:
+        journal = _Section(source, "journal", data["journal"], ("path",))
+        if "path" in journal.data:
+            journal_path = _path(base_dir, journal.string("path"))
+    return TableConfig(source=source, profile=profile, seats=seats, button=button,
+                       deck_files=tuple(str(p) for p in deck_paths), decks=tuple(decks), in_play=in_play,
+                       profiles=profiles, profiles_dir=profiles_dir, hardware_file=hardware_file,
+                       hardware=hardware, screen=screen, journal_path=journal_path)
+
+
+def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:
+    ours = ("enabled", "view", "size", "fullscreen")
+    theirs = ("seat_names", "blind_levels", "levels_start_t", "broadcast_delay_s", "broadcast_delay_minutes",
+              "allow_zero_delay", "show_operator_status")
+    section = _Section(source, "display", raw, ours + theirs)
+    view = section.string("view", "venue")
+    if view not in VIEWS:
+        raise section.error(f"must be one of {', '.join(VIEWS)}, not {view!r}{_did_you_mean(view, VIEWS)}", "view")
+    size = section.data.get("size", [800, 480])
+    if (not isinstance(size, list) or len(size) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 8000 for v in size)):
+        raise section.error(f"must be [width, height] in pixels (100..8000), not {size!r}", "size")
+    for key in ("broadcast_delay_s", "broadcast_delay_minutes"):
+        value = section.data.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
+                                  or not math.isfinite(value)):
+            raise section.error(f"must be a number, not {value!r}", key)
+    display_config = None
+    if with_display:
+        from display.config import DisplayConfig  # noqa: PLC0415 (display is optional for headless runs)
+
+        display_config = DisplayConfig.from_mapping({k: v for k, v in section.data.items() if k in theirs},
+                                                    source=f"{source}: [display]")
+    return ScreenConfig(enabled=section.boolean("enabled", True), view=view, size=(size[0], size[1]),
+                        fullscreen=section.boolean("fullscreen", True), display=display_config)
+
+
+def _path(base_dir: Path, name: str) -> Path:
+    path = Path(name).expanduser()
+    return (path if path.is_absolute() else base_dir / path).resolve()

@@ -1,0 +1,418 @@
+"""The simulated table: the dealer bot's hands acted out on emulated hardware, read by the real drivers.
+
+Nothing here posts a core event itself (except for a sensor the hardware config lacks): the bot's
+script becomes physical acts, a tag on an emulated MFRC522's antenna, a tag on a port of an
+emulated serial board behind pyserial's `loop://`, a MockFactory pin driven low, and the real
+`ReaderThread`, `SerialBoardReader` and `DealerPanel` turn them into events on the daemon's
+queue, stamped by a virtual session clock. The world is stepped in lockstep on that clock, so
+fifty hands take seconds, not hours; `speed` slows it to a multiple of real time for a window.
+
+On a restart after a crash, `align` finds how far the journal got through the same seeded script,
+and the dealer carries on from the next act: the hand resumes where it was.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from firmware_py.core import Button, ButtonName, Event, Gone, Read, Setup
+from firmware_py.core.profiles import Profile
+from firmware_py.simulation.dealer import DealerBot, DealerError
+
+logger = logging.getLogger(__name__)
+
+BOARD_SCAN_S = 0.02  # the emulated serial board writes a scan line per port this often
+PANEL_SERVICE_S = 0.01
+MAX_WAIT_S = 3.0  # a sensor that has not reported an act by then has missed it (logged)
+CLEAR_AFTER_HAND_S = 1.0  # the dealer gathers the board this long after the pot is pushed
+HAND_GAP_S = 5.0  # between two hands (shuffle, cut)
+
+
+class SimClock:
+    """A session clock that moves only when the simulated world says so (thread-safe)."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self._t = start
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            return self._t
+
+    def advance(self, seconds: float) -> float:
+        with self._lock:
+            self._t = round(self._t + max(seconds, 0.0), 6)
+            return self._t
+
+    def set_at_least(self, t: float) -> float:
+        with self._lock:
+            self._t = max(self._t, t)
+            return self._t
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """One physical act of the dealer: a card read or landed, a button pressed, the board cleared."""
+
+    t: float
+    hand: int
+    kind: str  # "read" (a tag onto an antenna), "press", "clear"
+    antenna: str = ""
+    uid: str = ""
+    button: str = ""
+
+    def key(self) -> tuple[str, ...] | None:
+        """What the journal holds when this act has been sensed (None: nothing expected)."""
+        if self.kind == "read":
+            return ("read", self.antenna, self.uid)
+        if self.kind == "press":
+            return ("button", self.button)
+        return None
+
+
+def event_key(event: Event) -> tuple[str, ...] | None:
+    if isinstance(event, Read):
+        return ("read", event.antenna, event.uid)
+    if isinstance(event, Button):
+        return ("button", str(event.name))
+    return None
+
+
+def script(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, other_deck: Any,
+           seed: int, hands: int, error_rate: float,
+           errors: Sequence[DealerError] = tuple(DealerError)) -> tuple[list[Act], list[DealerError | None]]:
+    """The seeded bot's session as acts (the same seed always gives the same acts)."""
+    bot = DealerBot(rng=random.Random(seed), deck=deck, other_deck=other_deck, profile=profile,
+                    seats=tuple(seats), button=button, error_rate=error_rate, errors=errors)
+    acts: list[Act] = []
+    made: list[DealerError | None] = []
+    t = 1.0
+    for number in range(1, hands + 1):
+        hand = bot.hand(t=t)
+        made.append(hand.error)
+        for event in hand.events:
+            if isinstance(event, Read):
+                acts.append(Act(t=event.t, hand=number, kind="read", antenna=event.antenna, uid=event.uid))
+            elif isinstance(event, Button):
+                # The panel has no seat keys: the acting seat is the one to act, as the bot intends.
+                acts.append(Act(t=event.t, hand=number, kind="press", button=str(event.name)))
+        acts.append(Act(t=hand.t_end + CLEAR_AFTER_HAND_S, hand=number, kind="clear"))
+        t = hand.t_end + HAND_GAP_S
+    return acts, made
+
+
+def align(acts: Sequence[Act], journaled: Sequence[Event]) -> tuple[int, int]:
+    """(index of the next act to perform, journal events that match no act) after a restart."""
+    index, unmatched = 0, 0
+    for event in journaled:
+        key = event_key(event)
+        if key is None:
+            continue
+        probe = index
+        while probe < len(acts) and acts[probe].key() is None:
+            probe += 1
+        if probe < len(acts) and acts[probe].key() == key:
+            index = probe + 1
+        else:
+            unmatched += 1  # e.g. a card re-read after a restart: harmless, the core tolerates it
+    return index, unmatched
+
+
+class _Tap:
+    """The daemon's queue, seen by the world too, so it knows when a sensor has reported an act."""
+
+    def __init__(self, queue: Any) -> None:
+        self.queue = queue
+        self.seen: list[object] = []
+        self._lock = threading.Lock()
+
+    def put(self, item: object) -> None:
+        with self._lock:
+            self.seen.append(item)
+        self.queue.put(item)
+
+    def mark(self) -> int:
+        with self._lock:
+            return len(self.seen)
+
+    def since(self, mark: int) -> list[object]:
+        with self._lock:
+            return self.seen[mark:]
+
+
+class EmulatedSensors:
+    """The configured readers and panel on emulated hardware, stepped by the world, not by threads."""
+
+    def __init__(self, hardware_config: Any, *, queue: Any, clock: SimClock) -> None:
+        self.config = hardware_config
+        self.clock = clock
+        self.tap = _Tap(queue)
+        self.spi: dict[str, Any] = {}  # antenna -> ReaderThread (never started: step() is called)
+        self.chips: dict[str, Any] = {}
+        self.serial: Any = None
+        self.board: Any = None
+        self.board_antennas: tuple[str, ...] = ()
+        self.panel: Any = None
+        self.pin_factory: Any = None
+        self.hardware: Any = None
+        self._tags: dict[tuple[str, str], Any] = {}
+
+    # -- life cycle (the daemon starts readers, then the panel; stops them in reverse) ------------
+
+    def start_readers(self) -> None:
+        import serial  # noqa: PLC0415
+
+        from hardware.emulation.bus import EmulatedHardware, activate, install_fake_modules  # noqa: PLC0415
+        from hardware.mfrc522_reader import Mfrc522Reader  # noqa: PLC0415
+        from hardware.polling import ReaderThread  # noqa: PLC0415
+        from hardware.presence import Presence  # noqa: PLC0415
+
+        install_fake_modules()
+        self.hardware = EmulatedHardware(realtime=False)  # SPI time is virtual: polls cost no waiting
+        activate(self.hardware)
+        for reader in self.config.readers:
+            self.chips[reader.antenna] = self.hardware.add_mfrc522(bus=reader.bus, device=reader.device,
+                                                                    reset_pin=reader.reset_pin)
+            driver = Mfrc522Reader(reader, sleep=self.hardware.sleep)
+            presence = Presence(reader.antenna, self.config.timing_for(reader.antenna))
+            self.spi[reader.antenna] = ReaderThread(driver, presence, queue=self.tap, clock=self.clock,
+                                                    poll_interval_s=self.config.poll_interval_s)
+        if self.config.serial is not None:
+            from hardware.emulation.serial_board import EmulatedBoard  # noqa: PLC0415
+            from hardware.serial_board import SerialBoardReader  # noqa: PLC0415
+
+            loop = serial.serial_for_url("loop://", timeout=0)  # the board's wire, looped back
+            self.board = EmulatedBoard(len(self.config.serial.antennas), port=loop)
+            self.board_antennas = self.config.serial.antennas
+            self.serial = SerialBoardReader(self.config.serial, queue=self.tap, clock=self.clock,
+                                            timing_for=self.config.timing_for,
+                                            open_port=lambda *_args, **_kwargs: loop)
+            self.serial.step()  # opens the port; the first line after opening is skipped (mid-line)
+            self.board.hello()
+            self.board.hello()
+            self.serial.step()
+        for thread in self.spi.values():
+            thread.step()  # opens the reader and configures the chip
+
+    def stop_readers(self) -> None:
+        from hardware.emulation.bus import deactivate  # noqa: PLC0415
+
+        for thread in reversed(list(self.spi.values())):
+            thread.stop()
+        if self.serial is not None:
+            self.serial.stop()
+        if self.hardware is not None:
+            deactivate(self.hardware)
+
+    def start_panel(self) -> None:
+        if self.config.panel is None:
+            return
+        from gpiozero.pins.mock import MockFactory, MockPWMPin  # noqa: PLC0415
+
+        from hardware.panel import DealerPanel  # noqa: PLC0415
+
+        self.pin_factory = MockFactory(pin_class=MockPWMPin)
+        self.panel = DealerPanel(self.config.panel, pin_factory=self.pin_factory, queue=self.tap, clock=self.clock)
+
+    def stop_panel(self) -> None:
+        if self.panel is not None:
+            self.panel.close()
+        if self.pin_factory is not None:
+            self.pin_factory.reset()
+
+    # -- the physical world -----------------------------------------------------------------------
+
+    def poll(self, antenna: str | None = None) -> None:
+        """One poll of the reader sensing `antenna` (every reader when None)."""
+        if antenna is None or antenna in self.board_antennas:
+            if self.board is not None:
+                self.board.scan()
+                self.serial.step()
+        for name, thread in self.spi.items():
+            if antenna is None or antenna == name:
+                thread.step()
+        if antenna is None and self.panel is not None:
+            self.panel.service()
+
+    def place(self, antenna: str, uid: str) -> bool:
+        if antenna in self.chips:
+            from hardware.emulation.chip import Tag  # noqa: PLC0415
+
+            tag = self._tags.setdefault((antenna, uid), Tag(uid=bytes.fromhex(uid)))
+            self.chips[antenna].place(tag)
+            return True
+        if antenna in self.board_antennas:
+            self.board.place(self.board_antennas.index(antenna), uid)
+            return True
+        return False
+
+    def remove(self, antenna: str, uid: str) -> None:
+        if antenna in self.chips:
+            tag = self._tags.get((antenna, uid))
+            if tag is not None:
+                self.chips[antenna].remove(tag)
+        elif antenna in self.board_antennas:
+            self.board.remove(self.board_antennas.index(antenna), uid)
+
+    def on_antenna(self, antenna: str) -> list[str]:
+        if antenna in self.board_antennas:
+            return list(self.board.tags[self.board_antennas.index(antenna)])
+        return []
+
+    def pin(self, name: str) -> Any:
+        if self.panel is None:
+            return None
+        button = self.config.panel.button(name)
+        return None if button is None else self.pin_factory.pin(button.pin)
+
+
+class SimulatedDealer:
+    """The dealer: acts out the script on the emulated sensors, on its own thread."""
+
+    def __init__(self, sensors: EmulatedSensors, acts: Sequence[Act], *, speed: float | None = None,
+                 on_done: Callable[[], None] | None = None) -> None:
+        self.sensors = sensors
+        self.acts = list(acts)
+        self.speed = speed  # None: as fast as the world can be stepped; 1.0: real time
+        self.on_done = on_done
+        self.next_act = 0
+        self.missed = 0
+        self.direct: set[str] = set()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def clock(self) -> SimClock:
+        clock: SimClock = self.sensors.clock
+        return clock
+
+    def resume(self, journaled: Sequence[Event]) -> None:
+        self.next_act, unmatched = align(self.acts, journaled)
+        if self.next_act:
+            hand = self.acts[min(self.next_act, len(self.acts) - 1)].hand
+            logger.info("simulated dealer resumes at act %d of %d (hand %d)%s", self.next_act, len(self.acts),
+                        hand, f"; {unmatched} journaled events were not the script's" if unmatched else "")
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="simulated-dealer", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5.0)
+
+    def _run(self) -> None:
+        try:
+            while self.next_act < len(self.acts) and not self._stop.is_set():
+                self._perform(self.acts[self.next_act])
+                self.next_act += 1
+        except Exception:  # a callback boundary: the daemon must see the dealer stop, not hang
+            logger.exception("simulated dealer failed at act %d", self.next_act)
+        if not self._stop.is_set() and self.on_done is not None:
+            self.on_done()
+
+    def _wait_real(self, session_dt: float) -> None:
+        if self.speed and session_dt > 0:
+            self._stop.wait(session_dt / self.speed)
+
+    def _perform(self, act: Act) -> None:
+        now = self.clock()
+        self._wait_real(act.t - now)
+        self.clock.set_at_least(act.t)
+        self.sensors.poll()  # time has passed: the readers look once (departures, forgetting)
+        if act.kind == "read":
+            self._card(act)
+        elif act.kind == "press":
+            self._press(act)
+        else:
+            self._clear()
+
+    def _sensed(self, mark: int, key: tuple[str, ...]) -> bool:
+        return any(event_key(e) == key for e in self.sensors.tap.since(mark) if isinstance(e, Read | Button))
+
+    def _card(self, act: Act) -> None:
+        sensors = self.sensors
+        antenna, uid = act.antenna, act.uid
+        for old in sensors.on_antenna(antenna):
+            if old != uid:
+                sensors.remove(antenna, old)  # the dealer lifts the card that lay there
+        mark = sensors.tap.mark()
+        if not sensors.place(antenna, uid):
+            self._direct(antenna, Read(t=self.clock(), antenna=antenna, uid=uid))
+            return
+        step = BOARD_SCAN_S if antenna in sensors.board_antennas else sensors.config.poll_interval_s
+        waited = 0.0
+        while True:
+            sensors.poll(antenna)
+            if self._sensed(mark, act.key() or ()):
+                break
+            if waited >= MAX_WAIT_S:
+                self.missed += 1
+                logger.warning("simulated table: %s did not report card %s", antenna, uid)
+                break
+            waited += step
+            self.clock.advance(step)
+        if antenna == "shoe" or antenna not in sensors.board_antennas:
+            sensors.remove(antenna, uid)  # the card slides past the shoe's antenna
+
+    def _press(self, act: Act) -> None:
+        sensors = self.sensors
+        pin = sensors.pin(act.button)
+        if pin is None:
+            self._direct(f"button {act.button}", Button(t=self.clock(), name=ButtonName(act.button)))
+            return
+        mark = sensors.tap.mark()
+        pin.drive_low()  # pressed: the button connects its GPIO to ground
+        waited = 0.0
+        while True:
+            sensors.panel.service()
+            if self._sensed(mark, act.key() or ()):
+                break
+            if waited >= MAX_WAIT_S:
+                self.missed += 1
+                logger.warning("simulated table: the panel did not report %s", act.button)
+                break
+            waited += PANEL_SERVICE_S
+            self.clock.advance(PANEL_SERVICE_S)
+        pin.drive_high()
+        self.clock.advance(sensors.config.panel.debounce_s + PANEL_SERVICE_S)
+        sensors.panel.service()  # the release settles
+
+    def _clear(self) -> None:
+        """The dealer gathers the board: every tag leaves its antenna, and the board reports them gone."""
+        sensors = self.sensors
+        for antenna in sensors.board_antennas:
+            for uid in sensors.on_antenna(antenna):
+                sensors.remove(antenna, uid)
+        wait = max((sensors.config.timing_for(a).removal_delay_s for a in sensors.board_antennas), default=0.0)
+        end = self.clock() + wait + 2 * BOARD_SCAN_S
+        while self.clock() < end:
+            self.clock.advance(BOARD_SCAN_S * 5)
+            sensors.poll()
+
+    def _direct(self, what: str, event: Event) -> None:
+        if what not in self.direct:
+            self.direct.add(what)
+            logger.warning("simulated table: no emulated sensor for %s in the hardware config; "
+                           "its events are posted directly", what)
+        self.sensors.tap.put(event)
+
+
+def journaled_setup(events: Sequence[Event]) -> Setup | None:
+    return next((e for e in events if isinstance(e, Setup)), None)
+
+
+def wait_real(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+__all__ = ["Act", "EmulatedSensors", "SimClock", "SimulatedDealer", "align", "script"]
+
+_ = Gone  # Gone events come from the board's presence logic when the dealer gathers the cards
