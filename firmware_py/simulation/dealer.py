@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from firmware_py.core import Button, ButtonName, Deck, Event, Read, RulingKind, Seat, SeatStatus
+from firmware_py.core import Button, ButtonName, Deck, Event, Gone, Read, RulingKind, Seat, SeatStatus
 from firmware_py.core.cards import FULL_DECK
 from firmware_py.core.profiles import Profile
 
@@ -146,6 +146,11 @@ class _Script:
     def land(self, card: str, position: int) -> None:
         self.events.append(Read(t=self.tick(0.2), antenna=f"board{position}", uid=self.bot._uids[card]))
 
+    def lift(self, cards: Sequence[str], first_position: int = 1) -> None:
+        """The dealer takes cards off the board (a remedy): their antennas report them gone."""
+        for i, card in enumerate(cards, start=first_position):
+            self.events.append(Gone(t=self.tick(0.3), antenna=f"board{i}", uid=self.bot._uids[card]))
+
     def play(self, error: DealerError | None) -> bool:
         """Play one hand; False when it ended in a misdeal or void hand (the button stays)."""
         bot, rng = self.bot, self.bot.rng
@@ -197,6 +202,7 @@ class _Script:
             for i, card in enumerate(flop, start=1):
                 self.land(card, i)
             self.press("confirm")
+            self.lift(flop)
             self.stub.extend(flop)  # the premature flop is shuffled back into the stub
             rng.shuffle(self.stub)
             live = self._betting(order, live, start=(first + 1) % n, preflop=True, stop_before=order[first])
@@ -239,12 +245,14 @@ class _Script:
                         self.land(card, i)
                     self.press("confirm")
                     if self.bot.profile.rule("flop_too_many").params["procedure"] == "redeal":
+                        self.lift([*cards, extra])
                         self.stub.extend([*cards, extra])  # mixed into the stub; the burn stays
                         self.bot.rng.shuffle(self.stub)
                         cards = [self.draw() for _ in range(3)]
                         for i, card in enumerate(cards, start=1):
                             self.land(card, i)
                     else:
+                        self.lift([extra], 4)
                         turn_burns = 0  # the extra card went on the stub as the turn's burn
                     live = self._betting(order, live, start=0, preflop=False)
                     if len(live) < 2:

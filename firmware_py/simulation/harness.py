@@ -23,7 +23,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,11 +54,14 @@ class Failure:
     got: tuple[str, ...]
     noise: tuple[str, ...]
     events: tuple[Event, ...]
+    marks: tuple[NoiseKind | None, ...]  # the noise behind each event (None: the dealer's own)
+    quiet: tuple[Event, ...]  # the hand without noise
 
     def to_json(self) -> dict[str, Any]:
         return {"profile": self.profile, "seats": list(self.seats), "button": self.button,
                 "error": self.error, "expected": self.expected, "got": list(self.got), "noise": list(self.noise),
-                "events": [event_to_json(e) for e in self.events]}
+                "events": [{**event_to_json(e), **({"noise": str(m)} if m else {})}
+                           for e, m in zip(self.events, self.marks, strict=True)]}
 
 
 @dataclass(kw_only=True)
@@ -70,6 +73,7 @@ class ProfileScore:
     false_rulings: int = 0
     error_hands: int = 0
     ruled_right: int = 0
+    crashes: int = 0  # hands (clean or not) where the core raised instead of ruling
     by_error: dict[str, list[int]] = field(default_factory=dict)  # error -> [right, played]
     noise: Counter[str] = field(default_factory=Counter)
     failures: list[Failure] = field(default_factory=list)
@@ -80,7 +84,7 @@ class ProfileScore:
 
     def to_json(self) -> dict[str, Any]:
         return {"profile": self.profile, "clean_hands": self.clean_hands, "false_rulings": self.false_rulings,
-                "error_hands": self.error_hands, "ruled_right": self.ruled_right,
+                "error_hands": self.error_hands, "ruled_right": self.ruled_right, "crashes": self.crashes,
                 "by_error": {k: {"right": v[0], "played": v[1]} for k, v in sorted(self.by_error.items())},
                 "noise": dict(sorted(self.noise.items())), "failures": [f.to_json() for f in self.failures]}
 
@@ -96,11 +100,26 @@ def _split(total: int, parts: int) -> list[int]:
     return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
 
 
-def _outcome(core: TableCore, events: Iterable[Event]) -> list[Ruling]:
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Played:
+    """What the core made of one hand: its rulings, and the exception if it crashed."""
+
+    rulings: tuple[Ruling, ...]
+    crash: str | None = None
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(str(r.ruling) for r in self.rulings) + ((f"CRASH {self.crash}",) if self.crash else ())
+
+
+def _outcome(core: TableCore, events: Iterable[Event]) -> Played:
     rulings: list[Ruling] = []
-    for event in events:
-        rulings.extend(core.feed(event).rulings)
-    return rulings
+    try:
+        for event in events:
+            rulings.extend(core.feed(event).rulings)
+    except Exception as exc:  # a crash is a finding to score and report, not a reason to stop
+        return Played(rulings=tuple(rulings), crash=f"{type(exc).__name__}: {exc}")
+    return Played(rulings=tuple(rulings))
 
 
 def play_profile(profile_name: str, *, clean: int, errors: int, seed: int = 0,
@@ -146,40 +165,68 @@ def _play_table(score: ProfileScore, *, profile: Profile, profiles: dict[str, Pr
         score.noise.update(str(kind) for kind in noisy.injected.elements())
         got = _outcome(noisy_core, noisy.events)
         quiet = _outcome(quiet_core, hand.events)
-        kinds = [r.ruling for r in got if r.ruling is not RulingKind.SHOWDOWN]
-        expected: RulingKind | None = None
+        expected = expected_ruling(profile.name, hand.error) if hand.error is not None else None
+        ok = ruled_right(got, quiet, expected)
         if hand.error is None:
             score.clean_hands += 1
-            shown = [(r.winners, r.hand) for r in got if r.ruling is RulingKind.SHOWDOWN]
-            quiet_shown = [(r.winners, r.hand) for r in quiet if r.ruling is RulingKind.SHOWDOWN]
-            ok = not kinds and shown == quiet_shown
             if not ok:
                 score.false_rulings += 1
         else:
             score.error_hands += 1
-            expected = expected_ruling(profile.name, hand.error)
-            ok = bool(kinds) and all(kind is expected for kind in kinds)
             tally = score.by_error.setdefault(str(hand.error), [0, 0])
             tally[1] += 1
             if ok:
                 score.ruled_right += 1
                 tally[0] += 1
+        if got.crash:
+            score.crashes += 1
         if not ok:
             if len(score.failures) < KEEP_FAILURES:
                 score.failures.append(Failure(
                     profile=profile.name, seats=seats, button=button, error=hand.error, expected=expected,
-                    got=tuple(str(r.ruling) for r in got), noise=tuple(str(k) for k in noisy.injected.elements()),
-                    events=noisy.events))
+                    got=got.kinds, noise=tuple(str(k) for k in noisy.injected.elements()),
+                    events=noisy.events, marks=noisy.marks, quiet=hand.events))
             # Start the table afresh, so one failure does not make the next hands fail too.
             noisy_core, quiet_core = _setup(profiles, profile.name, seats, bot.button, decks)
 
 
-def replay_failure(failure: Failure, profiles: dict[str, Profile] | None = None) -> list[Ruling]:
-    """The rulings a fresh core makes for a failing hand, set up as it was."""
+def ruled_right(got: Played, quiet: Played, expected: RulingKind | None) -> bool:
+    """Whether a hand's rulings are right: none but the showdown of the noise-free hand when the hand
+    is clean, else only (and at least one) the kind the dealer's error calls for. A crash is wrong."""
+    if got.crash:
+        return False
+    kinds = [r.ruling for r in got.rulings if r.ruling is not RulingKind.SHOWDOWN]
+    if expected is None:
+        shown = [(r.winners, r.hand) for r in got.rulings if r.ruling is RulingKind.SHOWDOWN]
+        quiet_shown = [(r.winners, r.hand) for r in quiet.rulings if r.ruling is RulingKind.SHOWDOWN]
+        return not kinds and shown == quiet_shown
+    return bool(kinds) and all(kind is expected for kind in kinds)
+
+
+def replay_failure(failure: Failure, events: Sequence[Event] | None = None,
+                   profiles: dict[str, Profile] | None = None) -> Played:
+    """The rulings a fresh core makes for a failing hand (or other `events`), set up as it was."""
     profiles = profiles or load_profiles()
     red, blue = load_deck(DECKS / "test-red.json"), load_deck(DECKS / "test-blue.json")
     core, _ = _setup(profiles, failure.profile, failure.seats, failure.button, (red, blue))
-    return _outcome(core, failure.events)
+    return _outcome(core, failure.events if events is None else events)
+
+
+def minimise(failure: Failure, profiles: dict[str, Profile] | None = None) -> Failure:
+    """The failing hand with as little noise as still makes it fail: the dealer's events stay."""
+    profiles = profiles or load_profiles()
+    quiet = replay_failure(failure, failure.quiet, profiles)
+    pairs = list(zip(failure.events, failure.marks, strict=True))
+    for index in range(len(pairs) - 1, -1, -1):
+        if pairs[index][1] in (None, NoiseKind.LATE_READ, NoiseKind.DROPOUT):
+            continue  # the dealer's own events, or ones the noise only moved
+        trial = pairs[:index] + pairs[index + 1:]
+        if not ruled_right(replay_failure(failure, [e for e, _ in trial], profiles), quiet, failure.expected):
+            pairs = trial
+    events = tuple(e for e, _ in pairs)
+    got = replay_failure(failure, events, profiles).kinds
+    return replace(failure, events=events, marks=tuple(m for _, m in pairs), got=got,
+                   noise=tuple(str(m) for _, m in pairs if m is not None))
 
 
 def _play_one(args: tuple[str, int, int, int, dict[NoiseKind, float]]) -> ProfileScore:
@@ -200,11 +247,11 @@ def run(*, clean: int, errors: int, seed: int = 0, profiles: Sequence[str] = PRO
 
 def format_table(scores: Sequence[ProfileScore]) -> str:
     """The scores as a plain-text table, one row per profile."""
-    lines = [f"{'profile':<11} {'clean hands':>11} {'false rulings':>13} {'error hands':>11} {'ruled right':>11}",
-             "-" * 61]
+    lines = [f"{'profile':<11} {'clean hands':>11} {'false rulings':>13} {'error hands':>11} {'ruled right':>15}"
+             f" {'crashes':>7}", "-" * 73]
     for s in scores:
         lines.append(f"{s.profile:<11} {s.clean_hands:>11} {s.false_rulings:>13} {s.error_hands:>11} "
-                     f"{s.ruled_right:>5} ({s.right_share:6.1%})")
+                     f"{s.ruled_right:>6} ({s.right_share:6.1%}) {s.crashes:>7}")
     noise: Counter[str] = Counter()
     for s in scores:
         noise.update(s.noise)

@@ -55,12 +55,20 @@ DEFAULT_RATES: Mapping[NoiseKind, float] = {
 }
 
 
+_Entry = tuple[float, float, Event, "NoiseKind | str | None"]
+_DROPPED = "dropped"
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Noisy:
-    """The events after noise, in time order, and how many of each kind of noise went in."""
+    """The events after noise, in time order, and how many of each kind of noise went in.
+
+    `marks[i]` names the noise that added or moved `events[i]` (None: the event as it was).
+    """
 
     events: tuple[Event, ...]
     injected: Counter[NoiseKind] = field(default_factory=Counter)
+    marks: tuple[NoiseKind | None, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -85,15 +93,17 @@ class NoiseModel:
         if not events:
             return Noisy(events=())
         end = events[-1].t
-        # Each entry: (time, rank, event). The rank keeps the original order among equal times.
-        timed: list[tuple[float, float, Event]] = [(e.t, float(i), e) for i, e in enumerate(events)]
+        # Each entry: (time, rank, event, noise). The rank keeps the original order among equal times.
+        timed: list[_Entry] = [
+            (e.t, float(i), e, None) for i, e in enumerate(events)]
         injected: Counter[NoiseKind] = Counter()
         rate = self.rates.get
 
         def add(t: float, rank: float, event: Event, kind: NoiseKind) -> None:
-            timed.append((t, rank, replace(event, t=round(t, 4))))
+            timed.append((t, rank, replace(event, t=round(t, 4)), kind))
             injected[kind] += 1
 
+        on_board = _board_spans(events, end)
         for index, event in enumerate(events):
             if not isinstance(event, Read):
                 continue
@@ -103,19 +113,22 @@ class NoiseModel:
                 add(event.t + gap, index + 0.5, event, NoiseKind.DOUBLE_READ)
             if event.antenna not in BOARD_ANTENNAS:
                 continue
+            # Noise can only come from a card still on the antenna: until the dealer lifts it.
+            lifted = on_board[index]
             if rng.random() < rate(NoiseKind.NEIGHBOUR, 0.0):
                 position = BOARD_ANTENNAS.index(event.antenna)
                 neighbours = [BOARD_ANTENNAS[p] for p in (position - 1, position + 1) if 0 <= p < len(BOARD_ANTENNAS)]
-                gap = min(rng.uniform(*NEIGHBOUR_GAP_S), (after - event.t) / 2)
+                gap = min(rng.uniform(*NEIGHBOUR_GAP_S), (min(after, lifted) - event.t) / 2)
                 add(event.t + gap, index + 0.4, Read(t=event.t, antenna=rng.choice(neighbours), uid=event.uid),
                     NoiseKind.NEIGHBOUR)
-            if rng.random() < rate(NoiseKind.FLICKER, 0.0) and end - event.t > 0.5:
-                gone_at = rng.uniform(event.t + 0.1, end - 0.2)
-                back_at = min(gone_at + rng.uniform(*FLICKER_GAP_S), end - 0.1)
+            if rng.random() < rate(NoiseKind.FLICKER, 0.0) and lifted - event.t > 0.5:
+                gone_at = rng.uniform(event.t + 0.1, lifted - 0.2)
+                back_at = min(gone_at + rng.uniform(*FLICKER_GAP_S), lifted - 0.1)
                 add(gone_at, len(events) + gone_at, Gone(t=gone_at, antenna=event.antenna, uid=event.uid),
                     NoiseKind.FLICKER)
-                timed.append((back_at, len(events) + back_at, replace(event, t=round(back_at, 4))))
-            if (index + 1 < len(events) and after - event.t <= self.late_max_s
+                add(back_at, len(events) + back_at, event, NoiseKind.FLICKER)
+                injected[NoiseKind.FLICKER] -= 1  # one flicker, two events
+            if (index + 1 < len(events) and after - event.t <= self.late_max_s and after < lifted
                     and rng.random() < rate(NoiseKind.LATE_READ, 0.0)):
                 # Past the next event, and before the one after it.
                 limit = events[index + 2].t if index + 2 < len(events) else after + self.late_max_s
@@ -129,21 +142,22 @@ class NoiseModel:
         timed.sort(key=lambda entry: (entry[0], entry[1]))
         out: list[Event] = []
         last = 0.0
-        for when, _rank, event in timed:
+        for when, _rank, event, _kind in timed:
             last = max(when, last)  # monotonic, as a recorded session must be
             out.append(event if event.t == last else replace(event, t=round(last, 4)))
-        return Noisy(events=tuple(out), injected=injected)
+        marks = tuple(entry[3] if isinstance(entry[3], NoiseKind) else None for entry in timed)
+        return Noisy(events=tuple(out), injected=injected, marks=marks)
 
     @staticmethod
-    def _move(timed: list[tuple[float, float, Event]], index: int, t: float, rank: float) -> None:
-        for position, (_t, old_rank, event) in enumerate(timed):
+    def _move(timed: list[_Entry], index: int, t: float, rank: float) -> None:
+        for position, (_t, old_rank, event, _kind) in enumerate(timed):
             if old_rank == float(index):
-                timed[position] = (t, rank, replace(event, t=round(t, 4)))
+                timed[position] = (t, rank, replace(event, t=round(t, 4)), NoiseKind.LATE_READ)
                 return
 
-    def _dropout(self, timed: list[tuple[float, float, Event]], rng: random.Random,
+    def _dropout(self, timed: list[_Entry], rng: random.Random,
                  injected: Counter[NoiseKind], end: float) -> None:
-        board = [(t, e) for t, _r, e in timed if isinstance(e, Read) and e.antenna in BOARD_ANTENNAS]
+        board = [(t, e) for t, _r, e, _k in timed if isinstance(e, Read) and e.antenna in BOARD_ANTENNAS]
         if not board:
             return
         hit_t, hit = rng.choice(board)
@@ -152,10 +166,36 @@ class NoiseModel:
         back = min(start + length, end - 0.05)
         if back <= hit_t:
             return
+        during = [i for i, (t, _r, e, _k) in enumerate(timed)
+                  if isinstance(e, Read | Gone) and e.antenna == hit.antenna and start <= t < back]
+        # A card that came and went while the reader was out was never seen at all.
+        came = {timed[i][2].uid for i in during if isinstance(timed[i][2], Read)}
+        went = {timed[i][2].uid for i in during if isinstance(timed[i][2], Gone)}
+        unseen = {uid for uid in came & went
+                  if max(i for i in during if timed[i][2].uid == uid and isinstance(timed[i][2], Read))
+                  < max(i for i in during if timed[i][2].uid == uid and isinstance(timed[i][2], Gone))}
         step = 0
-        for position, (t, rank, event) in enumerate(timed):
-            if isinstance(event, Read | Gone) and event.antenna == hit.antenna and start <= t < back:
-                # Re-read in order on recovery, as the reader layer would on its first poll.
-                step += 1
-                timed[position] = (back + step * ORDER_EPSILON_S, rank, replace(event, t=round(back, 4)))
+        for i in during:
+            t, rank, event, _kind = timed[i]
+            if event.uid in unseen:
+                timed[i] = (t, rank, event, _DROPPED)
+                continue
+            # Re-read in order on recovery, as the reader layer would on its first poll.
+            step += 1
+            timed[i] = (back + step * ORDER_EPSILON_S, rank, replace(event, t=round(back, 4)), NoiseKind.DROPOUT)
+        timed[:] = [entry for entry in timed if entry[3] is not _DROPPED]
         injected[NoiseKind.DROPOUT] += 1
+
+
+def _board_spans(events: Sequence[Event], end: float) -> dict[int, float]:
+    """For each board read, when the card leaves that antenna (its next `gone`, or the hand's end)."""
+    spans: dict[int, float] = {}
+    open_reads: dict[tuple[str, str], list[int]] = {}
+    for index, event in enumerate(events):
+        if event.__class__ is Read and event.antenna in BOARD_ANTENNAS:
+            open_reads.setdefault((event.antenna, event.uid), []).append(index)
+            spans[index] = end
+        elif isinstance(event, Gone):
+            for opened in open_reads.pop((event.antenna, event.uid), []):
+                spans[opened] = event.t
+    return spans
