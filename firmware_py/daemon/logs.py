@@ -7,7 +7,6 @@ import os
 import sys
 
 # Under systemd the time stamp and unit come from journald; at a terminal they help.
-SYSTEMD_FORMAT = "<%(levelno)s>%(name)s: %(message)s"
 TERMINAL_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 SYSLOG_PRIORITY = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3, logging.CRITICAL: 2}
 

@@ -16,12 +16,11 @@ from __future__ import annotations
 import logging
 import random
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py.core import Button, ButtonName, Event, Gone, Read, Setup
+from firmware_py.core import Button, ButtonName, Event, Read
 from firmware_py.core.profiles import Profile
 from firmware_py.simulation.dealer import DealerBot, DealerError
 
@@ -230,10 +229,9 @@ class EmulatedSensors:
 
     def poll(self, antenna: str | None = None) -> None:
         """One poll of the reader sensing `antenna` (every reader when None)."""
-        if antenna is None or antenna in self.board_antennas:
-            if self.board is not None:
-                self.board.scan()
-                self.serial.step()
+        if (antenna is None or antenna in self.board_antennas) and self.board is not None:
+            self.board.scan()
+            self.serial.step()
         for name, thread in self.spi.items():
             if antenna is None or antenna == name:
                 thread.step()
@@ -405,14 +403,4 @@ class SimulatedDealer:
         self.sensors.tap.put(event)
 
 
-def journaled_setup(events: Sequence[Event]) -> Setup | None:
-    return next((e for e in events if isinstance(e, Setup)), None)
-
-
-def wait_real(seconds: float) -> None:
-    time.sleep(seconds)
-
-
 __all__ = ["Act", "EmulatedSensors", "SimClock", "SimulatedDealer", "align", "script"]
-
-_ = Gone  # Gone events come from the board's presence logic when the dealer gathers the cards

@@ -1,0 +1,153 @@
+"""`run`: the table's daemon (readers, panel, rules core, screen, journal), or `run --simulate`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+from firmware_py.errors import ConfigError
+
+HELP = "run the table: read the sensors, rule on the deal, drive the screen (--simulate: no hardware needed)"
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be more than zero")
+    return value
+
+
+def _rate(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be between 0 and 1")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE.toml", default=None,
+                        help="the table file (default: config/table.toml)")
+    parser.add_argument("--journal", metavar="FILE", help="the journal (default: from the config, or "
+                        "$STATE_DIRECTORY; --simulate: state/simulated-table.sqlite3)")
+    parser.add_argument("--simulate", action="store_true",
+                        help="a simulated table: emulated readers, board and panel, a dealer bot")
+    parser.add_argument("--headless", action="store_true", help="no screen; print the rulings (and stop "
+                        "when the simulated session is over)")
+    parser.add_argument("--hands", type=int, default=20, help="hands the simulated dealer deals (default 20)")
+    parser.add_argument("--seed", type=int, default=1, help="the simulated dealer's seed (default 1)")
+    parser.add_argument("--error-rate", type=_rate, default=0.25,
+                        help="share of simulated hands with a dealer error (default 0.25)")
+    parser.add_argument("--speed", type=_positive, default=None,
+                        help="simulated time per real second (default: 1 with a window, as fast as "
+                        "possible headless)")
+    parser.add_argument("--fresh", action="store_true", help="--simulate: start a new simulated session "
+                        "even if the last one did not finish")
+    parser.add_argument("--windowed", action="store_true", help="a window instead of the full screen")
+    parser.add_argument("--acks", metavar="FILE", help=argparse.SUPPRESS)  # one line per journaled event (tests)
+    parser.add_argument("--verbose", action="store_true", help="debug logging")
+
+
+def _has_screen() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+                or os.environ.get("SDL_VIDEODRIVER"))
+
+
+def run(args: argparse.Namespace) -> int:
+    import dataclasses  # noqa: PLC0415
+
+    from firmware_py.daemon.app import Daemon, SessionClock, open_acks  # noqa: PLC0415
+    from firmware_py.daemon.config import DEFAULT_PATH, load_table_config  # noqa: PLC0415
+    from firmware_py.daemon.journal import Journal, JournalError  # noqa: PLC0415
+    from firmware_py.daemon.logs import setup_logging  # noqa: PLC0415
+    from firmware_py.daemon.sdnotify import Notifier  # noqa: PLC0415
+    from firmware_py.daemon.wiring import (  # noqa: PLC0415
+        SIM_JOURNAL,
+        SimulationPlan,
+        add_real_hardware,
+        add_simulated_table,
+        open_simulation_journal,
+    )
+
+    setup_logging(verbose=args.verbose)
+    if args.hands < 1:
+        print("run: --hands must be at least 1", file=sys.stderr)
+        return 2
+    headless = args.headless
+    try:
+        config = load_table_config(args.config or DEFAULT_PATH, with_display=not headless)
+    except ConfigError as exc:
+        print(f"run: {exc}", file=sys.stderr)
+        return 2
+    if not headless and not config.screen.enabled:
+        headless = True
+    if not headless and args.simulate and not _has_screen():
+        print("run: no display here (DISPLAY, WAYLAND_DISPLAY and SDL_VIDEODRIVER unset): running headless",
+              file=sys.stderr)
+        headless = True
+    if args.windowed and not headless:
+        config = dataclasses.replace(config, screen=dataclasses.replace(config.screen, fullscreen=False))
+
+    plan = SimulationPlan(seed=args.seed, hands=args.hands, error_rate=args.error_rate)
+    try:
+        if args.simulate:
+            path = Path(args.journal) if args.journal else config.journal_path.with_name(SIM_JOURNAL)
+            journal, plan = open_simulation_journal(path, plan, fresh=args.fresh)
+            if not headless:
+                config = dataclasses.replace(config, screen=dataclasses.replace(config.screen, fullscreen=False))
+        else:
+            journal = Journal.open(Path(args.journal) if args.journal else config.journal_path)
+    except JournalError as exc:
+        print(f"run: {exc}", file=sys.stderr)
+        return 3
+
+    if args.simulate:
+        from firmware_py.simulation.table import SimClock  # noqa: PLC0415
+
+        clock: object = SimClock()
+    else:
+        clock = SessionClock()
+    daemon = Daemon(config, journal=journal, clock=clock, notifier=Notifier(),  # type: ignore[arg-type]
+                    acks=open_acks(args.acks))
+    dealer = None
+    if args.simulate:
+        speed = args.speed if args.speed is not None else (None if headless else 1.0)
+        dealer = add_simulated_table(daemon, config, plan, speed=speed)
+    else:
+        add_real_hardware(daemon, config)
+    if not headless:
+        from firmware_py.daemon.screen import DisplayComponent  # noqa: PLC0415
+
+        display = DisplayComponent(config.screen, faults=daemon.faults, clock=daemon.clock,
+                                   on_closed=lambda: daemon.stop("the window was closed"))
+        daemon.display = display
+        daemon.on_snapshot.append(display.post)
+
+    def on_signal(number: int, _frame: object) -> None:
+        daemon.stop(f"signal {signal.Signals(number).name}")
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    started = time.monotonic()
+    try:
+        status = daemon.run()
+    finally:
+        if args.simulate and daemon.stop_reason == "the simulated session is over":
+            try:
+                journal.set_meta("simulation_done", True)
+            except JournalError as exc:
+                print(f"run: {exc}", file=sys.stderr)
+        journal.close()
+    elapsed = time.monotonic() - started
+    if args.simulate and dealer is not None:
+        hands = plan.hands - (dealer.acts[dealer.next_act].hand - 1 if dealer.next_act < len(dealer.acts) else 0)
+        print(f"simulated table: {hands} hands (seed {plan.seed}), {daemon.events_fed} events, "
+              f"{daemon.rulings} rulings in {elapsed:.1f} s ({hands / elapsed:.1f} hands/s); "
+              f"journal {journal.path}", flush=True)
+    return status

@@ -1,0 +1,363 @@
+"""The daemon: one queue, one main loop that journals each event and only then feeds the rules core.
+
+Reader threads and the panel post `Read`/`Gone`/`Button` events and reader health records to
+the queue; only the main loop touches the core. Components start in order (readers, panel,
+core, display, then the simulated dealer when there is one) and stop in reverse in `finally`;
+a component that fails to start or fails later becomes a line in the fault state on the screen,
+not a crash. The core's state after a restart is the journal replayed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import math
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+
+from firmware_py.core import Button, Event, Gone, Read, Ruling, Seat, Setup, TableSnapshot
+from firmware_py.core.engine import TableCore
+from firmware_py.daemon.config import TableConfig
+from firmware_py.daemon.faults import FaultState
+from firmware_py.daemon.journal import Journal, JournalError, line_of
+from firmware_py.daemon.sdnotify import Notifier, watchdog_interval_s
+from firmware_py.session import SessionReader
+
+logger = logging.getLogger("firmware_py.daemon")
+ruling_log = logging.getLogger("firmware_py.ruling")
+
+BATCH_MAX = 256  # events journaled in one commit when they queue up faster than the disk syncs
+IDLE_WAKE_S = 0.25
+JOURNAL_RETRY_S = 1.0
+DEFAULT_WATCHDOG_S = 5.0
+
+
+class Stop:
+    """Posted to the queue to end the main loop (the simulated dealer is done, or a signal came)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+class ComponentFault:
+    """Posted by a component that failed while running; the main loop puts it in the fault state."""
+
+    def __init__(self, component: str, message: str) -> None:
+        self.component, self.message = component, message
+
+
+class Component(Protocol):
+    name: str
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+@dataclass
+class CallbackComponent:
+    """A component made of two callables (the simulated sensors, the real readers, the panel...)."""
+
+    name: str
+    on_start: Callable[[], None]
+    on_stop: Callable[[], None]
+
+    def start(self) -> None:
+        self.on_start()
+
+    def stop(self) -> None:
+        self.on_stop()
+
+
+class SessionClock:
+    """Session seconds: `base` plus monotonic time since start, so a resumed session never goes back."""
+
+    def __init__(self, base: float = 0.0) -> None:
+        self.base = base
+        self._start = time.monotonic()
+
+    def __call__(self) -> float:
+        return self.base + (time.monotonic() - self._start)
+
+    def resume_at(self, t: float) -> None:
+        self.base, self._start = t, time.monotonic()
+
+
+def state_digest(snapshot: TableSnapshot) -> str:
+    """A short fingerprint of the table's state, to compare a resumed daemon with a replay."""
+    return hashlib.sha256(repr(snapshot).encode()).hexdigest()[:16]
+
+
+def replay(events: Sequence[Event], core: TableCore) -> list[Ruling]:
+    """Feed journaled events to a core as the main loop did; returns the rulings."""
+    rulings: list[Ruling] = []
+    for event in events:
+        try:
+            rulings.extend(core.feed(event).rulings)
+        except ValueError as exc:  # the core refused it live too: same state either way
+            logger.debug("replay: event refused: %s", exc)
+    return rulings
+
+
+def journal_events(journal: Journal, *, base_dir: Path) -> list[Event]:
+    """Every journaled event, parsed back; deck paths in setup lines are absolute."""
+    reader = SessionReader(source=str(journal.path), base_dir=base_dir)
+    events = []
+    for row in journal.rows():
+        event = reader.parse_line(row.line, row.seq)
+        if event is not None:
+            events.append(event)
+    return events
+
+
+class Daemon:
+    """The table's main loop. `run()` returns the exit status."""
+
+    def __init__(self, config: TableConfig, *, journal: Journal, clock: Callable[[], float],
+                 events: queue.Queue[object] | None = None, notifier: Notifier | None = None,
+                 acks: TextIO | None = None, stop_when_done: bool = True) -> None:
+        self.config = config
+        self.journal = journal
+        self.clock = clock
+        self.queue: queue.Queue[object] = events if events is not None else queue.Queue()
+        self.notifier = notifier or Notifier()
+        self.acks = acks
+        self.stop_when_done = stop_when_done
+        self.core = TableCore(config.profiles)
+        self.faults = FaultState()
+        self.readers: list[Component] = []
+        self.panel: Component | None = None
+        self.display: Any = None  # DisplayComponent
+        self.extras: list[Component] = []  # started last: the simulated dealer
+        self.on_snapshot: list[Callable[[TableSnapshot], None]] = []
+        self.on_ruling: list[Callable[[Ruling], None]] = []
+        self.replayed: list[Event] = []
+        self.rulings = 0
+        self.events_fed = 0
+        self.stop_reason = ""
+        self._pending: list[Event] = []
+        self._last_t = -math.inf
+        self._next_retry = 0.0
+        self._stop = threading.Event()
+        self._sources = self._source_names()
+
+    # -- the components --------------------------------------------------------------------------
+
+    def _source_names(self) -> dict[str, str]:
+        """Which reader senses each antenna, for the log lines."""
+        hardware = self.config.hardware
+        names = {r.antenna: f"reader {r.antenna}" for r in hardware.readers}
+        if hardware.serial is not None:
+            for antenna in hardware.serial.antennas:
+                names[antenna] = f"board {hardware.serial.name} {antenna}"
+        return names
+
+    def source_of(self, event: Event) -> str:
+        if isinstance(event, Read | Gone):
+            return self._sources.get(event.antenna, f"antenna {event.antenna}")
+        if isinstance(event, Button):
+            return f"button {event.name}"
+        if isinstance(event, Seat):
+            return f"seat {event.seat}"
+        return "table config"
+
+    def run(self) -> int:
+        started: list[Component] = []
+        core = CallbackComponent("core", self._resume, lambda: None)
+        order: list[Component] = [*self.readers, *([self.panel] if self.panel else []), core,
+                                  *([self.display] if self.display else []), *self.extras]
+        try:
+            for component in order:
+                try:
+                    component.start()
+                except JournalError:
+                    raise
+                except Exception as exc:  # a broken part shows on screen; the table carries on without it
+                    logger.exception("%s failed to start", component.name)
+                    self._fault(component.name, f"failed to start: {exc}")
+                    if component is self.display:
+                        self.display = None
+                    continue
+                started.append(component)
+            self.notifier.ready(f"resumed {len(self.replayed)} events" if self.replayed else "new session")
+            self._loop()
+        except JournalError as exc:
+            logger.critical("%s", exc)
+            return 3
+        finally:
+            self.notifier.stopping()
+            for component in reversed(started):
+                try:
+                    component.stop()
+                except Exception:
+                    logger.exception("%s failed to stop", component.name)
+        logger.info("stopped: %s", self.stop_reason or "done")
+        return 0
+
+    def stop(self, reason: str = "stop requested") -> None:
+        self.queue.put(Stop(reason))
+
+    # -- the core ----------------------------------------------------------------------------------
+
+    def _resume(self) -> None:
+        """Replay the journal into the core; a fresh journal gets the setup line of the config."""
+        events = journal_events(self.journal, base_dir=self.config.hardware_file.parent)
+        self.replayed = events
+        replay(events, self.core)
+        self.events_fed = len(events)
+        if events:
+            self._last_t = events[-1].t
+            if isinstance(self.clock, SessionClock):
+                self.clock.resume_at(self._last_t)
+            snapshot = self.core.snapshot()
+            logger.info("resumed the session: %d events replayed, hand %d (%s), state %s", len(events),
+                        snapshot.hand_number, snapshot.phase, state_digest(snapshot))
+            self._ack(f"resume {len(events)} {state_digest(snapshot)}")
+            if not self._same_setup(events):
+                logger.warning("the table config differs from the journaled setup: it applies from now")
+                self._commit([self.config.setup(t=max(self._last_t, self.clock()))])
+        else:
+            logger.info("new session: %s, seats %s, button %d", self.config.profile,
+                        ",".join(map(str, self.config.seats)), self.config.button)
+            self._commit([self.config.setup(t=max(0.0, self.clock()))])
+
+    def _same_setup(self, events: Sequence[Event]) -> bool:
+        last = next((e for e in reversed(events) if isinstance(e, Setup)), None)
+        want = self.config.setup()
+        return last is not None and (last.profile, last.seats, last.in_play, tuple(last.deck_files)) == (
+            want.profile, want.seats, want.in_play, tuple(want.deck_files))
+
+    def _loop(self) -> None:
+        watchdog_s = watchdog_interval_s()
+        next_ping = 0.0
+        self._publish()
+        while True:
+            batch: list[object] = []
+            try:
+                batch.append(self.queue.get(timeout=IDLE_WAKE_S))
+                while len(batch) < BATCH_MAX:
+                    batch.append(self.queue.get_nowait())
+            except queue.Empty:
+                pass
+            events: list[Event] = []
+            stop: Stop | None = None
+            for item in batch:
+                if isinstance(item, Setup | Read | Gone | Button | Seat):
+                    events.append(item)
+                elif isinstance(item, Stop):
+                    stop = item
+                else:
+                    self._health(item)
+            if events or (self._pending and time.monotonic() >= self._next_retry):
+                self._commit(events)
+            if watchdog_s is not None and time.monotonic() >= next_ping:
+                if self.healthy():
+                    self.notifier.watchdog()
+                next_ping = time.monotonic() + min(watchdog_s, DEFAULT_WATCHDOG_S)
+            if stop is not None:
+                self.stop_reason = stop.reason
+                if not self._pending:
+                    return
+                logger.error("stopping with %d events not journaled (the journal is failing)", len(self._pending))
+                return
+
+    def healthy(self) -> bool:
+        """What the watchdog pings for: the loop turns, the journal records, the screen draws."""
+        if self.faults.has("journal"):
+            return False
+        return self.display is None or self.display.alive()
+
+    def _health(self, item: object) -> None:
+        from hardware.faults import ReaderFault, ReaderRecovered  # noqa: PLC0415
+
+        if isinstance(item, ReaderFault):
+            self._fault(self._reader_component(item.reader), item.message)
+        elif isinstance(item, ReaderRecovered):
+            if self.faults.clear(self._reader_component(item.reader)):
+                self._publish()
+        elif isinstance(item, ComponentFault):
+            self._fault(item.component, item.message)
+        else:
+            logger.warning("main loop: ignored %r on the queue", item)
+
+    def _reader_component(self, reader: str) -> str:
+        serial = self.config.hardware.serial
+        if serial is not None and reader == serial.name:
+            return f"board {reader}"
+        return f"reader {reader}"
+
+    def _fault(self, component: str, message: str) -> None:
+        if self.faults.raise_fault(component, message, t=self.clock()):
+            self._publish()
+
+    def _commit(self, events: list[Event]) -> None:
+        """Journal the events (and any left from a failed commit), then, and only then, feed them."""
+        fresh = []
+        for event in events:
+            t = max(event.t, self._last_t, 0.0)  # threads race to the queue: keep session time monotonic
+            fresh.append(event if t == event.t else replace(event, t=t))
+            self._last_t = t
+        batch = self._pending + fresh
+        if not batch:
+            return
+        try:
+            seqs = self.journal.append(batch)
+        except JournalError as exc:
+            self._pending = batch
+            self._next_retry = time.monotonic() + JOURNAL_RETRY_S
+            self._fault("journal", str(exc))
+            return
+        self._pending = []
+        if self.faults.clear("journal", note="events are recorded again"):
+            self._publish()
+        for seq, event in zip(seqs, batch, strict=True):
+            self._ack(f"ack {seq} {line_of(event)}")
+        for event in batch:
+            self._feed(event)
+        self._publish()
+
+    def _feed(self, event: Event) -> None:
+        try:
+            outcome = self.core.feed(event)
+        except ValueError as exc:
+            logger.error("the rules core refused %s from %s: %s", line_of(event), self.source_of(event), exc)
+            return
+        self.events_fed += 1
+        source = self.source_of(event)
+        for ruling in outcome.rulings:
+            self.rulings += 1
+            ruling_log.info("%s [%s]", ruling.explain(), source)
+            for callback in self.on_ruling:
+                callback(ruling)
+        for notice in outcome.notices:
+            logger.info("notice t=%.2f %s: %s [%s]", notice.t, notice.notice, notice.message, source)
+
+    def _publish(self) -> None:
+        snapshot = self.core.snapshot()
+        for callback in self.on_snapshot:
+            try:
+                callback(snapshot)
+            except Exception:
+                logger.exception("a snapshot listener failed")
+
+    def _ack(self, line: str) -> None:
+        if self.acks is not None:
+            self.acks.write(line + "\n")
+            self.acks.flush()
+
+
+def open_acks(path: str | None) -> TextIO | None:
+    """The acknowledgement log (one line per journaled event), for tests and tooling."""
+    if not path:
+        return None
+    handle = open(path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 (lives as long as the daemon)
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o600)
+    return handle

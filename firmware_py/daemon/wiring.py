@@ -1,0 +1,120 @@
+"""Putting a daemon together: the real readers and panel, or the simulated table on emulated hardware."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from firmware_py.daemon.app import CallbackComponent, Daemon, Stop
+from firmware_py.daemon.config import TableConfig
+from firmware_py.daemon.journal import Journal
+
+logger = logging.getLogger("firmware_py.daemon")
+
+SIM_JOURNAL = "simulated-table.sqlite3"
+
+
+def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
+    """The configured SPI readers and serial board on their threads, the panel on the Pi's GPIO."""
+    from hardware.rig import Sensors, start_sensors  # noqa: PLC0415
+
+    running: dict[str, Any] = {}
+
+    def start_readers() -> None:
+        running["sensors"] = start_sensors(config.hardware, queue=daemon.queue, clock=daemon.clock)
+
+    def stop_readers() -> None:
+        sensors: Sensors | None = running.pop("sensors", None)
+        if sensors is not None:
+            sensors.stop()
+
+    daemon.readers.append(CallbackComponent("readers", start_readers, stop_readers))
+    if config.hardware.panel is None:
+        return
+
+    def start_panel() -> None:
+        from gpiozero import Device  # noqa: PLC0415
+
+        from hardware.panel import DealerPanel  # noqa: PLC0415
+
+        Device.ensure_pin_factory()  # lgpio on Raspberry Pi OS; passed on explicitly from here
+        panel = DealerPanel(config.hardware.panel, pin_factory=Device.pin_factory, queue=daemon.queue,
+                            clock=daemon.clock)
+        panel.start()
+        running["panel"] = panel
+        daemon.on_ruling.append(lambda _ruling: panel.signal_ruling())
+
+    def stop_panel() -> None:
+        panel = running.pop("panel", None)
+        if panel is not None:
+            panel.close()
+
+    daemon.panel = CallbackComponent("panel", start_panel, stop_panel)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SimulationPlan:
+    seed: int
+    hands: int
+    error_rate: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seed": self.seed, "hands": self.hands, "error_rate": self.error_rate}
+
+
+def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPlan, *,
+                        speed: float | None) -> Any:
+    """Emulated readers, board and panel driven by the seeded dealer bot; returns the dealer."""
+    from firmware_py.simulation.table import EmulatedSensors, SimulatedDealer, script  # noqa: PLC0415
+
+    sensors = EmulatedSensors(config.hardware, queue=daemon.queue, clock=daemon.clock)
+    in_play = config.deck(config.in_play)
+    other = next((d for d in config.decks if d.name != config.in_play), None)
+    acts, _errors = script(profile=config.profiles[config.profile], seats=config.seats, button=config.button,
+                           deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,
+                           error_rate=plan.error_rate)
+    dealer = SimulatedDealer(sensors, acts, speed=speed,
+                             on_done=lambda: daemon.queue.put(Stop("the simulated session is over")))
+    daemon.readers.append(CallbackComponent("readers", sensors.start_readers, sensors.stop_readers))
+    daemon.panel = CallbackComponent("panel", sensors.start_panel, sensors.stop_panel)
+    if sensors.config.panel is not None:
+        daemon.on_ruling.append(lambda _ruling: sensors.panel.signal_ruling() if sensors.panel else None)
+
+    def start_dealer() -> None:
+        if daemon.replayed:
+            daemon.clock.set_at_least(daemon.replayed[-1].t)  # type: ignore[attr-defined]
+        dealer.resume(daemon.replayed)
+        dealer.start()
+
+    daemon.extras.append(CallbackComponent("simulated dealer", start_dealer, dealer.stop))
+    return dealer
+
+
+def open_simulation_journal(path: Path, plan: SimulationPlan, *, fresh: bool) -> tuple[Journal, SimulationPlan]:
+    """The simulation's own journal; a finished (or --fresh) one is moved aside and a new one begun.
+
+    After a crash the stored plan wins over the command line, so the same script resumes.
+    """
+    if path.exists():
+        journal = Journal.open(path)
+        stored = journal.meta("simulation")
+        done = bool(journal.meta("simulation_done"))
+        if stored is not None and not fresh and not done:
+            kept = SimulationPlan(seed=int(stored["seed"]), hands=int(stored["hands"]),
+                                  error_rate=float(stored["error_rate"]))
+            if kept != plan:
+                logger.info("resuming the unfinished simulated session (seed %d, %d hands); --fresh starts anew",
+                            kept.seed, kept.hands)
+            return journal, kept
+        journal.close()
+        previous = path.with_name(path.stem + ".previous" + path.suffix)
+        for suffix in ("", "-wal", "-shm"):
+            source = Path(str(path) + suffix)
+            if source.exists():
+                shutil.move(source, Path(str(previous) + suffix))
+    journal = Journal.open(path)
+    journal.set_meta("simulation", plan.to_json())
+    return journal, plan
