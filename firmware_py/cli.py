@@ -13,6 +13,7 @@ COMMANDS = {
     "snapshot": "firmware_py.commands.snapshot",
     "enroll": "firmware_py.commands.enroll",
     "doctor": "firmware_py.commands.doctor",
+    "run": "firmware_py.commands.run",
 }
 
 
