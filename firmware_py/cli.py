@@ -14,6 +14,7 @@ COMMANDS = {
     "enroll": "firmware_py.commands.enroll",
     "doctor": "firmware_py.commands.doctor",
     "run": "firmware_py.commands.run",
+    "export": "firmware_py.commands.export",
 }
 
 
