@@ -1,0 +1,66 @@
+"""A broken table config stops the daemon before it touches anything, naming the file and the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_py.daemon.config import load_table_config
+from firmware_py.errors import ConfigError
+from tests.daemon.conftest import ROOT, run_daemon
+
+GOOD = (ROOT / "config" / "table.toml").read_text()
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "table.toml"
+    # Paths in the file are relative to it: point them at the repository's config.
+    text = text.replace('"decks/', f'"{ROOT}/config/decks/').replace('"hardware.toml"',
+                                                                      f'"{ROOT}/config/hardware.toml"')
+    text = text.replace('profiles = "profiles"', f'profiles = "{ROOT}/config/profiles"')
+    path.write_text(text)
+    return path
+
+
+def test_the_shipped_table_config_is_valid():
+    config = load_table_config(ROOT / "config" / "table.toml", with_display=False)
+    assert config.profile in config.profiles and config.button in config.seats
+
+
+def test_daemon_with_an_unknown_key_exits_naming_file_key_and_suggestion(tmp_path):
+    path = _write(tmp_path, GOOD.replace("seats = [", "seets = ["))
+    journal = tmp_path / "journal.sqlite3"
+    result = run_daemon("--config", str(path), "--journal", str(journal), "--headless", timeout=30)
+    assert result.returncode == 2
+    assert str(path) in result.stderr and "seets" in result.stderr and "did you mean 'seats'" in result.stderr
+    assert not journal.exists()  # nothing was touched
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (('profile = "robert"', 'profile = "robrt"'), ["[table] profile", "did you mean 'robert'"]),
+    (("button = 1 ", "button = 9 "), ["[table] button", "not one of the occupied seats"]),
+    (('view = "venue"', 'veiw = "venue"'), ["[display] veiw", "did you mean 'view'"]),
+    (('in_play = "test-red"', 'in_play = "test-rde"'), ["[table] in_play", "did you mean 'test-red'"]),
+    (("[display]", "[dispaly]"), ["[dispaly]", "did you mean 'display'"]),
+    (("size = [800, 480]", "size = [800]"), ["[display] size"]),
+    (('"decks/test-blue.json"', '"decks/nope.json"'), ["[table] decks", "nope.json"]),
+])
+def test_each_bad_value_names_the_file_and_the_key(tmp_path, change, words):
+    path = _write(tmp_path, GOOD.replace(*change))
+    assert GOOD.replace(*change) != GOOD
+    with pytest.raises(ConfigError) as caught:
+        load_table_config(path, with_display=True)
+    message = str(caught.value)
+    assert str(path) in message
+    for word in words:
+        assert word in message
+
+
+def test_a_broken_hardware_file_is_named_by_its_own_path(tmp_path):
+    hardware = tmp_path / "hardware.toml"
+    text = (ROOT / "config" / "hardware.toml").read_text()
+    hardware.write_text(text.replace("debounce_s = 0.03", "debounnce_s = 0.03"))
+    path = _write(tmp_path, GOOD.replace('hardware = "hardware.toml"', f'hardware = "{hardware}"'))
+    with pytest.raises(ConfigError, match=r"hardware\.toml.*debounnce_s.*did you mean 'debounce_s'"):
+        load_table_config(path, with_display=False)

@@ -1,0 +1,67 @@
+"""`run --simulate --headless --hands 50` deals through the real drivers and prints rulings; its
+journal exports to a session that replays to the same rulings and to PHH that pokerkit plays."""
+
+from __future__ import annotations
+
+import re
+import stat
+import subprocess
+import sys
+
+import pytest
+from pokerkit import HandHistory
+
+from firmware_py.core import Gone
+from firmware_py.daemon.app import journal_events
+from firmware_py.daemon.journal import Journal
+from tests.daemon.conftest import ROOT, environment, run_daemon
+
+RULING_LINE = re.compile(r"firmware_py\.ruling: +(.*) \[(reader|board|button) [^\]]+\]$")
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("sim")
+    journal = tmp / "journal.sqlite3"
+    result = run_daemon("--simulate", "--headless", "--hands", "50", "--seed", "11", "--error-rate", "0.4",
+                        "--journal", str(journal), timeout=120)
+    return tmp, journal, result
+
+
+def test_fifty_simulated_hands_complete_and_print_rulings_with_their_sensor(session):
+    _tmp, journal, result = session
+    assert result.returncode == 0, result.stderr
+    rulings = [m for m in map(RULING_LINE.search, result.stdout.splitlines()) if m]
+    kinds = {m.group(1).split()[1] for m in rulings}
+    assert "SHOWDOWN" in kinds and len(kinds) >= 4, kinds  # the bot's errors drew rulings
+    assert "simulated table: 50 hands" in result.stdout
+    with Journal.open(journal) as j:
+        events = journal_events(j, base_dir=ROOT / "config")
+    assert any(isinstance(e, Gone) for e in events)  # the board reported cards leaving: real presence logic
+
+
+def test_export_replays_to_the_same_rulings_and_loads_in_pokerkit(session):
+    tmp, journal, result = session
+    out = tmp / "export"
+    exported = subprocess.run([sys.executable, "-m", "firmware_py", "export", "--journal", str(journal),
+                               "--out", str(out)], cwd=ROOT, env=environment(), capture_output=True, text=True,
+                              timeout=60, check=False)
+    assert exported.returncode == 0, exported.stderr
+    for name in ("session.jsonl", "hands.phhs"):
+        assert stat.S_IMODE((out / name).stat().st_mode) == 0o600
+
+    replayed = subprocess.run([sys.executable, "-m", "firmware_py", "replay", "--explain", str(out / "session.jsonl")],
+                              cwd=ROOT, env=environment(), capture_output=True, text=True, timeout=60, check=False)
+    assert replayed.returncode == 0, replayed.stderr
+    live = [m.group(1).strip() for m in map(RULING_LINE.search, result.stdout.splitlines()) if m]
+    assert [line.strip() for line in replayed.stdout.splitlines()] == live
+
+    with open(out / "hands.phhs", "rb") as handle:
+        histories = list(HandHistory.load_all(handle))
+    assert len(histories) >= 30
+    for history in histories:
+        states = list(history)  # pokerkit plays every action of the hand
+        final = states[-1]
+        assert not final.status  # the hand ran to its end
+        assert len(history.user_defined_fields["_burns"]) <= 6
+        assert history.user_defined_fields["_seats"] == history.seats
