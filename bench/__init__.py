@@ -1,0 +1,1 @@
+"""Benchmarks of the table appliance: `python -m bench` (see bench/run.py)."""

@@ -1,0 +1,493 @@
+"""The table's benchmarks: each figure a median over repeated runs, each comparison a ratio taken in the same run.
+
+    python -m bench            # the full run: a few minutes on a 2-core machine
+    python -m bench --quick    # fewer repeats and a smaller harness, for a check
+
+Prints a table and writes `bench/results/bench.json` (with the machine it ran on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from pokerkit import (  # noqa: E402  (after the path above)
+    Automation,
+    Card,
+    Deck,
+    Mode,
+    NoLimitTexasHoldem,
+    StandardHighHand,
+    calculate_equities,
+    parse_range,
+)
+
+from display.equity import calculate_equity  # noqa: E402
+from firmware_py.core import Button, Event, Read, Setup  # noqa: E402
+from firmware_py.core.engine import TableCore  # noqa: E402
+from firmware_py.profiles import load_profiles  # noqa: E402
+from firmware_py.session import event_to_json, load_deck, read_session  # noqa: E402
+from firmware_py.simulation import harness  # noqa: E402
+from firmware_py.simulation.dealer import DealerBot  # noqa: E402
+from hardware.config import SpiReaderConfig  # noqa: E402
+from hardware.emulation.bus import EmulatedHardware, install_fake_modules  # noqa: E402
+from hardware.emulation.chip import Tag  # noqa: E402
+from hardware.mfrc522_reader import Mfrc522Reader  # noqa: E402
+
+try:
+    import eval7  # C hand evaluator: the speed reference for equity
+except ImportError:  # pragma: no cover - reported in the results instead
+    eval7 = None
+
+DATA = ROOT / "bench" / "data"
+RESULTS = ROOT / "bench" / "results" / "bench.json"
+DECKS = ROOT / "config" / "decks"
+SESSION_HANDS = 500
+SESSION_SEATS = (1, 2, 3, 4, 5, 6)
+SESSION_SEED = 2024
+
+Row = dict[str, Any]
+_PROFILES: dict[str, Any] = {}
+
+
+def profiles() -> dict[str, Any]:
+    """The house-rule profiles, loaded once (loading is not what the replay measures)."""
+    if not _PROFILES:
+        _PROFILES.update(load_profiles())
+    return _PROFILES
+
+
+# -- helpers ------------------------------------------------------------------------------------------
+
+def median_time(func: Callable[[], object], repeats: int) -> tuple[float, list[float]]:
+    """Median wall time of `func` over `repeats` runs (after one warm-up run), and every run's time."""
+    func()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), times
+
+
+def machine() -> dict[str, Any]:
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith(("model name", "Model")):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = ""
+    try:
+        kib = int(Path("/proc/meminfo").read_text().split()[1])
+        memory = f"{kib / 1024 / 1024:.1f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    return {"cpu": model, "cores": os.cpu_count(), "memory": memory, "os": platform.platform(),
+            "python": platform.python_version()}
+
+
+# -- the recorded session -----------------------------------------------------------------------------
+
+def session_file() -> Path:
+    """A 500-hand session by the seeded dealer bot (clean hands: pokerkit can play every one of them)."""
+    path = DATA / f"session-{SESSION_HANDS}.jsonl"
+    if path.exists():
+        return path
+    DATA.mkdir(parents=True, exist_ok=True)
+    profiles = load_profiles()
+    red = load_deck(DECKS / "test-red.json")
+    bot = DealerBot(rng=random.Random(SESSION_SEED), deck=red, profile=profiles["robert"], seats=SESSION_SEATS,
+                    button=1)
+    setup = Setup(t=0.0, profile="robert", seats=SESSION_SEATS, button=1, decks=(red,), in_play=red.name,
+                  deck_files=(os.path.relpath(DECKS / "test-red.json", DATA),))
+    lines = [json.dumps(event_to_json(setup))]
+    for hand in bot.session(SESSION_HANDS, t=1.0):
+        lines.extend(json.dumps(event_to_json(e)) for e in hand.events)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def replay_core(path: Path) -> int:
+    core = TableCore(profiles())
+    rulings = 0
+    for _line, event in read_session(path):
+        rulings += len(core.feed(event).rulings)
+    return rulings
+
+
+def feed_only(events: Sequence[Event]) -> int:
+    core = TableCore(profiles())
+    return sum(len(core.feed(event).rulings) for event in events)
+
+
+def bare_parse(path: Path) -> int:
+    count = 0
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                json.loads(line)
+                count += 1
+    return count
+
+
+def pokerkit_hands(path: Path) -> list[list[tuple[str, str]]]:
+    """The session's hands as (operation, card) steps for pokerkit, read from the same file."""
+    red = load_deck(DECKS / "test-red.json")
+    hands: list[list[tuple[str, str]]] = []
+    for _line, event in read_session(path):
+        if isinstance(event, Button) and event.name == "new_hand":
+            hands.append([])
+        elif isinstance(event, Read) and hands:
+            hands[-1].append((event.antenna, red.cards[event.uid]))
+        elif isinstance(event, Button) and hands and event.name in ("fold", "check", "call", "bet", "raise"):
+            hands[-1].append((str(event.name), ""))
+    return hands
+
+
+def replay_pokerkit(hands: list[list[tuple[str, str]]], players: int) -> int:
+    """pokerkit's `State` playing the same hands: the same cards dealt, burned and turned, the same actions."""
+    automations = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
+                   Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING, Automation.CHIPS_PUSHING,
+                   Automation.CHIPS_PULLING)
+    finished = 0
+    for steps in hands:
+        state = NoLimitTexasHoldem.create_state(automations, False, 0, (1, 2), 2, (10**6,) * players, players,
+                                                mode=Mode.CASH_GAME)
+        board: list[str] = []
+        for what, card in steps:
+            if what == "shoe":
+                if state.can_deal_hole():
+                    state.deal_hole(card)
+                elif state.can_burn_card():
+                    state.burn_card(card)
+            elif card:
+                board.append(card)
+                if len(board) == (3 if not state.board_cards else 1):
+                    state.deal_board("".join(board))
+                    board = []
+            elif what == "fold":
+                state.fold()
+            elif what in ("check", "call"):
+                state.check_or_call()
+            else:
+                state.complete_bet_or_raise_to()
+        finished += not state.status
+    return finished
+
+
+def bench_replay(repeats: int) -> Row:
+    path = session_file()
+    hands = pokerkit_hands(path)
+    events = bare_parse(path)
+    floor, _ = median_time(lambda: bare_parse(path), repeats)
+    core, _ = median_time(lambda: replay_core(path), repeats)
+    reader, _ = median_time(lambda: sum(1 for _ in read_session(path)), repeats)
+    parsed = [event for _line, event in read_session(path)]
+    feed, _ = median_time(lambda: feed_only(parsed), repeats)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pokerkit warns on folds with nothing to call; the dealer bot makes them
+        done = replay_pokerkit(hands, len(SESSION_SEATS))
+        peer, _ = median_time(lambda: replay_pokerkit(hands, len(SESSION_SEATS)), max(3, repeats // 3))
+    return {"session": str(path.relative_to(ROOT)), "hands": len(hands), "events": events,
+            "pokerkit_hands_finished": done, "floor_s": floor, "core_s": core, "pokerkit_s": peer,
+            "session_reader_s": reader, "core_feed_only_s": feed,
+            "core_over_floor": core / floor, "pokerkit_over_core": peer / core,
+            "goal": "core within 3x the bare parse; at least 20x faster than pokerkit"}
+
+
+def bench_latency(repeats: int) -> Row:
+    """Time from one input event to its ruling: `feed` on each event of the session, already parsed."""
+    events: list[Event] = [event for _line, event in read_session(session_file())]
+    rules = profiles()
+    samples: list[float] = []
+    clock = time.perf_counter_ns
+    for _ in range(repeats):
+        core = TableCore(rules)
+        for event in events:
+            start = clock()
+            core.feed(event)
+            samples.append(clock() - start)
+    samples.sort()
+    return {"events_timed": len(samples), "median_us": statistics.median(samples) / 1e3,
+            "p99_us": samples[int(0.99 * (len(samples) - 1))] / 1e3, "max_us": samples[-1] / 1e3,
+            "goal": "p99 <= 1 ms"}
+
+
+# -- equity -------------------------------------------------------------------------------------------
+
+HEADS_UP = (("As", "Ks"), ("Qh", "Qd"))
+HEADS_UP_FLOP = ("Jh", "Ts", "2c")
+SIX_WAY = (("As", "Ah"), ("Kd", "Kc"), ("7s", "8s"), ("2c", "2d"), ("Jh", "Th"), ("Qs", "3d"))
+TRIALS = 10_000
+
+
+def _ours_flop() -> object:
+    return calculate_equity(HEADS_UP, HEADS_UP_FLOP)
+
+
+def _ours_six(seed: int = 1) -> object:
+    return calculate_equity(SIX_WAY, rng=random.Random(seed), target_error=0.0, max_samples=TRIALS)
+
+
+def _eval7_exact_flop() -> list[float]:
+    hands = [[eval7.Card(c) for c in hand] for hand in HEADS_UP]
+    board = [eval7.Card(c) for c in HEADS_UP_FLOP]
+    used = {str(c) for c in (*hands[0], *hands[1], *board)}
+    stub = [c for c in eval7.Deck().cards if str(c) not in used]
+    wins = [0, 0]
+    for extra in itertools.combinations(stub, 2):
+        full = board + list(extra)
+        a, b = eval7.evaluate(hands[0] + full), eval7.evaluate(hands[1] + full)  # higher is stronger
+        if a != b:
+            wins[0 if a > b else 1] += 1
+    return wins
+
+
+def _eval7_six(seed: int = 1) -> list[int]:
+    rng = random.Random(seed)
+    hands = [[eval7.Card(c) for c in hand] for hand in SIX_WAY]
+    used = {str(c) for hand in hands for c in hand}
+    stub = [c for c in eval7.Deck().cards if str(c) not in used]
+    wins = [0] * len(hands)
+    for _ in range(TRIALS):
+        board = rng.sample(stub, 5)
+        ranks = [eval7.evaluate(hand + board) for hand in hands]
+        best = max(ranks)
+        if ranks.count(best) == 1:
+            wins[ranks.index(best)] += 1
+    return wins
+
+
+def _pokerkit_equity(hands: Sequence[Sequence[str]], board: Sequence[str], samples: int) -> list[float]:
+    return calculate_equities(tuple(parse_range("".join(hand)) for hand in hands), Card.parse("".join(board)), 2, 5,
+                              Deck.STANDARD, (StandardHighHand,), sample_count=samples)
+
+
+def bench_equity(repeats: int) -> Row:
+    row: Row = {"goal": "within 1.5x eval7"}
+    spots = {
+        "heads_up_flop_exact": (_ours_flop, _eval7_exact_flop, lambda: _pokerkit_equity(HEADS_UP, HEADS_UP_FLOP, 990)),
+        "six_way_preflop_10k": (_ours_six, _eval7_six, lambda: _pokerkit_equity(SIX_WAY, (), TRIALS)),
+    }
+    have_eval7 = eval7 is not None
+    for name, (ours, theirs, pokerkit) in spots.items():
+        ours_s, _ = median_time(ours, repeats)
+        spot: Row = {"ours_s": ours_s}
+        if have_eval7:
+            eval7_s, _ = median_time(theirs, repeats)
+            spot |= {"eval7_s": eval7_s, "ours_over_eval7": ours_s / eval7_s}
+        else:
+            spot["eval7"] = "not installed (pip install eval7)"
+        pokerkit_s, _ = median_time(pokerkit, max(1, repeats // 3))
+        spot |= {"pokerkit_s": pokerkit_s, "pokerkit_over_ours": pokerkit_s / ours_s}
+        row[name] = spot
+    return row
+
+
+# -- the MFRC522 driver on the emulated chip ------------------------------------------------------------
+
+def bench_mfrc522(polls: int) -> Row:
+    """SPI transfers per empty poll and per read: our driver, and the `mfrc522` package's SimpleMFRC522."""
+    row: Row = {"polls": polls}
+    with EmulatedHardware() as hw:
+        chip = hw.add_mfrc522(bus=0, device=0, reset_pin=25)
+        reader = Mfrc522Reader(SpiReaderConfig(antenna="shoe", bus=0, device=0, reset_pin=25), sleep=hw.sleep)
+        reader.open()
+        row["ours"] = _count_polls(hw, chip, reader.poll, polls, Tag)
+        reader.close()
+    with EmulatedHardware() as hw:
+        install_fake_modules()  # the package imports spidev and RPi.GPIO as it loads
+        from mfrc522 import SimpleMFRC522  # noqa: PLC0415 (only after the fakes are installed)
+
+        chip = hw.add_mfrc522(bus=0, device=0, reset_pin=22)  # SimpleMFRC522 is fixed to bus 0, device 0
+        simple = SimpleMFRC522()
+        row["simple_mfrc522"] = _count_polls(hw, chip, simple.read_id_no_block, polls, Tag)
+    ours, theirs = row["ours"], row["simple_mfrc522"]
+    row["simple_over_ours_empty"] = theirs["transfers_per_empty_poll"] / ours["transfers_per_empty_poll"]
+    row["goal"] = "fewer SPI transfers than SimpleMFRC522; every poll sees a resting card"
+    return row
+
+
+def _count_polls(hw: Any, chip: Any, poll: Callable[[], object], polls: int, tag_type: Any) -> Row:
+    chip.clear()
+    chip.reset_counters()
+    start = hw.now()
+    for _ in range(polls):
+        poll()
+    empty = chip.transfers / polls
+    empty_s = (hw.now() - start) / polls
+    chip.place(tag_type.ntag("04A1B2C3D4E5F6"))
+    chip.reset_counters()
+    start = hw.now()
+    seen = sum(1 for _ in range(polls) if poll())
+    return {"transfers_per_empty_poll": empty, "transfers_per_poll_with_card": chip.transfers / polls,
+            "bus_ms_per_empty_poll": empty_s * 1e3, "bus_ms_per_poll_with_card": (hw.now() - start) / polls * 1e3,
+            "polls_seeing_the_card": f"{seen}/{polls}"}
+
+
+# -- the daemon ---------------------------------------------------------------------------------------
+
+def bench_daemon(seconds: float) -> Row:
+    """Resident memory and CPU of `python -m firmware_py run --simulate --headless` while it runs."""
+    command = [sys.executable, "-m", "firmware_py", "run", "--simulate", "--headless", "--fresh", "--speed", "1",
+               "--hands", "1000", "--journal", str(DATA / "bench-journal.sqlite3")]
+    DATA.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
+    try:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    except OSError as exc:
+        return {"status": f"not measured: {exc}"}
+    try:
+        time.sleep(min(3.0, seconds))  # start-up, imports, first hand
+        if process.poll() is not None:
+            error = (process.stderr.read() if process.stderr else b"").decode(errors="replace").strip()
+            return {"status": "not measured: the daemon exited", "exit": process.returncode,
+                    "stderr": error[-400:]}
+        stat = Path(f"/proc/{process.pid}/stat")
+        ticks = os.sysconf("SC_CLK_TCK")
+
+        def cpu_s() -> float:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / ticks
+
+        start_cpu, start = cpu_s(), time.monotonic()
+        rss = []
+        while time.monotonic() - start < seconds and process.poll() is None:
+            for line in Path(f"/proc/{process.pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    rss.append(int(line.split()[1]) / 1024)
+            time.sleep(0.25)
+        used = cpu_s() - start_cpu
+        wall = time.monotonic() - start
+        return {"status": "measured", "command": " ".join(command[1:]), "seconds": wall,
+                "rss_mib_median": statistics.median(rss) if rss else None, "rss_mib_max": max(rss, default=None),
+                "cpu_percent": 100 * used / wall,
+                "note": "a simulated session dealt at real speed (--speed 1): a dealing table, not a strictly idle one"}
+    except OSError as exc:
+        return {"status": f"not measured: {exc}"}
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+# -- the harness --------------------------------------------------------------------------------------
+
+def bench_harness(clean: int, errors: int, jobs: int) -> Row:
+    start = time.perf_counter()
+    scores = harness.run(clean=clean, errors=errors, seed=0, jobs=jobs)
+    print(harness.format_table(scores))
+    return {"clean_per_profile": clean, "errors_per_profile": errors, "seconds": time.perf_counter() - start,
+            "goal": "0 false rulings in 10,000 clean hands; 100% of 1,000 irregularities ruled right",
+            "profiles": [s.to_json() for s in scores]}
+
+
+# -- the report ---------------------------------------------------------------------------------------
+
+def report(results: Row) -> str:
+    lines = [f"machine: {results['machine']['cpu']}, {results['machine']['cores']} cores, "
+             f"{results['machine']['memory']}, Python {results['machine']['python']}", ""]
+    rows: list[tuple[str, str, str]] = []
+    r = results.get("replay")
+    if r:
+        rows += [("replay 500 hands: bare JSON parse (floor)", f"{r['floor_s'] * 1e3:.1f} ms", ""),
+                 ("replay 500 hands: rules core", f"{r['core_s'] * 1e3:.1f} ms",
+                  f"{r['core_over_floor']:.2f}x floor (goal <= 3x)"),
+                 ("  of which: session reader (parse to events)", f"{r['session_reader_s'] * 1e3:.1f} ms", ""),
+                 ("  of which: TableCore.feed on parsed events", f"{r['core_feed_only_s'] * 1e3:.1f} ms", ""),
+                 ("replay 500 hands: pokerkit State", f"{r['pokerkit_s'] * 1e3:.1f} ms",
+                  f"core {r['pokerkit_over_core']:.1f}x faster (goal >= 20x)")]
+    r = results.get("latency")
+    if r:
+        rows.append(("event -> ruling latency", f"median {r['median_us']:.1f} us", f"p99 {r['p99_us']:.1f} us "
+                     "(goal <= 1000 us)"))
+    r = results.get("equity")
+    if r:
+        for name, label in (("heads_up_flop_exact", "equity heads-up flop, exact"),
+                            ("six_way_preflop_10k", "equity six-way pre-flop, 10k trials")):
+            spot = r[name]
+            vs = f"{spot['ours_over_eval7']:.2f}x eval7 (goal <= 1.5x)" if "ours_over_eval7" in spot else spot["eval7"]
+            rows.append((label, f"{spot['ours_s'] * 1e3:.1f} ms",
+                         f"{vs}; pokerkit {spot['pokerkit_over_ours']:.1f}x slower"))
+    r = results.get("mfrc522")
+    if r:
+        ours, theirs = r["ours"], r["simple_mfrc522"]
+        rows += [("MFRC522 SPI transfers per empty poll", f"{ours['transfers_per_empty_poll']:.0f}",
+                  f"SimpleMFRC522 {theirs['transfers_per_empty_poll']:.0f}"),
+                 ("MFRC522 SPI transfers per poll with a card", f"{ours['transfers_per_poll_with_card']:.0f}",
+                  f"SimpleMFRC522 {theirs['transfers_per_poll_with_card']:.0f}"),
+                 ("MFRC522 polls that see a resting card", ours["polls_seeing_the_card"],
+                  f"SimpleMFRC522 {theirs['polls_seeing_the_card']}")]
+    r = results.get("daemon")
+    if r:
+        if r.get("status") == "measured":
+            rows.append(("daemon (simulated session, headless)", f"RSS {r['rss_mib_median']:.0f} MiB",
+                         f"CPU {r['cpu_percent']:.1f}%"))
+        else:
+            rows.append(("daemon RSS and CPU", "NOT YET MEASURED", str(r.get("status"))))
+    r = results.get("harness")
+    if r:
+        clean = sum(p["clean_hands"] for p in r["profiles"])
+        false = sum(p["false_rulings"] for p in r["profiles"])
+        errs = sum(p["error_hands"] for p in r["profiles"])
+        right = sum(p["ruled_right"] for p in r["profiles"])
+        rows.append(("harness, all profiles, with noise", f"{false} false in {clean} clean",
+                     f"{right}/{errs} irregularities ruled right"))
+    width = max(len(label) for label, _, _ in rows)
+    lines += [f"{label:<{width}}  {value:>22}  {note}" for label, value, note in rows]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats and a smaller harness")
+    parser.add_argument("--only", nargs="*", choices=("replay", "latency", "equity", "mfrc522", "daemon", "harness"),
+                        help="run only these sections")
+    parser.add_argument("--out", type=Path, default=RESULTS, help=f"results file (default {RESULTS.relative_to(ROOT)})")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="harness processes")
+    args = parser.parse_args(argv)
+    repeats = 5 if args.quick else 15
+    wanted = set(args.only or ("replay", "latency", "equity", "mfrc522", "daemon", "harness"))
+    results: Row = {"machine": machine(), "quick": args.quick, "repeats": repeats,
+                    "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    sections: list[tuple[str, Callable[[], Row]]] = [
+        ("replay", lambda: bench_replay(repeats)),
+        ("latency", lambda: bench_latency(3 if args.quick else 10)),
+        ("equity", lambda: bench_equity(3 if args.quick else 7)),
+        ("mfrc522", lambda: bench_mfrc522(50 if args.quick else 200)),
+        ("daemon", lambda: bench_daemon(5.0 if args.quick else 20.0)),
+        ("harness", lambda: bench_harness(1_000 if args.quick else 10_000, 100 if args.quick else 1_000, args.jobs)),
+    ]
+    for name, run in sections:
+        if name in wanted:
+            print(f"-- {name}", flush=True)
+            results[name] = run()
+    print()
+    print(report(results))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=1, default=str) + "\n", encoding="utf-8")
+    print(f"\nresults written to {args.out}")
+    return 0
