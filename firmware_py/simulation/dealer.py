@@ -58,6 +58,7 @@ PROFILE_EXPECTED: dict[tuple[str, DealerError], RulingKind] = {
     ("wfp-dealer", DealerError.BOXED): RulingKind.EXPOSED_CARD,  # a face-up card while dealing is exposed
 }
 ACTIONS_WEIGHTS = (("check", 0.0), ("call", 0.55), ("fold", 0.3), ("raise", 0.15))
+MAX_RAISES = 3  # bets and raises per round: 9 seats x (1 + 3) actions stay within the 40-action guard
 
 
 def expected_ruling(profile: str, error: DealerError) -> RulingKind:
@@ -280,6 +281,7 @@ class _Script:
             pending = pending[: pending.index(stop_before)]
         pending = [s for s in pending if s in live]
         raised = False
+        raises = 0
         guard = 0
         while pending and len(live) > 1 and guard < 40:
             guard += 1
@@ -288,6 +290,8 @@ class _Script:
                 continue
             if not preflop and not raised:
                 name = rng.choices(("check", "bet"), weights=(0.8, 0.2))[0]
+            elif raises >= MAX_RAISES:  # a capped round, so that every round ends within the guard
+                name = rng.choices(("call", "fold", "raise"), weights=(0.6, 0.3, 0.0))[0]
             else:
                 name = rng.choices(("call", "fold", "raise"), weights=(0.6, 0.3, 0.1))[0]
             if name == "fold" and len(live) == 2:
@@ -297,6 +301,7 @@ class _Script:
                 live.remove(seat)
             elif name in ("bet", "raise"):
                 raised = True
+                raises += 1
                 idx = order.index(seat)
                 pending = [order[(idx + i) % len(order)] for i in range(1, len(order))]
                 pending = [s for s in pending if s in live]
