@@ -63,9 +63,10 @@ class Where:
     HOLE = "hole"
     BOARD = "board"
     BURN = "burn"
-    VOID = "void"  # out of play: premature or redealt board cards, gathered exposed cards
+    # Out of play: premature or redealt board cards, an exposed or extra card taken back. It may
+    # come out of the shoe again once mixed back into the stub; antennas seeing it again are noise.
+    VOID = "void"
     SCRAP = "scrap"  # boxed cards and jokers treated as scraps of paper
-    STUB = "stub"  # put back on the deck: may legitimately come out of the shoe again
 
 
 @dataclass(kw_only=True, slots=True)
@@ -559,6 +560,7 @@ class TableCore:
 
     def _close_round(self, hand: Hand) -> None:
         hand.round_closed = True
+        hand.last_drawn = None  # a card reshuffled into the stub may be the next one out
         hand.to_act = None
         hand.clock = None
         if hand.street is Street.RIVER:
@@ -615,12 +617,13 @@ class TableCore:
         if event.antenna == SHOE:
             # A card out of play (a premature or redealt board card) comes out again only after
             # it was mixed back into the stub; any other card already out is a double read.
-            if where in (None, Where.STUB, Where.VOID):
+            # The card just drawn cannot come out again at once: that is the reader seeing it twice.
+            if where in (None, Where.VOID) and event.uid != hand.last_drawn:
                 self._draw(hand, event.uid)
         elif event.antenna in BOARD_ANTENNAS:
             self._board_read(hand, event.uid, where)
         elif event.antenna == BURN:
-            if where is None or where == Where.STUB:
+            if where is None or where == Where.VOID:
                 self._draw(hand, event.uid)
         elif event.antenna.startswith("seat"):
             self._seat_read(hand, int(event.antenna[4:]), event.uid, where)
@@ -633,6 +636,8 @@ class TableCore:
 
     def _draw(self, hand: Hand, uid: str) -> None:
         """A card came out of the shoe: a hole card, a replacement, an extra card, a burn or a board card."""
+        if hand.where.get(uid) == Where.VOID:
+            self._forget_burn(hand, uid)
         hand.last_drawn = uid
         card = self.cards[uid].card
         if hand.phase is Phase.DEALING:
@@ -676,11 +681,24 @@ class TableCore:
             else:  # an exposed card: it becomes the burn for the flop
                 self._credit_burn(hand, Street.FLOP, replaces)
 
+    def _forget_burn(self, hand: Hand, uid: str) -> None:
+        """A card out of play came out of the shoe again: where it goes now is what counts.
+
+        If it is the burn it was credited as, the street counts it from the shoe instead.
+        """
+        if uid in hand.burns:
+            hand.burns.remove(uid)
+        if hand.deal is not None and uid in hand.deal.burns:
+            hand.deal.burns.remove(uid)
+        for street, (expected, credited) in list(hand.burns_for.items()):
+            if uid in credited:
+                hand.burns_for[street] = (expected, [card for card in credited if card != uid])
+
     def _credit_burn(self, hand: Hand, street: Street, uid: str) -> None:
         expected, credited = hand.burns_for.get(street, (1, []))
         hand.burns_for[street] = (expected, [*credited, uid])
         if uid != UNKNOWN_BURN:
-            hand.where[uid] = Where.STUB
+            hand.where[uid] = Where.VOID
 
     def _extra_card(self, hand: Hand, uid: str) -> None:
         hand.extra.append(uid)
@@ -815,7 +833,7 @@ class TableCore:
         if hand.phase is Phase.DEALING:
             self._notice(NoticeKind.IGNORED, f"{self.cards[uid].card} on the board during the deal")
             return
-        if where is None or where == Where.STUB:
+        if where is None or where == Where.VOID:
             self._draw(hand, uid)  # the shoe missed it: it came out all the same
             where = hand.where.get(uid)
             if hand.phase is Phase.MISDEALT or where not in (Where.BURN, None):
@@ -845,6 +863,7 @@ class TableCore:
             deal.shoe.remove(uid)
             self._ruling(RulingKind.SCRAP_CARD, "joker_board", cause="joker", uid=uid, street=deal.street)
             return
+        self._forget_burn(hand, uid)  # a card counted as a burn that lands on the board is a board card
         deal.board.append(uid)
         hand.board.append(uid)
         hand.where[uid] = Where.BOARD
@@ -864,7 +883,7 @@ class TableCore:
         deal.judged = True
         burns = deal.burn_cards()
         for uid in burns:
-            if uid != UNKNOWN_BURN:
+            if uid != UNKNOWN_BURN and uid not in hand.burns and hand.where.get(uid) != Where.BOARD:
                 hand.burns.append(uid)
         if len(burns) < deal.expected_burns and not deal.missing_ruled:
             self._burn_ruling(hand, deal, missing=True)
@@ -894,7 +913,6 @@ class TableCore:
             deal.extra.append(uid)
             if uid not in deal.shoe:
                 deal.shoe.append(uid)
-            hand.where[uid] = Where.STUB
             self._ruling(RulingKind.TOO_MANY_CARDS, "turn_river_too_many", uid=uid, street=deal.street)
             after = NEXT_STREET.get(deal.street)
             if after is not None:
@@ -909,12 +927,11 @@ class TableCore:
         if rule.params["procedure"] == "next_burn":
             # One card goes on the stub as the turn's burn: the last one turned unless the dealer
             # lifts another off the board (its `gone` tells which).
-            hand.where[uid] = Where.STUB
             self._credit_burn(hand, Street.TURN, uid)
             return
         # Redeal: the flop goes back into the stub; the burn stays; a new flop comes without a burn.
         for card_uid in [*deal.board, *deal.extra]:
-            hand.where[card_uid] = Where.STUB
+            hand.where[card_uid] = Where.VOID  # still on the felt until gathered; may come out again later
             if card_uid in hand.board:
                 hand.board.remove(card_uid)
         kept = deal.burn_cards()
@@ -962,7 +979,7 @@ class TableCore:
         hand.board[hand.board.index(lifted)] = uid
         hand.where[lifted] = Where.BURN
         hand.where[uid] = Where.BOARD
-        if deal.judged:
+        if deal.judged and lifted not in hand.burns:
             hand.burns.append(lifted)  # judged already: record the new burn here
         if uid in hand.loose:
             hand.loose.remove(uid)
@@ -982,14 +999,16 @@ class TableCore:
         if after is None:
             return
         expected, credited = hand.burns_for.get(after, (1, []))
-        if event.uid in deal.board and credited:
+        set_aside = [uid for uid in credited if uid in deal.extra]
+        if event.uid in deal.board and set_aside:
             # The dealer picked this card for the next burn: the one set aside before plays.
-            back_on_board = credited[-1]
+            back_on_board = set_aside[-1]
             deal.board[deal.board.index(event.uid)] = back_on_board
             hand.board[hand.board.index(event.uid)] = back_on_board
+            deal.extra[deal.extra.index(back_on_board)] = event.uid
             hand.where[back_on_board] = Where.BOARD
-            hand.where[event.uid] = Where.STUB
-            hand.burns_for[after] = (expected, [*credited[:-1], event.uid])
+            hand.where[event.uid] = Where.VOID
+            hand.burns_for[after] = (expected, [event.uid if uid == back_on_board else uid for uid in credited])
 
     def _seat_read(self, hand: Hand, seat: int, uid: str, where: str | None) -> None:
         if hand.phase not in (Phase.DEALING, Phase.BETTING) or hand.street is not Street.PREFLOP:

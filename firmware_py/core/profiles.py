@@ -150,6 +150,8 @@ def _hint(key: str, choices: Any) -> str:
 def _check(source: str, where: str, value: Any, kind: type) -> None:
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
         raise ProfileError(source, where, f"must be a whole number, not {value!r}")
+    if kind is dict and not isinstance(value, dict):
+        raise ProfileError(source, where, f"must be a table of keys, not {value!r}")
     if not isinstance(value, kind):
         raise ProfileError(source, where, f"must be a {kind.__name__}, not {value!r}")
 
@@ -180,15 +182,21 @@ def _validate(name: str, source: str, data: Mapping[str, Any], raw: Mapping[str,
     parent = data.get("parent")
     if parent is not None and parent not in raw:
         raise ProfileError(source, "parent", f"no profile {parent!r}{_hint(parent, raw)}")
+    buttons = [b.value for b in ButtonName]
     for section, fields in SECTIONS.items():
-        for key, value in data.get(section, {}).items():
+        values = data.get(section, {})
+        _check(source, section, values, dict)
+        for key, value in values.items():
             where = f"{section}.{key}"
             if key not in fields:
                 raise ProfileError(source, where, f"unknown key{_hint(key, fields)}")
             _check(source, where, value, fields[key])
-        for action in data.get(section, {}).get("closing_actions", []):
-            if action not in {b.value for b in ButtonName}:
-                raise ProfileError(source, f"{section}.closing_actions", f"{action!r} is not a button")
+        for action in values.get("closing_actions", []):
+            if not isinstance(action, str) or action not in buttons:
+                hint = _hint(action, buttons) if isinstance(action, str) else ""
+                raise ProfileError(source, f"{section}.closing_actions", f"{action!r} is not a button{hint}")
+        for warning in values.get("warnings", []):
+            _check(source, f"{section}.warnings", warning, int)
     rules = data.get("rules", {})
     _check(source, "rules", rules, dict)
     for key, entry in rules.items():

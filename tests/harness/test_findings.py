@@ -1,7 +1,7 @@
 """Core findings of the noise harness, each as its minimal event sequence (see the harness's `minimise`).
 
-Each is noise the hardware layer passes through, and each makes the rules core rule wrongly. They
-are strict xfails: when the core is fixed the test passes, fails as XPASS, and its mark comes off.
+Each is noise the hardware layer passes through (or, for the last, a fuzzed sequence) that once made
+the rules core rule wrongly; kept as regression tests now that the core handles them.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from tests.rules.table import ROBERT_FAMILY, Table, kinds
 FOUR_CARD_FLOP = ["Qs", "Js", "4d", "5d"]
 
 
-@pytest.mark.xfail(strict=True, reason="core finding 1: a shoe double read of the extra card is a second extra "
-                                       "card (misdeal two_extra)")
 @pytest.mark.parametrize("profile", ["robert", "wfp"])
 def test_shoe_double_read_of_the_extra_card_is_one_extra_card(profile: str) -> None:
     table = Table(profile, seats=(1, 2))
@@ -26,8 +24,6 @@ def test_shoe_double_read_of_the_extra_card_is_one_extra_card(profile: str) -> N
     assert kinds(table.rulings) == [RulingKind.EXTRA_CARD]
 
 
-@pytest.mark.xfail(strict=True, reason="core finding 2: a board card read again after a flop-too-many ruling, "
-                                       "before the dealer lifts it, is counted as a card of the new flop")
 @pytest.mark.parametrize("profile", ROBERT_FAMILY)
 def test_board_reread_after_a_flop_redeal_ruling_is_not_a_new_card(profile: str) -> None:
     table = Table(profile)
@@ -43,9 +39,6 @@ def test_board_reread_after_a_flop_redeal_ruling_is_not_a_new_card(profile: str)
     assert table.core.snapshot().board == ("Ah", "Kh", "3c")
 
 
-@pytest.mark.xfail(strict=True, reason="core finding 3: a flicker 'gone' of a flop card after a flop-too-many "
-                                       "ruling, then the dealer lifting the extra card, puts the unknown-burn "
-                                       "placeholder '?' on the board: KeyError at showdown")
 def test_flicker_of_a_flop_card_before_the_extra_card_is_lifted_does_not_crash() -> None:
     table = Table("wfp", seats=(1, 2))
     table.clean_preflop()
@@ -67,8 +60,6 @@ def test_flicker_of_a_flop_card_before_the_extra_card_is_lifted_does_not_crash()
     assert table.core.snapshot().board == ("Qs", "Js", "4d", "6c", "7h")
 
 
-@pytest.mark.xfail(strict=True, reason="core finding 4 (fuzzing): after a flop-too-many redeal whose board cards "
-                                       "the shoe missed, the kept burn is listed twice among the burns")
 def test_burn_kept_through_a_flop_redeal_is_one_burn() -> None:
     table = Table("robert", seats=(1, 2))
     table.new_hand()

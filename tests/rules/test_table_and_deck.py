@@ -230,3 +230,20 @@ def test_same_input_gives_the_same_rulings() -> None:
 
     assert play() == play()
     assert kinds(Table("upt").rulings) == []
+
+
+def test_noise_a_card_taken_for_an_extra_card_that_later_lands_on_the_board_is_not_also_a_burn() -> None:
+    table = Table("robert", seats=(1, 2))
+    table.new_hand()
+    table.deal()
+    table.read("board1", table.take("6s"))  # read before it left the shoe: taken as an extra card
+    table.act("call", "check")
+    table.flop()
+    table.act("check", "check")
+    table.turn()
+    table.act("check", "check")
+    table.shoe()
+    table.read("shoe", "6s")
+    table.read("board5", "6s")
+    snap = table.core.snapshot()
+    assert snap.board[-1] == "6s" and "6s" not in snap.burns
