@@ -315,7 +315,7 @@ class TableCore:
         elif name is ButtonName.CONFIRM:
             if self.unconfirmed:
                 done = self.unconfirmed.pop(0)
-                self._notice(NoticeKind.CONFIRMED, f"confirmed: {done.ruling} ({done.rule})")
+                self._notice(NoticeKind.CONFIRMED, f"{done.ruling} ({done.rule})")
         elif hand is None or hand.phase in (Phase.MISDEALT, Phase.IDLE):
             self._notice(NoticeKind.IGNORED, f"{name} pressed with no hand in progress")
         elif name in PLAYER_ACTIONS:
