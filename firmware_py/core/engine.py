@@ -1,11 +1,7 @@
 """The rules core: table events in, rulings and state out. Pure: no I/O, no clock, no randomness.
 
-Feed events in session order; each call returns the rulings (and operator notices) it caused.
-
->>> from firmware_py.core.engine import TableCore
->>> core = TableCore(profiles)                       # doctest: +SKIP
->>> core.feed(Button(t=1.0, name=ButtonName.NEW_HAND)).rulings   # doctest: +SKIP
-()
+Feed events in session order; each call returns the rulings (and operator notices) it caused, and
+`snapshot()` gives an immutable view of the table for the display and the daemon.
 """
 
 from __future__ import annotations

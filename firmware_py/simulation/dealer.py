@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from firmware_py.core import Button, ButtonName, Deck, Event, Gone, Read, RulingKind, Seat, SeatStatus
+from firmware_py.core import Button, ButtonName, Deck, Event, Gone, Read, RulingKind
 from firmware_py.core.cards import FULL_DECK
 from firmware_py.core.profiles import Profile
 
@@ -57,7 +57,6 @@ EXPECTED: dict[DealerError, RulingKind] = {
 PROFILE_EXPECTED: dict[tuple[str, DealerError], RulingKind] = {
     ("wfp-dealer", DealerError.BOXED): RulingKind.EXPOSED_CARD,  # a face-up card while dealing is exposed
 }
-ACTIONS_WEIGHTS = (("check", 0.0), ("call", 0.55), ("fold", 0.3), ("raise", 0.15))
 MAX_RAISES = 3  # bets and raises per round: 9 seats x (1 + 3) actions stay within the 40-action guard
 
 
@@ -316,7 +315,3 @@ def _deal_order(button: int, seats: Sequence[int]) -> list[int]:
         return [other, button]
     return after
 
-
-def seat_events(t: float, seats: Sequence[int]) -> list[Event]:
-    """Seat-in events for every seat (for a session that starts with players arriving)."""
-    return [Seat(t=t, seat=s, status=SeatStatus.IN) for s in seats]
