@@ -1,11 +1,17 @@
 """The journal: every input event made durable in SQLite before the rules core acts on it.
 
-One row per event, holding its `table-events.md` JSON line and a CRC-32 of that line, so a
-session can always be exported and replayed. SQLite runs in WAL mode with `synchronous=FULL`:
-a commit returns only once the WAL frame is on the disk, and an event is "acknowledged" only
-then. A torn last write (power lost mid-commit) is a WAL tail that SQLite discards on open; it
-held no acknowledged event, and it is reported. A corrupt page or a full disk raises
-`JournalError` with the file named and what to do: earlier events are never dropped silently.
+One row per event: its sequence number (1, 2, 3... with no gap), its `table-events.md` JSON line,
+a CRC-32 of the line, and a running checksum over every row up to it (the chain). SQLite runs in
+WAL mode with `synchronous=FULL`: a commit returns only once the WAL frame is on the disk, and an
+event is "acknowledged" only then. After each commit the last acknowledged sequence number and
+chain are also written to a second place, the `-ack` file beside the journal.
+
+On open the journal is checked, read-only, before anything is written: SQLite's `quick_check`,
+every row's checksum and the chain, and the rows against the `-ack` file. A damaged or missing
+WAL, a damaged page or a truncated file shows as events that do not check or are missing; then
+`open` raises `JournalLoss` naming how many and which, and nothing is changed. `recover` copies
+every intact event into a new journal. A torn last write (power lost mid-commit) is a WAL tail
+that SQLite discards on open; it held no acknowledged event, and it is reported.
 
 >>> import tempfile, pathlib
 >>> from firmware_py.core import Button, ButtonName
@@ -23,9 +29,10 @@ import logging
 import os
 import sqlite3
 import struct
+import urllib.parse
 import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -36,10 +43,14 @@ from firmware_py.session import event_to_json
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 WAL_HEADER_BYTES = 32
 WAL_FRAME_HEADER_BYTES = 24
 WAL_MAGIC = (0x377F0682, 0x377F0683)
+ACK_BYTES = 64  # the -ack file is one fixed-size record, rewritten in place
+ACK_FORMAT = "pokertable-ack 1 seq={seq} chain={chain:08x}"
+PRIVATE_FILE = 0o600
+PRIVATE_DIR = 0o700
 
 
 class JournalError(TableError, OSError):
@@ -48,6 +59,14 @@ class JournalError(TableError, OSError):
 
 class JournalCorrupt(JournalError):
     """A page of the journal is damaged: the daemon stops rather than resume from a partial session."""
+
+
+class JournalLoss(JournalCorrupt):
+    """Acknowledged events are missing or damaged: `missing` counts them, `first` is the first one."""
+
+    def __init__(self, message: str, *, missing: int, first: int, intact: int) -> None:
+        super().__init__(message)
+        self.missing, self.first, self.intact = missing, first, intact
 
 
 class JournalFull(JournalError):
@@ -61,9 +80,69 @@ class JournalRow:
     crc: int
 
 
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """The last acknowledged event as the `-ack` file remembers it."""
+
+    seq: int
+    chain: int
+
+
+@dataclass(slots=True)
+class Check:
+    """What a check of the journal found: the intact prefix and every sequence number lost."""
+
+    intact: int = 0  # events #1..#intact check
+    chain: int = 0  # the chain after event #intact
+    rows: int = 0  # rows present in the file
+    acknowledged: int = 0  # the -ack file's count (0 when there is none)
+    bad: list[int] = field(default_factory=list)  # rows present that do not check
+    problem: str = ""  # SQLite's own complaint, if any
+
+    @property
+    def expected(self) -> int:
+        return max(self.acknowledged, self.intact + len(self.bad), self.rows)
+
+    @property
+    def missing(self) -> int:
+        return self.expected - self.intact
+
+
 def line_of(event: Event) -> str:
     """The event as its exchange-format line (no newline): what the journal stores."""
     return json.dumps(event_to_json(event), separators=(", ", ": "))
+
+
+def chain_of(previous: int, seq: int, line: str) -> int:
+    """The running checksum after event `seq`: it covers the number, the line and every earlier row."""
+    return zlib.crc32(f"{seq} {line}\n".encode(), previous)
+
+
+def ack_path(path: Path) -> Path:
+    return path.with_name(path.name + "-ack")
+
+
+def read_ack(path: Path) -> Ack | None:
+    """The `-ack` file of journal `path`; None when there is none. A damaged one raises JournalCorrupt."""
+    try:
+        data = ack_path(path).read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise JournalError(f"{ack_path(path)}: cannot read the journal's acknowledgement record ({exc})") from None
+    text = data.decode("ascii", "replace").rstrip("\n ")
+    body, _, check = text.rpartition(" crc=")
+    try:
+        fields = dict(part.split("=", 1) for part in body.split()[2:])
+        ack = Ack(seq=int(fields["seq"]), chain=int(fields["chain"], 16))
+        ok = int(check, 16) == zlib.crc32(body.encode()) and body.startswith("pokertable-ack 1 ")
+    except (KeyError, ValueError):
+        ok = False
+    if not ok:
+        raise JournalCorrupt(f"{ack_path(path)}: the journal's acknowledgement record is damaged, so missing events "
+                             f"cannot be ruled out. Nothing was changed: run `python -m firmware_py recover {path} "
+                             "--out NEW.sqlite3` to copy every intact event into a new journal.")
+    return ack
 
 
 def torn_tail_bytes(wal: Path) -> int:
@@ -85,6 +164,131 @@ def torn_tail_bytes(wal: Path) -> int:
     return (size - WAL_HEADER_BYTES) % frame
 
 
+def make_private(path: Path, mode: int = PRIVATE_FILE) -> None:
+    """Owner-only permissions on `path` if it exists, whatever they were (hole cards are in it)."""
+    try:
+        os.chmod(path, mode)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        logger.warning("%s: cannot make it private (mode %o): %s", path, mode, exc)
+
+
+def private_dir(directory: Path) -> None:
+    """Create `directory` (mode 0700) if needed, and make the table's state directory 0700 whatever it was.
+
+    A directory that holds only journals is the state directory; one that holds anything else (the
+    current directory, /tmp, a home) is left as it is: the journal files themselves are 0600.
+    """
+    try:
+        directory.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
+        info = directory.stat()
+        names = [entry.name for entry in os.scandir(directory)]
+    except OSError as exc:
+        raise JournalError(f"{directory}: cannot create the journal's directory ({exc.strerror or exc})") from None
+    ours = info.st_uid == os.geteuid() and not info.st_mode & 0o1000
+    if ours and all(".sqlite3" in name or name.endswith(".acks") for name in names):
+        make_private(directory, PRIVATE_DIR)
+
+
+def _readonly(path: Path) -> sqlite3.Connection:
+    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+    return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+
+
+def _columns(db: sqlite3.Connection) -> set[str]:
+    return {row[1] for row in db.execute("PRAGMA table_info(events)")}
+
+
+def check_rows(db: sqlite3.Connection, check: Check) -> None:
+    """Walk the rows in order: the intact prefix, and every row after it that does not check."""
+    chained = "chain" in _columns(db)
+    query = "SELECT seq, line, crc, chain FROM events ORDER BY seq" if chained else \
+        "SELECT seq, line, crc, NULL FROM events ORDER BY seq"
+    chain, expect, broken = 0, 1, False
+    try:
+        for seq, line, crc, stored in db.execute(query):
+            check.rows += 1
+            ok = (isinstance(line, str) and seq == expect and zlib.crc32(line.encode()) == crc)
+            if ok:
+                nxt = chain_of(chain, seq, line)
+                ok = stored is None or stored == nxt
+            if ok and not broken:
+                chain, check.intact = nxt, seq
+            else:
+                broken = True
+                check.bad.append(seq)
+            expect = seq + 1 if isinstance(seq, int) else expect + 1
+    except sqlite3.DatabaseError as exc:
+        check.problem = str(exc)
+    check.chain = chain
+
+
+def check_journal(path: Path) -> Check:
+    """Check journal `path` without changing it (a read-only connection); see the module docstring."""
+    ack = read_ack(path)
+    check = Check(acknowledged=ack.seq if ack else 0)
+    if path.exists() and path.stat().st_size > 0:
+        try:
+            db = _readonly(path)
+        except sqlite3.Error as exc:
+            check.problem = str(exc)
+            return check
+        try:
+            result = db.execute("PRAGMA quick_check").fetchall()
+            if result != [("ok",)]:
+                check.problem = "; ".join(str(row[0]) for row in result[:3])
+            if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone():
+                check_rows(db, check)
+        except sqlite3.DatabaseError as exc:
+            check.problem = check.problem or str(exc)
+        finally:
+            db.close()
+    if ack is not None and check.intact >= ack.seq > 0 and not check.bad:
+        # The rows beyond the ack were committed just before a kill; the ack'd one must be the same event.
+        db = _readonly(path)
+        try:
+            row = db.execute("SELECT chain FROM events WHERE seq = ?", (ack.seq,)).fetchone() \
+                if "chain" in _columns(db) else None
+        finally:
+            db.close()
+        if row is not None and row[0] != ack.chain:
+            check.bad.append(ack.seq)
+    return check
+
+
+def _ranges(numbers: Sequence[int]) -> str:
+    parts: list[str] = []
+    start = prev = None
+    for n in [*sorted(numbers), None]:
+        if start is not None and (n is None or n != prev + 1):  # type: ignore[operator]
+            parts.append(f"#{start}" if start == prev else f"#{start}-#{prev}")
+            start = None
+        if n is not None and start is None:
+            start = n
+        prev = n
+    shown = parts[:4] + (["..."] if len(parts) > 4 else [])
+    return ", ".join(shown)
+
+
+def loss_error(path: Path, check: Check) -> JournalLoss:
+    """The refusal: how many acknowledged events are lost, which, and how to salvage the rest."""
+    lost = sorted(set(check.bad) | set(range(check.intact + 1, check.expected + 1)))
+    why = []
+    if check.problem:
+        why.append(f"SQLite: {check.problem}")
+    if check.acknowledged > check.rows:
+        why.append(f"{check.acknowledged} were acknowledged, {check.rows} rows are left: the WAL or the end of "
+                   "the file is damaged or missing")
+    if check.bad:
+        why.append(f"{len(check.bad)} rows do not match their checksum")
+    message = (f"{path}: {len(lost)} of {check.expected} acknowledged events are missing or damaged "
+               f"({_ranges(lost)}; {'; '.join(why) or 'damaged'}). The table will not resume over lost events; "
+               f"nothing was changed. Run `python -m firmware_py recover {path} --out NEW.sqlite3` to copy the "
+               "intact events into a new journal, then keep the damaged one and put NEW.sqlite3 in its place.")
+    return JournalLoss(message, missing=len(lost), first=lost[0] if lost else 0, intact=check.intact)
+
+
 class Journal:
     """An append-only list of a session's input events in one SQLite file."""
 
@@ -92,48 +296,83 @@ class Journal:
         self.path = path
         self._db = connection
         self.torn_bytes = 0
+        self.last_seq = 0
+        self._chain = 0
+        self._ack_fd: int | None = None
 
     @classmethod
     def open(cls, path: str | Path, *, max_pages: int | None = None) -> Journal:
-        """Open (or create) the journal; raises JournalError/JournalCorrupt naming the file."""
+        """Check, then open (or create) the journal; JournalLoss/JournalCorrupt/JournalError name the file."""
         path = Path(path)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise JournalError(f"{path}: cannot create the journal's directory ({exc.strerror or exc})") from None
+        private_dir(path.parent)
         torn = torn_tail_bytes(path.with_name(path.name + "-wal"))
-        fresh = not path.exists()
+        check = check_journal(path)
+        if check.problem and not check.missing:
+            raise JournalCorrupt(f"{path}: the journal is damaged ({check.problem}). Nothing was changed: keep the "
+                                 f"file and run `python -m firmware_py recover {path} --out NEW.sqlite3` to copy "
+                                 "every intact event into a new journal.")
+        if check.missing:
+            raise loss_error(path, check)
         try:
             db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
             raise JournalError(f"{path}: cannot open the journal ({exc})") from None
         journal = cls(path, db)
         journal.torn_bytes = torn
+        journal.last_seq, journal._chain = check.intact, check.chain
         try:
-            if fresh:
-                os.chmod(path, 0o600)  # hole cards are in it
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             if max_pages is not None:  # tests use this to make the disk "full"
                 db.execute(f"PRAGMA max_page_count={int(max_pages)}")
             db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             db.execute("CREATE TABLE IF NOT EXISTS events ("
-                       "seq INTEGER PRIMARY KEY, line TEXT NOT NULL, crc INTEGER NOT NULL)")
-            db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            check = db.execute("PRAGMA quick_check").fetchall()
+                       "seq INTEGER PRIMARY KEY, line TEXT NOT NULL, crc INTEGER NOT NULL, chain INTEGER NOT NULL)")
+            if "chain" not in _columns(db):
+                journal._upgrade()
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         except sqlite3.DatabaseError as exc:
             db.close()
             raise journal._error(exc, "opening") from None
-        if check != [("ok",)]:
-            db.close()
-            detail = "; ".join(str(row[0]) for row in check[:3])
-            raise JournalCorrupt(f"{path}: the journal is damaged ({detail}). Nothing was changed: keep the "
-                                 "file, and run `python -m firmware_py export --journal` on a copy to "
-                                 "recover every readable event.")
+        for suffix in ("", "-wal", "-shm"):
+            make_private(path.with_name(path.name + suffix))
+        journal._open_ack()
         if torn:
             logger.warning("journal %s: the last write was torn by a power cut (%d bytes of an unfinished "
                            "commit discarded); every acknowledged event is intact", path, torn)
         return journal
+
+    def _upgrade(self) -> None:
+        """A schema 1 journal (no chain column), already checked row by row: add the chain."""
+        self._db.execute("BEGIN IMMEDIATE")
+        self._db.execute("ALTER TABLE events ADD COLUMN chain INTEGER NOT NULL DEFAULT 0")
+        chain = 0
+        for seq, line in self._db.execute("SELECT seq, line FROM events ORDER BY seq").fetchall():
+            chain = chain_of(chain, seq, line)
+            self._db.execute("UPDATE events SET chain = ? WHERE seq = ?", (chain, seq))
+        self._db.execute("COMMIT")
+
+    def _open_ack(self) -> None:
+        target = ack_path(self.path)
+        try:
+            self._ack_fd = os.open(target, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
+            os.fchmod(self._ack_fd, PRIVATE_FILE)
+        except OSError as exc:
+            raise JournalError(f"{target}: cannot write the journal's acknowledgement record ({exc})") from None
+        self._write_ack()
+
+    def _write_ack(self) -> None:
+        # Written after the commit is durable, not synced itself: after a power cut it can only lag the
+        # journal (never claim an event the journal does not hold); after damage to the journal it
+        # still tells how many events there were.
+        if self._ack_fd is None:
+            return
+        body = ACK_FORMAT.format(seq=self.last_seq, chain=self._chain)
+        record = f"{body} crc={zlib.crc32(body.encode()):08x}".ljust(ACK_BYTES - 1) + "\n"
+        try:
+            os.pwrite(self._ack_fd, record.encode(), 0)
+        except OSError as exc:
+            raise JournalError(f"{ack_path(self.path)}: cannot write the acknowledgement record ({exc})") from None
 
     # -- writing --------------------------------------------------------------------------------
 
@@ -144,14 +383,16 @@ class Journal:
         rolled back), and the caller must not act on them.
         """
         lines = [line_of(event) for event in events]
+        seq, chain = self.last_seq, self._chain
         try:
             self._db.execute("BEGIN IMMEDIATE")
             seqs = []
             for line in lines:
-                cursor = self._db.execute("INSERT INTO events (line, crc) VALUES (?, ?)",
-                                          (line, zlib.crc32(line.encode())))
-                assert cursor.lastrowid is not None
-                seqs.append(cursor.lastrowid)
+                seq += 1
+                chain = chain_of(chain, seq, line)
+                self._db.execute("INSERT INTO events (seq, line, crc, chain) VALUES (?, ?, ?, ?)",
+                                 (seq, line, zlib.crc32(line.encode()), chain))
+                seqs.append(seq)
             self._db.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
             try:
@@ -159,7 +400,29 @@ class Journal:
             except sqlite3.Error:
                 logger.debug("journal rollback after a failed commit failed", exc_info=True)
             raise self._error(exc, "writing") from None
+        self.last_seq, self._chain = seq, chain
+        self._write_ack()
         return seqs
+
+    def append_lines(self, lines: Sequence[str]) -> None:
+        """Append already-formatted event lines (what `recover` salvages), in one transaction."""
+        seq, chain = self.last_seq, self._chain
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            for line in lines:
+                seq += 1
+                chain = chain_of(chain, seq, line)
+                self._db.execute("INSERT INTO events (seq, line, crc, chain) VALUES (?, ?, ?, ?)",
+                                 (seq, line, zlib.crc32(line.encode()), chain))
+            self._db.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                logger.debug("journal rollback after a failed commit failed", exc_info=True)
+            raise self._error(exc, "writing") from None
+        self.last_seq, self._chain = seq, chain
+        self._write_ack()
 
     def set_meta(self, key: str, value: Any) -> None:
         try:
@@ -173,14 +436,15 @@ class Journal:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else json.loads(row[0])
 
-    def rows(self) -> Iterator[JournalRow]:
-        """Every event row in order; a row whose CRC does not match raises JournalCorrupt."""
+    def rows(self, *, after: int = 0) -> Iterator[JournalRow]:
+        """Every event row in order (those after `after`); a row that does not check raises JournalCorrupt."""
         try:
-            cursor = self._db.execute("SELECT seq, line, crc FROM events ORDER BY seq")
+            cursor = self._db.execute("SELECT seq, line, crc FROM events WHERE seq > ? ORDER BY seq", (after,))
             for seq, line, crc in cursor:
                 if zlib.crc32(line.encode()) != crc:
                     raise JournalCorrupt(f"{self.path}: event #{seq} is damaged (its checksum does not match); "
-                                         "keep the file and export a copy to recover the events before it")
+                                         f"keep the file and run `python -m firmware_py recover {self.path} "
+                                         "--out NEW.sqlite3` to copy the intact events into a new journal")
                 yield JournalRow(seq=seq, line=line, crc=crc)
         except sqlite3.DatabaseError as exc:
             raise self._error(exc, "reading") from None
@@ -201,7 +465,8 @@ class Journal:
                 code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB) or "malformed" in text
                 or "not a database" in text):
             return JournalCorrupt(f"{self.path}: the journal is damaged ({text}) while {doing} it. Nothing was "
-                                  "changed: keep the file and export a copy to recover the readable events.")
+                                  f"changed: keep the file and run `python -m firmware_py recover {self.path} "
+                                  "--out NEW.sqlite3` to copy the intact events into a new journal.")
         return JournalError(f"{self.path}: {doing} the journal failed: {text}")
 
     def close(self) -> None:
@@ -209,6 +474,9 @@ class Journal:
             self._db.close()
         except sqlite3.Error:
             logger.debug("closing the journal failed", exc_info=True)
+        if self._ack_fd is not None:
+            os.close(self._ack_fd)
+            self._ack_fd = None
 
     def __enter__(self) -> Journal:
         return self
@@ -216,3 +484,89 @@ class Journal:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Salvage:
+    """What `recover` copied: events kept (in their order) and the sequence numbers lost."""
+
+    kept: int
+    lost: tuple[int, ...]
+    expected: int
+
+
+def salvage_lines(path: Path) -> tuple[list[tuple[int, str]], int]:
+    """Every row of a (damaged) journal whose own checksum holds, read row by row; and the count expected."""
+    ack = None
+    try:
+        ack = read_ack(path)
+    except JournalCorrupt:
+        logger.warning("%s: the acknowledgement record is damaged; counting from the rows alone", ack_path(path))
+    found: dict[int, str] = {}
+    if not path.exists() or path.stat().st_size == 0:
+        return [], ack.seq if ack else 0
+    try:
+        db = _readonly(path)
+    except sqlite3.Error:
+        logger.warning("%s: SQLite cannot open it at all: no event can be salvaged", path)
+        return [], ack.seq if ack else 0
+    try:
+        top = 0
+        for query in ("SELECT max(seq) FROM events", "SELECT seq FROM events ORDER BY seq DESC LIMIT 1"):
+            try:
+                top = max(top, int(db.execute(query).fetchone()[0] or 0))
+            except (sqlite3.DatabaseError, TypeError):
+                continue
+        for order in ("ASC", "DESC"):  # a damaged page stops a scan; scanning from both ends goes round it
+            try:
+                for seq, line, crc in db.execute(f"SELECT seq, line, crc FROM events ORDER BY seq {order}"):
+                    if isinstance(line, str) and isinstance(seq, int) and zlib.crc32(line.encode()) == crc:
+                        found.setdefault(seq, line)
+            except sqlite3.DatabaseError:
+                continue
+        top = max([top, *found])
+        for seq in range(1, top + 1):  # and row by row, for what lies between two damaged pages
+            if seq in found:
+                continue
+            try:
+                row = db.execute("SELECT line, crc FROM events WHERE seq = ?", (seq,)).fetchone()
+            except sqlite3.DatabaseError:
+                continue
+            if row is not None and isinstance(row[0], str) and zlib.crc32(row[0].encode()) == row[1]:
+                found[seq] = row[0]
+    except sqlite3.DatabaseError:
+        logger.debug("salvage: the events table cannot be read at all", exc_info=True)
+    finally:
+        db.close()
+    expected = max([ack.seq if ack else 0, *found])
+    return sorted(found.items()), expected
+
+
+def recover(source: Path, target: Path) -> Salvage:
+    """Copy every intact event of journal `source` (left untouched) into a new journal `target`."""
+    if target.exists() and target.stat().st_size > 0:
+        raise JournalError(f"{target}: already exists; recover writes a new journal, choose another name")
+    if not source.exists() and not ack_path(source).exists():
+        raise JournalError(f"{source}: no journal there")
+    rows, expected = salvage_lines(source)
+    meta: list[tuple[str, str]] = []
+    try:
+        if source.exists() and source.stat().st_size > 0:
+            db = _readonly(source)
+            try:
+                meta = [(k, v) for k, v in db.execute("SELECT key, value FROM meta") if k != "schema"]
+            finally:
+                db.close()
+    except sqlite3.DatabaseError:
+        logger.warning("%s: the journal's settings cannot be read; the events are salvaged without them", source)
+    with Journal.open(target) as journal:
+        journal.append_lines([line for _seq, line in rows])
+        for key, value in meta:
+            try:
+                journal.set_meta(key, json.loads(value))
+            except ValueError:
+                logger.warning("%s: the setting %r is damaged and left out", source, key)
+        journal.set_meta("recovered_from", {"path": str(source), "kept": len(rows), "expected": expected})
+    kept = {seq for seq, _line in rows}
+    lost = tuple(seq for seq in range(1, expected + 1) if seq not in kept)
+    return Salvage(kept=len(rows), lost=lost, expected=expected)

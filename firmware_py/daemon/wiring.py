@@ -111,7 +111,7 @@ def open_simulation_journal(path: Path, plan: SimulationPlan, *, fresh: bool) ->
             return journal, kept
         journal.close()
         previous = path.with_name(path.stem + ".previous" + path.suffix)
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in ("", "-wal", "-shm", "-ack"):
             source = Path(str(path) + suffix)
             if source.exists():
                 shutil.move(source, Path(str(previous) + suffix))

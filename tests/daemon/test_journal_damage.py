@@ -1,0 +1,97 @@
+"""A damaged journal never loses events silently: it opens intact, or refuses naming what is missing,
+and `recover` copies every intact event into a new journal. The full 150 cases: bench/journal_damage.py."""
+
+from __future__ import annotations
+
+import random
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from bench.journal_damage import KINDS, damage, make_journal, run_case
+from firmware_py.daemon.journal import Journal, JournalLoss
+from tests.daemon.conftest import ROOT, environment
+
+
+def _killed(tmp_path, events=300, seed=1):
+    return make_journal(tmp_path, random.Random(seed), events)
+
+
+@pytest.mark.parametrize("kind", ["flip_wal", "truncate_wal", "delete_wal", "empty_wal"])
+def test_damage_to_the_wal_refuses_with_the_count_of_missing_events(tmp_path, kind):
+    path, lines = _killed(tmp_path)
+    damage(path, kind, random.Random(5))
+    with pytest.raises(JournalLoss, match=r"acknowledged events are missing") as caught:
+        Journal.open(path)
+    assert 0 < caught.value.missing <= len(lines)
+    assert f"of {len(lines)} acknowledged events" in str(caught.value)
+    assert "recover" in str(caught.value)
+
+
+def test_an_empty_main_file_with_acknowledged_events_is_not_a_new_session(tmp_path):
+    path, lines = _killed(tmp_path)
+    path.write_bytes(b"")
+    (tmp_path / "killed.sqlite3-wal").unlink()
+    with pytest.raises(JournalLoss) as caught:
+        Journal.open(path)
+    assert caught.value.missing == len(lines)
+
+
+def test_a_truncated_wal_is_never_called_intact(tmp_path, caplog):
+    path, _lines = _killed(tmp_path)
+    wal = tmp_path / "killed.sqlite3-wal"
+    wal.write_bytes(wal.read_bytes()[: wal.stat().st_size // 2 + 7])
+    with pytest.raises(JournalLoss):
+        Journal.open(path)
+    assert "every acknowledged event is intact" not in caplog.text
+
+
+def test_a_refused_journal_is_left_unchanged(tmp_path):
+    path, _lines = _killed(tmp_path)
+    damage(path, "flip_wal", random.Random(5))
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("killed") and "shm" not in p.name}
+    with pytest.raises(JournalLoss):
+        Journal.open(path)
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("killed") and "shm" not in p.name}
+    assert after == before
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "firmware_py", *args], cwd=ROOT, env=environment(),
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_the_daemon_refuses_to_resume_over_lost_events_and_recover_salvages_the_rest(tmp_path):
+    path, lines = _killed(tmp_path)
+    damage(path, "flip_wal", random.Random(5))
+    run = _cli("run", "--headless", "--journal", str(path), "--hands", "1")
+    assert run.returncode == 3
+    assert "acknowledged events are missing or damaged" in run.stderr and "recover" in run.stderr
+    new = tmp_path / "new.sqlite3"
+    recovered = _cli("recover", str(path), "--out", str(new))
+    assert recovered.returncode == 1, recovered.stderr
+    with Journal.open(new) as journal:
+        kept = [row.line for row in journal.rows()]
+    assert 0 < len(kept) < len(lines) and kept == lines[: len(kept)]
+    assert f"{len(kept)} of {len(lines)} events recovered" in recovered.stdout
+    assert f"lost: {len(lines) - len(kept)} events (#{len(kept) + 1}," in recovered.stderr
+    assert stat.S_IMODE(new.stat().st_mode) == 0o600
+    exported = _cli("export", "--journal", str(new), "--out", str(tmp_path / "out"))
+    assert exported.returncode == 0, exported.stderr
+    assert f"{len(kept)} events" in exported.stdout
+
+
+def test_an_intact_journal_after_a_kill_opens_with_every_event(tmp_path):
+    path, lines = _killed(tmp_path)
+    with Journal.open(path) as journal:
+        assert [row.line for row in journal.rows()] == lines
+        journal.append([])
+        assert journal.last_seq == len(lines)
+
+
+@pytest.mark.parametrize("index", range(2 * len(KINDS)))
+def test_damaged_journals_are_intact_or_refused_with_a_count(tmp_path, index):
+    outcome = run_case(index, tmp_path, seed=7)
+    assert outcome.verdict in ("intact", "refused"), outcome
