@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
+from firmware_py.config_toolkit import read_toml, shown
 from firmware_py.core.profiles import Profile, ProfileError, build_profiles
 from firmware_py.errors import ConfigError
 
@@ -16,14 +16,14 @@ def load_profiles(directory: str | Path | None = None) -> dict[str, Profile]:
     """Read, validate and resolve every profile file; ConfigError names the file and key."""
     folder = Path(directory) if directory is not None else DEFAULT_DIR
     raw: dict[str, tuple[str, dict[str, Any]]] = {}
-    files = sorted(folder.glob("*.toml"))
+    try:
+        files = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+    except OSError as exc:
+        raise ConfigError(f"{shown(str(folder))}: cannot read the profiles directory ({exc.strerror or exc})") from None
     if not files:
-        raise ConfigError(f"{folder}: no profile files (*.toml) found; is the config directory right?")
+        raise ConfigError(f"{shown(str(folder))}: no profile files (*.toml) found; is the config directory right?")
     for path in files:
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        data = read_toml(path, what="profile")
         raw[path.stem] = (str(path), data)
     try:
         return build_profiles(raw)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import difflib
-import json
 import math
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from firmware_py.config_toolkit import FormatError, decode_utf8, parse_json, read_json, shown
 from firmware_py.core import (
     ANTENNAS,
     Button,
@@ -27,19 +27,12 @@ from firmware_py.core.events import MAX_SEATS
 from firmware_py.errors import DeckFileError, SessionError
 
 KINDS = ("setup", "read", "gone", "button", "seat")
-
+MAX_T_S = 1e9  # session seconds: some 30 years
 
 def load_deck(path: str | Path) -> Deck:
     """Load and validate one deck registry file; a broken one names the file, entry and reason."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DeckFileError(f"{path}: cannot read the deck registry ({exc.strerror or exc})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DeckFileError(f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    data = read_json(path, what="deck registry", error=DeckFileError)
     try:
         return Deck.from_json(data, source=str(path))
     except RegistryError as exc:
@@ -65,9 +58,9 @@ class SessionReader:
         if not text.strip():
             return None
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SessionError(f"not valid JSON (column {exc.colno}: {exc.msg})",
+            obj = parse_json(text)
+        except FormatError as exc:
+            raise SessionError(str(exc).replace(" at line 1 column", " at column", 1),
                                source=self.source, line=line) from None
         try:
             event = self.parse_object(obj)
@@ -90,8 +83,8 @@ class SessionReader:
             hint = _suggest(str(kind), KINDS) if isinstance(kind, str) else ""
             raise ValueError(f"'kind' must be one of {', '.join(KINDS)}, not {kind!r}{hint}")
         t = obj.get("t")
-        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
-            raise ValueError(f"'t' must be a non-negative number of seconds, not {t!r}")
+        if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= MAX_T_S:
+            raise ValueError(f"'t' must be a non-negative number of seconds (at most {MAX_T_S:g}), not {shown(t)}")
         t = float(t)
         if kind == "setup":
             return self._setup(obj, t)
@@ -167,11 +160,15 @@ def read_session(path: str | Path) -> Iterator[tuple[int, Event]]:
     path = Path(path)
     reader = SessionReader(source=str(path), base_dir=path.parent)
     try:
-        handle = path.open(encoding="utf-8")
+        handle = path.open("rb")
     except OSError as exc:
         raise SessionError(f"cannot open the session file ({exc.strerror or exc})", source=str(path)) from None
     with handle:
-        for number, text in enumerate(handle, start=1):
+        for number, data in enumerate(handle, start=1):
+            try:
+                text = decode_utf8(data)
+            except FormatError as exc:
+                raise SessionError(str(exc).split(", ", 1)[-1], source=str(path), line=number) from None
             event = reader.parse_line(text, number)
             if event is not None:
                 yield number, event

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import difflib
 import math
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from firmware_py.config_toolkit import read_toml, shown
 from firmware_py.core.events import ANTENNAS, ButtonName
 from firmware_py.errors import ConfigError
 
@@ -119,7 +119,7 @@ class HardwareConfig:
 
 def _did_you_mean(value: str, choices: Iterable[str]) -> str:
     close = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return f" (did you mean {shown(close[0])}?)" if close else ""
 
 
 class _Section:
@@ -152,9 +152,9 @@ class _Section:
         if value is None:
             return default
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise self.error(f"must be a number of seconds, not {value!r}", key)
+            raise self.error(f"must be a number of seconds, not {shown(value)}", key)
         if not low <= value <= high:
-            raise self.error(f"must be between {low:g} and {high:g}, not {value!r}", key)
+            raise self.error(f"must be between {low:g} and {high:g}, not {shown(value)}", key)
         return float(value)
 
     def integer(self, key: str, default: int | None, *, choices: Iterable[int] | None = None,
@@ -165,7 +165,7 @@ class _Section:
                 return None
             return default
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(f"must be {what}, not {value!r}", key)
+            raise self.error(f"must be {what}, not {shown(value)}", key)
         if choices is not None and value not in choices:
             raise self.error(f"must be {what}, not {value}", key)
         if (low is not None and value < low) or (high is not None and value > high):
@@ -175,7 +175,7 @@ class _Section:
     def required(self, key: str) -> Any:
         if key not in self.data:
             typo = difflib.get_close_matches(key, list(self.data), n=1, cutoff=0.6)
-            hint = f" (is {typo[0]!r} a misspelling of it?)" if typo else ""
+            hint = f" (is {shown(typo[0])} a misspelling of it?)" if typo else ""
             raise self.error(f"is missing{hint}", key)
         return self.get(key)
 
@@ -184,7 +184,7 @@ class _Section:
         if value is None:
             raise self.error("is missing", key)
         if not isinstance(value, str) or not value:
-            raise self.error(f"must be a non-empty string, not {value!r}", key)
+            raise self.error(f"must be a non-empty string, not {shown(value)}", key)
         return value
 
     def finish(self, *, extra: Iterable[str] = ()) -> None:
@@ -202,7 +202,7 @@ def _pin(section: _Section, key: str) -> int | None:
 def _antenna(section: _Section, key: str, value: Any) -> str:
     if not isinstance(value, str) or value not in ANTENNAS:
         hint = _did_you_mean(value, sorted(ANTENNAS)) if isinstance(value, str) else ""
-        raise section.error(f"unknown antenna {value!r}{hint}; antennas are shoe, burn, muck, "
+        raise section.error(f"unknown antenna {shown(value)}{hint}; antennas are shoe, burn, muck, "
                             "board1..board5 and seat1..seat10", key)
     return value
 
@@ -217,14 +217,7 @@ def _timing(section: _Section, default: PresenceTiming) -> PresenceTiming:
 def load_hardware_config(path: str | Path = DEFAULT_PATH) -> HardwareConfig:
     """Read and validate a hardware file; a broken one raises ConfigError naming file, section and key."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the hardware config ({exc.strerror or exc})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    data = read_toml(path, what="hardware config")
     return parse_hardware_config(data, source=str(path))
 
 
@@ -236,7 +229,7 @@ def parse_hardware_config(data: Mapping[str, Any], *, source: str = "hardware.to
     if top.has("presence"):
         sec = _Section(source, "presence", top.get("presence"))
         presence = _timing(sec, presence)
-        poll_interval_s = sec.number("poll_interval_s", poll_interval_s, high=1.0)
+        poll_interval_s = sec.number("poll_interval_s", poll_interval_s, low=0.001, high=1.0)
         for key, value in sec.data.items():
             if key in sec.used or not isinstance(value, dict):
                 continue
@@ -317,7 +310,7 @@ def _panel(source: str, raw: Any) -> PanelConfig:
         long_press = set()
         for name in long_raw:
             if name not in names:
-                raise sec.error(f"unknown button {name!r}{_did_you_mean(str(name), names)}", "long_press")
+                raise sec.error(f"unknown button {shown(name)}{_did_you_mean(str(name), names)}", "long_press")
             long_press.add(ButtonName(name))
     buttons_sec = _Section(source, "panel.buttons", sec.required("buttons"))
     buttons = []
@@ -340,18 +333,18 @@ def _check_conflicts(config: HardwareConfig) -> None:
     for reader in config.readers:
         where = f"[reader {reader.antenna}]"
         if reader.antenna in seen_antennas:
-            raise ConfigError(f"{source}: {where} antenna: {reader.antenna!r} is already sensed by "
+            raise ConfigError(f"{source}: {where} antenna: {shown(reader.antenna)} is already sensed by "
                               f"{seen_antennas[reader.antenna]}")
         seen_antennas[reader.antenna] = where
     if config.serial:
         for index, antenna in enumerate(config.serial.antennas):
             if antenna in seen_antennas:
-                raise ConfigError(f"{source}: [serial] antennas: {antenna!r} (board port {index}) is "
+                raise ConfigError(f"{source}: [serial] antennas: {shown(antenna)} (board port {index}) is "
                                   f"already sensed by {seen_antennas[antenna]}")
             seen_antennas[antenna] = f"[serial] port {index}"
     for antenna in config.presence_overrides:
         if antenna not in seen_antennas:
-            raise ConfigError(f"{source}: [presence.{antenna}]: no reader senses antenna {antenna!r}"
+            raise ConfigError(f"{source}: [presence.{antenna}]: no reader senses antenna {shown(antenna)}"
                               f"{_did_you_mean(antenna, seen_antennas)}")
 
     pins: dict[int, str] = {}

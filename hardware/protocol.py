@@ -21,6 +21,7 @@ MAX_PORTS = 16
 MAX_TAGS_PER_PORT = 8
 SEQ_MODULO = 65536
 UID_LENGTHS = (8, 14, 20)  # hex digits of 4-, 7- and 10-byte UIDs
+HEX_DIGITS = frozenset("0123456789ABCDEFabcdef")  # no separators on the wire: "1A:2B:3C" is 3 bytes
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -128,8 +129,8 @@ def _port(text: str) -> int:
 
 
 def _uid(text: str) -> str:
-    if len(text) not in UID_LENGTHS:
-        raise ProtocolError(f"UID {text!r} has {len(text)} hex digits, not 8, 14 or 20")
+    if len(text) not in UID_LENGTHS or any(ch not in HEX_DIGITS for ch in text):
+        raise ProtocolError(f"UID {text!r} is not 8, 14 or 20 hex digits (a 4-, 7- or 10-byte card ID)")
     try:
         return normalise_uid(text)
     except ValueError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,6 +68,25 @@ SECTIONS: dict[str, dict[str, type]] = {
     },
 }
 TOP_KEYS = {"profile": str, "title": str, "parent": str, "rulebook": str}
+# The whole numbers a profile may hold, inclusive: outside them a ruling would silently change.
+RANGES: dict[str, tuple[int, int]] = {
+    "first_cards": (0, 2),  # the first or the first two cards of the deal
+    "fixable_short": (0, 10),
+    "redeal_burns": (0, 3),
+    "next_street_burns": (0, 3),
+    "actions_needed": (1, 10),
+    "seconds": (1, 3600),
+    "countdown": (0, 3600),
+    "warnings": (1, 3600),
+}
+# What a remedy may name in {braces}, with the sample each is rendered with once at load.
+PLACEHOLDERS: dict[str, object] = {
+    "seat": 3, "card": "Qc", "street": "flop", "next_street": "turn", "burn": "7d", "back": "blue",
+    "detail": "seat 4 has the wrong number of cards", "expected": 4, "position": "second",
+    "summary": "seat 3 wins with two pair",
+}
+NOT_EMPTY = frozenset({"rule", "remedy", "too_late_rule", "too_late_remedy", "heads_up_rule"})
+TEXT_MAX = 2000  # characters in a citation or remedy: the screen shows a few lines
 
 
 class ProfileError(ValueError):
@@ -149,11 +169,50 @@ def _hint(key: str, choices: Any) -> str:
 
 def _check(source: str, where: str, value: Any, kind: type) -> None:
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ProfileError(source, where, f"must be a whole number, not {value!r}")
+        raise ProfileError(source, where, f"must be a whole number, not {_short(value)}")
+    if kind is int:
+        low, high = RANGES.get(where.rsplit(".", 1)[-1], (0, 10_000))
+        if not low <= value <= high:
+            raise ProfileError(source, where, f"must be from {low} to {high}, not {_short(value)}")
     if kind is dict and not isinstance(value, dict):
-        raise ProfileError(source, where, f"must be a table of keys, not {value!r}")
+        raise ProfileError(source, where, f"must be a table of keys, not {_short(value)}")
     if not isinstance(value, kind):
-        raise ProfileError(source, where, f"must be a {kind.__name__}, not {value!r}")
+        raise ProfileError(source, where, f"must be a {kind.__name__}, not {_short(value)}")
+    if isinstance(value, str) and len(value) > TEXT_MAX:
+        raise ProfileError(source, where, f"is {len(value)} characters long; at most {TEXT_MAX}")
+    if isinstance(value, str) and not value.strip() and where.rsplit(".", 1)[-1] in NOT_EMPTY:
+        raise ProfileError(source, where, "is empty: every ruling cites its rule and states its remedy")
+    if isinstance(value, str) and any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+        raise ProfileError(source, where, "holds a control character; write the text on one line")
+
+
+def _short(value: Any) -> str:
+    """A value for an error message: its repr, cut short (a bad file may hold a huge one)."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def check_remedy(source: str, where: str, remedy: str) -> None:
+    """Render a remedy template once with sample values; ProfileError names the file and key if it cannot be."""
+    names = ", ".join("{" + name + "}" for name in PLACEHOLDERS)
+    try:
+        parts = list(string.Formatter().parse(remedy))
+    except ValueError as exc:
+        raise ProfileError(source, where, f"the remedy's braces do not parse ({exc}); a placeholder is one of "
+                                          f"{names}, and a brace itself is written {{{{ or }}}}") from None
+    for _literal, name, spec, conversion in parts:
+        if name is None:
+            continue
+        if name not in PLACEHOLDERS:
+            raise ProfileError(source, where, f"unknown placeholder {{{name}}}{_hint(name, PLACEHOLDERS)}; "
+                                              f"the placeholders are {names}")
+        if spec or conversion:
+            raise ProfileError(source, where, f"write {{{name}}} alone, without a format or conversion "
+                                              f"({_short(remedy)[:60]})")
+    remedy.format_map(PLACEHOLDERS)  # cannot fail now; rendered once so the first ruling is not the test
 
 
 def build_profiles(raw: Mapping[str, tuple[str, Mapping[str, Any]]]) -> dict[str, Profile]:
@@ -178,10 +237,11 @@ def _validate(name: str, source: str, data: Mapping[str, Any], raw: Mapping[str,
         if key in TOP_KEYS:
             _check(source, key, value, TOP_KEYS[key])
     if data.get("profile") != name:
-        raise ProfileError(source, "profile", f"must be {name!r} (the file's name), not {data.get('profile')!r}")
+        raise ProfileError(source, "profile",
+                           f"must be {name!r} (the file's name), not {_short(data.get('profile'))}")
     parent = data.get("parent")
     if parent is not None and parent not in raw:
-        raise ProfileError(source, "parent", f"no profile {parent!r}{_hint(parent, raw)}")
+        raise ProfileError(source, "parent", f"no profile {_short(parent)}{_hint(parent, raw)}")
     buttons = [b.value for b in ButtonName]
     for section, fields in SECTIONS.items():
         values = data.get(section, {})
@@ -194,7 +254,7 @@ def _validate(name: str, source: str, data: Mapping[str, Any], raw: Mapping[str,
         for action in values.get("closing_actions", []):
             if not isinstance(action, str) or action not in buttons:
                 hint = _hint(action, buttons) if isinstance(action, str) else ""
-                raise ProfileError(source, f"{section}.closing_actions", f"{action!r} is not a button{hint}")
+                raise ProfileError(source, f"{section}.closing_actions", f"{_short(action)} is not a button{hint}")
         for warning in values.get("warnings", []):
             _check(source, f"{section}.warnings", warning, int)
     rules = data.get("rules", {})
@@ -209,10 +269,12 @@ def _validate(name: str, source: str, data: Mapping[str, Any], raw: Mapping[str,
             if field_name not in fields:
                 raise ProfileError(source, f"{where}.{field_name}", f"unknown key{_hint(field_name, fields)}")
             _check(source, f"{where}.{field_name}", value, fields[field_name])
+        if "remedy" in entry:
+            check_remedy(source, f"{where}.remedy", entry["remedy"])
         procedure = entry.get("procedure")
         if procedure is not None and procedure not in PROCEDURES[key]:
             raise ProfileError(source, f"{where}.procedure",
-                               f"must be one of {', '.join(PROCEDURES[key])}, not {procedure!r}")
+                               f"must be one of {', '.join(PROCEDURES[key])}, not {_short(procedure)}")
 
 
 def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], chain: tuple[str, ...]) -> Profile:

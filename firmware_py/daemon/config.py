@@ -9,12 +9,12 @@ from __future__ import annotations
 import difflib
 import math
 import os
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from firmware_py.config_toolkit import read_toml, shown
 from firmware_py.core import Deck, Setup
 from firmware_py.core.events import MAX_SEATS
 from firmware_py.core.profiles import Profile
@@ -68,7 +68,7 @@ class TableConfig:
 
 def _did_you_mean(value: str, choices: Iterable[str]) -> str:
     close = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return f" (did you mean {shown(close[0])}?)" if close else ""
 
 
 class _Section:
@@ -98,18 +98,18 @@ class _Section:
         if value is None:
             raise self.error("is missing", key)
         if not isinstance(value, str) or not value:
-            raise self.error(f"must be a non-empty string, not {value!r}", key)
+            raise self.error(f"must be a non-empty string, not {shown(value)}", key)
         return value
 
     def boolean(self, key: str, default: bool) -> bool:
         value = self.data.get(key, default)
         if not isinstance(value, bool):
-            raise self.error(f"must be true or false, not {value!r}", key)
+            raise self.error(f"must be true or false, not {shown(value)}", key)
         return value
 
     def seat(self, key: str, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEATS:
-            raise self.error(f"must hold seat numbers 1..{MAX_SEATS}, not {value!r}", key)
+            raise self.error(f"must hold seat numbers 1..{MAX_SEATS}, not {shown(value)}", key)
         return value
 
 
@@ -124,14 +124,7 @@ def default_journal_path() -> Path:
 def load_table_config(path: str | Path = DEFAULT_PATH, *, with_display: bool = True) -> TableConfig:
     """Read and validate a table file and everything it names; raises ConfigError."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the table config ({exc.strerror or exc})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    data = read_toml(path, what="table config")
     return parse_table_config(data, source=str(path), base_dir=path.parent, with_display=with_display)
 
 
@@ -146,19 +139,19 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
     table = _Section(source, "table", data["table"],
                      ("profile", "seats", "button", "decks", "in_play", "hardware", "profiles"))
 
-    profiles_dir = _path(base_dir, table.string("profiles", "profiles"))
+    profiles_dir = _path(base_dir, table.string("profiles", "profiles"), table, "profiles")
     try:
         profiles = load_profiles(profiles_dir)
     except ConfigError as exc:
         raise ConfigError(f"{source}: [table] profiles: {exc}") from None
     profile = table.string("profile")
     if profile not in profiles:
-        raise table.error(f"unknown profile {profile!r}{_did_you_mean(profile, profiles)}; "
+        raise table.error(f"unknown profile {shown(profile)}{_did_you_mean(profile, profiles)}; "
                           f"profiles are {', '.join(sorted(profiles))}", "profile")
 
     raw_seats = table.required("seats")
     if not isinstance(raw_seats, list) or len(raw_seats) < 2:
-        raise table.error(f"must list at least two occupied seats, e.g. [1, 2, 3], not {raw_seats!r}", "seats")
+        raise table.error(f"must list at least two occupied seats, e.g. [1, 2, 3], not {shown(raw_seats)}", "seats")
     seats = tuple(sorted(table.seat("seats", s) for s in raw_seats))
     if len(set(seats)) != len(seats):
         raise table.error("lists a seat twice", "seats")
@@ -169,7 +162,7 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
     raw_decks = table.required("decks")
     if not isinstance(raw_decks, list) or not raw_decks or not all(isinstance(d, str) for d in raw_decks):
         raise table.error("must list deck registry files, e.g. [\"decks/test-red.json\"]", "decks")
-    deck_paths = [_path(base_dir, d) for d in raw_decks]
+    deck_paths = [_path(base_dir, d, table, "decks") for d in raw_decks]
     decks = []
     for deck_path in deck_paths:
         try:
@@ -179,9 +172,9 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
     names = [d.name for d in decks]
     in_play = table.string("in_play")
     if in_play not in names:
-        raise table.error(f"{in_play!r} is none of the decks {names}{_did_you_mean(in_play, names)}", "in_play")
+        raise table.error(f"{shown(in_play)} is none of the decks {names}{_did_you_mean(in_play, names)}", "in_play")
 
-    hardware_file = _path(base_dir, table.string("hardware", "hardware.toml"))
+    hardware_file = _path(base_dir, table.string("hardware", "hardware.toml"), table, "hardware")
     from hardware.config import load_hardware_config  # noqa: PLC0415 (the hardware layer loads on demand)
 
     hardware = load_hardware_config(hardware_file)  # its ConfigError names its own file and key
@@ -191,7 +184,7 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
     if "journal" in data:
         journal = _Section(source, "journal", data["journal"], ("path",))
         if "path" in journal.data:
-            journal_path = _path(base_dir, journal.string("path"))
+            journal_path = _path(base_dir, journal.string("path"), journal, "path")
     return TableConfig(source=source, profile=profile, seats=seats, button=button,
                        deck_files=tuple(str(p) for p in deck_paths), decks=tuple(decks), in_play=in_play,
                        profiles=profiles, profiles_dir=profiles_dir, hardware_file=hardware_file,
@@ -205,16 +198,16 @@ def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:
     section = _Section(source, "display", raw, ours + theirs)
     view = section.string("view", "venue")
     if view not in VIEWS:
-        raise section.error(f"must be one of {', '.join(VIEWS)}, not {view!r}{_did_you_mean(view, VIEWS)}", "view")
+        raise section.error(f"must be one of {', '.join(VIEWS)}, not {shown(view)}{_did_you_mean(view, VIEWS)}", "view")
     size = section.data.get("size", [800, 480])
     if (not isinstance(size, list) or len(size) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 8000 for v in size)):
-        raise section.error(f"must be [width, height] in pixels (100..8000), not {size!r}", "size")
+        raise section.error(f"must be [width, height] in pixels (100..8000), not {shown(size)}", "size")
     for key in ("broadcast_delay_s", "broadcast_delay_minutes"):
         value = section.data.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
                                   or not math.isfinite(value)):
-            raise section.error(f"must be a number, not {value!r}", key)
+            raise section.error(f"must be a number, not {shown(value)}", key)
     display_config = None
     if with_display:
         from display.config import DisplayConfig  # noqa: PLC0415 (display is optional for headless runs)
@@ -225,6 +218,9 @@ def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:
                         fullscreen=section.boolean("fullscreen", True), display=display_config)
 
 
-def _path(base_dir: Path, name: str) -> Path:
-    path = Path(name).expanduser()
-    return (path if path.is_absolute() else base_dir / path).resolve()
+def _path(base_dir: Path, name: str, section: _Section, key: str) -> Path:
+    try:
+        path = Path(name).expanduser()
+        return (path if path.is_absolute() else base_dir / path).resolve()
+    except (OSError, ValueError, RuntimeError) as exc:  # a NUL byte, a name too long, a symlink loop
+        raise section.error(f"{shown(name)} is not a usable path ({exc})", key) from None
