@@ -64,6 +64,11 @@ class Presence:
                 del self._tags[uid]  # an edge flicker that never became an arrival
         return events
 
+    def assume(self, uids: Iterable[str], now: float) -> None:
+        """Tags known to lie on the antenna already (reported before a restart): not reported again."""
+        for uid in uids:
+            self._tags[uid] = _Sighting(first=now, last=now, reported=True)
+
     def resume(self, now: float) -> None:
         """After a reader fault: what was present gets a fresh removal window instead of going at once."""
         for sighting in self._tags.values():

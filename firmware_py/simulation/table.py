@@ -8,7 +8,10 @@ queue, stamped by a virtual session clock. The world is stepped in lockstep on t
 fifty hands take seconds, not hours; `speed` slows it to a multiple of real time for a window.
 
 On a restart after a crash, `align` finds how far the journal got through the same seeded script,
-and the dealer carries on from the next act: the hand resumes where it was.
+the cards the journal says lie on the board are put back on the emulated antennas (known to their
+readers, so not read again), and the dealer carries on from the next act: the hand resumes where
+it was. Some acts are silent: a card put back where it already lies is sensed by nobody, so `align`
+expects no event for it rather than waiting there for one.
 """
 
 from __future__ import annotations
@@ -16,11 +19,11 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py.core import Button, ButtonName, Event, Read
+from firmware_py.core import Button, ButtonName, Event, Gone, Read
 from firmware_py.core.profiles import Profile
 from firmware_py.simulation.dealer import DealerBot, DealerError
 
@@ -31,6 +34,7 @@ PANEL_SERVICE_S = 0.01
 MAX_WAIT_S = 3.0  # a sensor that has not reported an act by then has missed it (logged)
 CLEAR_AFTER_HAND_S = 1.0  # the dealer gathers the board this long after the pot is pushed
 HAND_GAP_S = 5.0  # between two hands (shuffle, cut)
+BOARD_ANTENNAS = frozenset({"board1", "board2", "board3", "board4", "board5", "muck"})  # cards lie there
 
 
 class SimClock:
@@ -106,21 +110,64 @@ def script(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, ot
     return acts, made
 
 
-def align(acts: Sequence[Act], journaled: Sequence[Event]) -> tuple[int, int]:
+def expected_keys(acts: Sequence[Act], stays: Collection[str]) -> list[tuple[str, ...] | None]:
+    """What the journal holds for each act: None for an act no sensor reports.
+
+    Cards stay on the antennas in `stays` (the board's) until the next card there or the clear;
+    a card put on one of those where it already lies is not a new arrival.
+    """
+    lying: dict[str, str] = {}
+    keys: list[tuple[str, ...] | None] = []
+    for act in acts:
+        if act.kind == "clear":
+            lying.clear()
+        if act.kind == "read" and act.antenna in stays:
+            silent = lying.get(act.antenna) == act.uid
+            lying[act.antenna] = act.uid
+            keys.append(None if silent else act.key())
+        else:
+            keys.append(act.key())
+    return keys
+
+
+def align(acts: Sequence[Act], journaled: Iterable[Event], *,
+          stays: Collection[str] = BOARD_ANTENNAS) -> tuple[int, int]:
     """(index of the next act to perform, journal events that match no act) after a restart."""
+    keys = expected_keys(acts, stays)
     index, unmatched = 0, 0
     for event in journaled:
         key = event_key(event)
         if key is None:
             continue
         probe = index
-        while probe < len(acts) and acts[probe].key() is None:
+        while probe < len(acts) and keys[probe] is None:
             probe += 1
-        if probe < len(acts) and acts[probe].key() == key:
+        if probe < len(acts) and keys[probe] == key:
             index = probe + 1
+            continue
+        # A card put back on its board antenna before it was reported gone is not sensed either: skip
+        # board reads (never past a card out of the shoe or a press) to find the act this event is.
+        ahead = probe
+        while ahead < len(acts) and keys[ahead] != key and (keys[ahead] is None or acts[ahead].antenna in stays):
+            ahead += 1
+        if ahead < len(acts) and keys[ahead] == key:
+            index = ahead + 1
         else:
             unmatched += 1  # e.g. a card re-read after a restart: harmless, the core tolerates it
     return index, unmatched
+
+
+def lying_cards(journaled: Iterable[Event], stays: Collection[str] = BOARD_ANTENNAS) -> dict[str, list[str]]:
+    """The cards on the antennas in `stays` at the end of the journal, as their readers reported them."""
+    lying: dict[str, list[str]] = {}
+    for event in journaled:
+        if isinstance(event, Read | Gone) and event.antenna in stays:
+            here = lying.setdefault(event.antenna, [])
+            if isinstance(event, Read) and event.uid not in here:
+                here.append(event.uid)
+            elif isinstance(event, Gone) and event.uid in here:
+                here.remove(event.uid)
+    return {antenna: uids for antenna, uids in lying.items() if uids}
 
 
 class _Tap:
@@ -258,6 +305,17 @@ class EmulatedSensors:
         elif antenna in self.board_antennas:
             self.board.remove(self.board_antennas.index(antenna), uid)
 
+    def restore(self, lying: dict[str, list[str]]) -> None:
+        """After a restart: the cards that lay on the board before it lie there again, already known."""
+        now = self.clock()
+        for antenna, uids in lying.items():
+            if antenna not in self.board_antennas:
+                continue  # cards slide past the SPI antennas: nothing stays on them
+            port = self.board_antennas.index(antenna)
+            for uid in uids:
+                self.board.place(port, uid)
+            self.serial.presence[port].assume(uids, now)
+
     def on_antenna(self, antenna: str) -> list[str]:
         if antenna in self.board_antennas:
             return list(self.board.tags[self.board_antennas.index(antenna)])
@@ -291,7 +349,11 @@ class SimulatedDealer:
         return clock
 
     def resume(self, journaled: Sequence[Event]) -> None:
-        self.next_act, unmatched = align(self.acts, journaled)
+        stays = self.sensors.board_antennas or BOARD_ANTENNAS
+        self.next_act, unmatched = align(self.acts, journaled, stays=stays)
+        lying = lying_cards(journaled, stays)
+        if lying and self.sensors.board is not None:
+            self.sensors.restore(lying)
         if self.next_act:
             hand = self.acts[min(self.next_act, len(self.acts) - 1)].hand
             logger.info("simulated dealer resumes at act %d of %d (hand %d)%s", self.next_act, len(self.acts),
@@ -403,4 +465,4 @@ class SimulatedDealer:
         self.sensors.tap.put(event)
 
 
-__all__ = ["Act", "EmulatedSensors", "SimClock", "SimulatedDealer", "align", "script"]
+__all__ = ["Act", "EmulatedSensors", "SimClock", "SimulatedDealer", "align", "expected_keys", "lying_cards", "script"]
