@@ -6,8 +6,11 @@ Feed events in session order; each call returns the rulings (and operator notice
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, is_dataclass
+from enum import Enum
+from typing import Any
 
 from firmware_py.core.cards import is_joker
 from firmware_py.core.decks import Deck
@@ -36,6 +39,53 @@ NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TUR
 AGGRESSIVE = frozenset({ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN})
 ORDINAL = ("first", "second")
 UNKNOWN_BURN = "?"  # a burn put back on the deck without the core knowing which card it was
+UNDO_HANDS = 3  # hand boundaries whose state is kept: undo reaches back into the last two hands
+_NOT_STATE = frozenset({"_profiles", "_log", "_checkpoints", "_out_rulings", "_out_notices"})  # outputs: per feed
+
+
+_FROZEN_TYPES: dict[type, bool] = {}  # per type: nothing mutates its values in place (tuples: see items)
+
+
+def _frozen_type(kind: type) -> bool:
+    known = _FROZEN_TYPES.get(kind)
+    if known is None:
+        params = getattr(kind, "__dataclass_params__", None)
+        known = _FROZEN_TYPES[kind] = (kind in (type(None), str, int, float, bool, frozenset)
+                                       or issubclass(kind, Enum | Profile)
+                                       or bool(params is not None and params.frozen))
+    return known
+
+
+def _frozen(value: object) -> bool:
+    """True for a value nothing mutates in place: shared, not copied, by a checkpoint."""
+    if type(value) is tuple:
+        return all(_frozen(item) for item in value)
+    return _frozen_type(type(value))
+
+
+SHARED_STATE = frozenset({"cards"})  # replaced whole by a setup, never changed in place: not copied
+
+
+def _clone(value: Any) -> Any:
+    """A copy of a piece of core state: containers and the hand's own dataclasses copied, frozen values shared."""
+    kind = type(value)
+    if kind is not tuple and _frozen_type(kind):
+        return value
+    if kind is list:
+        return [item if _frozen_type(type(item)) else _clone(item) for item in value]
+    if kind is set:
+        return set(value)  # of seats and UIDs
+    if kind is dict:
+        return {key: item if _frozen_type(type(item)) else _clone(item) for key, item in value.items()}
+    if kind is tuple:
+        return value if _frozen(value) else tuple(_clone(item) for item in value)
+    if is_dataclass(value) and not isinstance(value, type):  # the hand, a street's deal: field by field
+        clone = object.__new__(kind)
+        for name in value.__dataclass_fields__:
+            item = getattr(value, name)
+            object.__setattr__(clone, name, item if _frozen_type(type(item)) else _clone(item))
+        return clone
+    return copy.deepcopy(value)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -145,7 +195,10 @@ class TableCore:
 
     def __init__(self, profiles: Mapping[str, Profile]) -> None:
         self._profiles = dict(profiles)
-        self._log: list[Event] = []  # every effective event, for undo by replay
+        # Undo replays from the last hand boundary, not from the session's start: the state is kept
+        # just after each of the last UNDO_HANDS boundaries, and the log only since the oldest of them.
+        self._log: list[Event] = []  # the effective events since the oldest checkpoint
+        self._checkpoints: list[tuple[int, dict[str, object]]] = []  # (len(_log) then, the state after it)
         self._reset()
 
     def _reset(self) -> None:
@@ -179,7 +232,50 @@ class TableCore:
         else:
             self._log.append(event)
             self._apply(event)
+            self._after(event)
         return Outcome(rulings=tuple(self._out_rulings), notices=tuple(self._out_notices))
+
+    # -- undo and resume at the cost of one hand -------------------------------------------------
+
+    def _after(self, event: Event) -> None:
+        """After a hand boundary (a setup, a new hand) keep the state, and forget the oldest hand kept."""
+        if isinstance(event, Setup) or (isinstance(event, Button) and event.name is ButtonName.NEW_HAND):
+            self._checkpoints.append((len(self._log), self._state()))
+            if len(self._checkpoints) > UNDO_HANDS:
+                del self._checkpoints[0]
+                cut = self._checkpoints[0][0]
+                self._log = self._log[cut:]
+                self._checkpoints = [(at - cut, state) for at, state in self._checkpoints]
+
+    def _state(self) -> dict[str, object]:
+        """A copy of the table's state (profiles and frozen values shared, never copied)."""
+        return self._copy({key: value for key, value in vars(self).items() if key not in _NOT_STATE})
+
+    def _copy(self, state: Mapping[str, object]) -> dict[str, object]:
+        return {key: value if key in SHARED_STATE else _clone(value) for key, value in state.items()}
+
+    def save(self) -> dict[str, object]:
+        """Everything the core holds but its profiles, undo history included: `restore` takes it back."""
+        saved = self._state()
+        saved["_log"] = list(self._log)
+        saved["_checkpoints"] = [(at, self._copy(state)) for at, state in self._checkpoints]
+        return saved
+
+    def restore(self, saved: Mapping[str, object]) -> None:
+        """Take back a `save()` made by a core with the same profiles (resume without replaying the session)."""
+        unknown = set(saved) - set(vars(self))
+        if unknown:
+            raise ValueError(f"not a saved core state: unknown fields {sorted(unknown)}")
+        names = {profile.name for profile in self._profiles.values()}
+        profile = saved.get("profile")
+        if profile is not None and getattr(profile, "name", None) not in names:
+            raise ValueError("the saved core state is from other profiles")
+        for key, value in saved.items():
+            setattr(self, key, value)
+        for state in [vars(self), *(state for _at, state in self._checkpoints)]:
+            kept = state.get("profile")
+            if isinstance(kept, Profile):  # the restored core rules with this core's own profiles
+                state["profile"] = self._profiles[kept.name]
 
     def _apply(self, event: Event) -> None:
         hand = self.hand
@@ -208,12 +304,21 @@ class TableCore:
             self._notice(NoticeKind.IGNORED, "undo: no button press to take back")
             return
         log = self._log[:index] + self._log[index + 1 :]
-        self._log = []
-        self._reset()
-        for replayed in log:
+        kept = [(at, state) for at, state in self._checkpoints if at <= index]
+        if kept:  # replay from the last hand boundary before the press, not from the session's start
+            start, state = kept[-1]
+            self._checkpoints = kept
+            for key, value in self._copy(state).items():
+                setattr(self, key, value)
+        else:  # no boundary before it: the log still starts at the session's start
+            start, self._checkpoints = 0, []
+            self._reset()
+        self._log = log[:start]
+        for replayed in log[start:]:
             self.t = replayed.t
             self._log.append(replayed)
             self._apply(replayed)
+            self._after(replayed)
         self.t = event.t
         self._out_rulings = []
         self._out_notices = [Notice(t=event.t, notice=NoticeKind.UNDONE,
