@@ -4,26 +4,32 @@ Reader threads and the panel post `Read`/`Gone`/`Button` events and reader healt
 the queue; only the main loop touches the core. Components start in order (readers, panel,
 core, display, then the simulated dealer when there is one) and stop in reverse in `finally`;
 a component that fails to start or fails later becomes a line in the fault state on the screen,
-not a crash. The core's state after a restart is the journal replayed.
+not a crash. The core's state after a restart is the journal replayed: from the core checkpoint
+the journal keeps at each hand boundary (made by the same core code and profiles), so a resume
+costs the current hand, not the session; rulings still open (not confirmed) are announced again.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import logging
 import math
 import os
+import pickle
 import queue
+import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, is_dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from firmware_py.core import Button, Event, Gone, Read, Ruling, Seat, Setup, TableSnapshot
 from firmware_py.core.engine import TableCore
+from firmware_py.core.profiles import Profile
 from firmware_py.daemon.config import TableConfig
 from firmware_py.daemon.faults import FaultState
 from firmware_py.daemon.journal import Journal, JournalError, line_of
@@ -106,15 +112,63 @@ def replay(events: Sequence[Event], core: TableCore) -> list[Ruling]:
     return rulings
 
 
-def journal_events(journal: Journal, *, base_dir: Path) -> list[Event]:
-    """Every journaled event, parsed back; deck paths in setup lines are absolute."""
+def iter_journal_events(journal: Journal, *, base_dir: Path, after: int = 0) -> Iterator[Event]:
+    """The journaled events after sequence number `after`, parsed back one by one (memory stays flat)."""
     reader = SessionReader(source=str(journal.path), base_dir=base_dir)
-    events = []
-    for row in journal.rows():
+    for row in journal.rows(after=after):
         event = reader.parse_line(row.line, row.seq)
         if event is not None:
-            events.append(event)
-    return events
+            yield event
+
+
+def journal_events(journal: Journal, *, base_dir: Path) -> list[Event]:
+    """Every journaled event, parsed back; deck paths in setup lines are absolute."""
+    return list(iter_journal_events(journal, base_dir=base_dir))
+
+
+CORE_SOURCES = Path(__file__).resolve().parent.parent / "core"
+
+
+def core_fingerprint(profiles: Mapping[str, Profile]) -> str:
+    """What a core checkpoint is valid for: this core's code, these profiles, this Python."""
+    digest = hashlib.sha256(f"{sys.version_info[:2]}".encode())
+    for source in sorted(CORE_SOURCES.glob("*.py")):
+        digest.update(source.name.encode() + source.read_bytes())
+    digest.update(_canonical(dict(profiles)).encode())
+    return digest.hexdigest()[:32]
+
+
+def _canonical(value: Any) -> str:
+    """A repr that is the same in every process (sets sorted: their order follows the string hash seed)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        inner = ", ".join(f"{name}={_canonical(getattr(value, name))}" for name in value.__dataclass_fields__)
+        return f"{type(value).__name__}({inner})"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(sorted(f"{_canonical(k)}: {_canonical(v)}" for k, v in value.items())) + "}"
+    if isinstance(value, set | frozenset):
+        return "{" + ", ".join(sorted(_canonical(item) for item in value)) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_canonical(item) for item in value) + "]"
+    return repr(value)
+
+
+class _CoreUnpickler(pickle.Unpickler):
+    """Reads back a core checkpoint: the rules core's own classes and plain containers, nothing else."""
+
+    ALLOWED = frozenset({("builtins", "set"), ("builtins", "frozenset"), ("copyreg", "_reconstructor"),
+                         ("builtins", "object")})
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module.startswith("firmware_py.core.") or (module, name) in self.ALLOWED:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not part of a core checkpoint")
+
+
+def load_core_state(data: bytes) -> dict[str, Any]:
+    state = _CoreUnpickler(io.BytesIO(data)).load()
+    if not isinstance(state, dict) or state.get("version") != 1:
+        raise ValueError("not a core checkpoint of this version")
+    return state
 
 
 class Daemon:
@@ -138,7 +192,12 @@ class Daemon:
         self.extras: list[Component] = []  # started last: the simulated dealer
         self.on_snapshot: list[Callable[[TableSnapshot], None]] = []
         self.on_ruling: list[Callable[[Ruling], None]] = []
-        self.replayed: list[Event] = []
+        self.resumed = 0  # events in the journal when the daemon started
+        self.resumed_t: float | None = None  # the session time of the last of them
+        self.replayed_on_resume = 0  # of them, the events after the core checkpoint, replayed at start
+        self.announced_again: list[Ruling] = []  # open rulings announced again after a restart
+        self._fingerprint = core_fingerprint(config.profiles)
+        self._setup_line: str | None = None  # the last setup event, kept with each core checkpoint
         self.rulings = 0
         self.events_fed = 0
         self.stop_reason = ""
@@ -186,7 +245,7 @@ class Daemon:
                         self.display = None
                     continue
                 started.append(component)
-            self.notifier.ready(f"resumed {len(self.replayed)} events" if self.replayed else "new session")
+            self.notifier.ready(f"resumed {self.resumed} events" if self.resumed else "new session")
             self._loop()
         except JournalError as exc:
             logger.critical("%s", exc)
@@ -207,20 +266,35 @@ class Daemon:
     # -- the core ----------------------------------------------------------------------------------
 
     def _resume(self) -> None:
-        """Replay the journal into the core; a fresh journal gets the setup line of the config."""
-        events = journal_events(self.journal, base_dir=self.config.hardware_file.parent)
-        self.replayed = events
-        replay(events, self.core)
-        self.events_fed = len(events)
-        if events:
-            self._last_t = events[-1].t
+        """Bring the core to the journal's end (from its checkpoint, then the events after it);
+        a fresh journal gets the setup line of the config."""
+        base_dir = self.config.hardware_file.parent
+        after, last_t = self._restore_checkpoint(), None
+        replayed = 0
+        for event in iter_journal_events(self.journal, base_dir=base_dir, after=after):
+            try:
+                self.core.feed(event)
+            except ValueError as exc:  # the core refused it live too: same state either way
+                logger.debug("replay: event refused: %s", exc)
+            if isinstance(event, Setup):
+                self._setup_line = line_of(event)
+            last_t, replayed = event.t, replayed + 1
+        self.resumed, self.replayed_on_resume = self.journal.last_seq, replayed
+        self.events_fed = self.resumed
+        if self.resumed:
+            self._last_t = last_t if last_t is not None else self.core.t
+            self.resumed_t = self._last_t
             if isinstance(self.clock, SessionClock):
                 self.clock.resume_at(self._last_t)
             snapshot = self.core.snapshot()
-            logger.info("resumed the session: %d events replayed, hand %d (%s), state %s", len(events),
-                        snapshot.hand_number, snapshot.phase, state_digest(snapshot))
-            self._ack(f"resume {len(events)} {state_digest(snapshot)}")
-            if not self._same_setup(events):
+            logger.info("resumed the session: %d events (%d replayed after the hand's checkpoint), hand %d (%s), "
+                        "state %s", self.resumed, replayed, snapshot.hand_number, snapshot.phase,
+                        state_digest(snapshot))
+            self._ack(f"resume {self.resumed} {state_digest(snapshot)}")
+            if after == 0 or replayed > 0:
+                self._save_checkpoint(self.journal.last_seq)
+            self._announce_open_rulings()
+            if not self._same_setup():
                 logger.warning("the table config differs from the journaled setup: it applies from now")
                 self._commit([self.config.setup(t=max(self._last_t, self.clock()))])
         else:
@@ -228,10 +302,47 @@ class Daemon:
                         ",".join(map(str, self.config.seats)), self.config.button)
             self._commit([self.config.setup(t=max(0.0, self.clock()))])
 
-    def _same_setup(self, events: Sequence[Event]) -> bool:
-        last = next((e for e in reversed(events) if isinstance(e, Setup)), None)
+    def _restore_checkpoint(self) -> int:
+        """Restore the core from the journal's checkpoint; the sequence number it is after (0: none)."""
+        found = self.journal.load_checkpoint(self._fingerprint)
+        if found is None:
+            return 0
+        seq, data = found
+        try:
+            state = load_core_state(data)
+            self.core.restore(state["core"])
+        except Exception:  # an unreadable checkpoint costs a full replay, never the session
+            logger.warning("journal %s: the core checkpoint cannot be used; the session is replayed instead",
+                           self.journal.path, exc_info=True)
+            self.core = TableCore(self.config.profiles)
+            return 0
+        self._setup_line = state.get("setup")
+        return seq
+
+    def _save_checkpoint(self, seq: int) -> None:
+        state = {"version": 1, "core": self.core.save(), "setup": self._setup_line}
+        try:
+            self.journal.save_checkpoint(seq, self._fingerprint, pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+        except (JournalError, pickle.PicklingError, TypeError) as exc:  # events are safe; a resume replays more
+            logger.warning("the core checkpoint was not saved (%s): a restart replays from the one before", exc)
+
+    def _announce_open_rulings(self) -> None:
+        """Rulings made before the restart and not yet confirmed: the dealer may never have seen them."""
+        for ruling in self.core.unconfirmed:
+            self.announced_again.append(ruling)
+            ruling_log.info("%s [open before the restart]", ruling.explain())
+            for callback in self.on_ruling:
+                callback(ruling)
+
+    def _same_setup(self) -> bool:
+        if self._setup_line is None:
+            return False
+        try:
+            last = SessionReader(base_dir=self.config.hardware_file.parent).parse_line(self._setup_line, 0)
+        except ValueError:
+            return False
         want = self.config.setup()
-        return last is not None and (last.profile, last.seats, last.in_play, tuple(last.deck_files)) == (
+        return isinstance(last, Setup) and (last.profile, last.seats, last.in_play, tuple(last.deck_files)) == (
             want.profile, want.seats, want.in_play, tuple(want.deck_files))
 
     def _loop(self) -> None:
@@ -319,8 +430,13 @@ class Daemon:
             self._publish()
         for seq, event in zip(seqs, batch, strict=True):
             self._ack(f"ack {seq} {line_of(event)}")
+            if isinstance(event, Setup):
+                self._setup_line = line_of(event)
+        hand = self.core.hand_number
         for event in batch:
             self._feed(event)
+        if self.core.hand_number != hand or any(isinstance(event, Setup) for event in batch):
+            self._save_checkpoint(seqs[-1])  # a hand boundary: a restart replays from here
         self._publish()
 
     def _feed(self, event: Event) -> None:

@@ -328,6 +328,8 @@ class Journal:
             db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             db.execute("CREATE TABLE IF NOT EXISTS events ("
                        "seq INTEGER PRIMARY KEY, line TEXT NOT NULL, crc INTEGER NOT NULL, chain INTEGER NOT NULL)")
+            db.execute("CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), "
+                       "seq INTEGER NOT NULL, fingerprint TEXT NOT NULL, state BLOB NOT NULL, crc INTEGER NOT NULL)")
             if "chain" not in _columns(db):
                 journal._upgrade()
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
@@ -423,6 +425,33 @@ class Journal:
             raise self._error(exc, "writing") from None
         self.last_seq, self._chain = seq, chain
         self._write_ack()
+
+    def save_checkpoint(self, seq: int, fingerprint: str, state: bytes) -> None:
+        """Keep the rules core's state after event `seq` (one row, replaced): a resume replays from there."""
+        try:
+            self._db.execute("INSERT OR REPLACE INTO checkpoint VALUES (1, ?, ?, ?, ?)",
+                             (seq, fingerprint, state, zlib.crc32(state)))
+        except sqlite3.DatabaseError as exc:
+            raise self._error(exc, "writing") from None
+
+    def load_checkpoint(self, fingerprint: str) -> tuple[int, bytes] | None:
+        """The core's state kept after some event, if it checks and was made by the same core and profiles."""
+        try:
+            row = self._db.execute("SELECT seq, fingerprint, state, crc FROM checkpoint WHERE id = 1").fetchone()
+        except sqlite3.DatabaseError:
+            logger.warning("journal %s: the core checkpoint cannot be read; the session is replayed instead",
+                           self.path, exc_info=True)
+            return None
+        if row is None:
+            return None
+        seq, stored, state, crc = row
+        if stored != fingerprint:
+            logger.info("journal %s: the core checkpoint is from other code or profiles; replaying", self.path)
+            return None
+        if not isinstance(state, bytes) or zlib.crc32(state) != crc or not 0 < seq <= self.last_seq:
+            logger.warning("journal %s: the core checkpoint is damaged; the session is replayed instead", self.path)
+            return None
+        return seq, state
 
     def set_meta(self, key: str, value: Any) -> None:
         try:

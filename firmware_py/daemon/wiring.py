@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_py.daemon.app import CallbackComponent, Daemon, Stop
+from firmware_py.daemon.app import CallbackComponent, Daemon, Stop, iter_journal_events
 from firmware_py.daemon.config import TableConfig
 from firmware_py.daemon.journal import Journal
 
@@ -84,9 +84,10 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
         daemon.on_ruling.append(lambda _ruling: sensors.panel.signal_ruling() if sensors.panel else None)
 
     def start_dealer() -> None:
-        if daemon.replayed:
-            daemon.clock.set_at_least(daemon.replayed[-1].t)  # type: ignore[attr-defined]
-        dealer.resume(daemon.replayed)
+        if daemon.resumed_t is not None:
+            daemon.clock.set_at_least(daemon.resumed_t)  # type: ignore[attr-defined]
+        if daemon.resumed:
+            dealer.resume(iter_journal_events(daemon.journal, base_dir=config.hardware_file.parent))
         dealer.start()
 
     daemon.extras.append(CallbackComponent("simulated dealer", start_dealer, dealer.stop))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -161,13 +161,17 @@ def lying_cards(journaled: Iterable[Event], stays: Collection[str] = BOARD_ANTEN
     """The cards on the antennas in `stays` at the end of the journal, as their readers reported them."""
     lying: dict[str, list[str]] = {}
     for event in journaled:
-        if isinstance(event, Read | Gone) and event.antenna in stays:
-            here = lying.setdefault(event.antenna, [])
-            if isinstance(event, Read) and event.uid not in here:
-                here.append(event.uid)
-            elif isinstance(event, Gone) and event.uid in here:
-                here.remove(event.uid)
+        track_lying(lying, event, stays)
     return {antenna: uids for antenna, uids in lying.items() if uids}
+
+
+def track_lying(lying: dict[str, list[str]], event: Event, stays: Collection[str]) -> None:
+    if isinstance(event, Read | Gone) and event.antenna in stays:
+        here = lying.setdefault(event.antenna, [])
+        if isinstance(event, Read) and event.uid not in here:
+            here.append(event.uid)
+        elif isinstance(event, Gone) and event.uid in here:
+            here.remove(event.uid)
 
 
 class _Tap:
@@ -348,10 +352,18 @@ class SimulatedDealer:
         clock: SimClock = self.sensors.clock
         return clock
 
-    def resume(self, journaled: Sequence[Event]) -> None:
+    def resume(self, journaled: Iterable[Event]) -> None:
+        """Carry on after a restart: `journaled` is read once (a long journal is not held in memory)."""
         stays = self.sensors.board_antennas or BOARD_ANTENNAS
-        self.next_act, unmatched = align(self.acts, journaled, stays=stays)
-        lying = lying_cards(journaled, stays)
+        tracked: dict[str, list[str]] = {}
+
+        def watch(events: Iterable[Event]) -> Iterator[Event]:
+            for event in events:
+                track_lying(tracked, event, stays)
+                yield event
+
+        self.next_act, unmatched = align(self.acts, watch(journaled), stays=stays)
+        lying = {antenna: uids for antenna, uids in tracked.items() if uids}
         if lying and self.sensors.board is not None:
             self.sensors.restore(lying)
         if self.next_act:
