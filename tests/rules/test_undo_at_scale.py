@@ -54,8 +54,8 @@ def _reference(events: list[Event]) -> TableCore:
 
 def _with_undos(points: list[int], doubles: list[bool]) -> list[Event]:
     events = list(SESSION)
-    for at, double in sorted(zip(points, doubles, strict=True), reverse=True):
-        at = max(1, at % len(events))
+    for point, double in sorted(zip(points, doubles, strict=True), reverse=True):
+        at = max(1, point % len(events))
         t = events[at - 1].t
         events[at:at] = [Button(t=t, name=ButtonName.UNDO)] * (2 if double else 1)
     return events
@@ -74,7 +74,7 @@ def test_undo_from_the_last_hand_boundary_is_the_full_replay(points: list[int], 
 
 def test_undo_of_a_new_hand_press_goes_back_into_the_previous_hand() -> None:
     new_hands = [i for i, e in enumerate(SESSION) if isinstance(e, Button) and e.name is ButtonName.NEW_HAND]
-    events = SESSION[: new_hands[5] + 1] + [Button(t=SESSION[new_hands[5]].t, name=ButtonName.UNDO)]
+    events = [*SESSION[: new_hands[5] + 1], Button(t=SESSION[new_hands[5]].t, name=ButtonName.UNDO)]
     core = TableCore(PROFILES)
     outcomes = [core.feed(event) for event in events]
     assert "took back the new_hand press" in outcomes[-1].notices[0].message
