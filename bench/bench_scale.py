@@ -16,6 +16,7 @@ import argparse
 import json
 import queue
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -112,8 +113,12 @@ def resume_child(path: str) -> None:
 
 def resume(path: Path, repeats: int = 3) -> dict[str, float]:
     runs = []
-    for _ in range(repeats):
-        out = subprocess.run([sys.executable, __file__, "--resume-child", str(path)], capture_output=True, text=True,
+    for run in range(repeats):  # each on a copy: a resume saves a checkpoint of its own
+        copy = path.with_name(f"run{run}.sqlite3")
+        for suffix in ("", "-wal", "-ack"):
+            if Path(str(path) + suffix).exists():
+                shutil.copy(str(path) + suffix, str(copy) + suffix)
+        out = subprocess.run([sys.executable, __file__, "--resume-child", str(copy)], capture_output=True, text=True,
                              check=True, cwd=ROOT)
         runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
     return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
