@@ -1,4 +1,7 @@
-"""Copies of snapshots with the hole cards taken out, for every picture that players can see."""
+"""Copies of snapshots with the hole cards taken out, for every picture that players can see.
+
+Rulings about a card that lies face down (an extra card, which becomes the burn) lose its name too.
+"""
 
 from __future__ import annotations
 
@@ -22,4 +25,6 @@ def hide_hole_cards(snapshot: TableSnapshot) -> TableSnapshot:
     """
     seats = tuple(dataclasses.replace(seat, cards=(HIDDEN,) * len(seat.cards))
                   for seat in snapshot.seats)
-    return dataclasses.replace(snapshot, seats=seats, burns=(HIDDEN,) * len(snapshot.burns))
+    return dataclasses.replace(snapshot, seats=seats, burns=(HIDDEN,) * len(snapshot.burns),
+                               unconfirmed=tuple(r.public() for r in snapshot.unconfirmed),
+                               hand_rulings=tuple(r.public() for r in snapshot.hand_rulings))

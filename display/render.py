@@ -41,7 +41,14 @@ def render_view(view: View, history: Iterable[tuple[float, TableSnapshot]], *, a
     return surface
 
 
-def save_png(surface: pygame.Surface, path: str | Path) -> None:
+def save_png(surface: pygame.Surface, path: str | Path, *, private: bool = False) -> None:
+    """Write the picture; `private` (it shows hole cards): mode 0600 from the first byte, whatever was there."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(surface, str(path))
+    if not private:
+        pygame.image.save(surface, str(path))
+        return
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        os.fchmod(handle.fileno(), 0o600)
+        pygame.image.save(surface, handle, path.name)

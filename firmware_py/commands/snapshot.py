@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tomllib
 
+from firmware_py.config_toolkit import read_toml
 from firmware_py.core.engine import TableCore
 from firmware_py.errors import ConfigError, SessionError
 from firmware_py.profiles import load_profiles
@@ -52,11 +52,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         data: dict[str, object] = {}
         if args.config:
-            try:
-                with open(args.config, "rb") as handle:
-                    data = tomllib.load(handle)
-            except (OSError, tomllib.TOMLDecodeError) as exc:
-                raise ConfigError(f"{args.config}: cannot read the display config ({exc})") from None
+            data = read_toml(args.config, what="display config")
         if args.delay is not None:
             data["broadcast_delay_s"] = args.delay
         if args.allow_zero_delay:
@@ -78,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     at = args.at if args.at is not None else (history[-1][0] if history else 0.0)
     surface = render_view(View(args.view), history, at=at, size=args.size, config=config)
     try:
-        save_png(surface, args.out)
+        save_png(surface, args.out, private=args.view == "broadcast")  # every hole card is in it
     except (OSError, ValueError) as exc:
         print(f"snapshot: cannot write {args.out}: {exc}", file=sys.stderr)
         return 2

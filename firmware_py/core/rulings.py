@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -23,6 +24,11 @@ class RulingKind(StrEnum):
     DEAD_HAND = "dead_hand"
     SHOWDOWN = "showdown"
     SHORT_CARD = "short_card"  # a seat short one card that may be dealt in proper sequence
+
+
+# Rulings about a card that lies face down (dealt to a player, or to become the burn): not named in public.
+FACE_DOWN = frozenset({RulingKind.EXTRA_CARD})
+FACE_DOWN_CAUSES = frozenset({"two_extra", "out_of_sequence", "wrong_count"})
 
 
 class Street(StrEnum):
@@ -61,6 +67,28 @@ class Ruling:
         out["rule"] = self.rule
         out["remedy"] = self.remedy
         return out
+
+    def public(self) -> Ruling:
+        """The ruling as players may see and hear it: a card that lies face down is not named.
+
+        An extra card dealt to a player becomes the burn card: the screen and the log say that an
+        extra card was dealt, not which. The full ruling stays in the journal and the session file.
+
+        >>> r = Ruling(t=5.0, ruling=RulingKind.EXTRA_CARD, rule="robert: Hold'em 2", card="Jd", seat=2,
+        ...            remedy="One extra card: return the Jd to the deck; it is the burn card for the flop.")
+        >>> r.public().card, r.public().remedy
+        (None, 'One extra card: return the extra card to the deck; it is the burn card for the flop.')
+        """
+        if self.card is None or not (self.ruling in FACE_DOWN or self.cause in FACE_DOWN_CAUSES):
+            return self
+        name = "extra card" if self.ruling is RulingKind.EXTRA_CARD else "card"
+
+        def hide(match: re.Match[str]) -> str:
+            the = match.group(1)
+            return f"{the}{name}" if the else f"the {name}"
+
+        remedy = re.sub(rf"(\b[Tt]he )?\b{re.escape(self.card)}\b", hide, self.remedy)
+        return replace(self, card=None, remedy=remedy)
 
     def explain(self) -> str:
         """One line for people: time, ruling, seat and card, rule, remedy."""

@@ -330,7 +330,7 @@ class Daemon:
         """Rulings made before the restart and not yet confirmed: the dealer may never have seen them."""
         for ruling in self.core.unconfirmed:
             self.announced_again.append(ruling)
-            ruling_log.info("%s [open before the restart]", ruling.explain())
+            ruling_log.info("%s [open before the restart]", ruling.public().explain())
             for callback in self.on_ruling:
                 callback(ruling)
 
@@ -449,7 +449,7 @@ class Daemon:
         source = self.source_of(event)
         for ruling in outcome.rulings:
             self.rulings += 1
-            ruling_log.info("%s [%s]", ruling.explain(), source)
+            ruling_log.info("%s [%s]", ruling.public().explain(), source)  # no face-down card named
             for callback in self.on_ruling:
                 callback(ruling)
         for notice in outcome.notices:

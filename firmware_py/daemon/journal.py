@@ -114,7 +114,7 @@ def line_of(event: Event) -> str:
 
 
 def chain_of(previous: int, seq: int, line: str) -> int:
-    """The running checksum after event `seq`: it covers the number, the line and every earlier row."""
+    """The running checksum after event `seq`: CRC-32 of "seq line\\n" for every row up to it, in order."""
     return zlib.crc32(f"{seq} {line}\n".encode(), previous)
 
 
@@ -205,20 +205,21 @@ def check_rows(db: sqlite3.Connection, check: Check) -> None:
     chained = "chain" in _columns(db)
     query = "SELECT seq, line, crc, chain FROM events ORDER BY seq" if chained else \
         "SELECT seq, line, crc, NULL FROM events ORDER BY seq"
-    chain, expect, broken = 0, 1, False
+    chain, expect, broken, crc32 = 0, 1, False, zlib.crc32
     try:
-        for seq, line, crc, stored in db.execute(query):
+        for seq, line, crc, stored in db.execute(query):  # the hot loop of a resume: C calls only
             check.rows += 1
-            ok = (isinstance(line, str) and seq == expect and zlib.crc32(line.encode()) == crc)
-            if ok:
-                nxt = chain_of(chain, seq, line)
+            data = line.encode() if type(line) is str else b""
+            ok = seq == expect and crc32(data) == crc and bool(data)
+            if ok:  # chain_of(), streamed: "seq " then the line then the newline
+                nxt = crc32(b"\n", crc32(data, crc32(b"%d " % seq, chain)))
                 ok = stored is None or stored == nxt
             if ok and not broken:
                 chain, check.intact = nxt, seq
             else:
                 broken = True
                 check.bad.append(seq)
-            expect = seq + 1 if isinstance(seq, int) else expect + 1
+            expect = seq + 1 if type(seq) is int else expect + 1
     except sqlite3.DatabaseError as exc:
         check.problem = str(exc)
     check.chain = chain
