@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Check the unit with systemd-analyze verify: any warning (an unknown key, a bad value) fails.
+# Check the unit with systemd-analyze verify (any warning, an unknown key or a bad value, fails) and
+# its sandbox with systemd-analyze security (an exposure above 1.5 fails).
 # The installed interpreter does not exist off the Pi, so a copy of the unit points at this
 # machine's python3 instead; everything else is checked as written.
 set -euo pipefail
@@ -19,3 +20,11 @@ if [[ -n "$output" || "${status:-0}" -ne 0 ]]; then
     exit 1
 fi
 echo "pokertable.service: systemd-analyze verify OK"
+# The exposure score of the sandbox (0 safest, 10 none): the goal is at most 1.5.
+exposure="$(systemd-analyze security --offline=yes --no-pager "$work/pokertable.service" 2>&1 \
+    | sed -n 's/.*Overall exposure level for pokertable.service: \([0-9.]*\).*/\1/p')"
+if [[ -z "$exposure" ]] || ! awk -v e="$exposure" 'BEGIN { exit !(e <= 1.5) }'; then
+    echo "pokertable.service: exposure ${exposure:-unknown}, more than 1.5" >&2
+    exit 1
+fi
+echo "pokertable.service: exposure $exposure (at most 1.5)"
