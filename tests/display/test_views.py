@@ -47,8 +47,10 @@ def test_ruling_banner_is_drawn_until_confirmed(kind, size):
     assert count_colour(surface, fill, banner) > banner.width * banner.height * 0.12
     assert count_colour(surface, edge, banner) > banner.width * 2
     ruling = samples.example(kind)
-    if ruling.card:
+    if ruling.public().card:
         assert ruling.card in painter.cards(FaceRole.RULING)
+    elif ruling.card:  # a card that lies face down (an extra card, now the burn) is not shown
+        assert ruling.card not in painter.cards(FaceRole.RULING)
     # Once confirmed (no longer in `unconfirmed`) the banner is gone.
     confirmed = dataclasses.replace(snapshot, unconfirmed=())
     after, _ = venue(confirmed, size=size)
