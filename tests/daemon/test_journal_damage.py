@@ -95,3 +95,24 @@ def test_an_intact_journal_after_a_kill_opens_with_every_event(tmp_path):
 def test_damaged_journals_are_intact_or_refused_with_a_count(tmp_path, index):
     outcome = run_case(index, tmp_path, seed=7)
     assert outcome.verdict in ("intact", "refused"), outcome
+
+
+def test_a_journal_of_the_first_schema_opens_and_gains_the_chain_and_the_ack_record(tmp_path):
+    import sqlite3  # noqa: PLC0415
+    import zlib  # noqa: PLC0415
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY, line TEXT NOT NULL, crc INTEGER NOT NULL)")
+    lines = [f'{{"t": {i}.0, "kind": "button", "name": "check"}}' for i in range(1, 6)]
+    db.executemany("INSERT INTO events (line, crc) VALUES (?, ?)",
+                   [(line, zlib.crc32(line.encode())) for line in lines])
+    db.commit()
+    db.close()
+    with Journal.open(path) as journal:
+        assert [row.line for row in journal.rows()] == lines
+        assert journal.append([]) == [] and journal.last_seq == 5
+    assert (tmp_path / "old.sqlite3-ack").read_text().startswith("pokertable-ack 1 seq=5 ")
+    (tmp_path / "old.sqlite3-wal").unlink(missing_ok=True)
+    with Journal.open(path) as journal:
+        assert journal.count() == 5
