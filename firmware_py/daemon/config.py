@@ -7,14 +7,13 @@ raises ConfigError naming the file, the section and key, with a "did you mean" s
 from __future__ import annotations
 
 import difflib
-import math
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py.config_toolkit import read_toml, shown
+from firmware_py.config_toolkit import out_of_range, read_toml, shown
 from firmware_py.core import Deck, Setup
 from firmware_py.core.events import MAX_SEATS
 from firmware_py.core.profiles import Profile
@@ -26,6 +25,7 @@ CONFIG_DIR = Path(__file__).resolve().parent.parent.parent / "config"
 DEFAULT_PATH = CONFIG_DIR / "table.toml"
 VIEWS = ("venue", "broadcast")
 JOURNAL_NAME = "journal.sqlite3"
+MAX_DELAY_S = 24 * 3600  # the broadcast's secure delay: a day at most
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -203,11 +203,11 @@ def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:
     if (not isinstance(size, list) or len(size) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 8000 for v in size)):
         raise section.error(f"must be [width, height] in pixels (100..8000), not {shown(size)}", "size")
-    for key in ("broadcast_delay_s", "broadcast_delay_minutes"):
+    for key, high in (("broadcast_delay_s", MAX_DELAY_S), ("broadcast_delay_minutes", MAX_DELAY_S / 60)):
         value = section.data.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
-                                  or not math.isfinite(value)):
-            raise section.error(f"must be a number, not {shown(value)}", key)
+        problem = None if value is None else out_of_range(value, low=0, high=high)
+        if problem:
+            raise section.error(problem, key)
     display_config = None
     if with_display:
         from display.config import DisplayConfig  # noqa: PLC0415 (display is optional for headless runs)

@@ -169,3 +169,10 @@ def test_the_cli_prints_a_message_not_a_traceback_for_a_bad_table_file(config: P
                             timeout=60)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and "is not UTF-8" in result.stderr
+
+
+@pytest.mark.parametrize("value", ["1e12", "-5", "true"])
+def test_a_broadcast_delay_out_of_range_is_a_config_error(config: Path, value: str) -> None:
+    _replace(config / "table.toml", "broadcast_delay_s = 120", f"broadcast_delay_s = {value}")
+    with pytest.raises(ConfigError, match=r"\[display\] broadcast_delay_s: must be"):
+        load_table_config(config / "table.toml", with_display=False)
