@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from firmware_py.config_toolkit import FormatError, decode_utf8, parse_json, read_json, shown
+from firmware_py.config_toolkit import FormatError, decode_utf8, parse_json_line, read_json, shown
 from firmware_py.core import (
     ANTENNAS,
     Button,
@@ -58,10 +58,9 @@ class SessionReader:
         if not text.strip():
             return None
         try:
-            obj = parse_json(text)
+            obj = parse_json_line(text)
         except FormatError as exc:
-            raise SessionError(str(exc).replace(" at line 1 column", " at column", 1),
-                               source=self.source, line=line) from None
+            raise SessionError(str(exc), source=self.source, line=line) from None
         try:
             event = self.parse_object(obj)
         except (ValueError, DeckFileError) as exc:
@@ -81,7 +80,7 @@ class SessionReader:
         kind = obj.get("kind")
         if kind not in KINDS:
             hint = _suggest(str(kind), KINDS) if isinstance(kind, str) else ""
-            raise ValueError(f"'kind' must be one of {', '.join(KINDS)}, not {kind!r}{hint}")
+            raise ValueError(f"'kind' must be one of {', '.join(KINDS)}, not {shown(kind)}{hint}")
         t = obj.get("t")
         if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= MAX_T_S:
             raise ValueError(f"'t' must be a non-negative number of seconds (at most {MAX_T_S:g}), not {shown(t)}")
@@ -91,7 +90,7 @@ class SessionReader:
         if kind in ("read", "gone"):
             antenna = _string(obj, "antenna")
             if antenna not in ANTENNAS:
-                raise ValueError(f"unknown antenna {antenna!r}{_suggest(antenna, sorted(ANTENNAS))}")
+                raise ValueError(f"unknown antenna {shown(antenna)}{_suggest(antenna, sorted(ANTENNAS))}")
             uid = normalise_uid(_string(obj, "uid"))
             return Read(t=t, antenna=antenna, uid=uid) if kind == "read" else Gone(t=t, antenna=antenna, uid=uid)
         if kind == "button":
@@ -100,7 +99,7 @@ class SessionReader:
                 button = ButtonName(name)
             except ValueError:
                 names = [b.value for b in ButtonName]
-                raise ValueError(f"unknown button {name!r}{_suggest(name, names)}") from None
+                raise ValueError(f"unknown button {shown(name)}{_suggest(name, names)}") from None
             seat = obj.get("seat")
             if seat is not None:
                 seat = _seat_number(seat, "seat")
@@ -110,7 +109,7 @@ class SessionReader:
         try:
             return Seat(t=t, seat=seat_no, status=SeatStatus(status))
         except ValueError:
-            raise ValueError(f"'status' must be 'in' or 'out', not {status!r}") from None
+            raise ValueError(f"'status' must be 'in' or 'out', not {shown(status)}") from None
 
     def _setup(self, obj: dict[str, Any], t: float) -> Setup:
         profile = _string(obj, "profile")
@@ -128,7 +127,8 @@ class SessionReader:
         in_play = _string(obj, "in_play")
         names = [d.name for d in decks]
         if in_play not in names:
-            raise ValueError(f"'in_play' is {in_play!r}, which is none of the decks {names}{_suggest(in_play, names)}")
+            raise ValueError(f"'in_play' is {shown(in_play)}, which is none of the decks {names}"
+                             f"{_suggest(in_play, names)}")
         return Setup(t=t, profile=profile, seats=seat_numbers, button=button, decks=decks, in_play=in_play,
                      deck_files=tuple(deck_files))
 
@@ -145,13 +145,13 @@ class SessionReader:
 def _string(obj: dict[str, Any], key: str) -> str:
     value = obj.get(key)
     if not isinstance(value, str) or not value:
-        raise ValueError(f"{key!r} must be a non-empty string, not {value!r}")
+        raise ValueError(f"{key!r} must be a non-empty string, not {shown(value)}")
     return value
 
 
 def _seat_number(value: Any, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEATS:
-        raise ValueError(f"{key!r} must hold seat numbers 1..{MAX_SEATS}, not {value!r}")
+        raise ValueError(f"{key!r} must hold seat numbers 1..{MAX_SEATS}, not {shown(value)}")
     return value
 
 
