@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_py.core import Button, ButtonName, Event, Phase, RulingKind, Seat, SeatStatus, TableSnapshot
+from firmware_py.core.cards import is_unknown
 from firmware_py.core.engine import TableCore
 from firmware_py.core.profiles import Profile
 from firmware_py.daemon.journal import Journal
@@ -153,6 +154,9 @@ def hand_history(record: HandRecord, *, table: str = "") -> Any:
     seats = record.seats
     if len(seats) < 2:
         raise NotExportable("fewer than two seats were dealt in")
+    unread = [card for card in (*record.board, *(c for s in seats for c in record.hole.get(s, ()))) if is_unknown(card)]
+    if unread:
+        raise NotExportable("a card the table could not read (a tag no enrolled deck knows) is in play")
     for seat in seats:
         if len(record.hole.get(seat, ())) != 2:
             raise NotExportable(f"seat {seat} does not hold two known cards ({' '.join(record.hole.get(seat, ()))})")

@@ -121,3 +121,15 @@ def test_exported_hands_replay_in_pokerkit_and_pay_the_table_winners(profile):
 def test_the_check_counts_every_table_size():
     result = run(4, profile_names=("wfp",))
     assert result.hands == 4 and not result.mismatches
+
+
+def test_a_hand_with_a_card_the_table_could_not_read_is_refused():
+    hand = Hand()
+    hand.events.insert(3, Read(t=0.7, antenna="shoe", uid="04AA55AA55AA01"))  # seat 3 gets an unknown card first
+    hand.events.pop()  # the deal counts the unknown card: seven known cards complete it
+    hand.press("call", 1)
+    hand.press("call", 2)
+    hand.press("check", 3)
+    hand.press("hand_end")
+    with pytest.raises(NotExportable, match="could not read"):
+        hand_history(only_hand(hand.events))
