@@ -7,8 +7,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from display.equity import HOLE_SIZE, Equity, calculate_equity, describe_hand
+from display.equity import HOLE_SIZE, Equity, calculate_equity
 from firmware_py.core.cards import is_joker
+from firmware_py.core.evaluator import describe
 from firmware_py.core.snapshot import PlayerState, TableSnapshot
 
 LIVE = frozenset({PlayerState.ACTIVE, PlayerState.ALLIN})
@@ -76,14 +77,14 @@ def _compute(key: Key, rng: random.Random) -> TableChances | None:
 
 
 def best_hands(snapshot: TableSnapshot) -> dict[int, str]:
-    """The best hand each dealt seat holds with the board, in words."""
+    """The best hand each dealt seat holds with the board, named as the showdown ruling names it."""
     board = [card for card in snapshot.board if not is_joker(card)]
     out = {}
     for seat in snapshot.seats:
         cards = [card for card in seat.cards if not is_joker(card)]
         if cards and seat.state not in (PlayerState.EMPTY, PlayerState.WAITING):
             try:
-                out[seat.seat] = describe_hand(cards + board)
+                out[seat.seat] = describe(cards + board)
             except ValueError:
                 continue
     return out

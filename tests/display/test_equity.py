@@ -9,8 +9,9 @@ import pytest
 from phevaluator import evaluate_cards
 from pokerkit import Card, Deck, StandardHighHand, calculate_equities, parse_range
 
-from display.equity import calculate_equity, card_id, category, describe_hand
+from display.equity import calculate_equity
 from firmware_py.core.cards import FULL_DECK
+from firmware_py.core.evaluator import card_id, category, describe
 
 
 def brute_force(hands: list[tuple[str, str]], board: tuple[str, ...],
@@ -120,7 +121,8 @@ def test_hand_categories_match_pokerkit():
     (("Ah", "Kh", "Qh", "Jh", "Th", "2c", "3c"), "royal flush"),
     (("Qd", "Qh", "Qc", "7s", "7d", "2c", "3c"), "full house, queens full of sevens"),
     (("6d", "6h", "9c", "Ts"), "pair of sixes"),
-    (("Ad", "Kh"), "ace high"),
+    (("Ad", "Kh"), "high card, ace"),
+    (("Ks", "Kd", "Kc", "Kh"), "four of a kind, kings"),
 ])
 def test_best_hand_in_words(cards, words):
-    assert describe_hand(cards) == words
+    assert describe(cards) == words
