@@ -66,6 +66,7 @@ def test_dead_cards_are_left_out_of_the_runouts():
     assert list(equity.tie) == pytest.approx(ties, abs=1e-12)
 
 
+@pytest.mark.slow  # about a minute: pokerkit's pure-Python equities; CI runs it (`pytest -m slow`)
 @pytest.mark.parametrize(("hands", "board"), [
     ([("As", "Ah"), ("Kd", "Kc")], ()),
     ([("7s", "8s"), ("Qh", "Jh"), ("2c", "2d"), ("Ad", "Kc")], ()),
