@@ -9,26 +9,23 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import cast
-
-from phevaluator import evaluate_cards
 
 from firmware_py.core.cards import RANKS, SUITS
 
 try:
-    # The C function behind phevaluator's public `evaluate_7cards`, called directly: the public
-    # wrapper converts every argument in Python, which is most of the time when the chances
-    # enumerate a thousand boards. If a release moves it, the public function still works.
-    from phevaluator._pheval import evaluate_7cards as _c_rank_7
+    # The C functions behind phevaluator's public `evaluate_5cards` ... `evaluate_7cards`, called
+    # directly: the public wrappers convert every argument in Python, which is most of the time
+    # when the chances enumerate a thousand boards. If a release moves them, the public ones work.
+    from phevaluator._pheval import evaluate_5cards, evaluate_6cards, evaluate_7cards
 except ImportError:  # pragma: no cover - depends on the installed phevaluator
-    from phevaluator import evaluate_7cards as _c_rank_7
+    from phevaluator import evaluate_5cards, evaluate_6cards, evaluate_7cards
 
 # phevaluator numbers cards rank * 4 + suit, suits in the order clubs, diamonds, hearts, spades.
 _PH_SUITS = "cdhs"
 CARD_IDS: dict[str, int] = {rank + suit: r * 4 + _PH_SUITS.index(suit)
                             for r, rank in enumerate(RANKS) for suit in SUITS}
-RANK_7: Callable[[int, int, int, int, int, int, int], int] = cast(
-    "Callable[[int, int, int, int, int, int, int], int]", _c_rank_7)
+_RANK_BY_SIZE: dict[int, Callable[..., int]] = {5: evaluate_5cards, 6: evaluate_6cards, 7: evaluate_7cards}
+RANK_7: Callable[[int, int, int, int, int, int, int], int] = evaluate_7cards
 """Rank of seven card ids (`card_id`): lower is better. The inner loop of the win chances."""
 
 RANK_NAMES = {
@@ -54,17 +51,23 @@ def card_id(card: str) -> int:
 
 def strength(cards: Sequence[str]) -> int:
     """Rank of the best five of 5 to 7 cards: lower is better."""
-    return int(evaluate_cards(*(card_id(card) for card in cards)))
+    ids = [card_id(card) for card in cards]
+    if len(ids) not in _RANK_BY_SIZE:
+        raise ValueError(f"a hand to rank is five to seven cards, not {len(ids)}")
+    return int(_RANK_BY_SIZE[len(ids)](*ids))
 
 
 def best_five(cards: Sequence[str]) -> tuple[int, tuple[str, ...]]:
-    best: tuple[int, tuple[str, ...]] | None = None
-    for combo in combinations(cards, 5):
-        rank = strength(combo)
+    """The rank of the best five of 5 to 7 cards, and those five (the first found, on a tie)."""
+    ids = [card_id(card) for card in cards]
+    best: tuple[int, tuple[int, ...]] | None = None
+    for combo in combinations(range(len(ids)), 5):
+        rank = int(evaluate_5cards(*(ids[i] for i in combo)))
         if best is None or rank < best[0]:
             best = (rank, combo)
-    assert best is not None
-    return best
+    if best is None:
+        raise ValueError(f"a hand to rank is five to seven cards, not {len(ids)}")
+    return best[0], tuple(cards[i] for i in best[1])
 
 
 def category(rank: int) -> str:
