@@ -49,6 +49,8 @@ class Screen:
         self.view = view
         self.config = config
         self.painter = painter or CardPainter()
+        # Computed in the frame unless the caller gives a cache with a worker (the daemon's screen):
+        # a still picture (`snapshot`, tests) then always shows the finished chances.
         self.chances = chances or ChancesCache()
         self.delayed: DelayedSnapshots[TableSnapshot] = DelayedSnapshots(
             delay_s=config.broadcast_delay_s)
@@ -103,6 +105,8 @@ class DisplayLoop:
         self._pending: list[tuple[TableSnapshot, float | None]] = []
         self._wake = threading.Event()
         self._stop = False
+        self._chances_ready = False
+        screen.chances.on_ready = self._on_chances  # results from the worker redraw the picture
 
     def post(self, snapshot: TableSnapshot, *, t: float | None = None) -> None:
         """Hand a new snapshot to the loop (thread-safe); the next frame shows it."""
@@ -114,7 +118,17 @@ class DisplayLoop:
         self._stop = True
         self._wake.set()
 
+    def _on_chances(self) -> None:
+        self._chances_ready = True
+        self._wake.set()
+
     def run(self) -> None:
+        try:
+            self._run()
+        finally:
+            self.screen.chances.close()
+
+    def _run(self) -> None:
         dirty = True
         tick: float | None = None
         while not self._stop:
@@ -132,7 +146,8 @@ class DisplayLoop:
                     self._stop = True
                 elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWEXPOSED):
                     dirty = True
-            if self._take_pending():
+            if self._take_pending() or self._chances_ready:
+                self._chances_ready = False
                 dirty = True
 
     def _take_pending(self) -> bool:
