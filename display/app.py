@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from enum import StrEnum
 
@@ -101,6 +102,7 @@ class DisplayLoop:
         self.clock = clock
         self.on_frame = on_frame  # called after each flip with (session time, frame number)
         self.frames = 0
+        self.last_frame_s = 0.0  # how long the last frame took to draw and flip (for the benchmark)
         self._lock = threading.Lock()
         self._pending: list[tuple[TableSnapshot, float | None]] = []
         self._wake = threading.Event()
@@ -158,6 +160,7 @@ class DisplayLoop:
         return bool(pending)
 
     def _draw(self, now: float) -> None:
+        started = time.perf_counter()
         surface = pygame.display.get_surface()
         try:
             self.screen.draw(surface, now)
@@ -165,6 +168,7 @@ class DisplayLoop:
             logger.exception("drawing the %s view failed", self.screen.view)
             return
         pygame.display.flip()
+        self.last_frame_s = time.perf_counter() - started
         self.frames += 1
         if self.on_frame is not None:
             self.on_frame(now, self.frames)
