@@ -46,6 +46,8 @@ class Outcome:
     notices: tuple[Notice, ...] = ()
 
 
+NOTHING = Outcome()
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CardInfo:
     card: str
@@ -179,6 +181,8 @@ class TableCore:
         else:
             self._log.append(event)
             self._apply(event)
+        if not self._out_rulings and not self._out_notices:
+            return NOTHING  # most events: one shared, immutable empty outcome
         return Outcome(rulings=tuple(self._out_rulings), notices=tuple(self._out_notices))
 
     def _apply(self, event: Event) -> None:
