@@ -16,6 +16,7 @@ import statistics
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,12 +69,17 @@ def event_to_frame(size: tuple[int, int], rounds: int) -> list[float]:
                 latencies.append((time.perf_counter() - t0) * 1000)
         loop.stop()
 
+    run_with_feeder(loop, feeder)
+    return latencies
+
+
+def run_with_feeder(loop: DisplayLoop, feeder: Callable[[], None]) -> None:
+    """Run the display loop here (pygame's thread) while `feeder` posts to it from another thread."""
     thread = threading.Thread(target=feeder, daemon=True)
     thread.start()
     loop.run()
     thread.join()
     pygame.display.quit()
-    return latencies
 
 
 def idle(size: tuple[int, int], seconds: float, *, level_clock: bool) -> dict[str, float]:
@@ -132,11 +138,7 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool,
         time.sleep(1.0)  # the last chances arrive
         loop.stop()
 
-    thread = threading.Thread(target=feeder, daemon=True)
-    thread.start()
-    loop.run()
-    thread.join()
-    pygame.display.quit()
+    run_with_feeder(loop, feeder)
     frames = frames[1:]  # the first frame loads the fonts: start-up, not dealing
     ordered = sorted(frames)
     return {"frames": len(frames), "median_ms": statistics.median(frames),
