@@ -40,6 +40,18 @@ _CATEGORIES = (
     (1609, "straight"), (2467, "three of a kind"), (3325, "two pair"), (6185, "pair"), (7462, "high card"),
 )
 
+# How each category is said: `one`/`many` name the top rank (the most cards, then the highest),
+# `next` the second.
+_WORDS = {
+    "four of a kind": "four of a kind, {many}",
+    "full house": "full house, {many} full of {next}",
+    "flush": "flush, {one} high",
+    "three of a kind": "three of a kind, {many}",
+    "two pair": "two pair, {many} and {next}",
+    "pair": "pair of {many}",
+    "high card": "high card, {one}",
+}
+
 
 def card_id(card: str) -> int:
     """phevaluator's number for a card code such as `As`; jokers have no hand value."""
@@ -111,19 +123,9 @@ def describe(cards: Sequence[str]) -> str:
         if name == "straight flush" and high == "A":
             return "royal flush"
         return f"{name}, {RANK_NAMES[high][0]} high"
-    if name == "four of a kind":
-        return f"four of a kind, {RANK_NAMES[top][1]}"
-    if name == "full house":
-        return f"full house, {RANK_NAMES[top][1]} full of {RANK_NAMES[by_count[1]][1]}"
-    if name == "flush":
-        return f"flush, {RANK_NAMES[top][0]} high"
-    if name == "three of a kind":
-        return f"three of a kind, {RANK_NAMES[top][1]}"
-    if name == "two pair":
-        return f"two pair, {RANK_NAMES[top][1]} and {RANK_NAMES[by_count[1]][1]}"
-    if name == "pair":
-        return f"pair of {RANK_NAMES[top][1]}"
-    return f"high card, {RANK_NAMES[top][0]}"
+    second = by_count[1] if len(by_count) > 1 else top
+    return _WORDS[name].format(one=RANK_NAMES[top][0], many=RANK_NAMES[top][1],
+                               next=RANK_NAMES[second][1])
 
 
 def winners(hands: dict[int, Sequence[str]], board: Sequence[str]) -> tuple[tuple[int, ...], str]:
