@@ -78,13 +78,17 @@ def profiles() -> dict[str, Any]:
 # -- helpers ------------------------------------------------------------------------------------------
 
 def median_time(func: Callable[[], object], repeats: int) -> tuple[float, list[float]]:
-    """Median wall time of `func` over `repeats` runs (after one warm-up run), and every run's time."""
+    """Median CPU time of `func` over `repeats` runs (after one warm-up run), and every run's time.
+
+    CPU time of this process, not wall time: everything timed here runs on this one thread, and on
+    a shared machine the wall clock also counts the neighbours (medians swung 2-5x between runs).
+    """
     func()
     times = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         func()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return statistics.median(times), times
 
 
