@@ -103,6 +103,7 @@ class DisplayLoop:
         self.on_frame = on_frame  # called after each flip with (session time, frame number)
         self.frames = 0
         self.last_frame_s = 0.0  # how long the last frame took to draw and flip (for the benchmark)
+        self.last_frame_cpu_s = 0.0  # the CPU time this thread spent on it (the wall time less waiting)
         self._lock = threading.Lock()
         self._pending: list[tuple[TableSnapshot, float | None]] = []
         self._wake = threading.Event()
@@ -160,7 +161,7 @@ class DisplayLoop:
         return bool(pending)
 
     def _draw(self, now: float) -> None:
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         surface = pygame.display.get_surface()
         try:
             self.screen.draw(surface, now)
@@ -169,6 +170,7 @@ class DisplayLoop:
             return
         pygame.display.flip()
         self.last_frame_s = time.perf_counter() - started
+        self.last_frame_cpu_s = time.thread_time() - started_cpu
         self.frames += 1
         if self.on_frame is not None:
             self.on_frame(now, self.frames)

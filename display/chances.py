@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import random
 import threading
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from firmware_py.core.snapshot import PlayerState, TableSnapshot
 
 logger = logging.getLogger(__name__)
 
+WORKER_NICENESS = 10
 LIVE = frozenset({PlayerState.ACTIVE, PlayerState.ALLIN})
 OUT_OF_HAND = frozenset({PlayerState.FOLDED, PlayerState.DEAD})
 
@@ -105,6 +107,11 @@ class ChancesNow:
     computing: bool = False
 
 
+def _yield_to_the_screen() -> None:
+    """In the worker: a lower priority, so on a busy machine the frames get a core first."""
+    os.nice(WORKER_NICENESS)
+
+
 def _rng_for(seed: int, key: Key) -> random.Random:
     return random.Random(f"{seed}:{sorted(key[0])}:{key[1]}:{sorted(key[2])}")
 
@@ -139,7 +146,9 @@ class ChancesCache:
         self._worker: Executor | None = None
         if background:
             # spawn: the daemon has threads, which a forked child must not inherit half-locked.
-            self._worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                               initializer=_yield_to_the_screen)
+            self._worker.submit(int)  # start the process now, at start-up, not in the first frame that needs it
         self._running: Key | None = None
         self._wanted: Key | None = None  # the newest deal asked for while another was computing
         self._last: Key | None = None  # the newest key with a result, for the computing state
