@@ -115,16 +115,23 @@ def test_the_loop_redraws_when_the_worker_answers():
     config = DisplayConfig(broadcast_delay_s=0, allow_zero_delay=True)
     screen = Screen(view=View.BROADCAST, config=config, chances=ChancesCache(background=True))
     start = time.perf_counter()
-    drawn: list[bool] = []
-    loop = DisplayLoop(screen=screen, clock=lambda: time.perf_counter() - start,
-                       on_frame=lambda _now, _n: drawn.append(True))
+    loop = DisplayLoop(screen=screen, clock=lambda: time.perf_counter() - start)
+    answered: list[int] = []  # the frames drawn when the worker's answer came
+    tell_the_loop = screen.chances.on_ready
+    assert tell_the_loop is not None
+
+    def on_ready() -> None:
+        answered.append(loop.frames)
+        tell_the_loop()
+
+    screen.chances.on_ready = on_ready
     snapshot = nine_handed_preflop()
 
     def feed() -> None:
         time.sleep(0.1)
         loop.post(snapshot, t=0.0)
         deadline = time.monotonic() + WAIT_S
-        while time.monotonic() < deadline and screen.chances.lookup(snapshot).computing:
+        while time.monotonic() < deadline and not answered:
             time.sleep(0.05)
         time.sleep(0.3)
         loop.stop()
@@ -133,8 +140,9 @@ def test_the_loop_redraws_when_the_worker_answers():
     thread.start()
     loop.run()
     thread.join()
+    assert answered and answered[0] >= 2  # the first picture, then the snapshot's (computing)
+    assert loop.frames > answered[0]  # and one more with the chances, with no new snapshot
     assert not screen.chances.lookup(snapshot).computing
-    assert loop.frames == 3  # the first picture, the snapshot (computing), the chances
 
 
 def _dies_in_the_worker(key, rng):
