@@ -128,11 +128,11 @@ class ChancesCache:
     Seeded per deal from `seed` and the key, so a picture is the same every time it is drawn, and
     the same whether the chances were computed in the frame or in the worker.
 
-    Without a worker, `get` computes in the caller (the `snapshot` command, tests). With one
+    Without a worker, `lookup` computes in the caller (the `snapshot` command, tests). With one
     (`background=True`: a single worker process, so a nine-handed pre-flop calculation holds
-    neither the frame nor the GIL), `get` never waits: it starts the calculation and returns the
-    last result of the same deal, marked computing; `on_ready` is called (from a worker thread)
-    when a result arrives, so the screen can redraw.
+    neither the frame nor the GIL), `lookup` never waits: it starts the calculation and returns
+    the last result of the same deal (none for a new deal), marked computing; `on_ready` is called
+    (from the executor's thread) when a result arrives, so the screen can redraw.
     """
 
     def __init__(self, *, seed: int = 0, size: int = 64,
