@@ -84,21 +84,6 @@ def _json_constant(text: str) -> float:
     raise FormatError(f"{text} is not a number JSON allows")
 
 
-def parse_json_line(text: str) -> Any:
-    """One session line: the C parser's speed (a replay parses thousands), its errors made FormatError.
-
-    Numbers and nesting are not bounded here: the session reader checks every field it reads.
-    """
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"not valid JSON at column {exc.colno}: {exc.msg}") from None
-    except RecursionError:
-        raise FormatError("not usable JSON: nested too deep") from None
-    except ValueError as exc:  # an int past Python's digit limit
-        raise FormatError(f"not usable JSON: {exc}") from None
-
-
 def parse_json(text: str) -> Any:
     """JSON text to a value: finite numbers of sane length only, nesting at most MAX_DEPTH; else FormatError."""
     try:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import difflib
+import json
 import math
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from firmware_py.config_toolkit import FormatError, decode_utf8, parse_json_line, read_json, shown
+import orjson
+
+from firmware_py.config_toolkit import FormatError, decode_utf8, read_json, shown
 from firmware_py.core import (
     ANTENNAS,
     Button,
@@ -58,9 +61,12 @@ class SessionReader:
         if not text.strip():
             return None
         try:
-            obj = parse_json_line(text)
-        except FormatError as exc:
-            raise SessionError(str(exc), source=self.source, line=line) from None
+            obj = _loads(text)
+        except json.JSONDecodeError as exc:
+            raise SessionError(f"not valid JSON (column {exc.colno}: {exc.msg})",
+                               source=self.source, line=line) from None
+        except (RecursionError, ValueError) as exc:  # nested past the parser's limit, an int past Python's
+            raise SessionError(f"not usable JSON ({shown(str(exc))})", source=self.source, line=line) from None
         try:
             event = self.parse_object(obj)
         except (ValueError, DeckFileError) as exc:
@@ -140,6 +146,16 @@ class SessionReader:
         if path not in self._deck_cache:
             self._deck_cache[path] = load_deck(path)
         return self._deck_cache[path]
+
+
+def _loads(text: str) -> Any:
+    """One JSON value: orjson (a C parser, about four times the standard library's speed) reads the
+    lines it accepts; the standard library reads the rest (NaN, huge integers, lone surrogates) and
+    words the errors, so what is accepted and what is said are exactly as before."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 def _string(obj: dict[str, Any], key: str) -> str:

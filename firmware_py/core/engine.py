@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, is_dataclass
 from enum import Enum
 from typing import Any
 
-from firmware_py.core.cards import is_joker
+from firmware_py.core.cards import UNKNOWN_PREFIX, is_joker, is_unknown
 from firmware_py.core.decks import Deck
 from firmware_py.core.evaluator import winners as read_winners
 from firmware_py.core.events import (
@@ -63,9 +63,6 @@ def _frozen(value: object) -> bool:
     return _frozen_type(type(value))
 
 
-SHARED_STATE = frozenset({"cards"})  # replaced whole by a setup, never changed in place: not copied
-
-
 def _clone(value: Any) -> Any:
     """A copy of a piece of core state: containers and the hand's own dataclasses copied, frozen values shared."""
     kind = type(value)
@@ -95,6 +92,8 @@ class Outcome:
     rulings: tuple[Ruling, ...] = ()
     notices: tuple[Notice, ...] = ()
 
+
+NOTHING = Outcome()
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CardInfo:
@@ -233,6 +232,8 @@ class TableCore:
             self._log.append(event)
             self._apply(event)
             self._after(event)
+        if not self._out_rulings and not self._out_notices:
+            return NOTHING  # most events: one shared, immutable empty outcome
         return Outcome(rulings=tuple(self._out_rulings), notices=tuple(self._out_notices))
 
     # -- undo and resume at the cost of one hand -------------------------------------------------
@@ -252,7 +253,7 @@ class TableCore:
         return self._copy({key: value for key, value in vars(self).items() if key not in _NOT_STATE})
 
     def _copy(self, state: Mapping[str, object]) -> dict[str, object]:
-        return {key: value if key in SHARED_STATE else _clone(value) for key, value in state.items()}
+        return {key: _clone(value) for key, value in state.items()}
 
     def save(self) -> dict[str, object]:
         """Everything the core holds but its profiles, undo history included: `restore` takes it back."""
@@ -577,10 +578,10 @@ class TableCore:
         return None
 
     def _next_to_act(self, hand: Hand, after: int) -> int | None:
-        order = list(hand.seats)
-        can = set(hand.can_act())
+        order = hand.seats
         if self._round_complete(hand) or after not in order:
             return None
+        can = set(hand.can_act())
         start = order.index(after)
         for step in range(1, len(order) + 1):
             seat = order[(start + step) % len(order)]
@@ -591,10 +592,10 @@ class TableCore:
     def _round_complete(self, hand: Hand) -> bool:
         if hand.round_closed:
             return True
-        if len(hand.live()) <= 1:
-            return True
-        # Everyone who can still act has acted since the last bet or raise (the big blind included).
-        return all(seat in hand.acted for seat in hand.can_act())
+        live = hand.live()
+        # Everyone who can still act (not all in) has acted since the last bet or raise (the big
+        # blind included).
+        return len(live) <= 1 or all(seat in hand.acted or seat in hand.allin for seat in live)
 
     def _start_round(self, hand: Hand, street: Street) -> None:
         hand.phase = Phase.BETTING
@@ -699,11 +700,12 @@ class TableCore:
 
     def _read(self, event: Read) -> None:
         info = self.cards.get(event.uid)
-        if info is None:
-            self._notice(NoticeKind.UNKNOWN_TAG,
-                         f"unknown tag {event.uid} on antenna {event.antenna}: not in any enrolled deck")
-            return
         hand = self.hand
+        if info is None or (is_unknown(info.card) and event.antenna == SHOE and hand is not None
+                            and event.uid not in hand.where):
+            info = self._unknown_tag(event)
+            if info is None:
+                return
         if hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
             return  # cards gathered, mucked or shown between hands
         if info.back != self.back:
@@ -728,6 +730,34 @@ class TableCore:
                 self._draw(hand, event.uid)
         elif event.antenna.startswith("seat"):
             self._seat_read(hand, int(event.antenna[4:]), event.uid, where)
+
+    def _unknown_tag(self, event: Read) -> CardInfo | None:
+        """A tag no enrolled deck knows. Out of the shoe during a hand it is a card the table cannot
+        see: it takes its place in the count like any card (so the cards after it are not ruled on
+        as if it were absent) and the dealer is alarmed at once to look at it (its back decides,
+        Irregularities 3). Anywhere else, or between hands, it is a notice for the operator."""
+        hand = self.hand
+        if event.antenna != SHOE or hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
+            self._notice(NoticeKind.UNKNOWN_TAG,
+                         f"unknown tag {event.uid} on antenna {event.antenna}: not in any enrolled deck")
+            return None
+        known = self.cards.get(event.uid)
+        if known is None:
+            unknown = sum(1 for c in self.cards.values() if is_unknown(c.card))
+            known = CardInfo(card=f"{UNKNOWN_PREFIX}{unknown + 1}", deck=self.in_play or "", back=self.back)
+            self.cards[event.uid] = known
+        seat: int | None = None
+        if hand.phase is Phase.DEALING and hand.seats:
+            seat = hand.seats[hand.next_slot % len(hand.seats)]
+        elif hand.phase is Phase.BETTING and hand.street is Street.PREFLOP and hand.owed:
+            seat = hand.owed[0][0]
+        counted = (f"seat {seat}'s hole card" if seat is not None
+                   else "the next card out for the board: a burn or, once it lands on the board, a board card")
+        self._ruling(RulingKind.UNKNOWN_CARD, "unknown_card", cause="unknown_tag", uid=event.uid, seat=seat,
+                     fill={"antenna": event.antenna, "uid": event.uid, "counted": counted})
+        self._draw(hand, event.uid)
+        hand.last_drawn = event.uid
+        return None
 
     def _void(self, hand: Hand, cause: str, uid: str, values: Mapping[str, object]) -> None:
         self._ruling(RulingKind.VOID_HAND, cause, cause=cause, uid=uid, fill=values)
@@ -1142,6 +1172,8 @@ class TableCore:
         }
         if len(board) != 5 or len(hands) < 2:
             return
+        if any(is_unknown(card) for card in [*board, *(c for cards in hands.values() for c in cards)]):
+            return  # a card the table could not read is in play: the dealer reads the hands
         tied, name = read_winners(hands, board)
         who = " and ".join(f"seat {s}" for s in tied)
         summary = f"{who} {'split the pot' if len(tied) > 1 else 'wins'} with {name}"

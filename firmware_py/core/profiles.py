@@ -42,6 +42,7 @@ RULE_PARAMS: dict[str, dict[str, type]] = {
     "burn_extra_flop": {},
     "duplicate_card": {},
     "foreign_card": {},
+    "unknown_card": {},
     "showdown": {},
 }
 PROCEDURES = {
@@ -83,7 +84,8 @@ RANGES: dict[str, tuple[int, int]] = {
 PLACEHOLDERS: dict[str, object] = {
     "seat": 3, "card": "Qc", "street": "flop", "next_street": "turn", "burn": "7d", "back": "blue",
     "detail": "seat 4 has the wrong number of cards", "expected": 4, "position": "second",
-    "summary": "seat 3 wins with two pair",
+    "summary": "seat 3 wins with two pair", "antenna": "shoe", "uid": "04A1B2C3D4E5F6",
+    "counted": "seat 3's hole card",
 }
 NOT_EMPTY = frozenset({"rule", "remedy", "too_late_rule", "too_late_remedy", "heads_up_rule"})
 TEXT_MAX = 2000  # characters in a citation or remedy: the screen shows a few lines

@@ -24,6 +24,7 @@ class RulingKind(StrEnum):
     DEAD_HAND = "dead_hand"
     SHOWDOWN = "showdown"
     SHORT_CARD = "short_card"  # a seat short one card that may be dealt in proper sequence
+    UNKNOWN_CARD = "unknown_card"  # a card out of the shoe with a tag no enrolled deck knows: the dealer looks
 
 
 # Rulings about a card that lies face down (dealt to a player, or to become the burn): not named in public.

@@ -102,3 +102,21 @@ def test_a_saved_core_restored_carries_on_as_the_original() -> None:
     for event in [*rest[:40], Button(t=rest[39].t, name=ButtonName.UNDO), *rest[40:]]:
         assert restored.feed(event) == original.feed(event)
     assert restored.snapshot() == original.snapshot()
+
+
+def test_undo_after_an_unknown_card_is_the_full_replay() -> None:
+    from pathlib import Path  # noqa: PLC0415
+
+    from firmware_py.session import read_session  # noqa: PLC0415
+
+    session = Path(__file__).resolve().parents[1] / "sessions" / "unknown_card_rpl.jsonl"
+    base = [event for _line, event in read_session(session)]
+    second_hand = [*base[1:], Button(t=base[-1].t + 1, name=ButtonName.NEW_HAND)]  # the unknown tag's card is kept
+    cuts = [base[:at] for at in range(3, len(base) + 1)] + [[*base, *second_hand[:at]]
+                                                            for at in range(3, len(second_hand) + 1)]
+    for at, cut in enumerate(cuts):
+        events = [*cut, Button(t=cut[-1].t, name=ButtonName.UNDO)]
+        core = TableCore(PROFILES)
+        for event in events:
+            core.feed(event)
+        assert core.snapshot() == _reference(events).snapshot(), at

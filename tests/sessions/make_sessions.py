@@ -15,7 +15,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from firmware_py.core import Setup  # noqa: E402
+from firmware_py.core import Read, Setup  # noqa: E402
 from firmware_py.session import event_to_json  # noqa: E402
 from tests.rules.table import Table  # noqa: E402
 
@@ -138,6 +138,18 @@ def short_card(t: Recorder) -> None:
     t.act("call", "call", "check")
 
 
+def unknown_card(t: Recorder) -> None:
+    """A card whose tag no deck knows comes out of the shoe as seat 4's first card: the alarm, then
+    the hand plays on with the card counted (no short card, no dead hand) and the dealer reads it."""
+    t.new_hand()
+    t.deal(count=2)
+    t._feed(Read(t=t.tick(), antenna="shoe", uid="04AA55AA55AA01"))
+    t.deal(count=5)
+    t.act("call", "call", "call", "check")
+    t.flop()
+    t.act("check", "check", "check", "check")
+
+
 SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] = {
     "misdeal_exposed_robert": ("robert", {}, misdeal_exposed),
     "misdeal_exposed_rpl": ("rpl", {}, misdeal_exposed),
@@ -154,6 +166,7 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "wrong_count_upt": ("upt", {}, wrong_count),
     "too_many_cards_wfp_dealer": ("wfp-dealer", {}, two_card_turn),
     "short_card_robert": ("robert", {}, short_card),
+    "unknown_card_rpl": ("rpl", {}, unknown_card),
 }
 
 
