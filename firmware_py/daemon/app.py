@@ -310,12 +310,12 @@ class Daemon:
         seq, data = found
         try:
             state = load_core_state(data)
-            self.core.restore(state["core"])
+            TableCore(self.config.profiles).restore(state["core"])  # a probe: the live core is touched only if it takes
         except Exception:  # an unreadable checkpoint costs a full replay, never the session
             logger.warning("journal %s: the core checkpoint cannot be used; the session is replayed instead",
                            self.journal.path, exc_info=True)
-            self.core = TableCore(self.config.profiles)
             return 0
+        self.core.restore(state["core"])
         self._setup_line = state.get("setup")
         return seq
 
