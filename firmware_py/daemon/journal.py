@@ -308,10 +308,11 @@ class Journal:
         private_dir(path.parent)
         torn = torn_tail_bytes(path.with_name(path.name + "-wal"))
         check = check_journal(path)
-        if check.problem and not check.missing:
-            raise JournalCorrupt(f"{path}: the journal is damaged ({check.problem}). Nothing was changed: keep the "
-                                 f"file and run `python -m firmware_py recover {path} --out NEW.sqlite3` to copy "
-                                 "every intact event into a new journal.")
+        if check.problem and not check.missing:  # every event checks, but a page of the file does not
+            raise JournalLoss(f"{path}: the journal is damaged ({check.problem}); all {check.intact} acknowledged "
+                              "events check, 0 are missing. Nothing was changed: keep the file and run "
+                              f"`python -m firmware_py recover {path} --out NEW.sqlite3` to copy them into a new "
+                              "journal.", missing=0, first=0, intact=check.intact)
         if check.missing:
             raise loss_error(path, check)
         try:
