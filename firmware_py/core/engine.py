@@ -6,10 +6,12 @@ Feed events in session order; each call returns the rulings (and operator notice
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from firmware_py.core.cards import is_joker
+from firmware_py.core.chips import Pot, Problem, Stakes, TableChips, Wager
 from firmware_py.core.decks import Deck
 from firmware_py.core.evaluator import winners as read_winners
 from firmware_py.core.events import (
@@ -21,14 +23,16 @@ from firmware_py.core.events import (
     ButtonName,
     Event,
     Gone,
+    Level,
     Read,
     Seat,
     SeatStatus,
     Setup,
+    Stacks,
 )
 from firmware_py.core.profiles import Profile, Rule
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
-from firmware_py.core.snapshot import ClockView, Phase, PlayerState, SeatView, TableSnapshot
+from firmware_py.core.snapshot import ChipsView, ClockView, Phase, PlayerState, SeatView, TableSnapshot
 from firmware_py.core.table import Positions, between, first_positions, next_positions
 
 BOARD_NEEDED = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
@@ -166,6 +170,7 @@ class TableCore:
         self.notices: list[str] = []
         self._out_rulings: list[Ruling] = []
         self._out_notices: list[Notice] = []
+        self.chips = TableChips()  # amounts, once a `stacks` event says how many chips each seat has
 
     # ----------------------------------------------------------------------------------------
     # Input
@@ -196,6 +201,8 @@ class TableCore:
             self._gone(event)
         elif isinstance(event, Button):
             self._button(event)
+        elif isinstance(event, Stacks | Level):
+            self._chip_event(event)
         else:
             self._seat(event)
 
@@ -315,7 +322,7 @@ class TableCore:
         elif hand is None or hand.phase in (Phase.MISDEALT, Phase.IDLE):
             self._notice(NoticeKind.IGNORED, f"{name} pressed with no hand in progress")
         elif name in PLAYER_ACTIONS:
-            self._action(hand, name, event.seat)
+            self._action(hand, name, event.seat, event.amount)
         elif name is ButtonName.ROUND_DONE:
             if hand.phase is Phase.BETTING:
                 self._close_round(hand)
@@ -377,6 +384,10 @@ class TableCore:
         self.hand = Hand(number=self.hand_number, positions=positions, slots=slots,
                          hole={seat: [] for seat in positions.deal_order})
         self.unconfirmed = []
+        message = self.chips.start_hand(positions.deal_order, (positions.small_blind, positions.big_blind),
+                                        str(self._rule("min_raise").params["procedure"]))
+        if message:
+            self._notice(NoticeKind.IGNORED, message)
 
     def _seat_new_players(self, positions: Positions) -> Positions:
         """A new player is not dealt in between the button and the big blind, where the profile says so."""
@@ -412,6 +423,7 @@ class TableCore:
     def _misdeal(self, hand: Hand, key: str, cause: str, *, seat: int | None = None,
                  uid: str | None = None, fill: Mapping[str, object] | None = None) -> None:
         self._ruling(RulingKind.MISDEAL, key, cause=cause, seat=seat, uid=uid, fill=fill)
+        self._refund()
         hand.phase = Phase.MISDEALT
         hand.to_act = None
         hand.clock = None
@@ -504,8 +516,10 @@ class TableCore:
         if street is not Street.PREFLOP and len(hand.can_act()) <= 1:
             hand.round_closed = True  # no betting possible: everyone else is all in
             hand.to_act = None
+            if street is Street.RIVER and len(hand.live()) > 1:
+                self._close_round(hand)  # all in and the board complete: the hands are read now
 
-    def _action(self, hand: Hand, name: ButtonName, seat: int | None) -> None:
+    def _action(self, hand: Hand, name: ButtonName, seat: int | None, amount: int | None = None) -> None:
         if hand.phase is Phase.DEALING and not self._deal_interrupted(hand):
             return
         if hand.phase is Phase.BOARD:
@@ -525,14 +539,17 @@ class TableCore:
             hand.dead.add(actor)
             self._after_action(hand)
             return
+        wager = self._wager(actor, name, amount)
+        if wager is not None and not wager.taken:
+            return
         if hand.clock is not None and hand.clock.seat == actor:
             hand.clock = None
         if name is ButtonName.FOLD:
             hand.folded.add(actor)
-        elif name in AGGRESSIVE:
+        elif wager.raises if wager is not None else name in AGGRESSIVE:
             hand.acted = set()
-            if name is ButtonName.ALLIN:
-                hand.allin.add(actor)
+        if (wager.allin if wager is not None else name is ButtonName.ALLIN):
+            hand.allin.add(actor)
         hand.acted.add(actor)
         hand.round_actions += 1
         if hand.street is Street.PREFLOP:
@@ -552,10 +569,13 @@ class TableCore:
             hand.phase = Phase.SHOWDOWN  # the pot goes to the last hand; there is no showdown to read
             hand.to_act = None
             hand.clock = None
+            self._award(hand, None)
         return hand.phase is Phase.SHOWDOWN
 
     def _close_round(self, hand: Hand) -> None:
         hand.round_closed = True
+        if self.chips.hand is not None:
+            self.chips.hand.end_round()
         hand.last_drawn = None  # a card reshuffled into the stub may be the next one out
         hand.to_act = None
         hand.clock = None
@@ -588,6 +608,76 @@ class TableCore:
             hand.dead.add(seat)
         hand.owed = []
         self._uncontested(hand)
+
+    # ----------------------------------------------------------------------------------------
+    # Chips (only once a `stacks` event gave the seats' chips: see chips.py)
+
+    def _chip_event(self, event: Stacks | Level) -> None:
+        if isinstance(event, Level):
+            self.chips.level = Stakes(small=event.small, big=event.big, ante=event.ante)
+            return
+        message = self.chips.set_stacks(event.stacks)
+        if message:
+            self._notice(NoticeKind.IGNORED, message)
+
+    def _wager(self, seat: int, name: ButtonName, amount: int | None) -> Wager | None:
+        """The action in chips; an illegal amount gets a ruling (brought up) or a notice (not taken)."""
+        chips = self.chips.hand
+        if chips is None or seat not in chips.behind:
+            return None
+        opening = chips.current == 0
+        wager = chips.act(seat, str(name), amount)
+        if wager.problem is Problem.UNDER_MINIMUM:
+            key = "min_bet" if opening else "min_raise"
+            self._emit(Ruling(t=self.t, ruling=RulingKind.BET_TOO_SMALL, cause=f"under_{key}", seat=seat,
+                              amount=wager.keyed, rule=self._rule(key).cite,
+                              remedy=self._rule(key).text(seat=seat, amount=f"{wager.keyed:,}",
+                                                          minimum=f"{wager.to:,}")))
+        elif wager.problem is Problem.NOT_REOPENED:
+            rule = self._rule("raise_not_reopened")
+            self._emit(Ruling(t=self.t, ruling=RulingKind.RAISE_NOT_ALLOWED, cause="not_reopened", seat=seat,
+                              amount=wager.keyed, rule=rule.cite,
+                              remedy=rule.text(seat=seat, minimum=f"{wager.minimum or 0:,}")))
+        elif wager.problem is Problem.OVER_STACK:
+            self._notice(NoticeKind.IGNORED, f"{name} {wager.keyed:,}: seat {seat} has only {wager.minimum:,} "
+                         "in all; press not taken, key the amount again (or allin)")
+        elif wager.problem is Problem.NOT_ABOVE_BET:
+            self._notice(NoticeKind.IGNORED, f"{name} {wager.keyed:,} is not above the bet of {wager.minimum:,}: "
+                         "press not taken; press call, or key a larger amount")
+        elif wager.problem is Problem.CHECK_FACING_BET:
+            self._notice(NoticeKind.IGNORED, f"check: seat {seat} faces a bet of {wager.minimum:,}; "
+                         "press not taken, press call or fold")
+        return wager
+
+    def _refund(self) -> None:
+        if self.chips.hand is not None and not self.chips.hand.settled:
+            self.chips.hand.refund()
+
+    def _award(self, hand: Hand, best: Callable[[Sequence[int]], Sequence[int]] | None) -> tuple[Pot, ...] | None:
+        chips = self.chips.hand
+        if chips is None or chips.settled:
+            return None
+        for seat in (*hand.folded, *hand.dead):
+            chips.fold_out(seat)
+
+        def read(seats: Sequence[int]) -> Sequence[int]:
+            won = best(seats) if best is not None else ()
+            return won or seats  # no hand to read (jokers, wrong counts): the pot is split
+
+        return chips.award(read)
+
+    def _pots_text(self, pots: Sequence[Pot]) -> str:
+        names = ["main pot", *(f"side pot {n}" for n in range(1, len(pots)))]
+        parts = [f"{name} {pot.amount:,} to " + " and ".join(f"seat {s} ({c:,})" for s, c in pot.shares)
+                 for name, pot in zip(names, pots, strict=True)]
+        text = "Pots: " + "; ".join(parts) + "."
+        if len(pots) > 1:
+            text += f" Each pot is split separately ({self._rule('side_pots').cite})."
+        odd = [seat for pot in pots for seat in pot.odd_chips]
+        if odd:
+            who = ", ".join(f"seat {s}" for s in odd)
+            text += f" Odd chip to {who}, first clockwise from the button ({self._rule('odd_chip').cite})."
+        return text
 
     # ----------------------------------------------------------------------------------------
     # Cards
@@ -626,6 +716,7 @@ class TableCore:
 
     def _void(self, hand: Hand, cause: str, uid: str, values: Mapping[str, object]) -> None:
         self._ruling(RulingKind.VOID_HAND, cause, cause=cause, uid=uid, fill=values)
+        self._refund()
         hand.phase = Phase.MISDEALT
         hand.to_act = None
         self.redeal = self.redeal or hand.positions
@@ -1041,8 +1132,10 @@ class TableCore:
         who = " and ".join(f"seat {s}" for s in tied)
         summary = f"{who} {'split the pot' if len(tied) > 1 else 'wins'} with {name}"
         rule = self._rule("showdown")
+        pots = self._award(hand, lambda seats: read_winners({s: hands[s] for s in seats if s in hands}, board)[0])
+        remedy = rule.text(summary=summary) + (f" {self._pots_text(pots)}" if pots else "")
         hand.showdown = self._emit(Ruling(t=self.t, ruling=RulingKind.SHOWDOWN, rule=rule.cite,
-                                          remedy=rule.text(summary=summary), winners=tied, hand=name))
+                                          remedy=remedy, winners=tied, hand=name, pots=pots))
         self.unconfirmed.remove(hand.showdown)
 
     # ----------------------------------------------------------------------------------------
@@ -1075,6 +1168,7 @@ class TableCore:
                 is_small_blind=positions is not None and positions.small_blind == number,
                 is_big_blind=positions is not None and positions.big_blind == number,
                 to_act=hand is not None and hand.to_act == number,
+                **self._seat_chips(number),
             ))
         phase = hand.phase if hand is not None else Phase.IDLE
         return TableSnapshot(
@@ -1097,4 +1191,27 @@ class TableCore:
             showdown=hand.showdown if hand is not None else None,
             clock=hand.clock if hand is not None else None,
             notices=tuple(self.notices),
+            chips=self._chips_view(hand),
+        )
+
+    def _seat_chips(self, seat: int) -> dict[str, Any]:
+        chips = self.chips.hand
+        if chips is not None and seat in chips.behind:
+            return {"stack": chips.behind[seat], "bet": chips.street_bet[seat], "last_action": chips.last.get(seat)}
+        if seat in self.chips.stacks:
+            return {"stack": self.chips.stacks[seat]}
+        return {}
+
+    def _chips_view(self, hand: Hand | None) -> ChipsView | None:
+        chips = self.chips.hand
+        if chips is None or hand is None:
+            return None
+        actor = hand.to_act
+        live = actor is not None and actor in chips.behind
+        return ChipsView(
+            pot=chips.pot_total(), pots=chips.awarded or tuple(chips.pots()), level=chips.level.label(),
+            to_call=chips.to_call(actor) if live and actor is not None else 0,
+            min_raise_to=min(chips.min_to(), chips.street_bet[actor] + chips.behind[actor])
+            if live and actor is not None else None,
+            may_raise=chips.may_raise(actor) if live and actor is not None else False,
         )

@@ -42,12 +42,21 @@ RULE_PARAMS: dict[str, dict[str, type]] = {
     "duplicate_card": {},
     "foreign_card": {},
     "showdown": {},
+    # Chips (only when the table knows stacks): the minimum bet and raise, reopening, pots.
+    "min_bet": {},
+    "min_raise": {"procedure": str},
+    "raise_not_reopened": {},
+    "side_pots": {},
+    "odd_chip": {},
 }
 PROCEDURES = {
     "boxed_card": ("scrap", "as_exposed"),
     "boxed_card_board": ("scrap", "plays"),
     "flop_too_many": ("redeal", "next_burn"),
     "turn_river_too_many": ("premature", "next_burn"),
+    # increment: raise by at least the last full bet or raise; double_faced: raise to at least
+    # double the bet faced; double_full_bet: at least double the last full bet (short all-ins ignored).
+    "min_raise": ("increment", "double_faced", "double_full_bet"),
 }
 SECTIONS: dict[str, dict[str, type]] = {
     "misdeal_window": {
