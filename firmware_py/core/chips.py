@@ -61,12 +61,12 @@ class Wager:
     minimum: int | None = None  # the minimum that applied
 
     def label(self) -> str:
-        """The last action as a player sees it: 'raise 600', 'call 200', 'all in 1,250', 'fold'."""
+        """The last action as a player sees it: 'raise 600', 'call 600', 'all in 1,250', 'fold'."""
         if self.name in ("fold", "check"):
             return self.name
         if self.allin:
             return f"all in {self.to:,}"
-        return f"{self.name} {self.to if self.name != 'call' else self.put:,}"
+        return f"{self.name} {self.to:,}"  # the seat's total for the round, as the chips in front of it
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

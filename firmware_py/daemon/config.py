@@ -56,6 +56,8 @@ class TableConfig:
     hardware: Any  # hardware.config.HardwareConfig
     screen: ScreenConfig = field(default_factory=ScreenConfig)
     journal_path: Path = Path("state") / JOURNAL_NAME
+    starting_stack: int = 0  # [chips]: each seat's chips at the start; 0: the table counts no chips
+    schedule: Any = None  # display.config.DisplayConfig: the blind levels (level_at), when chips are counted
 
     def setup(self, t: float = 0.0) -> Setup:
         """The session's `setup` event for this configuration."""
@@ -137,7 +139,7 @@ def load_table_config(path: str | Path = DEFAULT_PATH, *, with_display: bool = T
 
 def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
                        with_display: bool = True) -> TableConfig:
-    sections = ("table", "display", "journal")
+    sections = ("table", "display", "journal", "chips")
     for key in data:
         if key not in sections:
             raise ConfigError(f"{source}: [{key}]: unknown section{_did_you_mean(key, sections)}")
@@ -192,10 +194,27 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
         journal = _Section(source, "journal", data["journal"], ("path",))
         if "path" in journal.data:
             journal_path = _path(base_dir, journal.string("path"))
+    starting_stack, schedule = _chips(source, data.get("chips", {}), data.get("display", {}))
     return TableConfig(source=source, profile=profile, seats=seats, button=button,
                        deck_files=tuple(str(p) for p in deck_paths), decks=tuple(decks), in_play=in_play,
                        profiles=profiles, profiles_dir=profiles_dir, hardware_file=hardware_file,
-                       hardware=hardware, screen=screen, journal_path=journal_path)
+                       hardware=hardware, screen=screen, journal_path=journal_path,
+                       starting_stack=starting_stack, schedule=schedule)
+
+
+def _chips(source: str, raw: Any, display: Any) -> tuple[int, Any]:
+    """`[chips] starting_stack`; the blind levels are `[display] blind_levels` (one schedule for both)."""
+    section = _Section(source, "chips", raw, ("starting_stack",))
+    stack = section.data.get("starting_stack", 0)
+    if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
+        raise section.error(f"must be a whole number of chips (0: count no chips), not {stack!r}", "starting_stack")
+    if not stack:
+        return 0, None
+    from display.config import DisplayConfig  # noqa: PLC0415 (no pygame: the schedule only)
+
+    keys = ("blind_levels", "levels_start_t")
+    levels = {k: v for k, v in (display if isinstance(display, dict) else {}).items() if k in keys}
+    return stack, DisplayConfig.from_mapping(levels, source=f"{source}: [display]")
 
 
 def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:

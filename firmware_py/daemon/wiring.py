@@ -32,6 +32,8 @@ def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
             sensors.stop()
 
     daemon.readers.append(CallbackComponent("readers", start_readers, stop_readers))
+    if config.hardware.keypad is not None:
+        add_keypad(daemon, config.hardware.keypad)
     if config.hardware.panel is None:
         return
 
@@ -53,6 +55,26 @@ def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
             panel.close()
 
     daemon.panel = CallbackComponent("panel", start_panel, stop_panel)
+
+
+def add_keypad(daemon: Daemon, keypad: Any, *, device: Any = None) -> None:
+    """The USB numeric keypad's reader thread, posting actions with amounts to the daemon's queue."""
+    from hardware.keypad import KeypadReader, open_keypad  # noqa: PLC0415
+
+    running: dict[str, Any] = {}
+
+    def start() -> None:
+        reader = KeypadReader(keypad, device=device if device is not None else open_keypad(keypad),
+                              queue=daemon.queue, clock=daemon.clock)
+        reader.start()
+        running["reader"] = reader
+
+    def stop() -> None:
+        reader = running.pop("reader", None)
+        if reader is not None:
+            reader.stop()
+
+    daemon.readers.append(CallbackComponent("keypad", start, stop))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
