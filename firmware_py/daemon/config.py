@@ -58,6 +58,7 @@ class TableConfig:
     journal_path: Path = Path("state") / JOURNAL_NAME
     starting_stack: int = 0  # [chips]: each seat's chips at the start; 0: the table counts no chips
     schedule: Any = None  # display.config.DisplayConfig: the blind levels (level_at), when chips are counted
+    tracker: Any = None  # firmware_py.daemon.tracker.TrackerConfig: the action-tracker page, off when None
 
     def setup(self, t: float = 0.0) -> Setup:
         """The session's `setup` event for this configuration."""
@@ -139,7 +140,7 @@ def load_table_config(path: str | Path = DEFAULT_PATH, *, with_display: bool = T
 
 def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
                        with_display: bool = True) -> TableConfig:
-    sections = ("table", "display", "journal", "chips")
+    sections = ("table", "display", "journal", "chips", "tracker")
     for key in data:
         if key not in sections:
             raise ConfigError(f"{source}: [{key}]: unknown section{_did_you_mean(key, sections)}")
@@ -195,11 +196,16 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
         if "path" in journal.data:
             journal_path = _path(base_dir, journal.string("path"))
     starting_stack, schedule = _chips(source, data.get("chips", {}), data.get("display", {}))
+    tracker = None
+    if "tracker" in data:
+        from firmware_py.daemon.tracker import parse_tracker_config  # noqa: PLC0415
+
+        tracker = parse_tracker_config(data["tracker"], source=source)
     return TableConfig(source=source, profile=profile, seats=seats, button=button,
                        deck_files=tuple(str(p) for p in deck_paths), decks=tuple(decks), in_play=in_play,
                        profiles=profiles, profiles_dir=profiles_dir, hardware_file=hardware_file,
                        hardware=hardware, screen=screen, journal_path=journal_path,
-                       starting_stack=starting_stack, schedule=schedule)
+                       starting_stack=starting_stack, schedule=schedule, tracker=tracker)
 
 
 def _chips(source: str, raw: Any, display: Any) -> tuple[int, Any]:

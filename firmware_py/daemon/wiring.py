@@ -77,6 +77,16 @@ def add_keypad(daemon: Daemon, keypad: Any, *, device: Any = None) -> None:
     daemon.readers.append(CallbackComponent("keypad", start, stop))
 
 
+def add_tracker(daemon: Daemon, tracker_config: Any) -> Any:
+    """The action-tracker page (only when `[tracker]` is configured), started after the core."""
+    from firmware_py.daemon.tracker import ActionTracker  # noqa: PLC0415
+
+    tracker = ActionTracker(tracker_config, post=daemon.queue.put, clock=daemon.clock)
+    daemon.on_snapshot.append(tracker.update)
+    daemon.extras.insert(0, CallbackComponent("action tracker", tracker.start, tracker.stop))
+    return tracker
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SimulationPlan:
     seed: int
