@@ -41,6 +41,10 @@ class CardPainter:
             theme.draw_text(surface, "JOKER", rect.height // 5, theme.ALARM, rect.center,
                             anchor="center", max_width=rect.width - 4)
             return
+        if len(card) != 2 or card[1] not in theme.SUIT_COLOURS:  # `?1`: a tag no deck knows, face unseen
+            theme.draw_text(surface, "?", int(rect.height * 0.6), theme.ALARM, rect.center,
+                            anchor="center", max_width=rect.width - 4)
+            return
         rank, suit = card[0], card[1]
         colour = theme.SUIT_COLOURS[suit]
         label = "10" if rank == "T" else rank

@@ -128,8 +128,18 @@ def test_broken_deck_registry_names_file_entry_and_reason(tmp_path: Path) -> Non
 
 
 def test_notices_report_unknown_tags_on_stderr(tmp_path: Path) -> None:
+    # On the muck (not a card out of the shoe): a notice for the operator, not a ruling.
     path = _session(tmp_path, '{"t": 1, "kind": "button", "name": "new_hand"}',
-                    '{"t": 2, "kind": "read", "antenna": "shoe", "uid": "DE:AD:BE:EF"}')
+                    '{"t": 2, "kind": "read", "antenna": "muck", "uid": "DE:AD:BE:EF"}')
     result = replay("--notices", str(path))
     assert result.returncode == 0 and result.stdout == ""
-    assert "line 3: unknown tag DEADBEEF on antenna shoe" in result.stderr
+    assert "line 3: unknown tag DEADBEEF on antenna muck" in result.stderr
+
+
+def test_an_unknown_tag_out_of_the_shoe_is_a_ruling_naming_the_antenna(tmp_path: Path) -> None:
+    path = _session(tmp_path, '{"t": 1, "kind": "button", "name": "new_hand"}',
+                    '{"t": 2, "kind": "read", "antenna": "shoe", "uid": "DE:AD:BE:EF"}')
+    result = replay(str(path))
+    assert result.returncode == 0
+    ruling = json.loads(result.stdout)
+    assert ruling["ruling"] == "unknown_card" and "out of the shoe with tag DEADBEEF" in ruling["remedy"]

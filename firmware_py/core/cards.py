@@ -32,6 +32,13 @@ def is_joker(card: str) -> bool:
     return card in JOKERS
 
 
+UNKNOWN_PREFIX = "?"  # `?1`, `?2`: a card out of the shoe whose tag no enrolled deck knows (face unseen)
+
+
+def is_unknown(card: str) -> bool:
+    return card.startswith(UNKNOWN_PREFIX)
+
+
 def normalise_uid(text: str) -> str:
     """Return a tag UID as upper-case hex with no separators.
 

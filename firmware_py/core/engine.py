@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware_py.core.cards import is_joker
+from firmware_py.core.cards import UNKNOWN_PREFIX, is_joker, is_unknown
 from firmware_py.core.chips import Pot, Problem, Stakes, TableChips, Wager
 from firmware_py.core.decks import Deck
 from firmware_py.core.evaluator import winners as read_winners
@@ -684,11 +684,12 @@ class TableCore:
 
     def _read(self, event: Read) -> None:
         info = self.cards.get(event.uid)
-        if info is None:
-            self._notice(NoticeKind.UNKNOWN_TAG,
-                         f"unknown tag {event.uid} on antenna {event.antenna}: not in any enrolled deck")
-            return
         hand = self.hand
+        if info is None or (is_unknown(info.card) and event.antenna == SHOE and hand is not None
+                            and event.uid not in hand.where):
+            info = self._unknown_tag(event)
+            if info is None:
+                return
         if hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
             return  # cards gathered, mucked or shown between hands
         if info.back != self.back:
@@ -713,6 +714,34 @@ class TableCore:
                 self._draw(hand, event.uid)
         elif event.antenna.startswith("seat"):
             self._seat_read(hand, int(event.antenna[4:]), event.uid, where)
+
+    def _unknown_tag(self, event: Read) -> CardInfo | None:
+        """A tag no enrolled deck knows. Out of the shoe during a hand it is a card the table cannot
+        see: it takes its place in the count like any card (so the cards after it are not ruled on
+        as if it were absent) and the dealer is alarmed at once to look at it (its back decides,
+        Irregularities 3). Anywhere else, or between hands, it is a notice for the operator."""
+        hand = self.hand
+        if event.antenna != SHOE or hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
+            self._notice(NoticeKind.UNKNOWN_TAG,
+                         f"unknown tag {event.uid} on antenna {event.antenna}: not in any enrolled deck")
+            return None
+        known = self.cards.get(event.uid)
+        if known is None:
+            unknown = sum(1 for c in self.cards.values() if is_unknown(c.card))
+            known = CardInfo(card=f"{UNKNOWN_PREFIX}{unknown + 1}", deck=self.in_play or "", back=self.back)
+            self.cards[event.uid] = known
+        seat: int | None = None
+        if hand.phase is Phase.DEALING and hand.seats:
+            seat = hand.seats[hand.next_slot % len(hand.seats)]
+        elif hand.phase is Phase.BETTING and hand.street is Street.PREFLOP and hand.owed:
+            seat = hand.owed[0][0]
+        counted = (f"seat {seat}'s hole card" if seat is not None
+                   else "the next card out for the board: a burn or, once it lands on the board, a board card")
+        self._ruling(RulingKind.UNKNOWN_CARD, "unknown_card", cause="unknown_tag", uid=event.uid, seat=seat,
+                     fill={"antenna": event.antenna, "uid": event.uid, "counted": counted})
+        self._draw(hand, event.uid)
+        hand.last_drawn = event.uid
+        return None
 
     def _void(self, hand: Hand, cause: str, uid: str, values: Mapping[str, object]) -> None:
         self._ruling(RulingKind.VOID_HAND, cause, cause=cause, uid=uid, fill=values)
@@ -1128,6 +1157,8 @@ class TableCore:
         }
         if len(board) != 5 or len(hands) < 2:
             return
+        if any(is_unknown(card) for card in [*board, *(c for cards in hands.values() for c in cards)]):
+            return  # a card the table could not read is in play: the dealer reads the hands
         tied, name = read_winners(hands, board)
         who = " and ".join(f"seat {s}" for s in tied)
         summary = f"{who} {'split the pot' if len(tied) > 1 else 'wins'} with {name}"

@@ -41,6 +41,7 @@ RULE_PARAMS: dict[str, dict[str, type]] = {
     "burn_extra_flop": {},
     "duplicate_card": {},
     "foreign_card": {},
+    "unknown_card": {},
     "showdown": {},
     # Chips (only when the table knows stacks): the minimum bet and raise, reopening, pots.
     "min_bet": {},

@@ -28,6 +28,7 @@ class RulingKind(StrEnum):
     SHORT_CARD = "short_card"  # a seat short one card that may be dealt in proper sequence
     BET_TOO_SMALL = "bet_too_small"  # a bet or raise under the profile's minimum: brought up to it
     RAISE_NOT_ALLOWED = "raise_not_allowed"  # a raise by a seat the betting was not reopened to
+    UNKNOWN_CARD = "unknown_card"  # a card out of the shoe with a tag no enrolled deck knows: the dealer looks
 
 
 class Street(StrEnum):

@@ -2,9 +2,13 @@
 
 The table records cards, order of action and rulings, not chips: the PHH amounts are nominal
 (blinds 1/2, 200 each, every bet and raise the minimum, all-in the whole stack), and say so in a
-user field. Burn cards, which PHH has no action for, go in the `_burns` user field; the seats and
-rulings of the hand in `_seats` and `_rulings`. Hands ended by a misdeal or a void ruling were
-never played and are left out (counted in the summary).
+user field. Burn cards, which PHH has no action for, go in the `_burns` user field; the seats,
+rulings and winners of the hand in `_seats`, `_rulings` and `_winners`. Hands ended by a misdeal
+or a void ruling were never played and are left out (counted in the summary).
+
+Every press the core accepted is played through pokerkit in order, and the hand is written only if
+pokerkit takes each one as the table did and pays exactly the seats the table ruled the winners;
+otherwise the hand is left out with the reason (`NotExportable`), never bent to fit.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py.core import Button, ButtonName, Event, Phase, RulingKind, TableSnapshot
+from firmware_py.core import Button, ButtonName, Event, Phase, RulingKind, Seat, SeatStatus, TableSnapshot
+from firmware_py.core.cards import is_unknown
 from firmware_py.core.engine import TableCore
 from firmware_py.core.profiles import Profile
 from firmware_py.daemon.journal import Journal
@@ -31,6 +36,15 @@ STREETS = ("preflop", "flop", "turn", "river")
 BOARD_SLICES = {"flop": (0, 3), "turn": (3, 4), "river": (4, 5)}
 
 
+class NotExportable(ValueError):
+    """A hand PHH cannot record exactly as the table played it: the reason says what and where."""
+
+
+# What a hand's action list holds besides the panel's presses: a seat whose hand the table killed
+# (a dead-hand ruling) or who left the table; pokerkit folds it when its turn comes.
+KILLED = "killed"
+
+
 @dataclass(kw_only=True)
 class HandRecord:
     """What one hand was, as the core saw it: seats in order of play, cards, actions, rulings."""
@@ -41,9 +55,12 @@ class HandRecord:
     hole: dict[int, tuple[str, ...]] = field(default_factory=dict)
     board: tuple[str, ...] = ()
     burns: tuple[str, ...] = ()
-    actions: list[tuple[str, int, ButtonName]] = field(default_factory=list)  # street, seat, button
+    # street, seat, what: a press the core accepted (ButtonName), or KILLED
+    actions: list[tuple[str, int, ButtonName | str]] = field(default_factory=list)
     dead: set[int] = field(default_factory=set)
     rulings: list[str] = field(default_factory=list)
+    winners: tuple[int, ...] | None = None  # who the table gave the pot to (None: it did not say)
+    round_done: bool = False  # the dealer closed a betting round with the panel's round_done
     played: bool = True
     ended: bool = False
 
@@ -60,6 +77,20 @@ def _play_order(snapshot: TableSnapshot) -> list[int]:
     return order
 
 
+ACTIONS = frozenset({ButtonName.FOLD, ButtonName.CHECK, ButtonName.CALL, ButtonName.BET, ButtonName.RAISE,
+                     ButtonName.ALLIN})
+
+
+def _accepted(core: TableCore, hand: Any, actions_before: int, phase_before: Phase) -> bool:
+    """Whether the core took a player's press as an action (it ignores some, with or without a notice)."""
+    now = core.hand
+    if now is None or now is not hand:
+        return False
+    if phase_before is Phase.BOARD and now.round_actions == 1:
+        return True  # the press finished the street's deal, which opened a new round, then counted
+    return bool(now.round_actions == actions_before + 1)
+
+
 def hand_records(events: Sequence[Event], profiles: dict[str, Profile]) -> list[HandRecord]:
     """Replay the events and cut them into hands."""
     core = TableCore(profiles)
@@ -67,6 +98,8 @@ def hand_records(events: Sequence[Event], profiles: dict[str, Profile]) -> list[
     current: HandRecord | None = None
     before = core.snapshot()
     for event in events:
+        hand_before = core.hand
+        actions_before = hand_before.round_actions if hand_before is not None else 0
         try:
             outcome = core.feed(event)
         except ValueError:
@@ -76,21 +109,32 @@ def hand_records(events: Sequence[Event], profiles: dict[str, Profile]) -> list[
             current = HandRecord(number=after.hand_number, t=event.t, seats=[])
             hands.append(current)
         if current is not None and not current.ended:
-            if (isinstance(event, Button) and event.name in (ButtonName.FOLD, ButtonName.CHECK, ButtonName.CALL,
-                                                             ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN)):
-                actor = event.seat or before.to_act
-                if actor is not None:
-                    current.actions.append((str(before.street or "preflop"), actor, event.name))
+            street = str(before.street or "preflop")
+            if isinstance(event, Button) and event.name in ACTIONS:
+                actor = event.seat if event.seat is not None else before.to_act
+                if actor is not None and _accepted(core, hand_before, actions_before, before.phase):
+                    current.actions.append((street, actor, event.name))
+            if isinstance(event, Button) and event.name is ButtonName.ROUND_DONE and before.phase is Phase.BETTING:
+                current.round_done = True
             for ruling in outcome.rulings:
                 current.rulings.append(f"{ruling.ruling}{'(' + ruling.cause + ')' if ruling.cause else ''}")
                 if ruling.ruling in NOT_PLAYED and after.phase is Phase.MISDEALT:
                     current.played = False
                 if ruling.ruling is RulingKind.DEAD_HAND and ruling.seat is not None:
                     current.dead.add(ruling.seat)
+                    current.actions.append((street, ruling.seat, KILLED))
+                if ruling.ruling is RulingKind.SHOWDOWN and ruling.winners:
+                    current.winners = tuple(ruling.winners)
+            if isinstance(event, Seat) and event.status is SeatStatus.OUT and event.seat in {
+                    v.seat for v in before.seats if v.state in ("active", "allin")}:
+                current.actions.append((street, event.seat, KILLED))  # left the table mid-hand: folded
             if after.phase is not Phase.IDLE and after.hand_number == current.number:
                 current.seats = _play_order(after) or current.seats
                 current.hole = {v.seat: v.cards for v in after.seats if v.cards}
                 current.board, current.burns = after.board, after.burns
+                live = [v.seat for v in after.seats if v.seat in current.seats and v.state in ("active", "allin")]
+                if after.phase is Phase.SHOWDOWN and current.winners is None and len(live) == 1:
+                    current.winners = (live[0],)  # uncontested: the last live hand takes the pot
             if after.phase in (Phase.IDLE, Phase.MISDEALT) or after.hand_number != current.number:
                 current.ended = True
         before = after
@@ -98,40 +142,46 @@ def hand_records(events: Sequence[Event], profiles: dict[str, Profile]) -> list[
 
 
 def hand_history(record: HandRecord, *, table: str = "") -> Any:
-    """The hand as a pokerkit HandHistory, by playing it through a pokerkit state."""
-    from pokerkit import Automation, HandHistory, NoLimitTexasHoldem  # noqa: PLC0415
+    """The hand as a pokerkit HandHistory, by playing it through a pokerkit state press by press.
+
+    Raises NotExportable, with the reason, when a press does not fit pokerkit's play exactly (a seat
+    acting out of turn, a check facing a bet, the table moving on while pokerkit awaits an action) or
+    when pokerkit's payout differs from the winners the table ruled: the hand is then left out, never
+    guessed at.
+    """
+    from pokerkit import Automation, HandHistory, Mode, NoLimitTexasHoldem  # noqa: PLC0415
 
     seats = record.seats
-    if len(seats) < 2 or any(len(record.hole.get(s, ())) != 2 for s in seats):
-        raise ValueError("not every seat has two known hole cards")
+    if len(seats) < 2:
+        raise NotExportable("fewer than two seats were dealt in")
+    unread = [card for card in (*record.board, *(c for s in seats for c in record.hole.get(s, ()))) if is_unknown(card)]
+    if unread:
+        raise NotExportable("a card the table could not read (a tag no enrolled deck knows) is in play")
+    for seat in seats:
+        if len(record.hole.get(seat, ())) != 2:
+            raise NotExportable(f"seat {seat} does not hold two known cards ({' '.join(record.hole.get(seat, ()))})")
+    if record.round_done:
+        raise NotExportable("the dealer closed a betting round with round_done: the missing actions are unknown")
     automations = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
                    Automation.CARD_BURNING, Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
                    Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING, Automation.RUNOUT_COUNT_SELECTION)
-    game = NoLimitTexasHoldem(automations, True, 0, BLINDS, BLINDS[1])
+    # Cash-game mode, as pokerkit reads a PHH file: a fold with nothing to call is allowed (the table
+    # allows it too), not turned into a check.
+    game = NoLimitTexasHoldem(automations, True, 0, BLINDS, BLINDS[1], mode=Mode.CASH_GAME)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # pokerkit warns when a dealt card was not in its own shuffled deck
+        warnings.simplefilter("ignore")  # pokerkit warns of a fold with nothing to call and of unshuffled cards
         state = game((STACK,) * len(seats), len(seats))
         for seat in seats:
             state.deal_hole("".join(record.hole[seat]))
-        for street in STREETS:
-            if street != "preflop":
-                low, high = BOARD_SLICES[street]
-                cards = record.board[low:high]
-                if not state.can_deal_board() or len(cards) != high - low:
-                    break
-                state.deal_board("".join(cards))
-            for act_street, seat, name in record.actions:
-                if act_street != street or state.actor_index is None:
-                    continue
-                if seats[state.actor_index] != seat and seat in seats:
-                    continue  # a press pokerkit's order does not expect (the core ruled on it)
-                _act(state, name)
-            while state.actor_index is not None:
-                actor = seats[state.actor_index]
-                if actor in record.dead and state.can_fold():
-                    state.fold()
-                else:
-                    state.check_or_call()
+        _play(state, record)
+    if record.winners is None:
+        raise NotExportable("the table ruled no winner for this hand")
+    if state.status:
+        raise NotExportable("pokerkit's hand is not over where the table's ended")
+    paid = _paid(state, seats)
+    if paid != set(record.winners):
+        raise NotExportable(f"pokerkit pays seat(s) {sorted(paid)}, the table ruled seat(s) "
+                            f"{sorted(record.winners)}")
     hh = HandHistory.from_game_state(game, state)
     hh.seats = list(seats)
     hh.seat_count = 10
@@ -143,21 +193,91 @@ def hand_history(record: HandRecord, *, table: str = "") -> Any:
         "_seats": list(seats),
         "_burns": list(record.burns),
         "_rulings": record.rulings,
+        "_winners": list(record.winners),
         "_session_t": round(record.t, 3),
         "_chips": "nominal: the table records no amounts; bets and raises are the minimum, all-in the stack",
     })
     return hh
 
 
-def _act(state: Any, name: ButtonName) -> None:
-    if name is ButtonName.FOLD and state.can_fold():
+def _play(state: Any, record: HandRecord) -> None:
+    """Play the record's actions street by street; raise NotExportable where they do not fit."""
+    seats = record.seats
+    killed: set[int] = set()
+    pending = list(record.actions)
+    for street in STREETS:
+        if street != "preflop":
+            if not state.status:
+                break
+            low, high = BOARD_SLICES[street]
+            cards = record.board[low:high]
+            if not state.can_deal_board():
+                if any(a[0] == street for a in pending):
+                    raise NotExportable(f"actions on the {street} where pokerkit deals no {street}")
+                continue
+            if len(cards) != high - low:
+                raise NotExportable(f"the {street} was not dealt ({' '.join(cards) or 'no cards'}), yet the hand "
+                                    "went on")
+            state.deal_board("".join(cards))
+        while pending and pending[0][0] == street:
+            _street, seat, what = pending.pop(0)
+            if what == KILLED:
+                killed.add(seat)
+            else:
+                _fold_killed(state, seats, killed)
+                if state.actor_index is None:
+                    raise NotExportable(f"seat {seat} pressed {what} on the {street}, after pokerkit closed the round")
+                if seats[state.actor_index] != seat:
+                    raise NotExportable(f"seat {seat} pressed {what} on the {street} where pokerkit's turn is seat "
+                                        f"{seats[state.actor_index]}'s")
+                _act(state, ButtonName(what), seat, street)
+            _fold_killed(state, seats, killed)
+        if pending and pending[0][0] not in STREETS[STREETS.index(street) + 1:]:
+            raise NotExportable(f"an action recorded on the {pending[0][0]} out of order")
+        _fold_killed(state, seats, killed)
+        if state.actor_index is not None:
+            raise NotExportable(f"the table closed the {street} betting while pokerkit awaits seat "
+                                f"{seats[state.actor_index]}")
+
+
+def _fold_killed(state: Any, seats: list[int], killed: set[int]) -> None:
+    while state.actor_index is not None and seats[state.actor_index] in killed:
         state.fold()
-    elif name in (ButtonName.BET, ButtonName.RAISE) and state.can_complete_bet_or_raise_to():
-        state.complete_bet_or_raise_to(state.min_completion_betting_or_raising_to_amount)
-    elif name is ButtonName.ALLIN and state.can_complete_bet_or_raise_to():
-        state.complete_bet_or_raise_to(state.max_completion_betting_or_raising_to_amount)
-    else:
+
+
+def _act(state: Any, name: ButtonName, seat: int, street: str) -> None:
+    owed = state.checking_or_calling_amount
+    if name is ButtonName.FOLD:
+        state.fold()
+    elif name is ButtonName.CHECK:
+        if owed:
+            raise NotExportable(f"seat {seat} checked on the {street} facing a bet")
         state.check_or_call()
+    elif name is ButtonName.CALL:
+        state.check_or_call()
+    elif name in (ButtonName.BET, ButtonName.RAISE):
+        if not state.can_complete_bet_or_raise_to():
+            raise NotExportable(f"seat {seat} pressed {name} on the {street} where no raise is possible "
+                                f"(nominal stacks of {STACK})")
+        state.complete_bet_or_raise_to(state.min_completion_betting_or_raising_to_amount)
+    elif name is ButtonName.ALLIN:
+        if state.can_complete_bet_or_raise_to():
+            state.complete_bet_or_raise_to(state.max_completion_betting_or_raising_to_amount)
+        elif owed and owed >= state.stacks[state.actor_index]:
+            state.check_or_call()  # all in by calling a bet as large as the stack
+        else:
+            raise NotExportable(f"seat {seat} went all in on the {street} where pokerkit allows no all-in")
+
+
+def _paid(state: Any, seats: list[int]) -> set[int]:
+    """The seats pokerkit pushed chips to (the pots they won)."""
+    from pokerkit import ChipsPushing  # noqa: PLC0415
+
+    won: set[int] = set()
+    for operation in state.operations:
+        if isinstance(operation, ChipsPushing):
+            won.update(seats[i] for i, amount in enumerate(operation.amounts) if amount > 0)
+    return won
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -168,6 +288,7 @@ class ExportSummary:
     hands: int
     not_played: int
     skipped: int
+    refused: tuple[tuple[int, str], ...] = ()  # hand number, why PHH cannot record it exactly
 
 
 def _write_private(path: Path, data: bytes) -> None:
@@ -192,7 +313,7 @@ def export(journal: Journal, events: Sequence[Event], *, profiles: dict[str, Pro
     lines = [row.line for row in journal.rows()]
     session = out_dir / "session.jsonl"
     _write_private(session, "".join(line + "\n" for line in lines).encode())
-    histories, not_played, skipped = [], 0, 0
+    histories, not_played, refused = [], 0, []
     for record in hand_records(events, profiles):
         if not record.played:
             not_played += 1
@@ -200,9 +321,9 @@ def export(journal: Journal, events: Sequence[Event], *, profiles: dict[str, Pro
         try:
             histories.append(hand_history(record, table=table))
         except (ValueError, KeyError) as exc:
-            skipped += 1
+            refused.append((record.number, str(exc)))
             logger.warning("hand %d left out of the PHH file: %s", record.number, exc)
     phhs = out_dir / "hands.phhs"
     _write_private(phhs, HandHistory.dumps_all(histories).encode())
     return ExportSummary(session=session, histories=phhs, events=len(lines), hands=len(histories),
-                         not_played=not_played, skipped=skipped)
+                         not_played=not_played, skipped=len(refused), refused=tuple(refused))

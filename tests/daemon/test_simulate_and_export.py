@@ -9,11 +9,13 @@ import subprocess
 import sys
 
 import pytest
-from pokerkit import HandHistory
+from pokerkit import ChipsPushing, HandHistory
 
 from firmware_py.core import Gone
 from firmware_py.daemon.app import journal_events
 from firmware_py.daemon.journal import Journal
+from firmware_py.profiles import load_profiles
+from firmware_py.simulation.export_check import table_winners
 from tests.daemon.conftest import ROOT, environment, run_daemon
 
 RULING_LINE = re.compile(r"firmware_py\.ruling: +(.*) \[(reader|board|button) [^\]]+\]$")
@@ -59,9 +61,14 @@ def test_export_replays_to_the_same_rulings_and_loads_in_pokerkit(session):
     with open(out / "hands.phhs", "rb") as handle:
         histories = list(HandHistory.load_all(handle))
     assert len(histories) >= 30
+    with Journal.open(journal) as j:
+        truth = table_winners(journal_events(j, base_dir=ROOT / "config"), load_profiles())
     for history in histories:
         states = list(history)  # pokerkit plays every action of the hand
         final = states[-1]
         assert not final.status  # the hand ran to its end
+        paid = sorted({history.seats[i] for op in final.operations if isinstance(op, ChipsPushing)
+                       for i, amount in enumerate(op.amounts) if amount > 0})
+        assert paid == list(truth[history.hand]), history.hand  # the file pays whom the table ruled
         assert len(history.user_defined_fields["_burns"]) <= 6
         assert history.user_defined_fields["_seats"] == history.seats

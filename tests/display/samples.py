@@ -79,6 +79,10 @@ RULING_EXAMPLES: dict[RulingKind, Ruling] = {
                                 rule="robert: The Showdown", remedy="Push the pot to seat 1."),
     RulingKind.SHORT_CARD: ruling(RulingKind.SHORT_CARD, seat=3, rule="robert: Misdeals 1(e)",
                                   remedy="Deal seat 3 the top card: it comes in proper sequence."),
+    RulingKind.UNKNOWN_CARD: ruling(RulingKind.UNKNOWN_CARD, cause="unknown_tag", card="?1", seat=4,
+                                    rule="robert: Irregularities 3",
+                                    remedy="A card came out of the shoe with tag 04AA55AA55AA01, which no "
+                                           "enrolled deck knows. Stop and look at its back."),
 }
 
 

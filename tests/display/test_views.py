@@ -221,3 +221,16 @@ def test_ten_seats_fit_on_the_smallest_screen():
         assert box.collidelist(boxes[i + 1:]) < 0
     assert all(place.collidelist(boxes) < 0 for place in layout.board)
     assert layout.clock.collidelist(boxes) < 0
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_card_no_deck_knows_is_drawn_as_a_question_mark_on_the_banner_and_the_board(size):
+    """The core names a card out of the shoe with an unknown tag `?1`: the views draw it, no crash."""
+    snapshot = dataclasses.replace(samples.with_ruling(RulingKind.UNKNOWN_CARD), board=("Ad", "7h", "?1"))
+    surface, painter = venue(snapshot, size=size)
+    assert "?1" in painter.cards(FaceRole.RULING) and "?1" in painter.cards(FaceRole.BOARD)
+    rect = next(r for card, role, r in painter.faces if card == "?1" and role == FaceRole.RULING)
+    assert count_colour(surface, theme.ALARM, rect) > 0  # the question mark, in the alarm colour
+    confirmed, painter = venue(dataclasses.replace(snapshot, unconfirmed=()), size=size)
+    rect = next(r for card, role, r in painter.faces if card == "?1" and role == FaceRole.BOARD)
+    assert count_colour(confirmed, theme.ALARM, rect) > 0

@@ -121,11 +121,13 @@ def test_irregularities_4_two_cards_of_the_same_rank_and_suit_void_the_hand(prof
     assert ruling.rule.endswith("Irregularities 4")
 
 
-def test_unknown_tag_is_a_notice_not_a_ruling() -> None:
+def test_unknown_tag_between_hands_or_off_the_shoe_is_a_notice_not_a_ruling() -> None:
     table = Table("robert")
+    assert table._feed(Read(t=1.0, antenna="shoe", uid="DEADBEEF")) == []  # no hand: cards being gathered
+    assert "unknown tag DEADBEEF on antenna shoe" in table.notices[-1]
     table.new_hand()
-    assert table._feed(Read(t=1.0, antenna="shoe", uid="DEADBEEF")) == []
-    assert "unknown tag DEADBEEF" in table.notices[-1]
+    assert table._feed(Read(t=2.0, antenna="muck", uid="DEADBEEF")) == []
+    assert "unknown tag DEADBEEF on antenna muck" in table.notices[-1]
 
 
 def _to_river(table: Table, hole: list[str], board: list[str]) -> None:

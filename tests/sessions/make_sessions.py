@@ -15,7 +15,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from firmware_py.core import Setup  # noqa: E402
+from firmware_py.core import Read, Setup  # noqa: E402
 from firmware_py.session import event_to_json  # noqa: E402
 from tests.rules.table import Table  # noqa: E402
 
@@ -217,6 +217,16 @@ def short_allin_not_reopened(t: Recorder) -> None:
     t.bet("call")  # seat 1
     t.press("call")  # seat 2
     t.bet("raise", 1200)  # seat 3 already acted: not reopened
+def unknown_card(t: Recorder) -> None:
+    """A card whose tag no deck knows comes out of the shoe as seat 4's first card: the alarm, then
+    the hand plays on with the card counted (no short card, no dead hand) and the dealer reads it."""
+    t.new_hand()
+    t.deal(count=2)
+    t._feed(Read(t=t.tick(), antenna="shoe", uid="04AA55AA55AA01"))
+    t.deal(count=5)
+    t.act("call", "call", "call", "check")
+    t.flop()
+    t.act("check", "check", "check", "check")
 
 
 SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] = {
@@ -240,6 +250,7 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "split_side_pot_rpl": ("rpl", {}, split_side_pot),
     "raise_too_small_upt": ("upt", {}, raise_too_small_upt),
     "short_allin_not_reopened_wfp_dealer": ("wfp-dealer", {}, short_allin_not_reopened),
+    "unknown_card_rpl": ("rpl", {}, unknown_card),
 }
 
 

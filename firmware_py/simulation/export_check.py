@@ -1,0 +1,151 @@
+"""The PHH export checked against pokerkit: every exported hand replays and pays the table's winners.
+
+The dealer bot plays hands of every profile (with its rulebook errors at `error_rate`) through the
+rules core; the session is exported to PHH as `export` does; the PHH text is read back with
+pokerkit, each hand is played to its end, and the seats pokerkit pays are compared with the
+winners the table ruled (the showdown ruling, or the last live hand), taken from a separate core.
+
+A mismatch is a hand whose file says something else than the table: the check fails on any. A
+hand the exporter refused (with its reason) is counted apart: it is not in the file, so it cannot
+mislead, but every one is listed.
+
+    python -m firmware_py.simulation.export_check --hands 500
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import warnings
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from firmware_py.core import Event, Phase, RulingKind, Setup
+from firmware_py.core.engine import TableCore
+from firmware_py.core.profiles import Profile
+from firmware_py.daemon.export import NotExportable, hand_history, hand_records
+from firmware_py.profiles import load_profiles
+from firmware_py.session import load_deck
+from firmware_py.simulation.dealer import DealerBot
+from firmware_py.simulation.harness import DECKS, PROFILES, TABLE_SEATS
+
+
+@dataclass(kw_only=True)
+class CheckResult:
+    hands: int = 0  # hands dealt
+    not_played: int = 0  # misdeals and void hands: never played, not exported
+    exported: int = 0
+    replayed_right: int = 0  # exported, replayed by pokerkit from the file, the table's winners paid
+    mismatches: list[str] = field(default_factory=list)
+    refused: Counter[str] = field(default_factory=Counter)  # reason (seat numbers dropped) -> hands
+
+    def add(self, other: CheckResult) -> None:
+        self.hands += other.hands
+        self.not_played += other.not_played
+        self.exported += other.exported
+        self.replayed_right += other.replayed_right
+        self.mismatches.extend(other.mismatches)
+        self.refused.update(other.refused)
+
+
+def table_winners(events: Sequence[Event], profiles: dict[str, Profile]) -> dict[int, tuple[int, ...]]:
+    """Each hand's winners as the core ruled them: the showdown ruling, or the one hand left live."""
+    core = TableCore(profiles)
+    winners: dict[int, tuple[int, ...]] = {}
+    for event in events:
+        outcome = core.feed(event)
+        snap = core.snapshot()
+        for ruling in outcome.rulings:
+            if ruling.ruling is RulingKind.SHOWDOWN and ruling.winners:
+                winners[snap.hand_number] = tuple(sorted(ruling.winners))
+        if snap.phase is Phase.SHOWDOWN and snap.hand_number not in winners:
+            live = [v.seat for v in snap.seats if v.state in ("active", "allin")]
+            if len(live) == 1:
+                winners[snap.hand_number] = (live[0],)
+    return winners
+
+
+def session_events(profile: str, seats: tuple[int, ...], hands: int, *, seed: int, error_rate: float,
+                   profiles: dict[str, Profile]) -> list[Event]:
+    red, blue = load_deck(DECKS / "test-red.json"), load_deck(DECKS / "test-blue.json")
+    rng = random.Random(f"{seed}:{profile}:{len(seats)}")
+    bot = DealerBot(rng=rng, deck=red, profile=profiles[profile], seats=seats, button=seats[0],
+                    error_rate=error_rate, other_deck=blue)
+    events: list[Event] = [Setup(t=0.0, profile=profile, seats=seats, button=seats[0], decks=(red, blue),
+                                 in_play=red.name)]
+    for hand in bot.session(hands, t=1.0):
+        events.extend(hand.events)
+    return events
+
+
+def check_events(events: Sequence[Event], profiles: dict[str, Profile]) -> CheckResult:
+    """Export the session's hands to PHH text, read it back with pokerkit and compare the payouts."""
+    from pokerkit import ChipsPushing, HandHistory  # noqa: PLC0415
+
+    result = CheckResult()
+    truth = table_winners(events, profiles)
+    for record in hand_records(events, profiles):
+        result.hands += 1
+        if not record.played:
+            result.not_played += 1
+            continue
+        try:
+            history = hand_history(record)
+        except NotExportable as exc:
+            result.refused[" ".join(w if not w.strip("(),'").isdigit() else "N" for w in str(exc).split())] += 1
+            continue
+        result.exported += 1
+        text = history.dumps()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            states = list(HandHistory.loads(text))
+        final = states[-1]
+        seats = list(HandHistory.loads(text).seats or [])
+        paid = sorted({seats[i] for op in final.operations if isinstance(op, ChipsPushing)
+                       for i, amount in enumerate(op.amounts) if amount > 0})
+        want = list(truth.get(record.number, ()))
+        if final.status or paid != want:
+            result.mismatches.append(f"hand {record.number}: the table ruled {want}, the PHH file pays {paid}"
+                                     + (" (the hand does not end)" if final.status else ""))
+        else:
+            result.replayed_right += 1
+    return result
+
+
+def run(hands: int, *, seed: int = 0, error_rate: float = 0.3, profile_names: Sequence[str] = PROFILES,
+        tables: Sequence[tuple[int, ...]] = TABLE_SEATS) -> CheckResult:
+    """`hands` hands per profile, spread over the table sizes."""
+    profiles = load_profiles()
+    total = CheckResult()
+    for name in profile_names:
+        for index, seats in enumerate(tables):
+            count = hands // len(tables) + (1 if index < hands % len(tables) else 0)
+            if count:
+                events = session_events(name, seats, count, seed=seed, error_rate=error_rate, profiles=profiles)
+                total.add(check_events(events, profiles))
+    return total
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m firmware_py.simulation.export_check",
+                                     description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--hands", type=int, default=100, help="hands per profile (default 100)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--error-rate", type=float, default=0.3, help="share of hands with a dealer error")
+    args = parser.parse_args(argv)
+    result = run(args.hands, seed=args.seed, error_rate=args.error_rate)
+    print(f"profiles {', '.join(PROFILES)}; tables of {', '.join(str(len(t)) for t in TABLE_SEATS)} seats")
+    print(f"hands dealt {result.hands}, misdealt or void {result.not_played}, exported {result.exported}, "
+          f"replayed by pokerkit paying the table's winners {result.replayed_right}, "
+          f"mismatches {len(result.mismatches)}, refused {sum(result.refused.values())}")
+    for reason, count in result.refused.most_common():
+        print(f"  refused x{count}: {reason}")
+    for line in result.mismatches[:20]:
+        print(f"  MISMATCH {line}")
+    return 1 if result.mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
