@@ -106,10 +106,12 @@ class HandChips:
     full_bet: int = 0  # the last bet that was a full bet or raise (partial all-ins do not move it)
     acted_at: dict[int, int] = field(default_factory=dict)  # the bet to call when each seat last acted
     pending: int = 0  # partial all-in raises since the last full one (they add up, No-Limit 4)
+    raised_by: int = 0  # the largest bet or raise increment made this round (the blinds are not one)
     out: set[int] = field(default_factory=set)  # folded or dead: chips stay in, no claim on any pot
     last: dict[int, str] = field(default_factory=dict)  # each seat's last action, for the screens
     awarded: tuple[Pot, ...] = ()
     settled: bool = False
+    log: list[Wager] = field(default_factory=list)  # every action taken, in order (for the hand history)
 
     def __post_init__(self) -> None:
         if self.raise_rule not in RAISE_RULES:
@@ -176,11 +178,12 @@ class HandChips:
             self.out.add(seat)
             self.acted_at[seat] = self.current
             self.last[seat] = "fold"
-            return Wager(seat=seat, name="fold", to=self.street_bet[seat], put=0)
+            self.log.append(Wager(seat=seat, name="fold", to=self.street_bet[seat], put=0))
+            return self.log[-1]
         owe = self.current - self.street_bet[seat]
         stack_to = self.street_bet[seat] + self.behind[seat]
         if name == "check":
-            if owe > 0:
+            if owe > 0 and self.behind[seat] > 0:
                 return Wager(seat=seat, name="check", to=self.street_bet[seat], put=0, taken=False,
                              problem=Problem.CHECK_FACING_BET, minimum=self.current)
             return self._apply(seat, "check", self.street_bet[seat])
@@ -216,6 +219,7 @@ class HandChips:
         raises = to > self.current
         if raises:
             raised_by = to - self.current
+            self.raised_by = max(self.raised_by, raised_by)
             full = to >= self.min_to()
             if full:
                 base = self.full_bet if self.raise_rule == "double_full_bet" else self.current
@@ -238,6 +242,7 @@ class HandChips:
         self.acted_at[seat] = self.current
         wager = Wager(seat=seat, name=name, to=to, put=put, allin=allin, raises=raises)
         self.last[seat] = wager.label()
+        self.log.append(wager)
         return wager
 
     def end_round(self) -> None:
@@ -248,6 +253,7 @@ class HandChips:
         self.increment = self.level.big
         self.pending = 0
         self.acted_at = {}
+        self.raised_by = 0
 
     def fold_out(self, seat: int) -> None:
         """A hand ruled dead or a seat gone: its chips stay in the pot."""
@@ -332,6 +338,8 @@ class TableChips:
         if self.hand is not None and not self.hand.settled:
             self.waiting.update(pairs)
             return "stacks given during a hand: they apply from the next hand"
+        self.finish()  # the last hand's stacks first, then the new ones over them
+        self.hand = None
         self.stacks.update(pairs)
         return None
 

@@ -388,6 +388,8 @@ class TableCore:
                                         str(self._rule("min_raise").params["procedure"]))
         if message:
             self._notice(NoticeKind.IGNORED, message)
+        if self.chips.hand is not None:  # a blind or ante that took a whole stack: all in from the start
+            self.hand.allin.update(s for s, left in self.chips.hand.behind.items() if left == 0)
 
     def _seat_new_players(self, positions: Positions) -> Positions:
         """A new player is not dealt in between the button and the big blind, where the profile says so."""
@@ -1245,4 +1247,5 @@ class TableCore:
             min_raise_to=min(chips.min_to(), chips.street_bet[actor] + chips.behind[actor])
             if live and actor is not None else None,
             may_raise=chips.may_raise(actor) if live and actor is not None else False,
+            raised_by=chips.raised_by,
         )

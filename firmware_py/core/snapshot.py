@@ -65,6 +65,7 @@ class ChipsView:
     to_call: int = 0
     min_raise_to: int | None = None  # the smallest legal bet or raise for the seat to act
     may_raise: bool = True
+    raised_by: int = 0  # the largest bet or raise increment of this round so far
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
