@@ -669,11 +669,13 @@ class TableCore:
         return chips.award(read)
 
     def _pots_text(self, pots: Sequence[Pot]) -> str:
-        names = ["main pot", *(f"side pot {n}" for n in range(1, len(pots)))]
+        contested = [pot for pot in pots if len(pot.seats) > 1]
+        names = ["main pot", *(f"side pot {n}" for n in range(1, len(contested)))]
         parts = [f"{name} {pot.amount:,} to " + " and ".join(f"seat {s} ({c:,})" for s, c in pot.shares)
-                 for name, pot in zip(names, pots, strict=True)]
+                 for name, pot in zip(names, contested, strict=True)]
+        parts += [f"{pot.amount:,} not called goes back to seat {pot.seats[0]}" for pot in pots if len(pot.seats) == 1]
         text = "Pots: " + "; ".join(parts) + "."
-        if len(pots) > 1:
+        if len(contested) > 1:
             text += f" Each pot is split separately ({self._rule('side_pots').cite})."
         odd = [seat for pot in pots for seat in pot.odd_chips]
         if odd:

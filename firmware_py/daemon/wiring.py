@@ -15,6 +15,7 @@ from firmware_py.daemon.journal import Journal
 logger = logging.getLogger("firmware_py.daemon")
 
 SIM_JOURNAL = "simulated-table.sqlite3"
+SIM_STACK = 10_000  # the simulated players' chips when the table config sets no starting stack
 
 
 def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
@@ -107,7 +108,7 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
     other = next((d for d in config.decks if d.name != config.in_play), None)
     acts, _errors = script(profile=config.profiles[config.profile], seats=config.seats, button=config.button,
                            deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,
-                           error_rate=plan.error_rate)
+                           error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK)
     dealer = SimulatedDealer(sensors, acts, speed=speed,
                              on_done=lambda: daemon.queue.put(Stop("the simulated session is over")))
     daemon.readers.append(CallbackComponent("readers", sensors.start_readers, sensors.stop_readers))
