@@ -173,3 +173,28 @@ def test_problem_kinds_are_never_exceptions() -> None:
     assert chips.act(1, "raise", 1000).problem is Problem.OVER_STACK
     assert chips.act(1, "raise", 2).problem is Problem.NOT_ABOVE_BET
     assert chips.act(1, "raise", 3).problem is Problem.UNDER_MINIMUM
+
+
+def test_stacks_given_between_hands_apply_over_the_last_hands_result() -> None:
+    # Regression: a rebuy after a settled hand was overwritten by that hand's final stacks.
+    t = flop_table("robert")
+    t.press("check")
+    t.bet("bet", 1000)
+    t.act("fold", "fold", "fold")
+    t.press("hand_end")
+    t.stacks(s2=5000)
+    t.new_hand()
+    snap = t.core.snapshot()
+    assert snap.seat(2).stack == 5000 and snap.seat(3).stack == 10600 - 100  # seat 3 small blind now
+
+
+def test_a_blind_that_takes_the_whole_stack_is_all_in_and_never_asked_to_act() -> None:
+    # Regression: a big blind posting its last chips was still given the action.
+    t = Table("robert")
+    t.level(50, 100)
+    t.stacks(s1=1000, s2=1000, s3=80, s4=1000)
+    t.new_hand()
+    t.deal()
+    assert t.core.snapshot().seat(3).state == "allin"
+    t.act("call", "call", "call")  # seats 4, 1, 2: the round is complete without seat 3
+    assert t.core.snapshot().phase == "board"
