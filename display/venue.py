@@ -85,7 +85,7 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
 def draw_action_tag(surface: pygame.Surface, box: pygame.Rect, action: str, *,
                     toward: tuple[int, int]) -> None:
     """The seat's last action ("raise 600") on a tag at the box's edge, on the side of the table centre."""
-    size = max(12, round(box.height * 0.22))
+    size = max(13, round(box.height * 0.26))
     width, height = theme.text_size(action, size)
     tag = pygame.Rect(0, 0, min(width + size, box.width), round(height * 1.15))
     tag.centerx = box.centerx
