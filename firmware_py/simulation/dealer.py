@@ -29,7 +29,6 @@ from firmware_py.core import (
     Gone,
     Level,
     Phase,
-    PlayerState,
     Read,
     RulingKind,
     Setup,
@@ -360,44 +359,43 @@ class _Script:
         """With chips: act for the seat the table says is to act, with amounts, until the round is over.
 
         Bets and raises are legal by the profile in force and by the standard rule alike (at least
-        double the bet faced), so every hand replays in pokerkit; now and then a player shoves.
+        double the bet faced), so every hand replays in pokerkit; now and then a player shoves. The
+        bot reads its core's hand and chips directly (what the venue screen shows), not snapshots.
         """
         core, rng = self.bot._core, self.bot.rng
         assert core is not None
         raises = 0
         for _ in range(60):
-            snap = core.snapshot()
-            chips = snap.chips
-            if snap.phase is not Phase.BETTING or snap.to_act is None or chips is None:
+            hand, chips = core.hand, core.chips.hand
+            if hand is None or chips is None or hand.phase is not Phase.BETTING or hand.to_act is None:
                 break
-            seat = snap.seat(snap.to_act)
-            stack, bet = seat.stack or 0, seat.bet or 0
-            current = bet + chips.to_call
-            others = [v for v in snap.seats if v.seat != seat.seat and v.state is PlayerState.ACTIVE]
-            coverable = any((v.stack or 0) + (v.bet or 0) > current for v in others)
-            may_raise = (chips.may_raise and chips.min_raise_to is not None and stack > chips.to_call
-                         and coverable and raises < MAX_RAISES
-                         and (chips.to_call == 0 or chips.to_call >= chips.raised_by))
-            live = [v for v in snap.seats if v.state in (PlayerState.ACTIVE, PlayerState.ALLIN)]
-            name, amount = "call" if chips.to_call else "check", None
+            seat = hand.to_act
+            stack, bet = chips.behind[seat], chips.street_bet[seat]
+            to_call, current, minimum = chips.to_call(seat), chips.current, min(chips.min_to(), bet + stack)
+            live = hand.live()
+            others = [s for s in hand.can_act() if s != seat]
+            coverable = any(chips.behind[s] + chips.street_bet[s] > current for s in others)
+            may_raise = (chips.may_raise(seat) and stack > to_call and coverable and raises < MAX_RAISES
+                         and (to_call == 0 or to_call >= chips.raised_by))
+            name, amount = "call" if to_call else "check", None
             roll = rng.random()
             if may_raise and roll < ALLIN_RATE:
                 name = "allin"
-            elif may_raise and roll < (0.25 if chips.to_call == 0 else 0.12):
-                low = max(chips.min_raise_to or 0, 2 * current, chips.to_call + bet + 1)
-                amount = rng.randrange(low, max(low, 3 * max(current, chips.min_raise_to or 0)) + 1)
+            elif may_raise and roll < (0.25 if to_call == 0 else 0.12):
+                low = max(minimum, 2 * current, to_call + bet + 1)
+                amount = rng.randrange(low, max(low, 3 * max(current, minimum)) + 1)
                 amount = -(-amount // CHIP) * CHIP  # in whole chips of the smallest denomination
                 name = "bet" if current == 0 else "raise"
                 if amount >= bet + stack:
                     name, amount = "allin", None
-            elif chips.to_call and roll < 0.45 and len(live) > 2:
+            elif to_call and roll < 0.45 and len(live) > 2:
                 name = "fold"
             if name in ("bet", "raise", "allin"):
                 raises += 1
-            self.emit(Button(t=self.tick(self.bot.seconds_per_action), name=ButtonName(name), seat=seat.seat,
+            self.emit(Button(t=self.tick(self.bot.seconds_per_action), name=ButtonName(name), seat=seat,
                              amount=amount))
-        return [v.seat for v in core.snapshot().seats if v.state in (PlayerState.ACTIVE, PlayerState.ALLIN)]
-
+        hand = core.hand
+        return hand.live() if hand is not None else []
 
 def _deal_order(button: int, seats: Sequence[int]) -> list[int]:
     ordered = sorted(seats)
