@@ -95,3 +95,42 @@ def test_the_state_shows_stacks_and_pot_but_never_a_card(tracker: tuple[ActionTr
 def test_a_bad_tracker_config_names_the_key(raw: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         parse_tracker_config(raw, source="table.toml")
+
+
+def test_an_action_from_the_page_reaches_the_core_through_the_daemon(tmp_path: Path) -> None:
+    import dataclasses  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    from display.config import DisplayConfig  # noqa: PLC0415
+    from firmware_py.core import Read  # noqa: PLC0415
+    from firmware_py.daemon.app import Daemon, Stop  # noqa: PLC0415
+    from firmware_py.daemon.journal import Journal  # noqa: PLC0415
+    from firmware_py.daemon.wiring import add_tracker  # noqa: PLC0415
+
+    config = dataclasses.replace(load_table_config(ROOT / "config" / "table.toml", with_display=False),
+                                 starting_stack=1000, seats=(1, 2, 3), schedule=DisplayConfig())  # 25/50
+    events: queue.Queue[object] = queue.Queue()
+    journal = Journal.open(tmp_path / "j.sqlite3")
+    daemon = Daemon(config, journal=journal, clock=lambda: 1.0, events=events)
+    page = add_tracker(daemon, TrackerConfig(listen="127.0.0.1", port=0, token=TOKEN))
+    events.put(Button(t=1.0, name=ButtonName.NEW_HAND))
+    for uid in list(config.deck(config.in_play).cards)[:6]:
+        events.put(Read(t=1.0, antenna="shoe", uid=uid))
+
+    def operator() -> None:
+        deadline = time.monotonic() + 10
+        while (page.snapshot is None or page.snapshot.to_act is None) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert request(page, "/action", {"name": "raise", "amount": 400})[0] == 200
+        while daemon.events_fed < 10 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        events.put(Stop("test"))
+
+    thread = threading.Thread(target=operator)
+    thread.start()
+    assert daemon.run() == 0
+    thread.join()
+    journal.close()
+    snapshot = daemon.core.snapshot()
+    assert snapshot.seat(1).last_action == "raise 400" and snapshot.seat(1).stack == 600

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from firmware_py.core import RulingKind
+from firmware_py.core import RulingKind, Setup
 from firmware_py.core.chips import HandChips, Problem, Stakes
-from tests.rules.table import ALL_PROFILES, Table, kinds, only
+from firmware_py.core.engine import TableCore
+from firmware_py.simulation.dealer import DealerBot
+from tests.rules.table import ALL_PROFILES, BLUE, PROFILES, RED, Table, kinds, only
 
 INCREMENT = ("robert", "rpl", "wfp")  # a raise at least the previous bet or raise
 
@@ -198,3 +202,32 @@ def test_a_blind_that_takes_the_whole_stack_is_all_in_and_never_asked_to_act() -
     assert t.core.snapshot().seat(3).state == "allin"
     t.act("call", "call", "call")  # seats 4, 1, 2: the round is complete without seat 3
     assert t.core.snapshot().phase == "board"
+
+
+def test_undo_takes_back_a_raise_and_its_chips() -> None:
+    t = flop_table("robert")
+    t.press("check")
+    t.bet("bet", 700)
+    assert t.core.snapshot().seat(3).stack == 10000 - 200 - 700
+    t.press("undo")
+    snap = t.core.snapshot()
+    assert snap.seat(3).stack == 10000 - 200 and snap.to_act == 3 and snap.chips.pot == 800  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_the_dealer_bot_betting_amounts_draws_no_chip_ruling_or_notice(profile: str) -> None:
+    """The simulated dealer's amounts are legal in every profile, rulebook errors and all."""
+    bot = DealerBot(rng=random.Random(5), deck=RED, other_deck=BLUE, profile=PROFILES[profile],
+                    seats=(1, 2, 3, 4, 5), button=1, error_rate=0.3, stack=2000)
+    core = TableCore(PROFILES)
+    core.feed(Setup(t=0.0, profile=profile, seats=(1, 2, 3, 4, 5), button=1, decks=(RED, BLUE), in_play=RED.name))
+    rulings, notices = [], []
+    for hand in bot.session(60):
+        for event in hand.events:
+            outcome = core.feed(event)
+            rulings += [r.ruling for r in outcome.rulings]
+            notices += [n.message for n in outcome.notices]
+    assert RulingKind.SHOWDOWN in rulings
+    assert not {RulingKind.BET_TOO_SMALL, RulingKind.RAISE_NOT_ALLOWED} & set(rulings)
+    chip_words = ("not taken", "no chips", "not awarded", "no stack")
+    assert not [n for n in notices if any(word in n for word in chip_words)]
