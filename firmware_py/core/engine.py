@@ -1167,7 +1167,11 @@ class TableCore:
         who = " and ".join(f"seat {s}" for s in tied)
         summary = f"{who} {'split the pot' if len(tied) > 1 else 'wins'} with {name}"
         rule = self._rule("showdown")
-        pots = self._award(hand, lambda seats: read_winners({s: hands[s] for s in seats if s in hands}, board)[0])
+        def best(seats: Sequence[int]) -> Sequence[int]:
+            readable = {s: hands[s] for s in seats if s in hands}
+            return read_winners(readable, board)[0] if readable else ()  # none to read: the pot is split
+
+        pots = self._award(hand, best)
         remedy = rule.text(summary=summary) + (f" {self._pots_text(pots)}" if pots else "")
         hand.showdown = self._emit(Ruling(t=self.t, ruling=RulingKind.SHOWDOWN, rule=rule.cite,
                                           remedy=remedy, winners=tied, hand=name, pots=pots))
