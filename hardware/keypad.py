@@ -176,7 +176,7 @@ class KeypadReader:
             self._thread.join(2.0)
 
 
-def open_keypad(config: KeypadConfig) -> InputDevice:
+def open_keypad(config: KeypadConfig) -> Any:
     """Open and grab the configured keypad; a clear error when it is missing or not readable."""
     try:
         device = InputDevice(config.device)
