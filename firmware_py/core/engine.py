@@ -958,10 +958,12 @@ class TableCore:
             where = hand.where.get(uid)
             if hand.phase is Phase.MISDEALT or where not in (Where.BURN, None):
                 return
+        # All in, no betting: a card with a burn drawn before it is the next street, not an extra card.
+        runout = len(hand.can_act()) <= 1 and uid in hand.loose and hand.loose.index(uid) > 0
         if uid in hand.loose:
             hand.loose.remove(uid)
         if hand.phase is Phase.BETTING and self._round_complete(hand):
-            if hand.deal is not None and hand.deal.street is hand.street and hand.round_actions == 0:
+            if hand.deal is not None and hand.deal.street is hand.street and hand.round_actions == 0 and not runout:
                 self._extra_board_card(hand, hand.deal, uid)
                 return
             self._close_round(hand)
@@ -991,10 +993,25 @@ class TableCore:
             self._complete_street(hand, deal)
 
     def _complete_street(self, hand: Hand, deal: StreetDeal) -> None:
+        # No betting on this street (all in): the dealer runs the next cards out at once, and a board
+        # card read late may come after the next street's burn left the shoe. A card drawn after the
+        # street's last board card was drawn is the next street's, not a second burn of this one.
+        ahead = self._drawn_after_board(deal) if len(hand.can_act()) <= 1 else []
+        for uid in ahead:
+            deal.shoe.remove(uid)
         if len(deal.burn_cards()) < deal.expected_burns:
             self._burn_ruling(hand, deal, missing=True)
         hand.settle = deal
         self._start_round(hand, deal.street)
+        if ahead and hand.phase is Phase.BETTING:
+            hand.loose.extend(ahead)
+
+    @staticmethod
+    def _drawn_after_board(deal: StreetDeal) -> list[str]:
+        drawn = [deal.shoe.index(uid) for uid in deal.board if uid in deal.shoe]
+        if not drawn:
+            return []
+        return [uid for uid in deal.shoe[max(drawn) + 1:] if uid not in deal.board and uid not in deal.extra]
 
     def _judge_burns(self, hand: Hand, deal: StreetDeal) -> None:
         hand.settle = None

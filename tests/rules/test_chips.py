@@ -231,3 +231,48 @@ def test_the_dealer_bot_betting_amounts_draws_no_chip_ruling_or_notice(profile: 
     assert not {RulingKind.BET_TOO_SMALL, RulingKind.RAISE_NOT_ALLOWED} & set(rulings)
     chip_words = ("not taken", "no chips", "not awarded", "no stack")
     assert not [n for n in notices if any(word in n for word in chip_words)]
+
+
+def allin_preflop(profile: str) -> Table:
+    """Three seats all in before the flop: no betting after it, the dealer runs the board out at once."""
+    t = Table(profile)
+    t.level(50, 100)
+    t.stacks(s1=1000, s2=1000, s3=1000, s4=1000)
+    t.new_hand()
+    t.deal()
+    t.bet("allin")  # seat 4
+    t.bet("call")  # seat 1: all in too
+    t.press("fold")  # seat 2
+    t.bet("call")  # seat 3: all in
+    return t
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_noise_a_flop_card_read_late_in_an_allin_runout_is_no_second_burn(profile: str) -> None:
+    # Regression: the turn's burn left the shoe before the third flop card's board read came in;
+    # it was counted as a second flop burn (burn_extra), and the turn as a fourth flop card.
+    t = allin_preflop(profile)
+    burn, a, b, c = (t.take() for _ in range(4))
+    for card in (burn, a, b, c):
+        t.read("shoe", card)
+    t.read("board1", a)
+    t.read("board2", b)
+    turn_burn, turn = t.take(), t.take()
+    t.read("shoe", turn_burn)  # the dealer is already at the turn
+    t.read("board3", c)  # ... when the third flop card's read arrives
+    t.read("shoe", turn)
+    t.read("board4", turn)
+    t.river()
+    assert kinds(t.rulings) == [RulingKind.SHOWDOWN]
+    assert t.core.snapshot().burns == tuple(t.core.cards[t.uid(x)].card for x in (burn, turn_burn)) + \
+        t.core.snapshot().burns[2:]
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_all_in_with_the_board_complete_the_hands_are_read_at_once(profile: str) -> None:
+    t = allin_preflop(profile)
+    t.flop()
+    t.turn()
+    t.river()
+    assert kinds(t.rulings) == [RulingKind.SHOWDOWN]
+    assert sum(v.stack or 0 for v in t.core.snapshot().seats) == 4000
