@@ -940,7 +940,9 @@ class TableCore:
             return
         if where in (Where.BOARD, Where.VOID, Where.SCRAP):
             return  # a card that never left, read again
-        if deal is not None and deal.lifted and self._before_action_on(hand, deal) and where != Where.HOLE:
+        next_street = len(hand.can_act()) <= 1 and uid in hand.loose  # all in: drawn after this street was out
+        if deal is not None and deal.lifted and self._before_action_on(hand, deal) and where != Where.HOLE \
+                and not next_street:
             self._replace_lifted(hand, deal, uid)
             return
         if where == Where.HOLE:
