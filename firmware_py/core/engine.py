@@ -1075,6 +1075,7 @@ class TableCore:
                 hand.board.remove(card_uid)
         kept = deal.burn_cards()
         hand.settle = None
+        hand.last_drawn = None  # the flop goes back into the stub: any of it may be the next card out
         hand.deal = StreetDeal(street=Street.FLOP, expected_burns=len(kept), burns=kept)
         hand.phase = Phase.BOARD
         hand.street = Street.FLOP
