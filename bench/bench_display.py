@@ -1,4 +1,4 @@
-"""Display benchmark: input event to the frame that shows it, idle CPU, and win-chance timings.
+"""Display benchmark: input event to the frame that shows it, idle CPU, frame times, win-chance timings.
 
 Run as `python bench/bench_display.py [--seconds 3]`; prints a table and writes
 bench/results/bench_display.json. Headless (SDL's dummy driver) unless SDL_VIDEODRIVER is set, so
@@ -16,6 +16,7 @@ import statistics
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,15 +27,20 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402  (after the environment above)
 
 from display.app import DisplayLoop, Screen, View  # noqa: E402
+from display.chances import ChancesCache  # noqa: E402
 from display.config import BlindLevel, DisplayConfig  # noqa: E402
 from display.equity import calculate_equity  # noqa: E402
+from firmware_py.core import Setup  # noqa: E402
 from firmware_py.core.engine import TableCore  # noqa: E402
 from firmware_py.profiles import load_profiles  # noqa: E402
-from firmware_py.session import read_session  # noqa: E402
+from firmware_py.session import load_deck, read_session  # noqa: E402
+from firmware_py.simulation.dealer import DealerBot  # noqa: E402
 
 SESSION = ROOT / "tests" / "sessions" / "clean_showdown.jsonl"
+DECK = ROOT / "config" / "decks" / "test-red.json"
+FRAME_BUDGET_MS = 33.0  # 30 frames a second
 HANDS = [("As", "Ah"), ("Kd", "Kc"), ("7s", "8s"), ("2c", "2d"), ("Jh", "Th"), ("Qs", "3d"),
-         ("4h", "5h"), ("9c", "9h"), ("6d", "6c")]
+         ("4h", "5h"), ("9c", "9h"), ("6d", "6c"), ("Ac", "Ks")]
 
 
 def event_to_frame(size: tuple[int, int], rounds: int) -> list[float]:
@@ -63,12 +69,17 @@ def event_to_frame(size: tuple[int, int], rounds: int) -> list[float]:
                 latencies.append((time.perf_counter() - t0) * 1000)
         loop.stop()
 
+    run_with_feeder(loop, feeder)
+    return latencies
+
+
+def run_with_feeder(loop: DisplayLoop, feeder: Callable[[], None]) -> None:
+    """Run the display loop here (pygame's thread) while `feeder` posts to it from another thread."""
     thread = threading.Thread(target=feeder, daemon=True)
     thread.start()
     loop.run()
     thread.join()
     pygame.display.quit()
-    return latencies
 
 
 def idle(size: tuple[int, int], seconds: float, *, level_clock: bool) -> dict[str, float]:
@@ -95,9 +106,55 @@ def idle(size: tuple[int, int], seconds: float, *, level_clock: bool) -> dict[st
     return {"cpu_percent": 100 * cpu / wall, "frames": loop.frames - 1, "seconds": wall}
 
 
+def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool,
+                event_gap_s: float = 0.02) -> dict[str, float]:
+    """Every frame's draw-and-flip time on the broadcast view (no delay) while a dealer bot deals
+    `hands` hands at `seats` seats, one event every `event_gap_s`: each deal needs new win chances,
+    computed in the worker process (`worker`) or, as before, inside the frame."""
+    pygame.display.init()
+    pygame.font.init()
+    pygame.display.set_mode(size)
+    profiles = load_profiles()
+    deck = load_deck(DECK)
+    numbers = tuple(range(1, seats + 1))
+    bot = DealerBot(rng=random.Random(seats), deck=deck, profile=profiles["robert"], seats=numbers, button=1)
+    events = [Setup(t=0.0, profile="robert", seats=numbers, button=1, decks=(deck,), in_play=deck.name)]
+    for hand in bot.session(hands, t=1.0):
+        events.extend(hand.events)
+    config = DisplayConfig(broadcast_delay_s=0, allow_zero_delay=True)
+    screen = Screen(view=View.BROADCAST, config=config, chances=ChancesCache(background=worker))
+    start = time.perf_counter()
+    frames: list[tuple[float, float]] = []  # (wall ms, the display thread's CPU ms) per frame
+    loop = DisplayLoop(screen=screen, clock=lambda: time.perf_counter() - start,
+                       on_frame=lambda _now, _n: frames.append((loop.last_frame_s * 1000,
+                                                                 loop.last_frame_cpu_s * 1000)))
+
+    def feeder() -> None:
+        core = TableCore(profiles)
+        time.sleep(0.5)  # the first frame
+        for event in events:
+            core.feed(event)
+            loop.post(core.snapshot(), t=0.0)
+            time.sleep(event_gap_s)
+        time.sleep(1.0)  # the last chances arrive
+        loop.stop()
+
+    run_with_feeder(loop, feeder)
+    frames = frames[1:]  # the first frame loads the fonts: start-up, not dealing
+    wall = sorted(ms for ms, _ in frames)
+    cpu = sorted(ms for _, ms in frames)
+    return {"frames": len(frames), "median_ms": statistics.median(wall), "p99_ms": _p99(wall),
+            "max_ms": wall[-1], "over_budget": sum(1 for ms in wall if ms > FRAME_BUDGET_MS),
+            "cpu_p99_ms": _p99(cpu), "cpu_max_ms": cpu[-1]}
+
+
+def _p99(ordered: list[float]) -> float:
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
 def equity_times(repeats: int) -> dict[str, float]:
     out = {}
-    for players in (2, 6, 9):
+    for players in (2, 6, 9, 10):
         for label, board in (("preflop", ()), ("flop", ("2s", "3s", "Td"))):
             times = []
             for seed in range(repeats):
@@ -112,6 +169,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="idle measurement length")
     parser.add_argument("--rounds", type=int, default=3, help="session replays per size")
+    parser.add_argument("--hands", type=int, default=6, help="hands dealt per frame-time run")
     args = parser.parse_args()
     results: dict[str, object] = {
         "machine": platform.machine(), "python": platform.python_version(),
@@ -133,6 +191,16 @@ def main() -> int:
             rows.append((f"idle CPU, {name}, {'1 Hz level clock' if level_clock else 'no timers'}",
                          f"{stats['cpu_percent']:.2f} %",
                          f"{stats['frames']} redraws in {stats['seconds']:.1f} s"))
+    for seats in (9, 10):
+        for worker in (True, False):
+            stats = frame_times((800, 480), seats, args.hands, worker=worker)
+            where = "worker" if worker else "in the frame"
+            results[f"broadcast_frames_{seats}_seats_{'worker' if worker else 'in_frame'}"] = stats
+            rows.append((f"broadcast frame, {seats} seats, chances {where}",
+                         f"max {stats['max_ms']:.1f} ms",
+                         f"p99 {stats['p99_ms']:.1f} ms, median {stats['median_ms']:.1f} ms, "
+                         f"{stats['over_budget']} of {stats['frames']} over {FRAME_BUDGET_MS:g} ms; "
+                         f"the frame's own CPU: max {stats['cpu_max_ms']:.1f} ms, p99 {stats['cpu_p99_ms']:.1f} ms"))
     equity = equity_times(3)
     results["equity_ms_median"] = equity
     for label, ms in equity.items():

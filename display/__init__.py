@@ -7,7 +7,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on the app
 # The imports follow the environment setting above, before anything imports pygame.
 from display.config import BlindLevel, DisplayConfig, LevelNow
 from display.delay import DelayedSnapshots
-from display.equity import Equity, calculate_equity, describe_hand
+from display.equity import Equity, calculate_equity
 
 __all__ = [
     "BlindLevel",
@@ -16,5 +16,4 @@ __all__ = [
     "Equity",
     "LevelNow",
     "calculate_equity",
-    "describe_hand",
 ]

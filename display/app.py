@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from enum import StrEnum
 
@@ -49,6 +50,8 @@ class Screen:
         self.view = view
         self.config = config
         self.painter = painter or CardPainter()
+        # Computed in the frame unless the caller gives a cache with a worker (the daemon's screen):
+        # a still picture (`snapshot`, tests) then always shows the finished chances.
         self.chances = chances or ChancesCache()
         self.delayed: DelayedSnapshots[TableSnapshot] = DelayedSnapshots(
             delay_s=config.broadcast_delay_s)
@@ -99,10 +102,14 @@ class DisplayLoop:
         self.clock = clock
         self.on_frame = on_frame  # called after each flip with (session time, frame number)
         self.frames = 0
+        self.last_frame_s = 0.0  # how long the last frame took to draw and flip (for the benchmark)
+        self.last_frame_cpu_s = 0.0  # the CPU time this thread spent on it (the wall time less waiting)
         self._lock = threading.Lock()
         self._pending: list[tuple[TableSnapshot, float | None]] = []
         self._wake = threading.Event()
         self._stop = False
+        self._chances_ready = False
+        screen.chances.on_ready = self._on_chances  # results from the worker redraw the picture
 
     def post(self, snapshot: TableSnapshot, *, t: float | None = None) -> None:
         """Hand a new snapshot to the loop (thread-safe); the next frame shows it."""
@@ -114,7 +121,17 @@ class DisplayLoop:
         self._stop = True
         self._wake.set()
 
+    def _on_chances(self) -> None:
+        self._chances_ready = True
+        self._wake.set()
+
     def run(self) -> None:
+        try:
+            self._run()
+        finally:
+            self.screen.chances.close()
+
+    def _run(self) -> None:
         dirty = True
         tick: float | None = None
         while not self._stop:
@@ -132,7 +149,8 @@ class DisplayLoop:
                     self._stop = True
                 elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWEXPOSED):
                     dirty = True
-            if self._take_pending():
+            if self._take_pending() or self._chances_ready:
+                self._chances_ready = False
                 dirty = True
 
     def _take_pending(self) -> bool:
@@ -143,6 +161,7 @@ class DisplayLoop:
         return bool(pending)
 
     def _draw(self, now: float) -> None:
+        started, started_cpu = time.perf_counter(), time.thread_time()
         surface = pygame.display.get_surface()
         try:
             self.screen.draw(surface, now)
@@ -150,6 +169,8 @@ class DisplayLoop:
             logger.exception("drawing the %s view failed", self.screen.view)
             return
         pygame.display.flip()
+        self.last_frame_s = time.perf_counter() - started
+        self.last_frame_cpu_s = time.thread_time() - started_cpu
         self.frames += 1
         if self.on_frame is not None:
             self.on_frame(now, self.frames)

@@ -9,7 +9,7 @@ import pygame
 
 from display import theme
 from display.cards import CardPainter, FaceRole, card_size
-from display.chances import ChancesCache, TableChances, best_hands
+from display.chances import ChancesCache, ChancesNow, TableChances, best_hands
 from display.config import DisplayConfig
 from display.delay import DelayedSnapshots
 from display.layout import Scale
@@ -40,6 +40,7 @@ class BroadcastFrame:
     first_release: float | None
     chances: TableChances | None
     operator: OperatorStatus | None = None
+    computing: bool = False  # newer chances are on their way: `chances` are the last ones, or None
 
 
 def broadcast_frame(delayed: DelayedSnapshots[TableSnapshot], live: TableSnapshot | None, *,
@@ -47,11 +48,11 @@ def broadcast_frame(delayed: DelayedSnapshots[TableSnapshot], live: TableSnapsho
                     operator: OperatorStatus | None = None) -> BroadcastFrame:
     """The frame on air at `now`: the newest snapshot that is at least the delay old."""
     shown = delayed.at(now)
+    odds = chances.lookup(shown) if shown is not None else ChancesNow(chances=None)
     return BroadcastFrame(now=now, shown=shown, live=live, delay_s=delayed.delay_s,
                           next_release=delayed.next_release(now),
                           first_release=delayed.first_release(),
-                          chances=chances.get(shown) if shown is not None else None,
-                          operator=operator)
+                          chances=odds.chances, computing=odds.computing, operator=operator)
 
 
 def render_broadcast(surface: pygame.Surface, frame: BroadcastFrame, *, config: DisplayConfig,
@@ -177,15 +178,20 @@ def _draw_board(surface: pygame.Surface, area: pygame.Rect, shown: TableSnapshot
         theme.draw_text(surface, text, round(area.height * 0.16), theme.ACCENT,
                         (pad * 2, area.bottom - pad), anchor="bottomleft", max_width=side - pad)
     chances = frame.chances
-    if chances is not None and chances.equity is not None:
-        equity = chances.equity
-        if equity.exact:
+    if frame.computing or (chances is not None and chances.equity is not None):
+        equity = chances.equity if chances is not None else None
+        if frame.computing:
+            note = "computing…"
+        elif equity is None:
+            note = ""
+        elif equity.exact:
             note = "board complete" if equity.runouts == 1 else f"exact, {equity.runouts:,} boards"
         else:
             note = f"{equity.runouts:,} deals ±{equity.error * 196:.1f} pt"
         theme.draw_text(surface, "win chances", round(area.height * 0.13), theme.TEXT_DIM,
                         (pad * 2, area.centery), max_width=side - pad)
-        theme.draw_text(surface, note, round(area.height * 0.13), theme.TEXT_DIM,
+        theme.draw_text(surface, note, round(area.height * 0.13),
+                        theme.ACCENT if frame.computing else theme.TEXT_DIM,
                         (pad * 2, area.centery + round(area.height * 0.14)), max_width=side - pad)
     result = shown.showdown
     right_x = left + 5 * card_w + 4 * gap + 2 * pad

@@ -1,16 +1,25 @@
-"""Win chances and best hands of the seats of a snapshot, cached per deal; pure, no pygame."""
+"""Win chances and best hands of the seats of a snapshot, cached per deal, computed off the frame; no pygame."""
 
 from __future__ import annotations
 
+import logging
+import multiprocessing
+import os
 import random
 import threading
 from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from display.equity import HOLE_SIZE, Equity, calculate_equity, describe_hand
+from display.equity import HOLE_SIZE, Equity, calculate_equity
 from firmware_py.core.cards import is_joker
+from firmware_py.core.evaluator import describe
 from firmware_py.core.snapshot import PlayerState, TableSnapshot
 
+logger = logging.getLogger(__name__)
+
+WORKER_NICENESS = 10
 LIVE = frozenset({PlayerState.ACTIVE, PlayerState.ALLIN})
 OUT_OF_HAND = frozenset({PlayerState.FOLDED, PlayerState.DEAD})
 
@@ -76,44 +85,150 @@ def _compute(key: Key, rng: random.Random) -> TableChances | None:
 
 
 def best_hands(snapshot: TableSnapshot) -> dict[int, str]:
-    """The best hand each dealt seat holds with the board, in words."""
+    """The best hand each dealt seat holds with the board, named as the showdown ruling names it."""
     board = [card for card in snapshot.board if not is_joker(card)]
     out = {}
     for seat in snapshot.seats:
         cards = [card for card in seat.cards if not is_joker(card)]
         if cards and seat.state not in (PlayerState.EMPTY, PlayerState.WAITING):
             try:
-                out[seat.seat] = describe_hand(cards + board)
+                out[seat.seat] = describe(cards + board)
             except ValueError:
                 continue
     return out
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ChancesNow:
+    """What a frame shows: the newest chances that fit the deal on screen, and whether newer ones
+    are still being computed (the picture says "computing" and shows these meanwhile)."""
+
+    chances: TableChances | None
+    computing: bool = False
+
+
+def _yield_to_the_screen() -> None:
+    """In the worker: a lower priority, so on a busy machine the frames get a core first."""
+    os.nice(WORKER_NICENESS)
+
+
+def _rng_for(seed: int, key: Key) -> random.Random:
+    return random.Random(f"{seed}:{sorted(key[0])}:{key[1]}:{sorted(key[2])}")
+
+
+def _same_hands(old: Key, snapshot: TableSnapshot) -> bool:
+    """Whether every seat of an earlier result still holds the same cards (the same deal)."""
+    cards = {seat.seat: tuple(seat.cards) for seat in snapshot.seats}
+    return all(cards.get(seat) == held for seat, held in old[0])
+
+
 class ChancesCache:
     """Remembers the chances of recent deals so a redraw never recomputes them.
 
-    Seeded per deal from `seed` and the key, so a picture is the same every time it is drawn.
+    Seeded per deal from `seed` and the key, so a picture is the same every time it is drawn, and
+    the same whether the chances were computed in the frame or in the worker.
+
+    Without a worker, `lookup` computes in the caller (the `snapshot` command, tests). With one
+    (`background=True`: a single worker process, so a nine-handed pre-flop calculation holds
+    neither the frame nor the GIL), `lookup` never waits: it starts the calculation and returns
+    the last result of the same deal (none for a new deal), marked computing; `on_ready` is called
+    (from the executor's thread) when a result arrives, so the screen can redraw.
     """
 
     def __init__(self, *, seed: int = 0, size: int = 64,
-                 compute: Callable[[Key, random.Random], TableChances | None] = _compute) -> None:
+                 compute: Callable[[Key, random.Random], TableChances | None] = _compute,
+                 background: bool = False) -> None:
         self.seed = seed
         self.size = size
         self._compute = compute
         self._cache: dict[Key, TableChances | None] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # RLock: a future already done calls back at once
+        self._worker: Executor | None = None
+        if background:
+            # spawn: the daemon has threads, which a forked child must not inherit half-locked.
+            self._worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                               initializer=_yield_to_the_screen)
+            self._worker.submit(int)  # start the process now, at start-up, not in the first frame that needs it
+        self._running: Key | None = None
+        self._wanted: Key | None = None  # the newest deal asked for while another was computing
+        self._last: Key | None = None  # the newest key with a result, for the computing state
+        self.on_ready: Callable[[], None] | None = None
 
     def get(self, snapshot: TableSnapshot) -> TableChances | None:
+        """The chances of the deal in `snapshot` (computed now if there is no worker)."""
+        return self.lookup(snapshot).chances
+
+    def lookup(self, snapshot: TableSnapshot) -> ChancesNow:
         key = chances_key(snapshot)
         if key is None:
-            return None
+            return ChancesNow(chances=None)
         with self._lock:
             if key in self._cache:
-                return self._cache[key]
-        rng = random.Random(f"{self.seed}:{sorted(key[0])}:{key[1]}:{sorted(key[2])}")
-        result = self._compute(key, rng)
+                return ChancesNow(chances=self._cache[key])
+            if self._worker is not None:
+                self._ask(key)
+                last = self._last
+                stale = self._cache.get(last) if last is not None and _same_hands(last, snapshot) else None
+                return ChancesNow(chances=stale, computing=True)
+        result = self._compute(key, _rng_for(self.seed, key))
         with self._lock:
-            if len(self._cache) >= self.size:
-                self._cache.pop(next(iter(self._cache)))
-            self._cache[key] = result
-        return result
+            self._store(key, result)
+        return ChancesNow(chances=result)
+
+    def close(self) -> None:
+        """Stop the worker (a calculation under way is abandoned)."""
+        if self._worker is not None:
+            self._worker.shutdown(wait=False, cancel_futures=True)
+            self._worker = None
+
+    def _store(self, key: Key, result: TableChances | None) -> None:
+        if len(self._cache) >= self.size:
+            self._cache.pop(next(iter(self._cache)))
+        self._cache[key] = result
+        self._last = key
+
+    def _ask(self, key: Key) -> None:
+        """Compute `key` in the worker, one deal at a time: while one runs, only the newest waits."""
+        if key == self._running:
+            return
+        if self._running is not None:
+            self._wanted = key
+            return
+        assert self._worker is not None
+        self._running = key
+        try:
+            future = self._worker.submit(self._compute, key, _rng_for(self.seed, key))
+        except RuntimeError as exc:  # closed, or the worker process died
+            self._lost_worker(exc)
+            return
+        future.add_done_callback(lambda done: self._done(key, done))
+
+    def _lost_worker(self, exc: BaseException) -> None:
+        """Without a worker the chances are computed in the frame again: slower frames, still right."""
+        logger.error("the win-chances worker is gone (%s): computing them in the frame from now on", exc)
+        worker, self._worker, self._running, self._wanted = self._worker, None, None, None
+        if worker is not None:
+            worker.shutdown(wait=False, cancel_futures=True)
+
+    def _done(self, key: Key, future: Future[TableChances | None]) -> None:
+        if future.cancelled():  # closed while it waited
+            return
+        try:
+            result = future.result()
+        except BrokenProcessPool as exc:
+            with self._lock:
+                self._lost_worker(exc)
+            if self.on_ready is not None:
+                self.on_ready()  # the next frame computes them itself
+            return
+        except Exception:  # a failed calculation must not take the screen down: show no chances
+            logger.exception("computing win chances failed")
+            result = None
+        with self._lock:
+            self._store(key, result)
+            self._running = None
+            wanted, self._wanted = self._wanted, None
+            if wanted is not None and wanted not in self._cache and self._worker is not None:
+                self._ask(wanted)
+        if self.on_ready is not None:
+            self.on_ready()

@@ -1,7 +1,8 @@
-"""Win and tie chances of hold'em hands, and names of the best hand held; pure, no pygame.
+"""Win and tie chances of hold'em hands; pure, no pygame.
 
-Hands are evaluated with phevaluator (Apache-2.0): its C core builds from source on the Pi's ARM,
-whereas eval7, a little faster on x86, ships no ARM wheels. With two or fewer board cards to come
+Hands are ranked by the core's evaluator (`firmware_py.core.evaluator`, phevaluator's C core, which
+builds from source on the Pi's ARM, whereas eval7 ships no ARM wheels), the same one that rules at
+showdown and names the hands. With two or fewer board cards to come
 every runout is enumerated, so the chances are exact; with more, runouts are sampled from the
 `random.Random` the caller passes (no hidden randomness), until the standard error of every chance
 is below `target_error` or `max_samples` is reached, and the error is reported with the result.
@@ -15,9 +16,8 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from phevaluator import evaluate_cards
-
-from firmware_py.core.cards import FULL_DECK, RANKS, SUITS
+from firmware_py.core.cards import FULL_DECK, RANKS
+from firmware_py.core.evaluator import RANK_7, card_id
 
 BOARD_SIZE = 5
 HOLE_SIZE = 2
@@ -25,17 +25,6 @@ EXACT_MAX_TO_COME = 2  # enumerate every runout when at most this many board car
 TARGET_ERROR = 0.0025  # standard error goal for sampling: 95% of estimates within 0.5 points
 MAX_SAMPLES = 60_000
 BATCH = 2_000
-
-# phevaluator numbers cards rank * 4 + suit, suits in the order clubs, diamonds, hearts, spades.
-_PH_SUITS = "cdhs"
-
-
-def card_id(card: str) -> int:
-    """phevaluator's number for a card code such as `As`."""
-    if len(card) != 2 or card[0] not in RANKS or card[1] not in SUITS:
-        raise ValueError(f"{card!r} is not a playing card (jokers have no hand value)")
-    return RANKS.index(card[0]) * 4 + _PH_SUITS.index(card[1])
-
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Equity:
@@ -121,7 +110,7 @@ def calculate_equity(
 
 def _score(holes: list[tuple[int, ...]], board: tuple[int, ...], wins: list[float],
            ties: list[float]) -> None:
-    ranks = [evaluate_cards(*hole, *board) for hole in holes]
+    ranks = [RANK_7(*hole, *board) for hole in holes]
     best = min(ranks)  # phevaluator: smaller is stronger
     winners = [i for i, rank in enumerate(ranks) if rank == best]
     if len(winners) == 1:
@@ -133,88 +122,3 @@ def _score(holes: list[tuple[int, ...]], board: tuple[int, ...], wins: list[floa
 
 def _standard_error(p: float, n: int) -> float:
     return math.sqrt(max(p * (1 - p), 1 / n) / n)
-
-
-# phevaluator ranks 1..7462; each category is a contiguous block (strongest first).
-_CATEGORY_LIMITS = (
-    (10, "straight flush"),
-    (166, "four of a kind"),
-    (322, "full house"),
-    (1599, "flush"),
-    (1609, "straight"),
-    (2467, "three of a kind"),
-    (3325, "two pair"),
-    (6185, "pair"),
-    (7462, "high card"),
-)
-
-_RANK_NAMES = dict(zip(RANKS, ("two", "three", "four", "five", "six", "seven", "eight", "nine",
-                               "ten", "jack", "queen", "king", "ace"), strict=True))
-
-
-def _plural(rank: str) -> str:
-    name = _RANK_NAMES[rank]
-    return "sixes" if name == "six" else name + "s"
-
-
-def category(rank: int) -> str:
-    """The category of a phevaluator rank (`flush`, `pair`, ...)."""
-    for limit, name in _CATEGORY_LIMITS:
-        if rank <= limit:
-            return name
-    raise ValueError(f"{rank} is not a phevaluator hand rank (1..7462)")
-
-
-def describe_hand(cards: Sequence[str]) -> str:
-    """The best poker hand in two to seven cards, in words.
-
-    >>> describe_hand(("Ks", "5d", "Kh", "5c", "9s", "2d", "Jh"))
-    'two pair, kings and fives'
-    >>> describe_hand(("Ah", "Ad"))
-    'pair of aces'
-    """
-    real = [card for card in cards if card[0] in RANKS]
-    if len(real) < BOARD_SIZE:
-        counts = _rank_groups(real)
-        if not counts:
-            return ""
-        if counts[0][0] >= 3:
-            return f"three of a kind, {_plural(counts[0][1])}"
-        if counts[0][0] == 2:
-            if len(counts) > 1 and counts[1][0] == 2:
-                return f"two pair, {_plural(counts[0][1])} and {_plural(counts[1][1])}"
-            return f"pair of {_plural(counts[0][1])}"
-        return f"{_RANK_NAMES[counts[0][1]]} high"
-    best = min(itertools.combinations(real, BOARD_SIZE),
-               key=lambda five: evaluate_cards(*(card_id(c) for c in five)))
-    name = category(evaluate_cards(*(card_id(c) for c in best)))
-    groups = _rank_groups(best)
-    top = groups[0][1]
-    if name in ("straight", "straight flush"):
-        ranks = {card[0] for card in best}
-        high = "5" if ranks == set("A2345") else top
-        if name == "straight flush" and high == "A":
-            return "royal flush"
-        return f"{name}, {_RANK_NAMES[high]} high"
-    if name == "four of a kind":
-        return f"four of a kind, {_plural(top)}"
-    if name == "full house":
-        return f"full house, {_plural(top)} full of {_plural(groups[1][1])}"
-    if name == "three of a kind":
-        return f"three of a kind, {_plural(top)}"
-    if name == "two pair":
-        return f"two pair, {_plural(top)} and {_plural(groups[1][1])}"
-    if name == "pair":
-        return f"pair of {_plural(top)}"
-    if name == "flush":
-        return f"flush, {_RANK_NAMES[top]} high"
-    return f"{_RANK_NAMES[top]} high"
-
-
-def _rank_groups(cards: Iterable[str]) -> list[tuple[int, str]]:
-    """(count, rank) pairs, most common first, then highest rank first."""
-    counts: dict[str, int] = {}
-    for card in cards:
-        counts[card[0]] = counts.get(card[0], 0) + 1
-    return sorted(((n, r) for r, n in counts.items()), key=lambda g: (g[0], RANKS.index(g[1])),
-                  reverse=True)

@@ -9,6 +9,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from firmware_py.core import (
     ANTENNAS,
     Button,
@@ -68,7 +70,7 @@ class SessionReader:
         if not text.strip():
             return None
         try:
-            obj = json.loads(text)
+            obj = _loads(text)
         except json.JSONDecodeError as exc:
             raise SessionError(f"not valid JSON (column {exc.colno}: {exc.msg})",
                                source=self.source, line=line) from None
@@ -173,6 +175,16 @@ class SessionReader:
         if path not in self._deck_cache:
             self._deck_cache[path] = load_deck(path)
         return self._deck_cache[path]
+
+
+def _loads(text: str) -> Any:
+    """One JSON value: orjson (a C parser, about four times the standard library's speed) reads the
+    lines it accepts; the standard library reads the rest (NaN, huge integers, lone surrogates) and
+    words the errors, so what is accepted and what is said are exactly as before."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 def _string(obj: dict[str, Any], key: str) -> str:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
 JOKERS = ("X1", "X2")
 FULL_DECK: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
 
 _RANK_ALIASES = {"10": "T"}
+_CANONICAL_UID = re.compile(r"(?:[0-9A-F]{2})+")
 
 
 def parse_card(text: str) -> str:
@@ -45,6 +48,8 @@ def normalise_uid(text: str) -> str:
     >>> normalise_uid("04:fd:5d b0-e8df1d")
     '04FD5DB0E8DF1D'
     """
+    if _CANONICAL_UID.fullmatch(text):  # as readers and session files write it: nothing to do
+        return text
     uid = "".join(ch for ch in text if ch not in ": -").upper()
     if not uid or len(uid) % 2 or any(ch not in "0123456789ABCDEF" for ch in uid):
         raise ValueError(f"{text!r} is not a tag UID: expected hex bytes, optionally separated by ':' or spaces")

@@ -50,6 +50,8 @@ class Outcome:
     notices: tuple[Notice, ...] = ()
 
 
+NOTHING = Outcome()
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CardInfo:
     card: str
@@ -184,6 +186,8 @@ class TableCore:
         else:
             self._log.append(event)
             self._apply(event)
+        if not self._out_rulings and not self._out_notices:
+            return NOTHING  # most events: one shared, immutable empty outcome
         return Outcome(rulings=tuple(self._out_rulings), notices=tuple(self._out_notices))
 
     def _apply(self, event: Event) -> None:
@@ -486,10 +490,10 @@ class TableCore:
         return None
 
     def _next_to_act(self, hand: Hand, after: int) -> int | None:
-        order = list(hand.seats)
-        can = set(hand.can_act())
+        order = hand.seats
         if self._round_complete(hand) or after not in order:
             return None
+        can = set(hand.can_act())
         start = order.index(after)
         for step in range(1, len(order) + 1):
             seat = order[(start + step) % len(order)]
@@ -500,10 +504,10 @@ class TableCore:
     def _round_complete(self, hand: Hand) -> bool:
         if hand.round_closed:
             return True
-        if len(hand.live()) <= 1:
-            return True
-        # Everyone who can still act has acted since the last bet or raise (the big blind included).
-        return all(seat in hand.acted for seat in hand.can_act())
+        live = hand.live()
+        # Everyone who can still act (not all in) has acted since the last bet or raise (the big
+        # blind included).
+        return len(live) <= 1 or all(seat in hand.acted or seat in hand.allin for seat in live)
 
     def _start_round(self, hand: Hand, street: Street) -> None:
         hand.phase = Phase.BETTING

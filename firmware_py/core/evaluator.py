@@ -1,12 +1,32 @@
-"""Reading hands at showdown with phevaluator (a well-kept C evaluator), and naming them for people."""
+"""The one hand evaluator: ranks hands with phevaluator (a well-kept C evaluator) and names them for people.
+
+The rules core rules on showdowns with it and the display names hands and counts chances with it,
+so a ruling and the broadcast always call a hand the same thing.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
-from phevaluator import evaluate_cards
+from firmware_py.core.cards import RANKS, SUITS
+
+try:
+    # The C functions behind phevaluator's public `evaluate_5cards` ... `evaluate_7cards`, called
+    # directly: the public wrappers convert every argument in Python, which is most of the time
+    # when the chances enumerate a thousand boards. If a release moves them, the public ones work.
+    from phevaluator._pheval import evaluate_5cards, evaluate_6cards, evaluate_7cards
+except ImportError:  # pragma: no cover - depends on the installed phevaluator
+    from phevaluator import evaluate_5cards, evaluate_6cards, evaluate_7cards
+
+# phevaluator numbers cards rank * 4 + suit, suits in the order clubs, diamonds, hearts, spades.
+_PH_SUITS = "cdhs"
+CARD_IDS: dict[str, int] = {rank + suit: r * 4 + _PH_SUITS.index(suit)
+                            for r, rank in enumerate(RANKS) for suit in SUITS}
+_RANK_BY_SIZE: dict[int, Callable[..., int]] = {5: evaluate_5cards, 6: evaluate_6cards, 7: evaluate_7cards}
+RANK_7: Callable[[int, int, int, int, int, int, int], int] = evaluate_7cards
+"""Rank of seven card ids (`card_id`): lower is better. The inner loop of the win chances."""
 
 RANK_NAMES = {
     "2": ("two", "twos"), "3": ("three", "threes"), "4": ("four", "fours"), "5": ("five", "fives"),
@@ -14,68 +34,98 @@ RANK_NAMES = {
     "T": ("ten", "tens"), "J": ("jack", "jacks"), "Q": ("queen", "queens"), "K": ("king", "kings"),
     "A": ("ace", "aces"),
 }
-RANK_ORDER = "23456789TJQKA"
 # phevaluator ranks 1 (royal flush) to 7462 (seven high); category upper bounds, best first.
 _CATEGORIES = (
     (10, "straight flush"), (166, "four of a kind"), (322, "full house"), (1599, "flush"),
     (1609, "straight"), (2467, "three of a kind"), (3325, "two pair"), (6185, "pair"), (7462, "high card"),
 )
 
+# How each category is said: `one`/`many` name the top rank (the most cards, then the highest),
+# `next` the second.
+_WORDS = {
+    "four of a kind": "four of a kind, {many}",
+    "full house": "full house, {many} full of {next}",
+    "flush": "flush, {one} high",
+    "three of a kind": "three of a kind, {many}",
+    "two pair": "two pair, {many} and {next}",
+    "pair": "pair of {many}",
+    "high card": "high card, {one}",
+}
+
+
+def card_id(card: str) -> int:
+    """phevaluator's number for a card code such as `As`; jokers have no hand value."""
+    try:
+        return CARD_IDS[card]
+    except KeyError:
+        raise ValueError(f"{card!r} is not a playing card (jokers have no hand value)") from None
+
 
 def strength(cards: Sequence[str]) -> int:
     """Rank of the best five of 5 to 7 cards: lower is better."""
-    return int(evaluate_cards(*cards))
+    ids = [card_id(card) for card in cards]
+    if len(ids) not in _RANK_BY_SIZE:
+        raise ValueError(f"a hand to rank is five to seven cards, not {len(ids)}")
+    return int(_RANK_BY_SIZE[len(ids)](*ids))
 
 
 def best_five(cards: Sequence[str]) -> tuple[int, tuple[str, ...]]:
-    best: tuple[int, tuple[str, ...]] | None = None
-    for combo in combinations(cards, 5):
-        rank = strength(combo)
+    """The rank of the best five of 5 to 7 cards, and those five (the first found, on a tie)."""
+    ids = [card_id(card) for card in cards]
+    best: tuple[int, tuple[int, ...]] | None = None
+    for combo in combinations(range(len(ids)), 5):
+        rank = int(evaluate_5cards(*(ids[i] for i in combo)))
         if best is None or rank < best[0]:
             best = (rank, combo)
-    assert best is not None
-    return best
+    if best is None:
+        raise ValueError(f"a hand to rank is five to seven cards, not {len(ids)}")
+    return best[0], tuple(cards[i] for i in best[1])
 
 
 def category(rank: int) -> str:
+    """The category of a phevaluator rank (`flush`, `pair`, ...)."""
     for bound, name in _CATEGORIES:
         if rank <= bound:
             return name
-    raise ValueError(f"not a hand rank: {rank}")
+    raise ValueError(f"{rank} is not a phevaluator hand rank (1..7462)")
 
 
 def describe(cards: Sequence[str]) -> str:
-    """Name the best hand in people's words.
+    """Name the best hand in one to seven cards in people's words (fewer than five: what they hold).
 
     >>> describe(["Ah", "Kh", "9h", "5h", "2h", "3c", "4d"])
     'flush, ace high'
     >>> describe(["Ks", "Kd", "Kc", "7h", "7s", "2c", "3d"])
     'full house, kings full of sevens'
+    >>> describe(["Ad", "Kh"]), describe(["6d", "6h", "9c", "Ts"])
+    ('high card, ace', 'pair of sixes')
     """
-    rank, five = best_five(cards)
-    name = category(rank)
+    ids = [card_id(card) for card in cards]
+    if not 1 <= len(ids) <= 7:
+        raise ValueError(f"a hand is one to seven cards, not {len(ids)}")
+    if len(set(ids)) != len(ids):
+        raise ValueError("a card appears twice in the hand")
+    if len(cards) >= 5:
+        rank, five = best_five(cards)
+        name = category(rank)
+    else:
+        five = tuple(cards)
+        sizes = sorted(Counter(card[0] for card in five).values(), reverse=True)
+        name = {4: "four of a kind", 3: "three of a kind"}.get(sizes[0], "high card")
+        if sizes[0] == 2:
+            name = "two pair" if len(sizes) > 1 and sizes[1] == 2 else "pair"
     counts = Counter(card[0] for card in five)
-    by_count = sorted(counts, key=lambda r: (counts[r], RANK_ORDER.index(r)), reverse=True)
+    by_count = sorted(counts, key=lambda r: (counts[r], RANKS.index(r)), reverse=True)
     top = by_count[0]
     if name in ("straight", "straight flush"):
-        ranks = {RANK_ORDER.index(r) for r in counts}
-        high = "5" if ranks == {12, 0, 1, 2, 3} else RANK_ORDER[max(ranks)]
+        ranks = {RANKS.index(r) for r in counts}
+        high = "5" if ranks == {12, 0, 1, 2, 3} else RANKS[max(ranks)]
         if name == "straight flush" and high == "A":
             return "royal flush"
         return f"{name}, {RANK_NAMES[high][0]} high"
-    if name == "four of a kind":
-        return f"four of a kind, {RANK_NAMES[top][1]}"
-    if name == "full house":
-        return f"full house, {RANK_NAMES[top][1]} full of {RANK_NAMES[by_count[1]][1]}"
-    if name == "flush":
-        return f"flush, {RANK_NAMES[top][0]} high"
-    if name == "three of a kind":
-        return f"three of a kind, {RANK_NAMES[top][1]}"
-    if name == "two pair":
-        return f"two pair, {RANK_NAMES[top][1]} and {RANK_NAMES[by_count[1]][1]}"
-    if name == "pair":
-        return f"pair of {RANK_NAMES[top][1]}"
-    return f"high card, {RANK_NAMES[top][0]}"
+    second = by_count[1] if len(by_count) > 1 else top
+    return _WORDS[name].format(one=RANK_NAMES[top][0], many=RANK_NAMES[top][1],
+                               next=RANK_NAMES[second][1])
 
 
 def winners(hands: dict[int, Sequence[str]], board: Sequence[str]) -> tuple[tuple[int, ...], str]:

@@ -91,8 +91,12 @@ class DisplayComponent:
             else:
                 pygame.display.set_mode(self.config.size, pygame.RESIZABLE)
             pygame.display.set_caption(self.title)
+            from display.chances import ChancesCache  # noqa: PLC0415
+
+            # Win chances in a worker process: a nine-handed pre-flop calculation never holds a frame.
+            chances = ChancesCache(background=self.config.view == View.BROADCAST)
             screen = _fault_screen_class()(view=View(self.config.view), config=self.config.display,
-                                           faults=self.faults)
+                                           faults=self.faults, chances=chances)
             self._loop = DisplayLoop(screen=screen, clock=self.clock)
         except BaseException as exc:
             self._error = exc

@@ -9,8 +9,9 @@ import pytest
 from phevaluator import evaluate_cards
 from pokerkit import Card, Deck, StandardHighHand, calculate_equities, parse_range
 
-from display.equity import calculate_equity, card_id, category, describe_hand
+from display.equity import calculate_equity
 from firmware_py.core.cards import FULL_DECK
+from firmware_py.core.evaluator import card_id, category, describe
 
 
 def brute_force(hands: list[tuple[str, str]], board: tuple[str, ...],
@@ -65,6 +66,7 @@ def test_dead_cards_are_left_out_of_the_runouts():
     assert list(equity.tie) == pytest.approx(ties, abs=1e-12)
 
 
+@pytest.mark.slow  # about a minute: pokerkit's pure-Python equities; CI runs it (`pytest -m slow`)
 @pytest.mark.parametrize(("hands", "board"), [
     ([("As", "Ah"), ("Kd", "Kc")], ()),
     ([("7s", "8s"), ("Qh", "Jh"), ("2c", "2d"), ("Ad", "Kc")], ()),
@@ -120,7 +122,8 @@ def test_hand_categories_match_pokerkit():
     (("Ah", "Kh", "Qh", "Jh", "Th", "2c", "3c"), "royal flush"),
     (("Qd", "Qh", "Qc", "7s", "7d", "2c", "3c"), "full house, queens full of sevens"),
     (("6d", "6h", "9c", "Ts"), "pair of sixes"),
-    (("Ad", "Kh"), "ace high"),
+    (("Ad", "Kh"), "high card, ace"),
+    (("Ks", "Kd", "Kc", "Kh"), "four of a kind, kings"),
 ])
 def test_best_hand_in_words(cards, words):
-    assert describe_hand(cards) == words
+    assert describe(cards) == words
