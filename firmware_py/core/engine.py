@@ -1191,6 +1191,7 @@ class TableCore:
         who = " and ".join(f"seat {s}" for s in tied)
         summary = f"{who} {'split the pot' if len(tied) > 1 else 'wins'} with {name}"
         rule = self._rule("showdown")
+
         def best(seats: Sequence[int]) -> Sequence[int]:
             readable = {s: hands[s] for s in seats if s in hands}
             return read_winners(readable, board)[0] if readable else ()  # none to read: the pot is split
