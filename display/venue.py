@@ -21,8 +21,11 @@ STATE_LABELS = {
 
 
 def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now: float,
-                 config: DisplayConfig, painter: CardPainter) -> None:
-    """Draw the venue view of `snapshot` at session time `now` over the whole of `surface`."""
+                 config: DisplayConfig, painter: CardPainter, keyed: str = "") -> None:
+    """Draw the venue view of `snapshot` at session time `now` over the whole of `surface`.
+
+    `keyed` is the amount the dealer is keying on the keypad, shown until the action key sends it.
+    """
     width, height = surface.get_size()
     scale = Scale(width, height)
     places = table_places([s.seat for s in snapshot.seats if s.state != PlayerState.EMPTY]
@@ -69,6 +72,10 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
         text = f"{who} wins" + (f" · {result.hand}" if result.hand else "")
         theme.draw_text(surface, text, round(layout.clock.height * 0.7), theme.ACCENT,
                         layout.clock.center, anchor="center", max_width=layout.clock.width)
+    elif public.to_act is not None and keyed:
+        theme.draw_text(surface, f"{config.name(public.to_act)}: {int(keyed):,} keyed",
+                        round(layout.clock.height * 0.7), theme.SEAT_TO_ACT, layout.clock.center,
+                        anchor="center", max_width=layout.clock.width)
     elif public.to_act is not None:
         theme.draw_text(surface, f"Action: {config.name(public.to_act)}",
                         round(layout.clock.height * 0.7), theme.ACCENT, layout.clock.center,

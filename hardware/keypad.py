@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import select
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,11 +130,13 @@ class KeypadReader:
     events), passed in explicitly; `open_keypad` finds the configured one.
     """
 
-    def __init__(self, config: KeypadConfig, *, device: Any, queue: EventSink, clock: Clock) -> None:
+    def __init__(self, config: KeypadConfig, *, device: Any, queue: EventSink, clock: Clock,
+                 on_entry: Callable[[str], None] | None = None) -> None:
         self.decoder = KeypadDecoder(config)
         self.device = device
         self.queue = queue
         self.clock = clock
+        self.on_entry = on_entry  # told the digits keyed so far, for the dealer's screen
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -142,7 +144,13 @@ class KeypadReader:
         """One input event from the device: a Button posted to the queue when an action key went down."""
         if event.type != ecodes.EV_KEY:
             return None
+        before = self.decoder.entry
         decoded = self.decoder.key(event.code, event.value)
+        if self.on_entry is not None and self.decoder.entry != before:
+            try:
+                self.on_entry(self.decoder.entry)
+            except Exception:  # a callback boundary: the screen must not stop the keypad
+                logger.exception("keypad: showing the amount keyed failed")
         if decoded is None:
             return None
         name, amount = decoded

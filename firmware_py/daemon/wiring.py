@@ -65,8 +65,12 @@ def add_keypad(daemon: Daemon, keypad: Any, *, device: Any = None) -> None:
     running: dict[str, Any] = {}
 
     def start() -> None:
+        def show(text: str) -> None:  # the display starts after the readers: looked up when keyed
+            if daemon.display is not None:
+                daemon.display.post_keyed(text)
+
         reader = KeypadReader(keypad, device=device if device is not None else open_keypad(keypad),
-                              queue=daemon.queue, clock=daemon.clock)
+                              queue=daemon.queue, clock=daemon.clock, on_entry=show)
         reader.start()
         running["reader"] = reader
 

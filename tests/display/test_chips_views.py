@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pygame
 from pictures import RecordingPainter
 
 from display import theme
-from display.app import View
+from display.app import Screen, View
 from display.config import DisplayConfig
 from display.render import render_view
 from firmware_py.core.engine import TableCore
@@ -77,3 +78,23 @@ def test_a_session_without_chips_draws_no_amounts() -> None:
     finally:
         theme.draw_text = real
     assert not [text for text in drawn if text.startswith("POT")]
+
+
+def test_the_venue_shows_the_amount_being_keyed_for_the_seat_to_act() -> None:
+    core = TableCore(load_profiles())
+    for _line, event in read_session(SESSION):
+        core.feed(event)
+        if event.t >= 6.0:  # seat 4 raised to 300: seat 1 is to act
+            break
+    drawn: list[str] = []
+    real = theme.draw_text
+    theme.draw_text = lambda surface, text, *a, **k: drawn.append(text) or real(surface, text, *a, **k)
+    try:
+        screen = Screen(view=View.VENUE, config=DisplayConfig(), painter=RecordingPainter())
+        screen.update(core.snapshot())
+        screen.keyed = "1200"
+        screen.draw(pygame.Surface((800, 480)), now=9.0)
+    finally:
+        theme.draw_text = real
+    assert core.snapshot().to_act == 1
+    assert "Seat 1: 1,200 keyed" in drawn

@@ -156,3 +156,13 @@ def test_the_recorded_stream_is_the_byte_layout_of_a_kernel_event() -> None:
     event = InputEvent(sec, usec, kind, code, value)
     reader = KeypadReader(KeypadConfig(), device=None, queue=queue.Queue(), clock=lambda: 7.0)
     assert reader.handle(event) == Button(t=7.0, name=ButtonName.CALL)
+
+
+def test_the_amount_keyed_so_far_is_shown_until_the_action_key_sends_it() -> None:
+    shown: list[str] = []
+    posted: queue.Queue[object] = queue.Queue()
+    reader = KeypadReader(KeypadConfig(), device=None, queue=posted, clock=lambda: 3.0, on_entry=shown.append)
+    for kind, code, value in strokes(K.KEY_KP6, K.KEY_KP5, K.KEY_BACKSPACE, K.KEY_KP0, K.KEY_KP0, K.KEY_KPPLUS):
+        reader.handle(InputEvent(0, 0, kind, code, value))
+    assert shown == ["6", "65", "6", "60", "600", ""]
+    assert posted.get_nowait() == Button(t=3.0, name=ButtonName.RAISE, amount=600)
