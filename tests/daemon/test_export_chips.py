@@ -66,3 +66,19 @@ def test_a_stacks_difference_is_refused_never_written() -> None:
     record.final[1] += 1  # as if the table had counted one chip more for seat 1
     with pytest.raises(NotExportable, match="stacks differ"):
         hand_history(record)
+
+
+def test_antes_are_in_the_file_and_pokerkit_still_ends_with_the_table_stacks(monkeypatch: pytest.MonkeyPatch) -> None:
+    import functools  # noqa: PLC0415
+
+    from firmware_py.simulation import export_check  # noqa: PLC0415
+    from firmware_py.simulation.dealer import DealerBot  # noqa: PLC0415
+
+    monkeypatch.setattr(export_check, "DealerBot", functools.partial(DealerBot, level=(50, 100, 25)))
+    profiles = load_profiles()
+    events = export_check.session_events("rpl", (1, 2, 3, 4, 5), 30, seed=9, error_rate=0.2, profiles=profiles,
+                                         stack=3000)
+    result = check_events(events, profiles)
+    assert result.mismatches == [] and result.exported >= 20 and result.replayed_right == result.exported
+    record = next(r for r in hand_records(events, profiles) if r.played)
+    assert hand_history(record).antes == [25] * 5
