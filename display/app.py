@@ -57,6 +57,7 @@ class Screen:
             delay_s=config.broadcast_delay_s)
         self.live: TableSnapshot | None = None
         self.operator: OperatorStatus | None = None
+        self.keyed = ""  # the amount the dealer is keying on the USB keypad (the venue view shows it)
 
     def update(self, snapshot: TableSnapshot, *, t: float | None = None) -> None:
         """A new live snapshot, taken at session time `t` (its own `t` by default)."""
@@ -66,7 +67,8 @@ class Screen:
 
     def draw(self, surface: pygame.Surface, now: float) -> None:
         if self.view == View.VENUE:
-            render_venue(surface, self.live, now=now, config=self.config, painter=self.painter)
+            render_venue(surface, self.live, now=now, config=self.config, painter=self.painter,
+                         keyed=self.keyed)
             return
         frame = broadcast_frame(self.delayed, self.live, now=now, chances=self.chances,
                                 operator=self.operator)
@@ -109,6 +111,7 @@ class DisplayLoop:
         self._wake = threading.Event()
         self._stop = False
         self._chances_ready = False
+        self._keyed_changed = False
         screen.chances.on_ready = self._on_chances  # results from the worker redraw the picture
 
     def post(self, snapshot: TableSnapshot, *, t: float | None = None) -> None:
@@ -119,6 +122,12 @@ class DisplayLoop:
 
     def stop(self) -> None:
         self._stop = True
+        self._wake.set()
+
+    def post_keyed(self, text: str) -> None:
+        """The digits keyed so far on the keypad (thread-safe); '' once the action key sent them."""
+        self.screen.keyed = text
+        self._keyed_changed = True
         self._wake.set()
 
     def _on_chances(self) -> None:
@@ -149,8 +158,8 @@ class DisplayLoop:
                     self._stop = True
                 elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWEXPOSED):
                     dirty = True
-            if self._take_pending() or self._chances_ready:
-                self._chances_ready = False
+            if self._take_pending() or self._chances_ready or self._keyed_changed:
+                self._chances_ready = self._keyed_changed = False
                 dirty = True
 
     def _take_pending(self) -> bool:

@@ -170,6 +170,13 @@ def _draw_board(surface: pygame.Surface, area: pygame.Rect, shown: TableSnapshot
         words(shown.street or shown.phase).upper()
     theme.draw_text(surface, street, round(area.height * 0.2), theme.TEXT,
                     (pad * 2, area.top + pad), max_width=side - pad)
+    if shown.chips is not None:  # the delayed snapshot's pot: amounts are on air no sooner than cards
+        pots = shown.chips.pots
+        text = f"POT {shown.chips.pot:,}"
+        if len(pots) > 1:
+            text += " · side " + " + ".join(f"{pot.amount:,}" for pot in pots[1:])
+        theme.draw_text(surface, text, round(area.height * 0.16), theme.ACCENT,
+                        (pad * 2, area.bottom - pad), anchor="bottomleft", max_width=side - pad)
     chances = frame.chances
     if frame.computing or (chances is not None and chances.equity is not None):
         equity = chances.equity if chances is not None else None
@@ -233,8 +240,13 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *,
     name_rect = theme.draw_text(surface, config.name(seat.seat), name_size, ink,
                                 (x, rect.top + pad), max_width=round(text_w * 0.62))
     draw_badges(surface, seat, (name_rect.right + pad, name_rect.centery), round(name_size * 0.8))
+    if seat.stack is not None:
+        theme.draw_text(surface, f"{seat.stack:,}", round(name_size * 0.85), theme.TEXT,
+                        (rect.right - pad, rect.top + pad), anchor="topright")
     status = {PlayerState.FOLDED: "folded", PlayerState.DEAD: "dead hand",
               PlayerState.ALLIN: "all in"}.get(seat.state, "")
+    if seat.last_action and seat.state in (PlayerState.ACTIVE, PlayerState.ALLIN):
+        status = seat.last_action
     detail = " · ".join(part for part in (status, hand or "") if part)
     theme.draw_text(surface, detail, round(rect.height * 0.2),
                     theme.TEXT_DIM if out else theme.ACCENT, (x, name_rect.bottom + pad // 2),

@@ -21,8 +21,11 @@ STATE_LABELS = {
 
 
 def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now: float,
-                 config: DisplayConfig, painter: CardPainter) -> None:
-    """Draw the venue view of `snapshot` at session time `now` over the whole of `surface`."""
+                 config: DisplayConfig, painter: CardPainter, keyed: str = "") -> None:
+    """Draw the venue view of `snapshot` at session time `now` over the whole of `surface`.
+
+    `keyed` is the amount the dealer is keying on the keypad, shown until the action key sends it.
+    """
     width, height = surface.get_size()
     scale = Scale(width, height)
     places = table_places([s.seat for s in snapshot.seats if s.state != PlayerState.EMPTY]
@@ -41,11 +44,21 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
     for seat in public.seats:
         if seat.state != PlayerState.EMPTY:
             draw_seat(surface, layout.seat_boxes[seat.seat], seat, config=config, painter=painter)
+            if seat.last_action and seat.state in (PlayerState.ACTIVE, PlayerState.ALLIN):
+                draw_action_tag(surface, layout.seat_boxes[seat.seat], seat.last_action,
+                                toward=layout.table.center)
     street = words(public.street).upper() if public.street else words(public.phase).upper()
     if public.phase == Phase.SHOWDOWN:
         street = "SHOWDOWN"
-    theme.draw_text(surface, street, layout.street.height, theme.TEXT, layout.street.midbottom,
-                    anchor="midbottom")
+    pot = pot_text(public)
+    if pot:  # the street on the left of the row over the board, the pot on the right
+        theme.draw_text(surface, street, layout.street.height, theme.TEXT, layout.street.bottomleft,
+                        anchor="bottomleft", max_width=layout.street.width // 3)
+        theme.draw_text(surface, pot, layout.street.height, theme.ACCENT, layout.street.bottomright,
+                        anchor="bottomright", max_width=layout.street.width * 2 // 3)
+    else:
+        theme.draw_text(surface, street, layout.street.height, theme.TEXT, layout.street.midbottom,
+                        anchor="midbottom")
     for index, place in enumerate(layout.board):
         if index < len(public.board):
             painter.face(surface, place, public.board[index], role=FaceRole.BOARD)
@@ -59,6 +72,10 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
         text = f"{who} wins" + (f" · {result.hand}" if result.hand else "")
         theme.draw_text(surface, text, round(layout.clock.height * 0.7), theme.ACCENT,
                         layout.clock.center, anchor="center", max_width=layout.clock.width)
+    elif public.to_act is not None and keyed:
+        theme.draw_text(surface, f"{config.name(public.to_act)}: {int(keyed):,} keyed",
+                        round(layout.clock.height * 0.7), theme.SEAT_TO_ACT, layout.clock.center,
+                        anchor="center", max_width=layout.clock.width)
     elif public.to_act is not None:
         theme.draw_text(surface, f"Action: {config.name(public.to_act)}",
                         round(layout.clock.height * 0.7), theme.ACCENT, layout.clock.center,
@@ -72,6 +89,34 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
                         theme.ALARM, layout.clock.center, anchor="center")
 
 
+def draw_action_tag(surface: pygame.Surface, box: pygame.Rect, action: str, *,
+                    toward: tuple[int, int]) -> None:
+    """The seat's last action ("raise 600") on a tag at the box's edge, on the side of the table centre."""
+    size = max(13, round(box.height * 0.26))
+    width, height = theme.text_size(action, size)
+    tag = pygame.Rect(0, 0, min(width + size, box.width), round(height * 1.15))
+    tag.centerx = box.centerx
+    if box.centery <= toward[1]:
+        tag.top = box.bottom + 2
+    else:
+        tag.bottom = box.top - 2
+    pygame.draw.rect(surface, (12, 14, 18), tag, border_radius=tag.height // 2)
+    pygame.draw.rect(surface, theme.ACCENT, tag, width=1, border_radius=tag.height // 2)
+    theme.draw_text(surface, action, size, theme.ACCENT, tag.center, anchor="center",
+                    max_width=tag.width - size // 2)
+
+
+def pot_text(snapshot: TableSnapshot) -> str:
+    """'POT 1,250' and the side pots when there are any; empty when the table counts no chips."""
+    chips = snapshot.chips
+    if chips is None:
+        return ""
+    text = f"POT {chips.pot:,}"
+    if len(chips.pots) > 1:
+        text += "  (" + " + ".join(f"{pot.amount:,}" for pot in chips.pots) + ")"
+    return text
+
+
 def draw_top_bar(surface: pygame.Surface, rect: pygame.Rect, snapshot: TableSnapshot | None, *,
                  now: float, config: DisplayConfig) -> None:
     """Blind level and its time left, the hand number, the house rules in force."""
@@ -79,7 +124,8 @@ def draw_top_bar(surface: pygame.Surface, rect: pygame.Rect, snapshot: TableSnap
     size = round(rect.height * 0.62)
     pad = round(rect.height * 0.25)
     level = config.level_at(now)
-    left = f"Level {level.number}  {level.level.label()}"
+    stakes = snapshot.chips.level if snapshot is not None and snapshot.chips is not None else level.level.label()
+    left = f"Level {level.number}  {stakes}"
     if level.seconds_left is not None:
         left += f"  {theme.mmss(level.seconds_left)}"
     drawn = theme.draw_text(surface, left, size, theme.ACCENT, (pad, rect.centery),
@@ -113,8 +159,12 @@ def draw_seat(surface: pygame.Surface, box: pygame.Rect, seat: SeatView, *,
     pad = max(3, box.height // 12)
     ink = theme.TEXT_DIM if out else theme.TEXT
     name_size = round(box.height * 0.36)
+    stack_w = 0
+    if seat.stack is not None:  # chips behind, on the name's row at the right
+        stack_w = theme.draw_text(surface, f"{seat.stack:,}", round(name_size * 0.85), theme.ACCENT,
+                                  (box.right - pad, box.top + pad), anchor="topright").width + pad
     theme.draw_text(surface, config.name(seat.seat), name_size, ink,
-                    (box.left + pad, box.top + pad), max_width=box.width - 2 * pad)
+                    (box.left + pad, box.top + pad), max_width=box.width - 2 * pad - stack_w)
     lower = box.top + pad + round(name_size * 0.8)
     card_h = box.bottom - pad - lower
     cards = hole_card_rects(box, len(seat.cards), height=card_h) if seat.cards and not out else []

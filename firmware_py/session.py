@@ -19,17 +19,20 @@ from firmware_py.core import (
     Deck,
     Event,
     Gone,
+    Level,
     Read,
     RegistryError,
     Seat,
     SeatStatus,
     Setup,
+    Stacks,
     normalise_uid,
 )
 from firmware_py.core.events import MAX_SEATS
 from firmware_py.errors import DeckFileError, SessionError
 
-KINDS = ("setup", "read", "gone", "button", "seat")
+KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level")
+AMOUNT_BUTTONS = frozenset({ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN})
 MAX_T_S = 1e9  # session seconds: some 30 years
 
 def load_deck(path: str | Path) -> Deck:
@@ -109,7 +112,30 @@ class SessionReader:
             seat = obj.get("seat")
             if seat is not None:
                 seat = _seat_number(seat, "seat")
-            return Button(t=t, name=button, seat=seat)
+            amount = obj.get("amount")
+            if amount is not None:
+                if button not in AMOUNT_BUTTONS:
+                    raise ValueError(f"'amount' goes with bet, raise or allin, not with {button}")
+                amount = _chips(amount, "amount", least=1)
+            return Button(t=t, name=button, seat=seat, amount=amount)
+        if kind == "stacks":
+            stacks = obj.get("stacks")
+            if not isinstance(stacks, dict) or not stacks:
+                raise ValueError("'stacks' must be an object of seat number to chips, e.g. {\"1\": 10000}")
+            pairs = []
+            for key, chips in stacks.items():
+                try:
+                    number = int(key)
+                except ValueError:
+                    raise ValueError(f"'stacks' key {key!r} is not a seat number 1..{MAX_SEATS}") from None
+                pairs.append((_seat_number(number, "stacks"), _chips(chips, f"stacks[{key}]", least=0)))
+            return Stacks(t=t, stacks=tuple(sorted(pairs)))
+        if kind == "level":
+            small, big = _chips(obj.get("small"), "small", least=0), _chips(obj.get("big"), "big", least=1)
+            ante = _chips(obj.get("ante", 0), "ante", least=0)
+            if small > big:
+                raise ValueError(f"the small blind {small} is more than the big blind {big}")
+            return Level(t=t, small=small, big=big, ante=ante)
         seat_no = _seat_number(obj.get("seat"), "seat")
         status = _string(obj, "status")
         try:
@@ -171,6 +197,12 @@ def _seat_number(value: Any, key: str) -> int:
     return value
 
 
+def _chips(value: Any, key: str, *, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ValueError(f"{key!r} must be a whole number of chips, at least {least}, not {value!r}")
+    return value
+
+
 def read_session(path: str | Path) -> Iterator[tuple[int, Event]]:
     """Yield (line number, event) for each line of a session file; SessionError on the first bad line."""
     path = Path(path)
@@ -203,5 +235,11 @@ def event_to_json(event: Event) -> dict[str, Any]:
         out: dict[str, Any] = {"t": event.t, "kind": "button", "name": str(event.name)}
         if event.seat is not None:
             out["seat"] = event.seat
+        if event.amount is not None:
+            out["amount"] = event.amount
         return out
+    if isinstance(event, Stacks):
+        return {"t": event.t, "kind": "stacks", "stacks": {str(seat): chips for seat, chips in event.stacks}}
+    if isinstance(event, Level):
+        return {"t": event.t, "kind": "level", "small": event.small, "big": event.big, "ante": event.ante}
     return {"t": event.t, "kind": "seat", "seat": event.seat, "status": str(event.status)}

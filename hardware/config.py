@@ -102,6 +102,7 @@ class HardwareConfig:
     readers: tuple[SpiReaderConfig, ...] = ()
     serial: SerialBoardConfig | None = None
     panel: PanelConfig | None = None
+    keypad: Any = None  # hardware.keypad.KeypadConfig: a USB numeric keypad for amounts, if fitted
 
     def timing_for(self, antenna: str) -> PresenceTiming:
         """The presence timing of one antenna (its own section, else `[presence]`)."""
@@ -242,10 +243,16 @@ def parse_hardware_config(data: Mapping[str, Any], *, source: str = "hardware.to
     readers = tuple(_reader(source, i, raw) for i, raw in enumerate(_list(top, "reader")))
     serial = _serial(source, top.get("serial")) if top.has("serial") else None
     panel = _panel(source, top.get("panel")) if top.has("panel") else None
+    keypad = None
+    if top.has("keypad"):
+        from hardware.keypad import parse_keypad_config  # noqa: PLC0415 (evdev only where a keypad is fitted)
+
+        keypad = parse_keypad_config(top.get("keypad"), source=source)
     top.finish()
 
     config = HardwareConfig(source=source, presence=presence, presence_overrides=overrides,
-                            poll_interval_s=poll_interval_s, readers=readers, serial=serial, panel=panel)
+                            poll_interval_s=poll_interval_s, readers=readers, serial=serial, panel=panel,
+                            keypad=keypad)
     _check_conflicts(config)
     return config
 

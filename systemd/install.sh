@@ -18,7 +18,7 @@ fi
 echo "== packages"
 apt-get update
 # python3-pygame is built on Debian's SDL2, which has the KMS/DRM video driver the PyPI wheel lacks.
-apt-get install -y python3-venv python3-pygame python3-lgpio python3-serial sqlite3
+apt-get install -y python3-venv python3-pygame python3-lgpio python3-serial python3-evdev sqlite3
 
 echo "== user ${APP_USER}"
 for group in gpio spi dialout video render input; do

@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         SimulationPlan,
         add_real_hardware,
         add_simulated_table,
+        add_tracker,
         open_simulation_journal,
     )
 
@@ -121,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
         dealer = add_simulated_table(daemon, config, plan, speed=speed)
     else:
         add_real_hardware(daemon, config)
+    if config.tracker is not None:
+        add_tracker(daemon, config.tracker)
     if not headless:
         from firmware_py.daemon.screen import DisplayComponent  # noqa: PLC0415
 

@@ -1,6 +1,7 @@
 """The pure rules core: events in, rulings and state out. No I/O, no clock, no threads, no randomness."""
 
 from firmware_py.core.cards import FULL_DECK, JOKERS, is_joker, normalise_uid, parse_card
+from firmware_py.core.chips import Pot
 from firmware_py.core.decks import Deck, RegistryError
 from firmware_py.core.events import (
     ANTENNAS,
@@ -10,13 +11,15 @@ from firmware_py.core.events import (
     ButtonName,
     Event,
     Gone,
+    Level,
     Read,
     Seat,
     SeatStatus,
     Setup,
+    Stacks,
 )
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
-from firmware_py.core.snapshot import ClockView, Phase, PlayerState, SeatView, TableSnapshot
+from firmware_py.core.snapshot import ChipsView, ClockView, Phase, PlayerState, SeatView, TableSnapshot
 
 __all__ = [
     "ANTENNAS",
@@ -26,14 +29,17 @@ __all__ = [
     "PLAYER_ACTIONS",
     "Button",
     "ButtonName",
+    "ChipsView",
     "ClockView",
     "Deck",
     "Event",
     "Gone",
+    "Level",
     "Notice",
     "NoticeKind",
     "Phase",
     "PlayerState",
+    "Pot",
     "Read",
     "RegistryError",
     "Ruling",
@@ -42,6 +48,7 @@ __all__ = [
     "SeatStatus",
     "SeatView",
     "Setup",
+    "Stacks",
     "Street",
     "TableSnapshot",
     "is_joker",

@@ -7,12 +7,13 @@ Feed events in session order; each call returns the rulings (and operator notice
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, is_dataclass
 from enum import Enum
 from typing import Any
 
 from firmware_py.core.cards import UNKNOWN_PREFIX, is_joker, is_unknown
+from firmware_py.core.chips import Pot, Problem, Stakes, TableChips, Wager
 from firmware_py.core.decks import Deck
 from firmware_py.core.evaluator import winners as read_winners
 from firmware_py.core.events import (
@@ -24,14 +25,16 @@ from firmware_py.core.events import (
     ButtonName,
     Event,
     Gone,
+    Level,
     Read,
     Seat,
     SeatStatus,
     Setup,
+    Stacks,
 )
 from firmware_py.core.profiles import Profile, Rule
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
-from firmware_py.core.snapshot import ClockView, Phase, PlayerState, SeatView, TableSnapshot
+from firmware_py.core.snapshot import ChipsView, ClockView, Phase, PlayerState, SeatView, TableSnapshot
 from firmware_py.core.table import Positions, between, first_positions, next_positions
 
 BOARD_NEEDED = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
@@ -218,6 +221,7 @@ class TableCore:
         self.notices: list[str] = []
         self._out_rulings: list[Ruling] = []
         self._out_notices: list[Notice] = []
+        self.chips = TableChips()  # amounts, once a `stacks` event says how many chips each seat has
 
     # ----------------------------------------------------------------------------------------
     # Input
@@ -293,6 +297,8 @@ class TableCore:
             self._gone(event)
         elif isinstance(event, Button):
             self._button(event)
+        elif isinstance(event, Stacks | Level):
+            self._chip_event(event)
         else:
             self._seat(event)
 
@@ -421,7 +427,7 @@ class TableCore:
         elif hand is None or hand.phase in (Phase.MISDEALT, Phase.IDLE):
             self._notice(NoticeKind.IGNORED, f"{name} pressed with no hand in progress")
         elif name in PLAYER_ACTIONS:
-            self._action(hand, name, event.seat)
+            self._action(hand, name, event.seat, event.amount)
         elif name is ButtonName.ROUND_DONE:
             if hand.phase is Phase.BETTING:
                 self._close_round(hand)
@@ -483,6 +489,12 @@ class TableCore:
         self.hand = Hand(number=self.hand_number, positions=positions, slots=slots,
                          hole={seat: [] for seat in positions.deal_order})
         self.unconfirmed = []
+        message = self.chips.start_hand(positions.deal_order, (positions.small_blind, positions.big_blind),
+                                        str(self._rule("min_raise").params["procedure"]))
+        if message:
+            self._notice(NoticeKind.IGNORED, message)
+        if self.chips.hand is not None:  # a blind or ante that took a whole stack: all in from the start
+            self.hand.allin.update(s for s, left in self.chips.hand.behind.items() if left == 0)
 
     def _seat_new_players(self, positions: Positions) -> Positions:
         """A new player is not dealt in between the button and the big blind, where the profile says so."""
@@ -518,6 +530,7 @@ class TableCore:
     def _misdeal(self, hand: Hand, key: str, cause: str, *, seat: int | None = None,
                  uid: str | None = None, fill: Mapping[str, object] | None = None) -> None:
         self._ruling(RulingKind.MISDEAL, key, cause=cause, seat=seat, uid=uid, fill=fill)
+        self._refund()
         hand.phase = Phase.MISDEALT
         hand.to_act = None
         hand.clock = None
@@ -610,8 +623,10 @@ class TableCore:
         if street is not Street.PREFLOP and len(hand.can_act()) <= 1:
             hand.round_closed = True  # no betting possible: everyone else is all in
             hand.to_act = None
+            if street is Street.RIVER and len(hand.live()) > 1:
+                self._close_round(hand)  # all in and the board complete: the hands are read now
 
-    def _action(self, hand: Hand, name: ButtonName, seat: int | None) -> None:
+    def _action(self, hand: Hand, name: ButtonName, seat: int | None, amount: int | None = None) -> None:
         if hand.phase is Phase.DEALING and not self._deal_interrupted(hand):
             return
         if hand.phase is Phase.BOARD:
@@ -631,14 +646,17 @@ class TableCore:
             hand.dead.add(actor)
             self._after_action(hand)
             return
+        wager = self._wager(actor, name, amount)
+        if wager is not None and not wager.taken:
+            return
         if hand.clock is not None and hand.clock.seat == actor:
             hand.clock = None
         if name is ButtonName.FOLD:
             hand.folded.add(actor)
-        elif name in AGGRESSIVE:
+        elif wager.raises if wager is not None else name in AGGRESSIVE:
             hand.acted = set()
-            if name is ButtonName.ALLIN:
-                hand.allin.add(actor)
+        if (wager.allin if wager is not None else name is ButtonName.ALLIN):
+            hand.allin.add(actor)
         hand.acted.add(actor)
         hand.round_actions += 1
         if hand.street is Street.PREFLOP:
@@ -658,10 +676,13 @@ class TableCore:
             hand.phase = Phase.SHOWDOWN  # the pot goes to the last hand; there is no showdown to read
             hand.to_act = None
             hand.clock = None
+            self._award(hand, None)
         return hand.phase is Phase.SHOWDOWN
 
     def _close_round(self, hand: Hand) -> None:
         hand.round_closed = True
+        if self.chips.hand is not None:
+            self.chips.hand.end_round()
         hand.last_drawn = None  # a card reshuffled into the stub may be the next one out
         hand.to_act = None
         hand.clock = None
@@ -694,6 +715,78 @@ class TableCore:
             hand.dead.add(seat)
         hand.owed = []
         self._uncontested(hand)
+
+    # ----------------------------------------------------------------------------------------
+    # Chips (only once a `stacks` event gave the seats' chips: see chips.py)
+
+    def _chip_event(self, event: Stacks | Level) -> None:
+        if isinstance(event, Level):
+            self.chips.level = Stakes(small=event.small, big=event.big, ante=event.ante)
+            return
+        message = self.chips.set_stacks(event.stacks)
+        if message:
+            self._notice(NoticeKind.IGNORED, message)
+
+    def _wager(self, seat: int, name: ButtonName, amount: int | None) -> Wager | None:
+        """The action in chips; an illegal amount gets a ruling (brought up) or a notice (not taken)."""
+        chips = self.chips.hand
+        if chips is None or seat not in chips.behind:
+            return None
+        opening = chips.current == 0
+        wager = chips.act(seat, str(name), amount)
+        if wager.problem is Problem.UNDER_MINIMUM:
+            key = "min_bet" if opening else "min_raise"
+            self._emit(Ruling(t=self.t, ruling=RulingKind.BET_TOO_SMALL, cause=f"under_{key}", seat=seat,
+                              amount=wager.keyed, rule=self._rule(key).cite,
+                              remedy=self._rule(key).text(seat=seat, amount=f"{wager.keyed:,}",
+                                                          minimum=f"{wager.to:,}")))
+        elif wager.problem is Problem.NOT_REOPENED:
+            rule = self._rule("raise_not_reopened")
+            self._emit(Ruling(t=self.t, ruling=RulingKind.RAISE_NOT_ALLOWED, cause="not_reopened", seat=seat,
+                              amount=wager.keyed, rule=rule.cite,
+                              remedy=rule.text(seat=seat, minimum=f"{wager.minimum or 0:,}")))
+        elif wager.problem is Problem.OVER_STACK:
+            self._notice(NoticeKind.IGNORED, f"{name} {wager.keyed:,}: seat {seat} has only {wager.minimum:,} "
+                         "in all; press not taken, key the amount again (or allin)")
+        elif wager.problem is Problem.NOT_ABOVE_BET:
+            self._notice(NoticeKind.IGNORED, f"{name} {wager.keyed:,} is not above the bet of {wager.minimum:,}: "
+                         "press not taken; press call, or key a larger amount")
+        elif wager.problem is Problem.CHECK_FACING_BET:
+            self._notice(NoticeKind.IGNORED, f"check: seat {seat} faces a bet of {wager.minimum:,}; "
+                         "press not taken, press call or fold")
+        return wager
+
+    def _refund(self) -> None:
+        if self.chips.hand is not None and not self.chips.hand.settled:
+            self.chips.hand.refund()
+
+    def _award(self, hand: Hand, best: Callable[[Sequence[int]], Sequence[int]] | None) -> tuple[Pot, ...] | None:
+        chips = self.chips.hand
+        if chips is None or chips.settled:
+            return None
+        for seat in (*hand.folded, *hand.dead):
+            chips.fold_out(seat)
+
+        def read(seats: Sequence[int]) -> Sequence[int]:
+            won = best(seats) if best is not None else ()
+            return won or seats  # no hand to read (jokers, wrong counts): the pot is split
+
+        return chips.award(read)
+
+    def _pots_text(self, pots: Sequence[Pot]) -> str:
+        contested = [pot for pot in pots if len(pot.seats) > 1]
+        names = ["main pot", *(f"side pot {n}" for n in range(1, len(contested)))]
+        parts = [f"{name} {pot.amount:,} to " + " and ".join(f"seat {s} ({c:,})" for s, c in pot.shares)
+                 for name, pot in zip(names, contested, strict=True)]
+        parts += [f"{pot.amount:,} not called goes back to seat {pot.seats[0]}" for pot in pots if len(pot.seats) == 1]
+        text = "Pots: " + "; ".join(parts) + "."
+        if len(contested) > 1:
+            text += f" Each pot is split separately ({self._rule('side_pots').cite})."
+        odd = [seat for pot in pots for seat in pot.odd_chips]
+        if odd:
+            who = ", ".join(f"seat {s}" for s in odd)
+            text += f" Odd chip to {who}, first clockwise from the button ({self._rule('odd_chip').cite})."
+        return text
 
     # ----------------------------------------------------------------------------------------
     # Cards
@@ -761,6 +854,7 @@ class TableCore:
 
     def _void(self, hand: Hand, cause: str, uid: str, values: Mapping[str, object]) -> None:
         self._ruling(RulingKind.VOID_HAND, cause, cause=cause, uid=uid, fill=values)
+        self._refund()
         hand.phase = Phase.MISDEALT
         hand.to_act = None
         self.redeal = self.redeal or hand.positions
@@ -951,7 +1045,9 @@ class TableCore:
             return
         if where in (Where.BOARD, Where.VOID, Where.SCRAP):
             return  # a card that never left, read again
-        if deal is not None and deal.lifted and self._before_action_on(hand, deal) and where != Where.HOLE:
+        next_street = len(hand.can_act()) <= 1 and uid in hand.loose  # all in: drawn after this street was out
+        if deal is not None and deal.lifted and self._before_action_on(hand, deal) and where != Where.HOLE \
+                and not next_street:
             self._replace_lifted(hand, deal, uid)
             return
         if where == Where.HOLE:
@@ -969,10 +1065,12 @@ class TableCore:
             where = hand.where.get(uid)
             if hand.phase is Phase.MISDEALT or where not in (Where.BURN, None):
                 return
+        # All in, no betting: a card with a burn drawn before it is the next street, not an extra card.
+        runout = len(hand.can_act()) <= 1 and uid in hand.loose and hand.loose.index(uid) > 0
         if uid in hand.loose:
             hand.loose.remove(uid)
         if hand.phase is Phase.BETTING and self._round_complete(hand):
-            if hand.deal is not None and hand.deal.street is hand.street and hand.round_actions == 0:
+            if hand.deal is not None and hand.deal.street is hand.street and hand.round_actions == 0 and not runout:
                 self._extra_board_card(hand, hand.deal, uid)
                 return
             self._close_round(hand)
@@ -1002,10 +1100,25 @@ class TableCore:
             self._complete_street(hand, deal)
 
     def _complete_street(self, hand: Hand, deal: StreetDeal) -> None:
+        # No betting on this street (all in): the dealer runs the next cards out at once, and a board
+        # card read late may come after the next street's burn left the shoe. A card drawn after the
+        # street's last board card was drawn is the next street's, not a second burn of this one.
+        ahead = self._drawn_after_board(deal) if len(hand.can_act()) <= 1 else []
+        for uid in ahead:
+            deal.shoe.remove(uid)
         if len(deal.burn_cards()) < deal.expected_burns:
             self._burn_ruling(hand, deal, missing=True)
         hand.settle = deal
         self._start_round(hand, deal.street)
+        if ahead and hand.phase is Phase.BETTING:
+            hand.loose.extend(ahead)
+
+    @staticmethod
+    def _drawn_after_board(deal: StreetDeal) -> list[str]:
+        drawn = [deal.shoe.index(uid) for uid in deal.board if uid in deal.shoe]
+        if not drawn:
+            return []
+        return [uid for uid in deal.shoe[max(drawn) + 1:] if uid not in deal.board and uid not in deal.extra]
 
     def _judge_burns(self, hand: Hand, deal: StreetDeal) -> None:
         hand.settle = None
@@ -1067,6 +1180,7 @@ class TableCore:
                 hand.board.remove(card_uid)
         kept = deal.burn_cards()
         hand.settle = None
+        hand.last_drawn = None  # the flop goes back into the stub: any of it may be the next card out
         hand.deal = StreetDeal(street=Street.FLOP, expected_burns=len(kept), burns=kept)
         hand.phase = Phase.BOARD
         hand.street = Street.FLOP
@@ -1178,8 +1292,15 @@ class TableCore:
         who = " and ".join(f"seat {s}" for s in tied)
         summary = f"{who} {'split the pot' if len(tied) > 1 else 'wins'} with {name}"
         rule = self._rule("showdown")
+
+        def best(seats: Sequence[int]) -> Sequence[int]:
+            readable = {s: hands[s] for s in seats if s in hands}
+            return read_winners(readable, board)[0] if readable else ()  # none to read: the pot is split
+
+        pots = self._award(hand, best)
+        remedy = rule.text(summary=summary) + (f" {self._pots_text(pots)}" if pots else "")
         hand.showdown = self._emit(Ruling(t=self.t, ruling=RulingKind.SHOWDOWN, rule=rule.cite,
-                                          remedy=rule.text(summary=summary), winners=tied, hand=name))
+                                          remedy=remedy, winners=tied, hand=name, pots=pots))
         self.unconfirmed.remove(hand.showdown)
 
     # ----------------------------------------------------------------------------------------
@@ -1212,6 +1333,7 @@ class TableCore:
                 is_small_blind=positions is not None and positions.small_blind == number,
                 is_big_blind=positions is not None and positions.big_blind == number,
                 to_act=hand is not None and hand.to_act == number,
+                **self._seat_chips(number),
             ))
         phase = hand.phase if hand is not None else Phase.IDLE
         return TableSnapshot(
@@ -1234,4 +1356,28 @@ class TableCore:
             showdown=hand.showdown if hand is not None else None,
             clock=hand.clock if hand is not None else None,
             notices=tuple(self.notices),
+            chips=self._chips_view(hand),
+        )
+
+    def _seat_chips(self, seat: int) -> dict[str, Any]:
+        chips = self.chips.hand
+        if chips is not None and seat in chips.behind:
+            return {"stack": chips.behind[seat], "bet": chips.street_bet[seat], "last_action": chips.last.get(seat)}
+        if seat in self.chips.stacks:
+            return {"stack": self.chips.stacks[seat]}
+        return {}
+
+    def _chips_view(self, hand: Hand | None) -> ChipsView | None:
+        chips = self.chips.hand
+        if chips is None or hand is None:
+            return None
+        actor = hand.to_act
+        live = actor is not None and actor in chips.behind
+        return ChipsView(
+            pot=chips.pot_total(), pots=chips.awarded or tuple(chips.pots()), level=chips.level.label(),
+            to_call=chips.to_call(actor) if live and actor is not None else 0,
+            min_raise_to=min(chips.min_to(), chips.street_bet[actor] + chips.behind[actor])
+            if live and actor is not None else None,
+            may_raise=chips.may_raise(actor) if live and actor is not None else False,
+            raised_by=chips.raised_by,
         )

@@ -86,6 +86,7 @@ class Button:
     t: float
     name: ButtonName
     seat: int | None = None
+    amount: int | None = None  # bet, raise, allin: the seat's total for the round, in chips
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -97,4 +98,22 @@ class Seat:
     status: SeatStatus
 
 
-Event = Setup | Read | Gone | Button | Seat
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Stacks:
+    """Each seat's chips before the next hand (or now, between hands); seats not named keep theirs."""
+
+    t: float
+    stacks: tuple[tuple[int, int], ...]  # (seat, chips), by seat
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Level:
+    """The blind level in force from now on: small and big blind, and the ante every dealt player posts."""
+
+    t: float
+    small: int
+    big: int
+    ante: int = 0
+
+
+Event = Setup | Read | Gone | Button | Seat | Stacks | Level

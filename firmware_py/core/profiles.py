@@ -44,12 +44,21 @@ RULE_PARAMS: dict[str, dict[str, type]] = {
     "foreign_card": {},
     "unknown_card": {},
     "showdown": {},
+    # Chips (only when the table knows stacks): the minimum bet and raise, reopening, pots.
+    "min_bet": {},
+    "min_raise": {"procedure": str},
+    "raise_not_reopened": {},
+    "side_pots": {},
+    "odd_chip": {},
 }
 PROCEDURES = {
     "boxed_card": ("scrap", "as_exposed"),
     "boxed_card_board": ("scrap", "plays"),
     "flop_too_many": ("redeal", "next_burn"),
     "turn_river_too_many": ("premature", "next_burn"),
+    # increment: raise by at least the last full bet or raise; double_faced: raise to at least
+    # double the bet faced; double_full_bet: at least double the last full bet (short all-ins ignored).
+    "min_raise": ("increment", "double_faced", "double_full_bet"),
 }
 SECTIONS: dict[str, dict[str, type]] = {
     "misdeal_window": {
@@ -85,7 +94,7 @@ PLACEHOLDERS: dict[str, object] = {
     "seat": 3, "card": "Qc", "street": "flop", "next_street": "turn", "burn": "7d", "back": "blue",
     "detail": "seat 4 has the wrong number of cards", "expected": 4, "position": "second",
     "summary": "seat 3 wins with two pair", "antenna": "shoe", "uid": "04A1B2C3D4E5F6",
-    "counted": "seat 3's hole card",
+    "counted": "seat 3's hole card", "amount": 40, "minimum": 20, "pot": 120,
 }
 NOT_EMPTY = frozenset({"rule", "remedy", "too_late_rule", "too_late_remedy", "heads_up_rule"})
 TEXT_MAX = 2000  # characters in a citation or remedy: the screen shows a few lines

@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from firmware_py.core.chips import Pot
 
 
 class RulingKind(StrEnum):
@@ -24,6 +27,8 @@ class RulingKind(StrEnum):
     DEAD_HAND = "dead_hand"
     SHOWDOWN = "showdown"
     SHORT_CARD = "short_card"  # a seat short one card that may be dealt in proper sequence
+    BET_TOO_SMALL = "bet_too_small"  # a bet or raise under the profile's minimum: brought up to it
+    RAISE_NOT_ALLOWED = "raise_not_allowed"  # a raise by a seat the betting was not reopened to
     UNKNOWN_CARD = "unknown_card"  # a card out of the shoe with a tag no enrolled deck knows: the dealer looks
 
 
@@ -53,6 +58,8 @@ class Ruling:
     street: Street | None = None
     winners: tuple[int, ...] | None = None
     hand: str | None = None
+    amount: int | None = None  # the amount keyed, for rulings on amounts
+    pots: tuple[Pot, ...] | None = None  # the showdown's pots as awarded, when the table counts chips
 
     def to_json(self) -> dict[str, Any]:
         """The ruling as the JSON object of `table-events.md` (absent fields left out)."""
@@ -65,6 +72,10 @@ class Ruling:
             out["winners"] = list(self.winners)
         if self.hand is not None:
             out["hand"] = self.hand
+        if self.amount is not None:
+            out["amount"] = self.amount
+        if self.pots is not None:
+            out["pots"] = [pot.to_json() for pot in self.pots]
         out["rule"] = self.rule
         out["remedy"] = self.remedy
         return out

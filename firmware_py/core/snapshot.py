@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from firmware_py.core.chips import Pot
 from firmware_py.core.rulings import Ruling, Street
 
 
@@ -37,6 +38,9 @@ class SeatView:
     is_small_blind: bool = False
     is_big_blind: bool = False
     to_act: bool = False
+    stack: int | None = None  # chips behind (None: the table does not count chips)
+    bet: int | None = None  # chips put in this betting round
+    last_action: str | None = None  # e.g. "raise 600", "call 200", "fold"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -49,6 +53,19 @@ class ClockView:
     warnings: tuple[float, ...]
     countdown: int
     rule: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ChipsView:
+    """The chips of the hand: the pot (bets of this round included), its pots, and what the seat to act faces."""
+
+    pot: int
+    pots: tuple[Pot, ...]  # main pot first, then side pots; winners filled in once awarded
+    level: str  # e.g. "50/100 ante 10"
+    to_call: int = 0
+    min_raise_to: int | None = None  # the smallest legal bet or raise for the seat to act
+    may_raise: bool = True
+    raised_by: int = 0  # the largest bet or raise increment of this round so far
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -72,6 +89,7 @@ class TableSnapshot:
     showdown: Ruling | None = None
     clock: ClockView | None = None
     notices: tuple[str, ...] = field(default_factory=tuple)
+    chips: ChipsView | None = None  # pot, side pots and the minimum raise, when the table counts chips
 
     def seat(self, number: int) -> SeatView:
         for view in self.seats:

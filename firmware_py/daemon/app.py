@@ -27,7 +27,7 @@ from dataclasses import dataclass, is_dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from firmware_py.core import Button, Event, Gone, Read, Ruling, Seat, Setup, TableSnapshot
+from firmware_py.core import Button, ButtonName, Event, Gone, Level, Read, Ruling, Seat, Setup, Stacks, TableSnapshot
 from firmware_py.core.engine import TableCore
 from firmware_py.core.profiles import Profile
 from firmware_py.daemon.config import TableConfig
@@ -225,6 +225,8 @@ class Daemon:
             return f"button {event.name}"
         if isinstance(event, Seat):
             return f"seat {event.seat}"
+        if isinstance(event, Stacks | Level):
+            return "chips"
         return "table config"
 
     def run(self) -> int:
@@ -300,7 +302,11 @@ class Daemon:
         else:
             logger.info("new session: %s, seats %s, button %d", self.config.profile,
                         ",".join(map(str, self.config.seats)), self.config.button)
-            self._commit([self.config.setup(t=max(0.0, self.clock()))])
+            t = max(0.0, self.clock())
+            start: list[Event] = [self.config.setup(t=t)]
+            if self.config.starting_stack:
+                start.append(Stacks(t=t, stacks=tuple((s, self.config.starting_stack) for s in self.config.seats)))
+            self._commit(start)
 
     def _restore_checkpoint(self) -> int:
         """Restore the core from the journal's checkpoint; the sequence number it is after (0: none)."""
@@ -360,7 +366,7 @@ class Daemon:
             events: list[Event] = []
             stop: Stop | None = None
             for item in batch:
-                if isinstance(item, Setup | Read | Gone | Button | Seat):
+                if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level):
                     events.append(item)
                 elif isinstance(item, Stop):
                     stop = item
@@ -411,7 +417,7 @@ class Daemon:
     def _commit(self, events: list[Event]) -> None:
         """Journal the events (and any left from a failed commit), then, and only then, feed them."""
         fresh = []
-        for event in events:
+        for event in self._with_levels(events):
             t = max(event.t, self._last_t, 0.0)  # threads race to the queue: keep session time monotonic
             fresh.append(event if t == event.t else replace(event, t=t))
             self._last_t = t
@@ -438,6 +444,21 @@ class Daemon:
         if self.core.hand_number != hand or any(isinstance(event, Setup) for event in batch):
             self._save_checkpoint(seqs[-1])  # a hand boundary: a restart replays from here
         self._publish()
+
+    def _with_levels(self, events: list[Event]) -> list[Event]:
+        """A `level` line before each `new_hand` that starts a new blind level (when chips are counted)."""
+        schedule = self.config.schedule
+        if schedule is None:
+            return events
+        out: list[Event] = []
+        for event in events:
+            if isinstance(event, Button) and event.name is ButtonName.NEW_HAND:
+                now = schedule.level_at(event.t).level
+                current = self.core.chips.level
+                if current is None or (current.small, current.big, current.ante) != (now.small, now.big, now.ante):
+                    out.append(Level(t=event.t, small=now.small, big=now.big, ante=now.ante))
+            out.append(event)
+        return out
 
     def _feed(self, event: Event) -> None:
         try:

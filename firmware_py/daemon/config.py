@@ -56,6 +56,9 @@ class TableConfig:
     hardware: Any  # hardware.config.HardwareConfig
     screen: ScreenConfig = field(default_factory=ScreenConfig)
     journal_path: Path = Path("state") / JOURNAL_NAME
+    starting_stack: int = 0  # [chips]: each seat's chips at the start; 0: the table counts no chips
+    schedule: Any = None  # display.config.DisplayConfig: the blind levels (level_at), when chips are counted
+    tracker: Any = None  # firmware_py.daemon.tracker.TrackerConfig: the action-tracker page, off when None
 
     def setup(self, t: float = 0.0) -> Setup:
         """The session's `setup` event for this configuration."""
@@ -130,7 +133,7 @@ def load_table_config(path: str | Path = DEFAULT_PATH, *, with_display: bool = T
 
 def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
                        with_display: bool = True) -> TableConfig:
-    sections = ("table", "display", "journal")
+    sections = ("table", "display", "journal", "chips", "tracker")
     for key in data:
         if key not in sections:
             raise ConfigError(f"{source}: [{key}]: unknown section{_did_you_mean(key, sections)}")
@@ -185,10 +188,32 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
         journal = _Section(source, "journal", data["journal"], ("path",))
         if "path" in journal.data:
             journal_path = _path(base_dir, journal.string("path"), journal, "path")
+    starting_stack, schedule = _chips(source, data.get("chips", {}), data.get("display", {}))
+    tracker = None
+    if "tracker" in data:
+        from firmware_py.daemon.tracker import parse_tracker_config  # noqa: PLC0415
+
+        tracker = parse_tracker_config(data["tracker"], source=source)
     return TableConfig(source=source, profile=profile, seats=seats, button=button,
                        deck_files=tuple(str(p) for p in deck_paths), decks=tuple(decks), in_play=in_play,
                        profiles=profiles, profiles_dir=profiles_dir, hardware_file=hardware_file,
-                       hardware=hardware, screen=screen, journal_path=journal_path)
+                       hardware=hardware, screen=screen, journal_path=journal_path,
+                       starting_stack=starting_stack, schedule=schedule, tracker=tracker)
+
+
+def _chips(source: str, raw: Any, display: Any) -> tuple[int, Any]:
+    """`[chips] starting_stack`; the blind levels are `[display] blind_levels` (one schedule for both)."""
+    section = _Section(source, "chips", raw, ("starting_stack",))
+    stack = section.data.get("starting_stack", 0)
+    if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
+        raise section.error(f"must be a whole number of chips (0: count no chips), not {stack!r}", "starting_stack")
+    if not stack:
+        return 0, None
+    from display.config import DisplayConfig  # noqa: PLC0415 (no pygame: the schedule only)
+
+    keys = ("blind_levels", "levels_start_t")
+    levels = {k: v for k, v in (display if isinstance(display, dict) else {}).items() if k in keys}
+    return stack, DisplayConfig.from_mapping(levels, source=f"{source}: [display]")
 
 
 def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:

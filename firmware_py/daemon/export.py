@@ -1,8 +1,10 @@
 """Exporting a journal: the session in the `table-events.md` format, and the hands in PHH for pokerkit.
 
-The table records cards, order of action and rulings, not chips: the PHH amounts are nominal
-(blinds 1/2, 200 each, every bet and raise the minimum, all-in the whole stack), and say so in a
-user field. Burn cards, which PHH has no action for, go in the `_burns` user field; the seats,
+When the table counts chips (a `stacks` line; see docs/table-events-chips.md) the PHH carries the
+real blinds, antes, starting stacks and every amount, and a hand is written only if pokerkit's
+play of it ends with exactly the table's stacks. Without chips the amounts are nominal (blinds 1/2,
+200 each, every bet and raise the minimum, all-in the whole stack), and say so in a user field.
+Burn cards, which PHH has no action for, go in the `_burns` user field; the seats,
 rulings and winners of the hand in `_seats`, `_rulings` and `_winners`. Hands ended by a misdeal
 or a void ruling were never played and are left out (counted in the summary).
 
@@ -23,6 +25,7 @@ from typing import Any
 
 from firmware_py.core import Button, ButtonName, Event, Phase, RulingKind, Seat, SeatStatus, TableSnapshot
 from firmware_py.core.cards import is_unknown
+from firmware_py.core.chips import Wager
 from firmware_py.core.engine import TableCore
 from firmware_py.core.profiles import Profile
 from firmware_py.daemon.journal import Journal
@@ -61,6 +64,14 @@ class HandRecord:
     rulings: list[str] = field(default_factory=list)
     winners: tuple[int, ...] | None = None  # who the table gave the pot to (None: it did not say)
     round_done: bool = False  # the dealer closed a betting round with the panel's round_done
+    # Chips, when the table counted them: stacks before antes and blinds, (small, big, ante), each
+    # accepted action's chips by its index in `actions`, and the stacks after the pots were pushed.
+    stacks: dict[int, int] = field(default_factory=dict)
+    blinds: tuple[int, int, int] = (0, 0, 0)
+    dead_small_blind: bool = False
+    wagers: dict[int, Wager] = field(default_factory=dict)
+    final: dict[int, int] = field(default_factory=dict)
+    odd_chips: bool = False  # a split pot left odd chips, placed by the rulebook's Ties rule
     played: bool = True
     ended: bool = False
 
@@ -100,6 +111,7 @@ def hand_records(events: Sequence[Event], profiles: dict[str, Profile]) -> list[
     for event in events:
         hand_before = core.hand
         actions_before = hand_before.round_actions if hand_before is not None else 0
+        wagers_before = len(core.chips.hand.log) if core.chips.hand is not None else 0
         try:
             outcome = core.feed(event)
         except ValueError:
@@ -108,12 +120,20 @@ def hand_records(events: Sequence[Event], profiles: dict[str, Profile]) -> list[
         if after.hand_number != before.hand_number and after.phase is Phase.DEALING:
             current = HandRecord(number=after.hand_number, t=event.t, seats=[])
             hands.append(current)
+            chips = core.chips.hand
+            if chips is not None and core.hand is not None:
+                current.stacks = {seat: chips.stacks[seat] for seat in chips.order}
+                current.blinds = (chips.level.small, chips.level.big, chips.level.ante)
+                current.dead_small_blind = core.hand.positions.small_blind is None
         if current is not None and not current.ended:
             street = str(before.street or "preflop")
             if isinstance(event, Button) and event.name in ACTIONS:
                 actor = event.seat if event.seat is not None else before.to_act
                 if actor is not None and _accepted(core, hand_before, actions_before, before.phase):
                     current.actions.append((street, actor, event.name))
+                    chips = core.chips.hand
+                    if chips is not None and current.stacks and len(chips.log) > wagers_before:
+                        current.wagers[len(current.actions) - 1] = chips.log[-1]
             if isinstance(event, Button) and event.name is ButtonName.ROUND_DONE and before.phase is Phase.BETTING:
                 current.round_done = True
             for ruling in outcome.rulings:
@@ -135,6 +155,10 @@ def hand_records(events: Sequence[Event], profiles: dict[str, Profile]) -> list[
                 live = [v.seat for v in after.seats if v.seat in current.seats and v.state in ("active", "allin")]
                 if after.phase is Phase.SHOWDOWN and current.winners is None and len(live) == 1:
                     current.winners = (live[0],)  # uncontested: the last live hand takes the pot
+            chips = core.chips.hand
+            if current.stacks and chips is not None and chips.settled and after.hand_number == current.number:
+                current.final = chips.final_stacks()
+                current.odd_chips = any(pot.odd_chips for pot in chips.awarded)
             if after.phase in (Phase.IDLE, Phase.MISDEALT) or after.hand_number != current.number:
                 current.ended = True
         before = after
@@ -167,10 +191,18 @@ def hand_history(record: HandRecord, *, table: str = "") -> Any:
                    Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING, Automation.RUNOUT_COUNT_SELECTION)
     # Cash-game mode, as pokerkit reads a PHH file: a fold with nothing to call is allowed (the table
     # allows it too), not turned into a check.
-    game = NoLimitTexasHoldem(automations, True, 0, BLINDS, BLINDS[1], mode=Mode.CASH_GAME)
+    if record.stacks:
+        if record.dead_small_blind:
+            raise NotExportable("no small blind this hand (a dead small blind): PHH places blinds by position")
+        small, big, ante = record.blinds
+        game = NoLimitTexasHoldem(automations, True, ante, (small, big), big, mode=Mode.CASH_GAME)
+        starting = tuple(record.stacks[seat] for seat in seats)
+    else:
+        game = NoLimitTexasHoldem(automations, True, 0, BLINDS, BLINDS[1], mode=Mode.CASH_GAME)
+        starting = (STACK,) * len(seats)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pokerkit warns of a fold with nothing to call and of unshuffled cards
-        state = game((STACK,) * len(seats), len(seats))
+        state = game(starting, len(seats))
         for seat in seats:
             state.deal_hole("".join(record.hole[seat]))
         _play(state, record)
@@ -178,10 +210,23 @@ def hand_history(record: HandRecord, *, table: str = "") -> Any:
         raise NotExportable("the table ruled no winner for this hand")
     if state.status:
         raise NotExportable("pokerkit's hand is not over where the table's ended")
-    paid = _paid(state, seats)
-    if paid != set(record.winners):
-        raise NotExportable(f"pokerkit pays seat(s) {sorted(paid)}, the table ruled seat(s) "
-                            f"{sorted(record.winners)}")
+    if record.stacks:
+        table_final = [record.final.get(seat) for seat in seats]
+        if list(state.stacks) != table_final:
+            if record.odd_chips:
+                # pokerkit merges pots whose contenders are the same once the losers are out and gives a
+                # pot's whole remainder to one winner; the books split every pot apart and give at most
+                # one odd chip each, first clockwise from the button (Ties). PHH cannot say which.
+                raise NotExportable(f"odd chips: pokerkit splits them otherwise than the rulebook's Ties rule "
+                                    f"(pokerkit ends with {list(state.stacks)}, the table with {table_final}, "
+                                    f"seats {seats})")
+            raise NotExportable(f"stacks differ: pokerkit ends with {list(state.stacks)}, the table with "
+                                f"{table_final} (seats {seats})")
+    else:
+        paid = _paid(state, seats)
+        if paid != set(record.winners):
+            raise NotExportable(f"pokerkit pays seat(s) {sorted(paid)}, the table ruled seat(s) "
+                                f"{sorted(record.winners)}")
     hh = HandHistory.from_game_state(game, state)
     hh.seats = list(seats)
     hh.seat_count = 10
@@ -195,8 +240,11 @@ def hand_history(record: HandRecord, *, table: str = "") -> Any:
         "_rulings": record.rulings,
         "_winners": list(record.winners),
         "_session_t": round(record.t, 3),
-        "_chips": "nominal: the table records no amounts; bets and raises are the minimum, all-in the stack",
+        "_chips": ("the table's: blinds, antes, stacks and amounts as the dealer keyed them" if record.stacks else
+                   "nominal: the table records no amounts; bets and raises are the minimum, all-in the stack"),
     })
+    if record.stacks:
+        hh.user_defined_fields["_final_stacks"] = [record.final[seat] for seat in seats]
     return hh
 
 
@@ -204,7 +252,7 @@ def _play(state: Any, record: HandRecord) -> None:
     """Play the record's actions street by street; raise NotExportable where they do not fit."""
     seats = record.seats
     killed: set[int] = set()
-    pending = list(record.actions)
+    pending = list(enumerate(record.actions))
     for street in STREETS:
         if street != "preflop":
             if not state.status:
@@ -212,15 +260,15 @@ def _play(state: Any, record: HandRecord) -> None:
             low, high = BOARD_SLICES[street]
             cards = record.board[low:high]
             if not state.can_deal_board():
-                if any(a[0] == street for a in pending):
+                if any(a[0] == street for _i, a in pending):
                     raise NotExportable(f"actions on the {street} where pokerkit deals no {street}")
                 continue
             if len(cards) != high - low:
                 raise NotExportable(f"the {street} was not dealt ({' '.join(cards) or 'no cards'}), yet the hand "
                                     "went on")
             state.deal_board("".join(cards))
-        while pending and pending[0][0] == street:
-            _street, seat, what = pending.pop(0)
+        while pending and pending[0][1][0] == street:
+            index, (_street, seat, what) = pending.pop(0)
             if what == KILLED:
                 killed.add(seat)
             else:
@@ -230,10 +278,10 @@ def _play(state: Any, record: HandRecord) -> None:
                 if seats[state.actor_index] != seat:
                     raise NotExportable(f"seat {seat} pressed {what} on the {street} where pokerkit's turn is seat "
                                         f"{seats[state.actor_index]}'s")
-                _act(state, ButtonName(what), seat, street)
+                _act(state, ButtonName(what), seat, street, record.wagers.get(index))
             _fold_killed(state, seats, killed)
-        if pending and pending[0][0] not in STREETS[STREETS.index(street) + 1:]:
-            raise NotExportable(f"an action recorded on the {pending[0][0]} out of order")
+        if pending and pending[0][1][0] not in STREETS[STREETS.index(street) + 1:]:
+            raise NotExportable(f"an action recorded on the {pending[0][1][0]} out of order")
         _fold_killed(state, seats, killed)
         if state.actor_index is not None:
             raise NotExportable(f"the table closed the {street} betting while pokerkit awaits seat "
@@ -245,7 +293,18 @@ def _fold_killed(state: Any, seats: list[int], killed: set[int]) -> None:
         state.fold()
 
 
-def _act(state: Any, name: ButtonName, seat: int, street: str) -> None:
+def _act(state: Any, name: ButtonName, seat: int, street: str, wager: Wager | None = None) -> None:
+    if wager is not None:  # the chips the table took: a bet or raise to its total, else a call or check
+        if wager.name == "fold":
+            state.fold()
+        elif wager.raises:
+            if not state.can_complete_bet_or_raise_to(wager.to):
+                raise NotExportable(f"seat {seat}'s {wager.label()} on the {street} is not a bet pokerkit allows "
+                                    f"(its minimum is {state.min_completion_betting_or_raising_to_amount})")
+            state.complete_bet_or_raise_to(wager.to)
+        else:
+            state.check_or_call()
+        return
     owed = state.checking_or_calling_amount
     if name is ButtonName.FOLD:
         state.fold()

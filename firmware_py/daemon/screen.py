@@ -116,6 +116,11 @@ class DisplayComponent:
         if self._loop is not None:
             self._loop.post(snapshot)
 
+    def post_keyed(self, text: str) -> None:
+        """The amount being keyed on the keypad, for the venue view."""
+        if self._loop is not None:
+            self._loop.post_keyed(text)
+
     def alive(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 

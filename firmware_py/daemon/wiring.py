@@ -15,6 +15,7 @@ from firmware_py.daemon.journal import Journal
 logger = logging.getLogger("firmware_py.daemon")
 
 SIM_JOURNAL = "simulated-table.sqlite3"
+SIM_STACK = 10_000  # the simulated players' chips when the table config sets no starting stack
 
 
 def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
@@ -32,6 +33,8 @@ def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
             sensors.stop()
 
     daemon.readers.append(CallbackComponent("readers", start_readers, stop_readers))
+    if config.hardware.keypad is not None:
+        add_keypad(daemon, config.hardware.keypad)
     if config.hardware.panel is None:
         return
 
@@ -55,6 +58,40 @@ def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
     daemon.panel = CallbackComponent("panel", start_panel, stop_panel)
 
 
+def add_keypad(daemon: Daemon, keypad: Any, *, device: Any = None) -> None:
+    """The USB numeric keypad's reader thread, posting actions with amounts to the daemon's queue."""
+    from hardware.keypad import KeypadReader, open_keypad  # noqa: PLC0415
+
+    running: dict[str, Any] = {}
+
+    def start() -> None:
+        def show(text: str) -> None:  # the display starts after the readers: looked up when keyed
+            if daemon.display is not None:
+                daemon.display.post_keyed(text)
+
+        reader = KeypadReader(keypad, device=device if device is not None else open_keypad(keypad),
+                              queue=daemon.queue, clock=daemon.clock, on_entry=show)
+        reader.start()
+        running["reader"] = reader
+
+    def stop() -> None:
+        reader = running.pop("reader", None)
+        if reader is not None:
+            reader.stop()
+
+    daemon.readers.append(CallbackComponent("keypad", start, stop))
+
+
+def add_tracker(daemon: Daemon, tracker_config: Any) -> Any:
+    """The action-tracker page (only when `[tracker]` is configured), started after the core."""
+    from firmware_py.daemon.tracker import ActionTracker  # noqa: PLC0415
+
+    tracker = ActionTracker(tracker_config, post=daemon.queue.put, clock=daemon.clock)
+    daemon.on_snapshot.append(tracker.update)
+    daemon.extras.insert(0, CallbackComponent("action tracker", tracker.start, tracker.stop))
+    return tracker
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SimulationPlan:
     seed: int
@@ -75,7 +112,7 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
     other = next((d for d in config.decks if d.name != config.in_play), None)
     acts, _errors = script(profile=config.profiles[config.profile], seats=config.seats, button=config.button,
                            deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,
-                           error_rate=plan.error_rate)
+                           error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK)
     dealer = SimulatedDealer(sensors, acts, speed=speed,
                              on_done=lambda: daemon.queue.put(Stop("the simulated session is over")))
     daemon.readers.append(CallbackComponent("readers", sensors.start_readers, sensors.stop_readers))

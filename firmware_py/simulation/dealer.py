@@ -21,8 +21,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from firmware_py.core import Button, ButtonName, Deck, Event, Gone, Read, RulingKind
+from firmware_py.core import (
+    Button,
+    ButtonName,
+    Deck,
+    Event,
+    Gone,
+    Level,
+    Phase,
+    Read,
+    RulingKind,
+    Setup,
+    Stacks,
+)
 from firmware_py.core.cards import FULL_DECK
+from firmware_py.core.engine import TableCore
 from firmware_py.core.profiles import Profile
 
 
@@ -58,6 +71,9 @@ PROFILE_EXPECTED: dict[tuple[str, DealerError], RulingKind] = {
     ("wfp-dealer", DealerError.BOXED): RulingKind.EXPOSED_CARD,  # a face-up card while dealing is exposed
 }
 MAX_RAISES = 3  # bets and raises per round: 9 seats x (1 + 3) actions stay within the 40-action guard
+REBUY_BIG_BLINDS = 10  # with chips: a seat under this many big blinds tops up to the starting stack
+CHIP = 25  # the smallest chip in play: bets are whole numbers of it
+ALLIN_RATE = 0.04  # with chips: how often a player who may bet or raise shoves instead
 
 
 def expected_ruling(profile: str, error: DealerError) -> RulingKind:
@@ -85,13 +101,22 @@ class DealerBot:
     other_deck: Deck | None = None  # source of foreign cards
     seconds_per_card: float = 0.4
     seconds_per_action: float = 2.0
+    # Chips: each seat's starting stack (0: the bot keys no amounts) and the blind level (small, big, ante).
+    stack: int = 0
+    level: tuple[int, int, int] = (50, 100, 0)
     _uids: dict[str, str] = field(default_factory=dict)
+    _core: TableCore | None = None  # with chips: the table as the dealer sees it (the screen's pot and stacks)
 
     def __post_init__(self) -> None:
         self._uids = {card: uid for uid, card in self.deck.cards.items()}
         missing = [card for card in FULL_DECK if card not in self._uids]
         if missing:
             raise ValueError(f"deck {self.deck.name} lacks {len(missing)} cards, e.g. {missing[0]}")
+        if self.stack:
+            decks = (self.deck, *((self.other_deck,) if self.other_deck is not None else ()))
+            self._core = TableCore({self.profile.name: self.profile})
+            self._core.feed(Setup(t=0.0, profile=self.profile.name, seats=tuple(sorted(self.seats)),
+                                  button=self.button, decks=decks, in_play=self.deck.name))
 
     # -- one hand ---------------------------------------------------------------------------
 
@@ -104,6 +129,8 @@ class DealerBot:
         if errors and self.rng.random() < self.error_rate:
             error = self.rng.choice(errors)
         script = _Script(bot=self, t=t)
+        if self._core is not None:
+            script.chips_before_hand()
         ended_normally = script.play(error)
         if ended_normally:
             self.button = _next_seat(self.button, self.seats)
@@ -135,21 +162,40 @@ class _Script:
         self.t = round(self.t + seconds, 3)
         return self.t
 
+    def emit(self, event: Event) -> None:
+        """Record an event; with chips the bot's own view of the table follows it."""
+        self.events.append(event)
+        if self.bot._core is not None:
+            self.bot._core.feed(event)
+
     def press(self, name: str) -> None:
-        self.events.append(Button(t=self.tick(self.bot.seconds_per_action), name=ButtonName(name)))
+        self.emit(Button(t=self.tick(self.bot.seconds_per_action), name=ButtonName(name)))
 
     def draw(self) -> str:
         card = self.stub.pop()
-        self.events.append(Read(t=self.tick(self.bot.seconds_per_card), antenna="shoe", uid=self.bot._uids[card]))
+        self.emit(Read(t=self.tick(self.bot.seconds_per_card), antenna="shoe", uid=self.bot._uids[card]))
         return card
 
     def land(self, card: str, position: int) -> None:
-        self.events.append(Read(t=self.tick(0.2), antenna=f"board{position}", uid=self.bot._uids[card]))
+        self.emit(Read(t=self.tick(0.2), antenna=f"board{position}", uid=self.bot._uids[card]))
 
     def lift(self, cards: Sequence[str], first_position: int = 1) -> None:
         """The dealer takes cards off the board (a remedy): their antennas report them gone."""
         for i, card in enumerate(cards, start=first_position):
-            self.events.append(Gone(t=self.tick(0.3), antenna=f"board{i}", uid=self.bot._uids[card]))
+            self.emit(Gone(t=self.tick(0.3), antenna=f"board{i}", uid=self.bot._uids[card]))
+
+    def chips_before_hand(self) -> None:
+        """The blind level on the first hand; the starting stack again for a seat that is nearly out."""
+        core, bot = self.bot._core, self.bot
+        assert core is not None
+        small, big, ante = bot.level
+        if core.chips.level is None:
+            self.emit(Level(t=self.tick(0.1), small=small, big=big, ante=ante))
+        stacks = {view.seat: view.stack or 0 for view in core.snapshot().seats}
+        short = [(seat, bot.stack) for seat in sorted(bot.seats)
+                 if stacks.get(seat, 0) < REBUY_BIG_BLINDS * (big + ante)]
+        if short:
+            self.emit(Stacks(t=self.tick(0.1), stacks=tuple(short)))
 
     def play(self, error: DealerError | None) -> bool:
         """Play one hand; False when it ended in a misdeal or void hand (the button stays)."""
@@ -163,7 +209,7 @@ class _Script:
         for index in range(2 * n):
             if error is DealerError.FOREIGN_CARD and index == 2 and bot.other_deck is not None:
                 uid = next(iter(bot.other_deck.cards))
-                self.events.append(Read(t=self.tick(bot.seconds_per_card), antenna="shoe", uid=uid))
+                self.emit(Read(t=self.tick(bot.seconds_per_card), antenna="shoe", uid=uid))
                 self.press("misdeal")  # the dealer gathers the cards after the ruling
                 self.press("hand_end")
                 return False
@@ -195,8 +241,8 @@ class _Script:
         # Pre-flop: first to act is left of the big blind (heads-up: the button).
         first = 1 if n == 2 else 2 % n
         if error is DealerError.PREMATURE_FLOP and n > 2:
-            self.events.append(Button(t=self.tick(bot.seconds_per_action), name=ButtonName.CALL,
-                                      seat=order[first]))  # one player acts, then the dealer jumps the gun
+            self.emit(Button(t=self.tick(bot.seconds_per_action), name=ButtonName.CALL,
+                             seat=order[first]))  # one player acts, then the dealer jumps the gun
             self.draw()  # the burn, which stays
             flop = [self.draw() for _ in range(3)]
             for i, card in enumerate(flop, start=1):
@@ -273,6 +319,8 @@ class _Script:
     def _betting(self, order: list[int], live: list[int], *, start: int, preflop: bool,
                  stop_before: int | None = None) -> list[int]:
         """Press actions until everyone has acted since the last raise; return the seats still in."""
+        if self.bot._core is not None:
+            return self._betting_chips()
         rng = self.bot.rng
         live = list(live)
         pending = [order[(start + i) % len(order)] for i in range(len(order))]
@@ -295,7 +343,7 @@ class _Script:
                 name = rng.choices(("call", "fold", "raise"), weights=(0.6, 0.3, 0.1))[0]
             if name == "fold" and len(live) == 2:
                 name = "call"
-            self.events.append(Button(t=self.tick(self.bot.seconds_per_action), name=ButtonName(name), seat=seat))
+            self.emit(Button(t=self.tick(self.bot.seconds_per_action), name=ButtonName(name), seat=seat))
             if name == "fold":
                 live.remove(seat)
             elif name in ("bet", "raise"):
@@ -306,6 +354,48 @@ class _Script:
                 pending = [s for s in pending if s in live]
         return live
 
+
+    def _betting_chips(self) -> list[int]:
+        """With chips: act for the seat the table says is to act, with amounts, until the round is over.
+
+        Bets and raises are legal by the profile in force and by the standard rule alike (at least
+        double the bet faced), so every hand replays in pokerkit; now and then a player shoves. The
+        bot reads its core's hand and chips directly (what the venue screen shows), not snapshots.
+        """
+        core, rng = self.bot._core, self.bot.rng
+        assert core is not None
+        raises = 0
+        for _ in range(60):
+            hand, chips = core.hand, core.chips.hand
+            if hand is None or chips is None or hand.phase is not Phase.BETTING or hand.to_act is None:
+                break
+            seat = hand.to_act
+            stack, bet = chips.behind[seat], chips.street_bet[seat]
+            to_call, current, minimum = chips.to_call(seat), chips.current, min(chips.min_to(), bet + stack)
+            live = hand.live()
+            others = [s for s in hand.can_act() if s != seat]
+            coverable = any(chips.behind[s] + chips.street_bet[s] > current for s in others)
+            may_raise = (chips.may_raise(seat) and stack > to_call and coverable and raises < MAX_RAISES
+                         and (to_call == 0 or to_call >= chips.raised_by))
+            name, amount = "call" if to_call else "check", None
+            roll = rng.random()
+            if may_raise and roll < ALLIN_RATE:
+                name = "allin"
+            elif may_raise and roll < (0.25 if to_call == 0 else 0.12):
+                low = max(minimum, 2 * current, to_call + bet + 1)
+                amount = rng.randrange(low, max(low, 3 * max(current, minimum)) + 1)
+                amount = -(-amount // CHIP) * CHIP  # in whole chips of the smallest denomination
+                name = "bet" if current == 0 else "raise"
+                if amount >= bet + stack:
+                    name, amount = "allin", None
+            elif to_call and roll < 0.45 and len(live) > 2:
+                name = "fold"
+            if name in ("bet", "raise", "allin"):
+                raises += 1
+            self.emit(Button(t=self.tick(self.bot.seconds_per_action), name=ButtonName(name), seat=seat,
+                             amount=amount))
+        hand = core.hand
+        return hand.live() if hand is not None else []
 
 def _deal_order(button: int, seats: Sequence[int]) -> list[int]:
     ordered = sorted(seats)

@@ -5,11 +5,16 @@ rules core; the session is exported to PHH as `export` does; the PHH text is rea
 pokerkit, each hand is played to its end, and the seats pokerkit pays are compared with the
 winners the table ruled (the showdown ruling, or the last live hand), taken from a separate core.
 
+With `--stack N` the bot bets amounts from stacks of N chips (blinds 50/100) and the check is the
+stacks: pokerkit's play of each hand read back from the file must end with exactly the stacks the
+table's core ended the hand with (every pot and side pot, every odd chip).
+
 A mismatch is a hand whose file says something else than the table: the check fails on any. A
 hand the exporter refused (with its reason) is counted apart: it is not in the file, so it cannot
 mislead, but every one is listed.
 
     python -m firmware_py.simulation.export_check --hands 500
+    python -m firmware_py.simulation.export_check --hands 100 --stack 10000
 """
 
 from __future__ import annotations
@@ -67,12 +72,24 @@ def table_winners(events: Sequence[Event], profiles: dict[str, Profile]) -> dict
     return winners
 
 
+def table_stacks(events: Sequence[Event], profiles: dict[str, Profile]) -> dict[int, dict[int, int]]:
+    """Each hand's stacks once its pots were pushed, as the core counted them (hands with chips only)."""
+    core = TableCore(profiles)
+    stacks: dict[int, dict[int, int]] = {}
+    for event in events:
+        core.feed(event)
+        chips = core.chips.hand
+        if chips is not None and chips.settled and chips.awarded:
+            stacks[core.hand_number] = chips.final_stacks()
+    return stacks
+
+
 def session_events(profile: str, seats: tuple[int, ...], hands: int, *, seed: int, error_rate: float,
-                   profiles: dict[str, Profile]) -> list[Event]:
+                   profiles: dict[str, Profile], stack: int = 0) -> list[Event]:
     red, blue = load_deck(DECKS / "test-red.json"), load_deck(DECKS / "test-blue.json")
     rng = random.Random(f"{seed}:{profile}:{len(seats)}")
     bot = DealerBot(rng=rng, deck=red, profile=profiles[profile], seats=seats, button=seats[0],
-                    error_rate=error_rate, other_deck=blue)
+                    error_rate=error_rate, other_deck=blue, stack=stack)
     events: list[Event] = [Setup(t=0.0, profile=profile, seats=seats, button=seats[0], decks=(red, blue),
                                  in_play=red.name)]
     for hand in bot.session(hands, t=1.0):
@@ -86,6 +103,7 @@ def check_events(events: Sequence[Event], profiles: dict[str, Profile]) -> Check
 
     result = CheckResult()
     truth = table_winners(events, profiles)
+    counted = table_stacks(events, profiles)
     for record in hand_records(events, profiles):
         result.hands += 1
         if not record.played:
@@ -94,6 +112,9 @@ def check_events(events: Sequence[Event], profiles: dict[str, Profile]) -> Check
         try:
             history = hand_history(record)
         except NotExportable as exc:
+            if str(exc).startswith("stacks differ"):  # the exporter caught it, but it is a mismatch all the same
+                result.mismatches.append(f"hand {record.number}: {exc}")
+                continue
             result.refused[" ".join(w if not w.strip("(),'").isdigit() else "N" for w in str(exc).split())] += 1
             continue
         result.exported += 1
@@ -103,6 +124,14 @@ def check_events(events: Sequence[Event], profiles: dict[str, Profile]) -> Check
             states = list(HandHistory.loads(text))
         final = states[-1]
         seats = list(HandHistory.loads(text).seats or [])
+        if record.stacks:  # chips: the stacks pokerkit ends with must be the table's, seat by seat
+            want_stacks = [counted.get(record.number, {}).get(seat) for seat in seats]
+            if final.status or list(final.stacks) != want_stacks:
+                result.mismatches.append(f"hand {record.number}: the table's stacks {want_stacks}, the PHH "
+                                         f"file ends with {list(final.stacks)} (seats {seats})")
+            else:
+                result.replayed_right += 1
+            continue
         paid = sorted({seats[i] for op in final.operations if isinstance(op, ChipsPushing)
                        for i, amount in enumerate(op.amounts) if amount > 0})
         want = list(truth.get(record.number, ()))
@@ -115,7 +144,7 @@ def check_events(events: Sequence[Event], profiles: dict[str, Profile]) -> Check
 
 
 def run(hands: int, *, seed: int = 0, error_rate: float = 0.3, profile_names: Sequence[str] = PROFILES,
-        tables: Sequence[tuple[int, ...]] = TABLE_SEATS) -> CheckResult:
+        tables: Sequence[tuple[int, ...]] = TABLE_SEATS, stack: int = 0) -> CheckResult:
     """`hands` hands per profile, spread over the table sizes."""
     profiles = load_profiles()
     total = CheckResult()
@@ -123,7 +152,8 @@ def run(hands: int, *, seed: int = 0, error_rate: float = 0.3, profile_names: Se
         for index, seats in enumerate(tables):
             count = hands // len(tables) + (1 if index < hands % len(tables) else 0)
             if count:
-                events = session_events(name, seats, count, seed=seed, error_rate=error_rate, profiles=profiles)
+                events = session_events(name, seats, count, seed=seed, error_rate=error_rate, profiles=profiles,
+                                        stack=stack)
                 total.add(check_events(events, profiles))
     return total
 
@@ -134,11 +164,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=100, help="hands per profile (default 100)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--error-rate", type=float, default=0.3, help="share of hands with a dealer error")
+    parser.add_argument("--stack", type=int, default=0, help="starting stack: the bot bets amounts and the "
+                        "check compares final stacks (default 0: nominal amounts, winners compared)")
     args = parser.parse_args(argv)
-    result = run(args.hands, seed=args.seed, error_rate=args.error_rate)
+    result = run(args.hands, seed=args.seed, error_rate=args.error_rate, stack=args.stack)
     print(f"profiles {', '.join(PROFILES)}; tables of {', '.join(str(len(t)) for t in TABLE_SEATS)} seats")
     print(f"hands dealt {result.hands}, misdealt or void {result.not_played}, exported {result.exported}, "
-          f"replayed by pokerkit paying the table's winners {result.replayed_right}, "
+          f"replayed by pokerkit {'ending with the table stacks' if args.stack else 'paying the table winners'} "
+          f"{result.replayed_right}, "
           f"mismatches {len(result.mismatches)}, refused {sum(result.refused.values())}")
     for reason, count in result.refused.most_common():
         print(f"  refused x{count}: {reason}")

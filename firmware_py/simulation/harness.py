@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from firmware_py.core import Deck, Event, Ruling, RulingKind, Setup
+from firmware_py.core import Deck, Event, Level, Ruling, RulingKind, Setup, Stacks
 from firmware_py.core.engine import TableCore
 from firmware_py.core.profiles import Profile
 from firmware_py.profiles import load_profiles
@@ -124,8 +124,11 @@ def _outcome(core: TableCore, events: Iterable[Event]) -> Played:
 
 def play_profile(profile_name: str, *, clean: int, errors: int, seed: int = 0,
                  noise: NoiseModel | None = None, profiles: dict[str, Profile] | None = None,
-                 tables: Sequence[tuple[int, ...]] = TABLE_SEATS) -> ProfileScore:
-    """Play `clean` clean hands and `errors` error hands of one profile; score the core."""
+                 tables: Sequence[tuple[int, ...]] = TABLE_SEATS, stack: int = 0) -> ProfileScore:
+    """Play `clean` clean hands and `errors` error hands of one profile; score the core.
+
+    With `stack` the bot bets amounts from stacks of that many chips (all-ins and board run-outs).
+    """
     profiles = profiles or load_profiles()
     profile = profiles[profile_name]
     red, blue = load_deck(DECKS / "test-red.json"), load_deck(DECKS / "test-blue.json")
@@ -136,7 +139,7 @@ def play_profile(profile_name: str, *, clean: int, errors: int, seed: int = 0,
         seats = tables[table]
         rng = random.Random(f"{seed}:{profile_name}:{len(seats)}")
         _play_table(score, profile=profile, profiles=profiles, decks=(red, blue), seats=seats, rng=rng,
-                    plan=_schedule(rng, n_clean, n_errors), noise=noise)
+                    plan=_schedule(rng, n_clean, n_errors), noise=noise, stack=stack)
     return score
 
 
@@ -150,9 +153,10 @@ def _setup(profiles: dict[str, Profile], profile: str, seats: tuple[int, ...], b
 
 
 def _play_table(score: ProfileScore, *, profile: Profile, profiles: dict[str, Profile], decks: tuple[Deck, Deck],
-                seats: tuple[int, ...], rng: random.Random, plan: list[bool], noise: NoiseModel) -> None:
+                seats: tuple[int, ...], rng: random.Random, plan: list[bool], noise: NoiseModel,
+                stack: int = 0) -> None:
     bot = DealerBot(rng=random.Random(rng.random()), deck=decks[0], profile=profile, seats=seats,
-                    button=seats[0], other_deck=decks[1])
+                    button=seats[0], other_deck=decks[1], stack=stack)
     noise_rng = random.Random(rng.random())
     noisy_core, quiet_core = _setup(profiles, profile.name, seats, bot.button, decks)
     t = 1.0
@@ -188,6 +192,19 @@ def _play_table(score: ProfileScore, *, profile: Profile, profiles: dict[str, Pr
                     events=noisy.events, marks=noisy.marks, quiet=hand.events))
             # Start the table afresh, so one failure does not make the next hands fail too.
             noisy_core, quiet_core = _setup(profiles, profile.name, seats, bot.button, decks)
+            _carry_chips(bot, (noisy_core, quiet_core))
+
+
+def _carry_chips(bot: DealerBot, cores: Sequence[TableCore]) -> None:
+    """Fresh cores learn the level and stacks the bot's table had (the floor would enter them again)."""
+    seen = bot._core
+    if seen is None or seen.chips.level is None:
+        return
+    level = seen.chips.level
+    stacks = tuple((v.seat, v.stack) for v in seen.snapshot().seats if v.stack is not None)
+    for core in cores:
+        core.feed(Level(t=0.0, small=level.small, big=level.big, ante=level.ante))
+        core.feed(Stacks(t=0.0, stacks=stacks))
 
 
 def ruled_right(got: Played, quiet: Played, expected: RulingKind | None) -> bool:
@@ -229,16 +246,16 @@ def minimise(failure: Failure, profiles: dict[str, Profile] | None = None) -> Fa
                    noise=tuple(str(m) for _, m in pairs if m is not None))
 
 
-def _play_one(args: tuple[str, int, int, int, dict[NoiseKind, float]]) -> ProfileScore:
-    name, clean, errors, seed, rates = args
-    return play_profile(name, clean=clean, errors=errors, seed=seed, noise=NoiseModel(rates=rates))
+def _play_one(args: tuple[str, int, int, int, dict[NoiseKind, float], int]) -> ProfileScore:
+    name, clean, errors, seed, rates, stack = args
+    return play_profile(name, clean=clean, errors=errors, seed=seed, noise=NoiseModel(rates=rates), stack=stack)
 
 
 def run(*, clean: int, errors: int, seed: int = 0, profiles: Sequence[str] = PROFILES,
-        rates: dict[NoiseKind, float] | None = None, jobs: int = 1) -> list[ProfileScore]:
+        rates: dict[NoiseKind, float] | None = None, jobs: int = 1, stack: int = 0) -> list[ProfileScore]:
     """Score every profile; `jobs` > 1 plays profiles in parallel processes (same results)."""
     rates = dict(DEFAULT_RATES if rates is None else rates)
-    work = [(name, clean, errors, seed, rates) for name in profiles]
+    work = [(name, clean, errors, seed, rates, stack) for name in profiles]
     if jobs <= 1:
         return [_play_one(item) for item in work]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -268,9 +285,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="profiles played in parallel processes")
     parser.add_argument("--no-noise", action="store_true", help="play without sensing noise")
     parser.add_argument("--json", type=Path, help="write the scores (and failing hands) here")
+    parser.add_argument("--stack", type=int, default=0, help="the bot bets amounts from stacks of this many "
+                        "chips (all-ins, side pots, board run-outs with no betting); default 0: no amounts")
     args = parser.parse_args(argv)
     rates = dict.fromkeys(NoiseKind, 0.0) if args.no_noise else None
-    scores = run(clean=args.clean, errors=args.errors, seed=args.seed, rates=rates, jobs=args.jobs)
+    scores = run(clean=args.clean, errors=args.errors, seed=args.seed, rates=rates, jobs=args.jobs,
+                 stack=args.stack)
     print(format_table(scores))
     if args.json:
         args.json.write_text(json.dumps([s.to_json() for s in scores], indent=1) + "\n", encoding="utf-8")

@@ -16,6 +16,7 @@ expects no event for it rather than waiting there for one.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import threading
@@ -23,7 +24,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py.core import Button, ButtonName, Event, Gone, Read
+from firmware_py.core import Button, ButtonName, Event, Gone, Level, Read, Stacks
 from firmware_py.core.profiles import Profile
 from firmware_py.simulation.dealer import DealerBot, DealerError
 
@@ -65,10 +66,12 @@ class Act:
 
     t: float
     hand: int
-    kind: str  # "read" (a tag onto an antenna), "press", "clear"
+    kind: str  # "read" (a tag onto an antenna), "press", "key" (an amount and an action key), "chips", "clear"
     antenna: str = ""
     uid: str = ""
     button: str = ""
+    amount: int = 0  # "key": the amount keyed on the keypad before the action key
+    chips: Stacks | Level | None = None  # "chips": stacks or the blind level, entered by the floor
 
     def key(self) -> tuple[str, ...] | None:
         """What the journal holds when this act has been sensed (None: nothing expected)."""
@@ -76,23 +79,31 @@ class Act:
             return ("read", self.antenna, self.uid)
         if self.kind == "press":
             return ("button", self.button)
+        if self.kind == "key":
+            return ("button", _keyed(self.button))
         return None
+
+
+def _keyed(name: str) -> str:
+    """One keypad key serves bet and raise (the core tells which from the bet faced)."""
+    return "raise" if name == "bet" else name
 
 
 def event_key(event: Event) -> tuple[str, ...] | None:
     if isinstance(event, Read):
         return ("read", event.antenna, event.uid)
     if isinstance(event, Button):
-        return ("button", str(event.name))
+        return ("button", _keyed(str(event.name)) if event.amount is not None else str(event.name))
     return None
 
 
 def script(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, other_deck: Any,
            seed: int, hands: int, error_rate: float,
-           errors: Sequence[DealerError] = tuple(DealerError)) -> tuple[list[Act], list[DealerError | None]]:
-    """The seeded bot's session as acts (the same seed always gives the same acts)."""
+           errors: Sequence[DealerError] = tuple(DealerError),
+           stack: int = 0) -> tuple[list[Act], list[DealerError | None]]:
+    """The seeded bot's session as acts (the same seed always gives the same acts); with `stack`, amounts."""
     bot = DealerBot(rng=random.Random(seed), deck=deck, other_deck=other_deck, profile=profile,
-                    seats=tuple(seats), button=button, error_rate=error_rate, errors=errors)
+                    seats=tuple(seats), button=button, error_rate=error_rate, errors=errors, stack=stack)
     acts: list[Act] = []
     made: list[DealerError | None] = []
     t = 1.0
@@ -102,9 +113,14 @@ def script(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, ot
         for event in hand.events:
             if isinstance(event, Read):
                 acts.append(Act(t=event.t, hand=number, kind="read", antenna=event.antenna, uid=event.uid))
+            elif isinstance(event, Button) and event.amount is not None:
+                # An amount: keyed on the USB keypad, then its action key.
+                acts.append(Act(t=event.t, hand=number, kind="key", button=str(event.name), amount=event.amount))
             elif isinstance(event, Button):
                 # The panel has no seat keys: the acting seat is the one to act, as the bot intends.
                 acts.append(Act(t=event.t, hand=number, kind="press", button=str(event.name)))
+            elif isinstance(event, Stacks | Level):
+                acts.append(Act(t=event.t, hand=number, kind="chips", chips=event))
         acts.append(Act(t=hand.t_end + CLEAR_AFTER_HAND_S, hand=number, kind="clear"))
         t = hand.t_end + HAND_GAP_S
     return acts, made
@@ -209,6 +225,7 @@ class EmulatedSensors:
         self.board: Any = None
         self.board_antennas: tuple[str, ...] = ()
         self.panel: Any = None
+        self.keypad: Any = None  # hardware.keypad.KeypadReader, fed the key events an emulated keypad sends
         self.pin_factory: Any = None
         self.hardware: Any = None
         self._tags: dict[tuple[str, str], Any] = {}
@@ -269,6 +286,10 @@ class EmulatedSensors:
 
         self.pin_factory = MockFactory(pin_class=MockPWMPin)
         self.panel = DealerPanel(self.config.panel, pin_factory=self.pin_factory, queue=self.tap, clock=self.clock)
+        from hardware.keypad import KeypadConfig, KeypadReader  # noqa: PLC0415
+
+        keypad = self.config.keypad or KeypadConfig()  # amounts: a USB keypad, emulated even if none is configured
+        self.keypad = KeypadReader(keypad, device=None, queue=self.tap, clock=self.clock)
 
     def stop_panel(self) -> None:
         if self.panel is not None:
@@ -403,6 +424,10 @@ class SimulatedDealer:
             self._card(act)
         elif act.kind == "press":
             self._press(act)
+        elif act.kind == "key":
+            self._key(act)
+        elif act.kind == "chips" and act.chips is not None:
+            self.sensors.tap.put(dataclasses.replace(act.chips, t=self.clock()))  # the floor enters them
         else:
             self._clear()
 
@@ -456,6 +481,23 @@ class SimulatedDealer:
         pin.drive_high()
         self.clock.advance(sensors.config.panel.debounce_s + PANEL_SERVICE_S)
         sensors.panel.service()  # the release settles
+
+    def _key(self, act: Act) -> None:
+        """Key the amount on the emulated USB keypad, then the action key: the real decoder posts it."""
+        from evdev import InputEvent, ecodes  # noqa: PLC0415
+
+        keypad = self.sensors.keypad
+        if keypad is None:
+            self._direct("the keypad", Button(t=self.clock(), name=ButtonName(act.button), amount=act.amount))
+            return
+        action = next(code for code, name in keypad.decoder.config.keys.items() if name == act.button
+                      or (act.button == "bet" and name == "raise"))
+        codes = [getattr(ecodes, f"KEY_KP{digit}") for digit in str(act.amount)] + [action]
+        for code in codes:
+            for value in (1, 0):  # down, up
+                now = self.clock()
+                keypad.handle(InputEvent(int(now), int(now % 1 * 1e6), ecodes.EV_KEY, code, value))
+                self.clock.advance(0.05)
 
     def _clear(self) -> None:
         """The dealer gathers the board: every tag leaves its antenna, and the board reports them gone."""

@@ -16,7 +16,7 @@ from firmware_py.core import Gone, Ruling, RulingKind, Street
 from firmware_py.daemon.app import journal_events
 from firmware_py.daemon.journal import Journal
 from firmware_py.profiles import load_profiles
-from firmware_py.simulation.export_check import table_winners
+from firmware_py.simulation.export_check import table_stacks, table_winners
 from tests.daemon.conftest import ROOT, environment, run_daemon
 
 RULING_LINE = re.compile(r"firmware_py\.ruling: +(.*) \[(reader|board|button) [^\]]+\]$")
@@ -72,13 +72,17 @@ def test_export_replays_to_the_same_rulings_and_loads_in_pokerkit(session):
         histories = list(HandHistory.load_all(handle))
     assert len(histories) >= 30
     with Journal.open(journal) as j:
-        truth = table_winners(journal_events(j, base_dir=ROOT / "config"), load_profiles())
+        events = journal_events(j, base_dir=ROOT / "config")
+    truth = table_winners(events, load_profiles())
+    stacks = table_stacks(events, load_profiles())  # the simulated dealer keys amounts: the table counts chips
     for history in histories:
         states = list(history)  # pokerkit plays every action of the hand
         final = states[-1]
         assert not final.status  # the hand ran to its end
         paid = sorted({history.seats[i] for op in final.operations if isinstance(op, ChipsPushing)
                        for i, amount in enumerate(op.amounts) if amount > 0})
-        assert paid == list(truth[history.hand]), history.hand  # the file pays whom the table ruled
+        assert set(truth[history.hand]) <= set(paid), history.hand  # the file pays whom the table ruled
+        # ... and every pot and side pot as the table counted it: pokerkit ends with the table's stacks
+        assert list(final.stacks) == [stacks[history.hand][seat] for seat in history.seats], history.hand
         assert len(history.user_defined_fields["_burns"]) <= 6
         assert history.user_defined_fields["_seats"] == history.seats

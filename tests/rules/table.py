@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from firmware_py.core import Button, ButtonName, Gone, Read, Ruling, RulingKind, Seat, SeatStatus, Setup
+from firmware_py.core import (
+    Button,
+    ButtonName,
+    Gone,
+    Level,
+    Read,
+    Ruling,
+    RulingKind,
+    Seat,
+    SeatStatus,
+    Setup,
+    Stacks,
+)
 from firmware_py.core.engine import TableCore
 from firmware_py.profiles import load_profiles
 from firmware_py.session import load_deck
@@ -61,8 +73,21 @@ class Table:
         return (self._blue if blue else self._uid)[card]
 
     # the panel
-    def press(self, name: str, seat: int | None = None) -> list[Ruling]:
-        return self._feed(Button(t=self.tick(), name=ButtonName(name), seat=seat))
+    def press(self, name: str, seat: int | None = None, amount: int | None = None) -> list[Ruling]:
+        return self._feed(Button(t=self.tick(), name=ButtonName(name), seat=seat, amount=amount))
+
+    def bet(self, name: str, amount: int | None = None) -> list[Ruling]:
+        """An action with an amount keyed (a total for the round), by the seat to act."""
+        return self.press(name, amount=amount)
+
+    # chips
+    def stacks(self, **chips: int) -> list[Ruling]:
+        """Stacks by seat: stacks(s1=1000, s2=300)."""
+        pairs = tuple(sorted((int(key[1:]), value) for key, value in chips.items()))
+        return self._feed(Stacks(t=self.tick(), stacks=pairs))
+
+    def level(self, small: int, big: int, ante: int = 0) -> list[Ruling]:
+        return self._feed(Level(t=self.tick(), small=small, big=big, ante=ante))
 
     def act(self, *names: str) -> list[Ruling]:
         out: list[Ruling] = []

@@ -138,6 +138,85 @@ def short_card(t: Recorder) -> None:
     t.act("call", "call", "check")
 
 
+def three_way_allin(t: Recorder) -> None:
+    """Seats 2, 3 and 4 all in for 300, 1,000 and 2,000; seat 1 covers: a main pot and two side pots."""
+    t.reserved = {"2c", "7d", "9s", "4c", "3h"}
+    t.level(50, 100)
+    t.stacks(s1=5000, s2=300, s3=1000, s4=2000)
+    t.new_hand()
+    t.deal(["As", "Ks", "Qs", "Js", "Ah", "Kh", "Qh", "Jh"])  # seats 2, 3, 4, 1 (twice)
+    t.bet("allin")  # seat 4: 2,000
+    t.bet("call")  # seat 1
+    t.bet("allin")  # seat 2: 300, a call for less
+    t.bet("allin")  # seat 3: 1,000
+    t.flop(["2c", "7d", "9s"])
+    t.turn("4c")
+    t.river("3h")
+
+
+def odd_chip(t: Recorder) -> None:
+    """Seat 2 folds its small blind: a pot of 125 split between seats 3 and 1; the odd chip to seat 3."""
+    t.reserved = {"As", "Kh", "Qd", "Jc", "Ts"}
+    t.level(25, 50)
+    t.stacks(s1=1000, s2=1000, s3=1000)
+    t.new_hand()
+    t.deal(["2c", "3c", "4d", "2d", "3d", "5d"])  # seats 2, 3, 1 (twice)
+    t.bet("call")  # seat 1 (the button acts first three-handed)
+    t.press("fold")  # seat 2
+    t.press("check")  # seat 3
+    t.flop(["As", "Kh", "Qd"])
+    t.act("check", "check")
+    t.turn("Jc")
+    t.act("check", "check")
+    t.river("Ts")
+    t.act("check", "check")
+
+
+def split_side_pot(t: Recorder) -> None:
+    """Seat 3 all in short wins the main pot; seats 4 and 1 tie for an odd side pot of 375."""
+    t.reserved = {"Ks", "Qd", "Jh", "Tc", "2s"}
+    t.level(50, 100)
+    t.stacks(s1=1000, s2=1000, s3=275, s4=1000)
+    t.new_hand()
+    t.deal(["6h", "As", "3c", "3h", "7h", "5c", "4s", "4d"])  # seats 2, 3, 4, 1 (twice)
+    t.bet("raise", 300)  # seat 4
+    t.bet("call")  # seat 1
+    t.bet("call")  # seat 2
+    t.bet("allin")  # seat 3: 275, short of the call
+    t.flop(["Ks", "Qd", "Jh"])
+    t.press("check")  # seat 2
+    t.bet("bet", 150)  # seat 4
+    t.bet("call")  # seat 1
+    t.press("fold")  # seat 2
+    t.turn("Tc")
+    t.act("check", "check")
+    t.river("2s")
+    t.act("check", "check")
+
+
+def raise_too_small_upt(t: Recorder) -> None:
+    """UPT's house rule: a raise is at least double the bet faced. 500 then 800 is brought up to 1,000."""
+    t.level(100, 200)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    t.clean_preflop()
+    t.flop()
+    t.press("check")  # seat 2
+    t.bet("bet", 500)  # seat 3
+    t.bet("raise", 800)  # seat 4: under double the 500 faced
+
+
+def short_allin_not_reopened(t: Recorder) -> None:
+    """WFP dealers: bet 400, all in 700 (short of a full raise); the bettor may only call or fold."""
+    t.level(100, 200)
+    t.stacks(s1=5000, s2=5000, s3=5000, s4=700)
+    t.clean_preflop()  # 200 each: seat 4 has 500 behind
+    t.flop()
+    t.press("check")  # seat 2
+    t.bet("bet", 400)  # seat 3
+    t.bet("allin")  # seat 4: 500, short of a full raise to 800
+    t.bet("call")  # seat 1
+    t.press("call")  # seat 2
+    t.bet("raise", 1200)  # seat 3 already acted: not reopened
 def unknown_card(t: Recorder) -> None:
     """A card whose tag no deck knows comes out of the shoe as seat 4's first card: the alarm, then
     the hand plays on with the card counted (no short card, no dead hand) and the dealer reads it."""
@@ -166,6 +245,11 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "wrong_count_upt": ("upt", {}, wrong_count),
     "too_many_cards_wfp_dealer": ("wfp-dealer", {}, two_card_turn),
     "short_card_robert": ("robert", {}, short_card),
+    "three_way_allin_robert": ("robert", {}, three_way_allin),
+    "odd_chip_wfp": ("wfp", {"seats": (1, 2, 3)}, odd_chip),
+    "split_side_pot_rpl": ("rpl", {}, split_side_pot),
+    "raise_too_small_upt": ("upt", {}, raise_too_small_upt),
+    "short_allin_not_reopened_wfp_dealer": ("wfp-dealer", {}, short_allin_not_reopened),
     "unknown_card_rpl": ("rpl", {}, unknown_card),
 }
 

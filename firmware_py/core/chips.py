@@ -1,0 +1,376 @@
+"""Chip accounting for one hand: blinds and antes, bets, the minimum bet and raise, pots and side pots.
+
+Pure: the engine calls it at each action press once stacks are known (a `stacks` event); without
+stacks the table keeps no amounts and nothing here runs. Amounts are whole chips. A bet, raise or
+all-in is a total "to" for the betting round, as in the exchange format.
+
+>>> chips = HandChips(order=(2, 3, 1), stacks={1: 1000, 2: 1000, 3: 300}, blinds=(2, 3),
+...                   level=Stakes(small=50, big=100), raise_rule="increment")
+>>> chips.pot_total(), chips.behind[3]
+(150, 200)
+>>> chips.act(1, "raise", 300).to, chips.act(2, "call", None).put, chips.act(3, "allin", None).to
+(300, 250, 300)
+>>> [(pot.amount, pot.seats) for pot in chips.pots()]
+[(900, (2, 3, 1))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+RAISE_RULES = ("increment", "double_faced", "double_full_bet")
+
+
+class Problem(StrEnum):
+    """Why an amount was not taken as keyed."""
+
+    UNDER_MINIMUM = "under_minimum"  # a ruling: the wager is brought up to the minimum
+    NOT_REOPENED = "not_reopened"  # a ruling: the seat may only call or fold
+    OVER_STACK = "over_stack"  # a notice: the press is not taken
+    NOT_ABOVE_BET = "not_above_bet"  # a notice: the press is not taken
+    CHECK_FACING_BET = "check_facing_bet"  # a notice: the press is not taken
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Stakes:
+    """The blind level in force: small and big blind, and the ante every dealt player posts."""
+
+    small: int
+    big: int
+    ante: int = 0
+
+    def label(self) -> str:
+        return f"{self.small:,}/{self.big:,}" + (f" ante {self.ante:,}" if self.ante else "")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Wager:
+    """One action as the chips saw it. `taken` False: the press changes nothing (see `problem`)."""
+
+    seat: int
+    name: str  # fold, check, call, bet, raise, allin: what the action really was
+    to: int  # the seat's total bet this round after the action
+    put: int  # chips put in by this action
+    allin: bool = False
+    raises: bool = False  # the bet to call went up: the others must act again
+    taken: bool = True
+    problem: Problem | None = None
+    keyed: int | None = None  # the amount keyed, when it was corrected or refused
+    minimum: int | None = None  # the minimum that applied
+
+    def label(self) -> str:
+        """The last action as a player sees it: 'raise 600', 'call 600', 'all in 1,250', 'fold'."""
+        if self.name in ("fold", "check"):
+            return self.name
+        if self.allin:
+            return f"all in {self.to:,}"
+        return f"{self.name} {self.to:,}"  # the seat's total for the round, as the chips in front of it
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Pot:
+    """A pot (the main pot first, then side pots): its chips, the seats that may win it, and who did."""
+
+    amount: int
+    seats: tuple[int, ...]
+    winners: tuple[int, ...] = ()
+    shares: tuple[tuple[int, int], ...] = ()  # (seat, chips), odd chips included
+    odd_chips: tuple[int, ...] = ()  # seats that got one odd chip each
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"amount": self.amount, "seats": list(self.seats)}
+        if self.winners:
+            out["winners"] = list(self.winners)
+            out["shares"] = {str(seat): chips for seat, chips in self.shares}
+        if self.odd_chips:
+            out["odd_chips"] = list(self.odd_chips)
+        return out
+
+
+@dataclass(kw_only=True, slots=True)
+class HandChips:
+    """Stacks, bets and pots of one hand. `order` is the deal order: first seat left of the button first."""
+
+    order: tuple[int, ...]
+    stacks: Mapping[int, int]
+    blinds: tuple[int | None, int | None]  # small blind seat, big blind seat
+    level: Stakes
+    raise_rule: str = "increment"
+    behind: dict[int, int] = field(default_factory=dict)  # chips not yet put in
+    committed: dict[int, int] = field(default_factory=dict)  # chips put in this hand (antes included)
+    street_bet: dict[int, int] = field(default_factory=dict)  # chips put in this betting round
+    current: int = 0  # the bet to call this round
+    increment: int = 0  # the last full bet or raise increment (at least the big blind)
+    full_bet: int = 0  # the last bet that was a full bet or raise (partial all-ins do not move it)
+    acted_at: dict[int, int] = field(default_factory=dict)  # the bet to call when each seat last acted
+    pending: int = 0  # partial all-in raises since the last full one (they add up, No-Limit 4)
+    raised_by: int = 0  # the largest bet or raise increment made this round (the blinds are not one)
+    out: set[int] = field(default_factory=set)  # folded or dead: chips stay in, no claim on any pot
+    last: dict[int, str] = field(default_factory=dict)  # each seat's last action, for the screens
+    awarded: tuple[Pot, ...] = ()
+    settled: bool = False
+    log: list[Wager] = field(default_factory=list)  # every action taken, in order (for the hand history)
+
+    def __post_init__(self) -> None:
+        if self.raise_rule not in RAISE_RULES:
+            raise ValueError(f"unknown raise rule {self.raise_rule!r}: one of {', '.join(RAISE_RULES)}")
+        self.behind = {seat: int(self.stacks[seat]) for seat in self.order}
+        self.committed = dict.fromkeys(self.order, 0)
+        if self.level.ante:
+            for seat in self.order:
+                self._put(seat, min(self.level.ante, self.behind[seat]))
+                self.last[seat] = f"ante {self.committed[seat]:,}"
+        self.street_bet = dict.fromkeys(self.order, 0)
+        small, big = self.blinds
+        posts: tuple[tuple[int | None, int, str], ...] = (
+            (small, self.level.small, "small blind"), (big, self.level.big, "big blind"))
+        for poster, blind, word in posts:
+            if poster is not None and poster in self.behind:
+                put = min(blind, self.behind[poster])
+                self._put(poster, put)
+                self.street_bet[poster] += put
+                self.last[poster] = f"{word} {put:,}"
+        # The minimum bring-in stays the big blind even when the big blind cannot post it in full.
+        self.current = self.level.big if big is not None else max(self.street_bet.values(), default=0)
+        self.full_bet = self.current
+        self.increment = self.level.big
+
+    # ------------------------------------------------------------------------------------------
+    # Reading
+
+    def pot_total(self) -> int:
+        return sum(self.committed.values())
+
+    def to_call(self, seat: int) -> int:
+        return max(0, min(self.current - self.street_bet[seat], self.behind[seat]))
+
+    def min_to(self) -> int:
+        """The smallest legal bet or raise (a total for the round), by the profile's raise rule."""
+        if self.current == 0:
+            return self.level.big
+        if self.raise_rule == "double_faced":
+            return 2 * self.current
+        if self.raise_rule == "double_full_bet":
+            return max(self.full_bet + self.increment, self.current + 1)
+        return self.current + self.increment
+
+    def may_raise(self, seat: int) -> bool:
+        """False when the seat acted and has since faced only all-ins short of a full raise."""
+        if seat not in self.acted_at:
+            return True
+        return self.current - self.acted_at[seat] >= self.increment or self.acted_at[seat] == self.current == 0
+
+    def live(self) -> list[int]:
+        return [seat for seat in self.order if seat not in self.out]
+
+    # ------------------------------------------------------------------------------------------
+    # Acting
+
+    def _put(self, seat: int, chips: int) -> None:
+        self.behind[seat] -= chips
+        self.committed[seat] += chips
+
+    def act(self, seat: int, name: str, amount: int | None) -> Wager:
+        """Apply one action press; illegal amounts come back with a `problem`, never an exception."""
+        if name == "fold":
+            self.out.add(seat)
+            self.acted_at[seat] = self.current
+            self.last[seat] = "fold"
+            self.log.append(Wager(seat=seat, name="fold", to=self.street_bet[seat], put=0))
+            return self.log[-1]
+        owe = self.current - self.street_bet[seat]
+        stack_to = self.street_bet[seat] + self.behind[seat]
+        if name == "check":
+            if owe > 0 and self.behind[seat] > 0:
+                return Wager(seat=seat, name="check", to=self.street_bet[seat], put=0, taken=False,
+                             problem=Problem.CHECK_FACING_BET, minimum=self.current)
+            return self._apply(seat, "check", self.street_bet[seat])
+        if name == "call":
+            return self._apply(seat, "call" if owe > 0 else "check", min(self.current, stack_to))
+        if name == "allin":
+            return self._apply(seat, "allin", stack_to)
+        # bet or raise: a total to; none keyed means the minimum
+        word = "bet" if self.current == 0 else "raise"
+        minimum = self.min_to()
+        if amount is None:
+            return self._apply(seat, word, min(minimum, stack_to))
+        if amount > stack_to:
+            return Wager(seat=seat, name=word, to=self.street_bet[seat], put=0, taken=False,
+                         problem=Problem.OVER_STACK, keyed=amount, minimum=stack_to)
+        if amount <= self.current:
+            return Wager(seat=seat, name=word, to=self.street_bet[seat], put=0, taken=False,
+                         problem=Problem.NOT_ABOVE_BET, keyed=amount, minimum=self.current)
+        if not self.may_raise(seat) and amount < stack_to:
+            return Wager(seat=seat, name=word, to=self.street_bet[seat], put=0, taken=False,
+                         problem=Problem.NOT_REOPENED, keyed=amount, minimum=self.current)
+        if amount < minimum and amount < stack_to:
+            wager = self._apply(seat, word, min(minimum, stack_to))
+            return Wager(seat=seat, name=wager.name, to=wager.to, put=wager.put, allin=wager.allin,
+                         raises=wager.raises, problem=Problem.UNDER_MINIMUM, keyed=amount, minimum=minimum)
+        return self._apply(seat, word, amount)
+
+    def _apply(self, seat: int, name: str, to: int) -> Wager:
+        put = to - self.street_bet[seat]
+        self._put(seat, put)
+        self.street_bet[seat] = to
+        allin = self.behind[seat] == 0 and put > 0
+        raises = to > self.current
+        if raises:
+            raised_by = to - self.current
+            self.raised_by = max(self.raised_by, raised_by)
+            full = to >= self.min_to()
+            if full:
+                base = self.full_bet if self.raise_rule == "double_full_bet" else self.current
+                self.increment = max(to - base, self.level.big)
+                self.full_bet = to
+                self.pending = 0
+            else:
+                # A short all-in. Several of them reopen the betting once they add up to a full
+                # raise (No-Limit 4); pokerkit and the rulebooks measure the next raise from it.
+                self.pending += raised_by
+                if self.raise_rule == "increment":
+                    self.increment = max(self.increment, raised_by)
+                if self.pending >= self.increment:
+                    self.full_bet, self.pending = to, 0
+            self.current = to
+            if name in ("call", "check"):
+                name = "allin"
+        if allin:
+            name = "allin"
+        self.acted_at[seat] = self.current
+        wager = Wager(seat=seat, name=name, to=to, put=put, allin=allin, raises=raises)
+        self.last[seat] = wager.label()
+        self.log.append(wager)
+        return wager
+
+    def end_round(self) -> None:
+        """The betting round is over: the next one starts with no bet."""
+        self.street_bet = dict.fromkeys(self.order, 0)
+        self.current = 0
+        self.full_bet = 0
+        self.increment = self.level.big
+        self.pending = 0
+        self.acted_at = {}
+        self.raised_by = 0
+
+    def fold_out(self, seat: int) -> None:
+        """A hand ruled dead or a seat gone: its chips stay in the pot."""
+        self.out.add(seat)
+
+    # ------------------------------------------------------------------------------------------
+    # Pots
+
+    def pots(self) -> list[Pot]:
+        """The main pot and side pots from what each seat put in; a level only one seat reached is returned to it."""
+        live = self.live()
+        # A pot ends where an all-in seat's chips end; the rest of the chips are the last pot.
+        levels = sorted({self.committed[seat] for seat in live if self.behind[seat] == 0 and self.committed[seat]}
+                        | {max(self.committed.values(), default=0)} - {0})
+        pots: list[Pot] = []
+        floor = 0
+        for index, level in enumerate(levels):
+            top = level if index < len(levels) - 1 else max(self.committed.values())
+            amount = sum(min(chips, top) - min(chips, floor) for chips in self.committed.values())
+            # A seat still in with chips behind can yet match any level: it is in every pot.
+            seats = tuple(seat for seat in live if self.committed[seat] >= level or self.behind[seat] > 0)
+            floor = top
+            if amount <= 0:
+                continue
+            if pots and pots[-1].seats == seats:
+                pots[-1] = Pot(amount=pots[-1].amount + amount, seats=seats)
+            else:
+                pots.append(Pot(amount=amount, seats=seats))
+        if not pots and self.pot_total():
+            pots.append(Pot(amount=self.pot_total(), seats=tuple(live)))
+        return pots
+
+    def award(self, best: Callable[[Sequence[int]], Sequence[int]]) -> tuple[Pot, ...]:
+        """Award every pot to the best of its seats (`best` reads hands); splits give odd chips clockwise.
+
+        Each pot is split separately (Ties: side pots and the main pot are not mixed); an odd
+        chip goes to the first winner clockwise from the button, no player more than one.
+        """
+        awarded: list[Pot] = []
+        for pot in self.pots():
+            winners = tuple(pot.seats) if len(pot.seats) == 1 else tuple(best(pot.seats))
+            ordered = [seat for seat in self.order if seat in winners]
+            share, odd = divmod(pot.amount, len(ordered))
+            shares = tuple((seat, share + (1 if index < odd else 0)) for index, seat in enumerate(ordered))
+            for seat, chips in shares:
+                self.behind[seat] += chips
+            awarded.append(Pot(amount=pot.amount, seats=pot.seats, winners=tuple(ordered), shares=shares,
+                               odd_chips=tuple(ordered[:odd])))
+        self.awarded = tuple(awarded)
+        self.settled = True
+        return self.awarded
+
+    def refund(self) -> None:
+        """All action void (a misdeal or a void hand): every chip goes back."""
+        for seat, chips in self.committed.items():
+            self.behind[seat] += chips
+            self.committed[seat] = 0
+        self.settled = True
+
+    def final_stacks(self) -> dict[int, int]:
+        return dict(self.behind)
+
+
+@dataclass(kw_only=True, slots=True)
+class TableChips:
+    """The table's chips across hands: stacks between hands, the blind level, and the hand in play.
+
+    Off until the first `stacks` event: a session without stacks keeps no amounts at all.
+    """
+
+    stacks: dict[int, int] = field(default_factory=dict)
+    level: Stakes | None = None
+    waiting: dict[int, int] = field(default_factory=dict)  # stacks given during a hand: for the next one
+    hand: HandChips | None = None
+
+    @property
+    def on(self) -> bool:
+        return bool(self.stacks or self.waiting)
+
+    def set_stacks(self, pairs: Sequence[tuple[int, int]]) -> str | None:
+        """New stacks; during a hand they wait for the next one (the message says so)."""
+        if self.hand is not None and not self.hand.settled:
+            self.waiting.update(pairs)
+            return "stacks given during a hand: they apply from the next hand"
+        self.finish()  # the last hand's stacks first, then the new ones over them
+        self.hand = None
+        self.stacks.update(pairs)
+        return None
+
+    def start_hand(self, order: Sequence[int], blinds: tuple[int | None, int | None],
+                   raise_rule: str) -> str | None:
+        """Post antes and blinds for a new hand; a message when chips cannot be counted for it."""
+        message = self.finish()
+        self.hand = None
+        if not self.on:
+            return message
+        self.stacks.update(self.waiting)
+        self.waiting = {}
+        missing = [seat for seat in order if seat not in self.stacks]
+        if missing:
+            return f"no stack for seat {', '.join(map(str, missing))}: chips are not counted this hand"
+        level = self.level or Stakes(small=0, big=0)
+        self.hand = HandChips(order=tuple(order), stacks=self.stacks, blinds=blinds, level=level,
+                              raise_rule=raise_rule)
+        broke = [seat for seat in order if self.stacks[seat] == 0]
+        if broke:
+            return f"seat {', '.join(map(str, broke))} has no chips: take the seat out or give it a stack"
+        return message
+
+    def finish(self) -> str | None:
+        """Carry the hand's stacks over; chips of a hand that was never awarded go back."""
+        hand = self.hand
+        if hand is None:
+            return None
+        message = None
+        if not hand.settled:
+            hand.refund()
+            message = "the last hand ended with its pot not awarded: every chip went back to its seat"
+        self.stacks.update(hand.final_stacks())
+        return message

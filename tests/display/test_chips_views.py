@@ -1,0 +1,100 @@
+"""Chips on both screens: pot, side pots, stacks and last actions; on air only after the secure delay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+from pictures import RecordingPainter
+
+from display import theme
+from display.app import Screen, View
+from display.config import DisplayConfig
+from display.render import render_view
+from firmware_py.core.engine import TableCore
+from firmware_py.profiles import load_profiles
+from firmware_py.session import read_session
+
+SESSION = Path(__file__).resolve().parents[1] / "sessions" / "split_side_pot_rpl.jsonl"
+
+
+def history() -> list[tuple[float, object]]:
+    core = TableCore(load_profiles())
+    out = []
+    for _line, event in read_session(SESSION):
+        core.feed(event)
+        out.append((event.t, core.snapshot()))
+    return out
+
+
+def texts(view: View, at: float, *, delay: float = 60.0, size=(1280, 720)) -> list[str]:
+    drawn: list[str] = []
+    real = theme.draw_text
+
+    def spy(surface, text, *args, **kwargs):
+        drawn.append(text)
+        return real(surface, text, *args, **kwargs)
+
+    theme.draw_text = spy
+    try:
+        render_view(view, history(), at=at, size=size, config=DisplayConfig(broadcast_delay_s=delay),
+                    painter=RecordingPainter())
+    finally:
+        theme.draw_text = real
+    return drawn
+
+
+def test_venue_shows_the_pot_side_pots_stacks_and_last_actions() -> None:
+    drawn = texts(View.VENUE, at=13.0)  # the turn: seat 3 all in for 275, seat 4 bet 150, seat 1 called
+    assert "POT 1,475  (1,100 + 375)" in drawn
+    assert {"550", "0", "700"} <= set(drawn)  # stacks behind
+    assert {"all in 275", "bet 150", "call 150"} <= set(drawn)
+    assert "Level 1  50/100  19:47" in drawn  # the level in force from the session, not the default
+
+
+def test_broadcast_amounts_follow_the_secure_delay() -> None:
+    # The whole session is over at 18 s; 60 s after 9.5 s the air shows the pre-flop pot only.
+    early = texts(View.BROADCAST, at=60.0 + 9.5)
+    assert "POT 1,175 · side 75" in early
+    assert not [text for text in early if "1,475" in text or text in ("737", "738")]
+    late = texts(View.BROADCAST, at=60.0 + 18.0)  # the showdown, 60 s on
+    assert "POT 1,475 · side 375" in late
+    assert {"1,100", "737", "738", "700"} <= set(late)  # the stacks after the pots were awarded
+
+
+def test_a_session_without_chips_draws_no_amounts() -> None:
+    path = Path(__file__).resolve().parents[1] / "sessions" / "burns_rpl.jsonl"
+    core = TableCore(load_profiles())
+    snaps = []
+    for _line, event in read_session(path):
+        core.feed(event)
+        snaps.append((event.t, core.snapshot()))
+    drawn: list[str] = []
+    real = theme.draw_text
+    theme.draw_text = lambda surface, text, *a, **k: drawn.append(text) or real(surface, text, *a, **k)
+    try:
+        render_view(View.VENUE, snaps, at=snaps[-1][0], size=(800, 480), config=DisplayConfig(),
+                    painter=RecordingPainter())
+    finally:
+        theme.draw_text = real
+    assert not [text for text in drawn if text.startswith("POT")]
+
+
+def test_the_venue_shows_the_amount_being_keyed_for_the_seat_to_act() -> None:
+    core = TableCore(load_profiles())
+    for _line, event in read_session(SESSION):
+        core.feed(event)
+        if event.t >= 6.0:  # seat 4 raised to 300: seat 1 is to act
+            break
+    drawn: list[str] = []
+    real = theme.draw_text
+    theme.draw_text = lambda surface, text, *a, **k: drawn.append(text) or real(surface, text, *a, **k)
+    try:
+        screen = Screen(view=View.VENUE, config=DisplayConfig(), painter=RecordingPainter())
+        screen.update(core.snapshot())
+        screen.keyed = "1200"
+        screen.draw(pygame.Surface((800, 480)), now=9.0)
+    finally:
+        theme.draw_text = real
+    assert core.snapshot().to_act == 1
+    assert "Seat 1: 1,200 keyed" in drawn

@@ -1,0 +1,82 @@
+"""Board run-outs with no betting between streets (all in), and the flop redeal: the deal under noise."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware_py.core import RulingKind
+from tests.rules.table import ALL_PROFILES, Table, kinds
+
+
+def allin_preflop(profile: str) -> Table:
+    """Three seats all in before the flop: no betting after it, the dealer runs the board out at once."""
+    t = Table(profile)
+    t.level(50, 100)
+    t.stacks(s1=1000, s2=1000, s3=1000, s4=1000)
+    t.new_hand()
+    t.deal()
+    t.bet("allin")  # seat 4
+    t.bet("call")  # seat 1: all in too
+    t.press("fold")  # seat 2
+    t.bet("call")  # seat 3: all in
+    return t
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_noise_a_flop_card_read_late_in_an_allin_runout_is_no_second_burn(profile: str) -> None:
+    # Regression: the turn's burn left the shoe before the third flop card's board read came in;
+    # it was counted as a second flop burn (burn_extra), and the turn as a fourth flop card.
+    t = allin_preflop(profile)
+    burn, a, b, c = (t.take() for _ in range(4))
+    for card in (burn, a, b, c):
+        t.read("shoe", card)
+    t.read("board1", a)
+    t.read("board2", b)
+    turn_burn, turn = t.take(), t.take()
+    t.read("shoe", turn_burn)  # the dealer is already at the turn
+    t.read("board3", c)  # ... when the third flop card's read arrives
+    t.read("shoe", turn)
+    t.read("board4", turn)
+    t.river()
+    assert kinds(t.rulings) == [RulingKind.SHOWDOWN]
+    assert t.core.snapshot().burns == tuple(t.core.cards[t.uid(x)].card for x in (burn, turn_burn)) + \
+        t.core.snapshot().burns[2:]
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_all_in_with_the_board_complete_the_hands_are_read_at_once(profile: str) -> None:
+    t = allin_preflop(profile)
+    t.flop()
+    t.turn()
+    t.river()
+    assert kinds(t.rulings) == [RulingKind.SHOWDOWN]
+    assert sum(v.stack or 0 for v in t.core.snapshot().seats) == 4000
+
+
+@pytest.mark.parametrize("profile", ["robert", "upt", "rpl"])
+def test_hold_em_3_the_extra_flop_card_may_come_out_first_in_the_redeal(profile: str) -> None:
+    # Regression: the fourth flop card, the last card out before the redeal, was taken for a double
+    # read when the shuffle brought it out first again, and the new flop never completed.
+    t = Table(profile, seats=(1, 2), button=1)
+    t.clean_preflop()
+    burn, a, b, c, extra = (t.take() for _ in range(5))
+    for card in (burn, a, b, c, extra):
+        t.read("shoe", card)
+    for position, card in enumerate((a, b, c, extra), start=1):
+        t.read(f"board{position}", card)
+    assert kinds(t.rulings) == [RulingKind.FLOP_TOO_MANY]
+    t.press("confirm")
+    for position, card in enumerate((a, b, c, extra), start=1):
+        t.gone(f"board{position}", card)
+    new = [extra, t.take(), t.take()]  # redealt without a burn; the extra card comes out first
+    for card in new:
+        t.read("shoe", card)
+    for position, card in enumerate(new, start=1):
+        t.read(f"board{position}", card)
+    assert t.core.snapshot().board == tuple(new) and t.core.snapshot().phase == "betting"
+    t.act("check", "check")
+    t.turn()
+    t.act("check", "check")
+    t.river()
+    t.act("check", "check")
+    assert kinds(t.rulings) == [RulingKind.FLOP_TOO_MANY, RulingKind.SHOWDOWN]
