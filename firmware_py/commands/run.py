@@ -121,6 +121,14 @@ def run(args: argparse.Namespace) -> int:
         dealer = add_simulated_table(daemon, config, plan, speed=speed)
     else:
         add_real_hardware(daemon, config)
+    if config.room is not None:
+        from firmware_py.room.publisher import attach_publisher  # noqa: PLC0415 (paho only with [room])
+
+        try:
+            attach_publisher(daemon, journal)
+        except JournalError as exc:
+            print(f"run: {exc}", file=sys.stderr)
+            return 3
     if not headless:
         from firmware_py.daemon.screen import DisplayComponent  # noqa: PLC0415
 

@@ -56,6 +56,7 @@ class TableConfig:
     hardware: Any  # hardware.config.HardwareConfig
     screen: ScreenConfig = field(default_factory=ScreenConfig)
     journal_path: Path = Path("state") / JOURNAL_NAME
+    room: Any = None  # firmware_py.room.config.RoomConfig: publishing to the room's broker (off when None)
 
     def setup(self, t: float = 0.0) -> Setup:
         """The session's `setup` event for this configuration."""
@@ -137,7 +138,7 @@ def load_table_config(path: str | Path = DEFAULT_PATH, *, with_display: bool = T
 
 def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
                        with_display: bool = True) -> TableConfig:
-    sections = ("table", "display", "journal")
+    sections = ("table", "display", "journal", "room")
     for key in data:
         if key not in sections:
             raise ConfigError(f"{source}: [{key}]: unknown section{_did_you_mean(key, sections)}")
@@ -192,10 +193,15 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
         journal = _Section(source, "journal", data["journal"], ("path",))
         if "path" in journal.data:
             journal_path = _path(base_dir, journal.string("path"))
+    room = None
+    if "room" in data:
+        from firmware_py.room.config import parse_room  # noqa: PLC0415
+
+        room = parse_room(source, data["room"], base_dir=base_dir)
     return TableConfig(source=source, profile=profile, seats=seats, button=button,
                        deck_files=tuple(str(p) for p in deck_paths), decks=tuple(decks), in_play=in_play,
                        profiles=profiles, profiles_dir=profiles_dir, hardware_file=hardware_file,
-                       hardware=hardware, screen=screen, journal_path=journal_path)
+                       hardware=hardware, screen=screen, journal_path=journal_path, room=room)
 
 
 def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:
