@@ -19,6 +19,7 @@ from firmware_py.errors import ConfigError
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 DEFAULT_PORT = 1883
 DEFAULT_TLS_PORT = 8883
+RESERVED_USERS = ("floor", "collector", "production")  # the room's own clients (config/room/acl)
 ROOM_KEYS = ("room", "table", "broker", "port", "tls", "ca_file", "cert_file", "key_file", "username",
              "password_file", "dealer", "heartbeat_s", "broadcast", "broadcast_hold_s")
 
@@ -117,6 +118,9 @@ def parse_room(source: str, raw: Any, *, base_dir: Path) -> RoomConfig:
         return found
 
     room, table = ident("room"), ident("table")
+    if table in RESERVED_USERS:
+        raise error(f"{table!r} is reserved for the room's own clients ({', '.join(RESERVED_USERS)}): "
+                    "name the table otherwise", "table")
     tls = boolean("tls", False)
     port = raw.get("port", DEFAULT_TLS_PORT if tls else DEFAULT_PORT)
     if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
