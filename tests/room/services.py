@@ -138,6 +138,8 @@ class Mosquitto:
                  "max_inflight_messages 0", f"log_dest file {self.directory / 'mosquitto.log'}",
                  "log_type error", "log_type warning", "log_type notice", "log_type subscribe",
                  "log_type unsubscribe", "log_type information"]
+        if os.geteuid() == 0:
+            lines.append("user root")  # the test's files sit in root's 0700 temp directories
         if self.tls:
             assert self.certs is not None
             lines += [f"cafile {self.certs.ca}", f"certfile {self.certs.server_cert}",
@@ -165,7 +167,7 @@ class Mosquitto:
         if not wait_port(self.port):
             self.stop()
             raise RuntimeError(f"mosquitto did not start on port {self.port}: "
-                               f"{(self.directory / 'mosquitto.log').read_text(errors='replace')[-800:]}")
+                               f"{(self.directory / 'stdout.log').read_text(errors='replace')[-800:]}")
         return self
 
     def stop(self) -> None:
