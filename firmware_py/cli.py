@@ -16,6 +16,7 @@ COMMANDS = {
     "run": "firmware_py.commands.run",
     "export": "firmware_py.commands.export",
     "floor": "firmware_py.commands.floor",
+    "collect": "firmware_py.commands.collect",
 }
 
 

@@ -26,7 +26,9 @@ class RoomSubscriber:
     """Subscribe to `topics` on `broker`; `on_message(topic, body, now)` gets each parsed JSON message."""
 
     def __init__(self, broker: BrokerConfig, topics: Sequence[str], *, client_id: str,
-                 on_message: Callable[[str, Any, float], None], persistent: bool = False) -> None:
+                 on_message: Callable[..., None], persistent: bool = False, manual_ack: bool = False) -> None:
+        """With `manual_ack`, `on_message` also gets the message id, and the message is acknowledged to the
+        broker only when `ack(mid)` is called (after it is safely stored); else paho acknowledges it."""
         self.broker, self.topics, self.persistent = broker, list(topics), persistent
         self.on_message = on_message
         self.connected = threading.Event()
@@ -36,6 +38,8 @@ class RoomSubscriber:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.manual_ack = manual_ack
+        self.client.manual_ack_set(manual_ack)
 
     def start(self) -> None:
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=KEEPALIVE_S,
@@ -43,6 +47,9 @@ class RoomSubscriber:
                                   properties=connect_properties(session_expiry_s=SESSION_EXPIRY_S
                                                                 if self.persistent else 0))
         self.client.loop_start()
+
+    def ack(self, mid: int) -> None:
+        self.client.ack(mid, 1)
 
     def stop(self) -> None:
         self.connected.clear()  # a disconnect we asked for is not worth a warning
@@ -79,8 +86,13 @@ class RoomSubscriber:
         except ValueError:
             self.bad_messages += 1
             logger.warning("room: %s: not JSON, ignored", message.topic)
+            if self.manual_ack and message.qos:
+                self.client.ack(message.mid, message.qos)
             return
         try:
-            self.on_message(message.topic, body, now)
+            if self.manual_ack:
+                self.on_message(message.topic, body, now, message.mid if message.qos else 0)
+            else:
+                self.on_message(message.topic, body, now)
         except Exception:
             logger.exception("room: handling %s failed", message.topic)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -117,14 +120,18 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgr
         import psycopg  # noqa: F401, PLC0415
     except ImportError:
         pytest.skip("psycopg is not installed: pip install -e '.[test]'")
-    server = Postgres(tmp_path_factory.mktemp("postgres"))
+    # Not under pytest's temp dirs: those are 0700 root, and the server runs as the postgres user.
+    directory = Path(tempfile.mkdtemp(prefix="pokertable-pg-"))
+    server = Postgres(directory)
     try:
         server.start()
-    except Exception as exc:  # initdb refuses root without runuser, no postgres user, ...
+    except subprocess.CalledProcessError as exc:  # no postgres user, initdb refuses, ...
         server.stop()
-        pytest.skip(f"PostgreSQL could not start here: {exc}")
+        shutil.rmtree(directory, ignore_errors=True)
+        pytest.skip(f"PostgreSQL could not start here: {exc}: {exc.stderr!r}")
     yield server
     server.stop()
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 def table_file(directory: Path, *, room: str = "main", table: str = "t01", port: int, extra: str = "") -> Path:
