@@ -17,6 +17,7 @@ COMMANDS = {
     "export": "firmware_py.commands.export",
     "floor": "firmware_py.commands.floor",
     "collect": "firmware_py.commands.collect",
+    "broadcast": "firmware_py.commands.broadcast",
 }
 
 

@@ -85,9 +85,12 @@ def ruling_json(ruling: Ruling) -> dict[str, Any]:
 
 def broadcast_state(snapshot: TableSnapshot) -> dict[str, Any]:
     """Hole cards and board for the production room: only ever on the broadcast topic."""
-    return {"t": snapshot.t, "hand": snapshot.hand_number, "phase": str(snapshot.phase),
+    return {"t": snapshot.t, "profile": snapshot.profile, "profile_title": snapshot.profile_title,
+            "hand": snapshot.hand_number, "phase": str(snapshot.phase),
             "street": str(snapshot.street) if snapshot.street else None, "board": list(snapshot.board),
-            "button": snapshot.button, "to_act": snapshot.to_act,
+            "button": snapshot.button, "small_blind": snapshot.small_blind, "big_blind": snapshot.big_blind,
+            "to_act": snapshot.to_act, "in_play": snapshot.in_play,
+            "showdown": snapshot.showdown.to_json() if snapshot.showdown else None,
             "seats": [{"seat": v.seat, "state": str(v.state), "cards": list(v.cards)} for v in snapshot.seats]}
 
 

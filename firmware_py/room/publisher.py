@@ -252,12 +252,15 @@ class RoomPublisher:
         while self._connected.is_set() and time.monotonic() < deadline:
             self._take_acks()
             more = self._pump()
-            self._release_held(float("inf"))
+            self._release_held(time.monotonic())  # never early: what is not due when we stop is dropped
             if not more and not self._unacked:
                 break
             self._wake.wait(timeout=0.05)
             self._wake.clear()
         self._take_acks()
+        if self._held:
+            logger.info("room: %d broadcast messages still held back at stop are not published", len(self._held))
+            self._held.clear()
         if self._connected.is_set():
             cfg = self.config
             info = self._client.publish(topic(cfg.room, cfg.table, "status"), json.dumps(envelope(
