@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import signal
+import socket
 import sys
 import threading
 import time
@@ -28,6 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "second, and when stopping)")
     parser.add_argument("--size", default="1920x1080", metavar="WxH", help="window or picture size")
     parser.add_argument("--windowed", action="store_true", help="a window instead of the full screen")
+    parser.add_argument("--client-id", help="the broker session to keep, so no ruling is missed while the floor "
+                        "reconnects (default floor-<room>-<host>; one per floor screen)")
 
 
 def dump(model: Any, path: Path, now: float) -> None:
@@ -68,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     model = FloorModel(room)
     topics = [f"pokertable/{room}/+/{kind}" for kind in ("status", "heartbeat", "state", "ruling")]
-    subscriber = RoomSubscriber(broker, topics, client_id=f"floor-{room}-{int(time.time() * 1000) % 10**8}",
+    client_id = args.client_id or f"floor-{room}-{socket.gethostname()}"
+    subscriber = RoomSubscriber(broker, topics, client_id=client_id, persistent=True,
                                 on_message=lambda name, body, now: model.feed(name, body, now=now))
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

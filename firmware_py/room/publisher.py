@@ -146,6 +146,8 @@ class RoomPublisher:
         self._fault_version = -1
         self._next_heartbeat = 0.0
         self._db: sqlite3.Connection | None = None
+        self._ruled_wall: float | None = None
+        self._stamp = 0.0
         self._reader = SessionReader(source=str(journal_path), base_dir=base_dir)
         self.published = 0  # messages handed to paho (for tests and the benchmark)
         self.refused = 0
@@ -169,6 +171,8 @@ class RoomPublisher:
 
     def wake(self, _snapshot: object = None) -> None:
         """The daemon's on_snapshot callback: there may be new events in the journal. Never blocks."""
+        if self._ruled_wall is None:
+            self._ruled_wall = time.time()  # when the daemon had journaled and ruled: the rulings' `wall`
         self._wake.set()
 
     # -- the broker ------------------------------------------------------------------------------
@@ -315,6 +319,7 @@ class RoomPublisher:
         """Publish the events the journal has beyond the cursor; True if there may be more."""
         if len(self._unacked) >= MAX_UNACKED:
             return True
+        self._stamp, self._ruled_wall = self._ruled_wall or time.time(), None
         rows = self._rows(self.cursor, ROWS_PER_PASS)
         faults = self.faults.current() if self.faults is not None else ()
         fault_version = self.faults.version if self.faults is not None else 0
@@ -355,7 +360,7 @@ class RoomPublisher:
                 self.counts.irregularities += 1
             if publish:
                 body = envelope(cfg.room, cfg.table, seq, session=self.session, n=n, dealer=cfg.dealer,
-                                hand=after.hand_number, wall=round(time.time(), 3), ruling=ruling_json(ruling))
+                                hand=after.hand_number, wall=round(self._stamp, 4), ruling=ruling_json(ruling))
                 self._send(Outgoing(topic(cfg.room, cfg.table, "ruling"), json.dumps(body).encode(), 1, False, seq))
         for finished in self.hands.feed(seq, event, outcome, before, after):
             if finished.record.played:
