@@ -14,7 +14,7 @@ from typing import Any
 from firmware_py.room.config import DEFAULT_PORT, DEFAULT_TLS_PORT, BrokerConfig
 
 KEEPALIVE_S = 15
-RECONNECT_MIN_S, RECONNECT_MAX_S = 0.5, 2  # back within 2 s of the broker: catch-up goal 10 s
+RECONNECT_MIN_S, RECONNECT_MAX_S = 1, 2  # back within 2 s of the broker: catch-up goal 10 s
 
 
 def make_client(broker: BrokerConfig, *, client_id: str, clean_start: bool = True) -> Any:

@@ -148,6 +148,8 @@ class RoomPublisher:
         self._db: sqlite3.Connection | None = None
         self._ruled_wall: float | None = None
         self._stamp = 0.0
+        self._saved_at = 0.0
+        self.ready = threading.Event()  # set once our core has caught up with the marker
         self._reader = SessionReader(source=str(journal_path), base_dir=base_dir)
         self.published = 0  # messages handed to paho (for tests and the benchmark)
         self.refused = 0
@@ -156,7 +158,6 @@ class RoomPublisher:
 
     def start(self) -> None:
         self._db = sqlite3.connect(f"file:{self.journal_path}?mode=ro", uri=True, check_same_thread=False)
-        self._catch_up_core()
         self._client = self._make_client()
         self._thread = threading.Thread(target=self._run, name="room-publisher", daemon=True)
         self._thread.start()
@@ -220,6 +221,8 @@ class RoomPublisher:
 
     def _run(self) -> None:
         try:
+            self._catch_up_core()  # here, not in start(): a long journal must not hold up the table
+            self.ready.set()
             self._client.loop_start()
             while not self._stopping.is_set():
                 self._wake.wait(timeout=0.5)
@@ -246,7 +249,7 @@ class RoomPublisher:
                 self._heartbeat(now)
             self._pump()
             self._release_held(now)
-        if time.monotonic() - getattr(self, "_saved_at", 0.0) >= MARKER_SAVE_S:
+        if time.monotonic() - self._saved_at >= MARKER_SAVE_S:
             self.marker.save()
             self._saved_at = time.monotonic()
 

@@ -197,6 +197,7 @@ def test_broker_outage_queues_in_the_journal_and_catches_up_in_order(tmp_path: P
 
     second = publisher()
     second.start()
+    assert second.ready.wait(10)
     assert second.cursor == half  # resumes after the marker, replaying only into its own core
     broker.restart(down_s=0.5)  # a second outage while the rest comes in
     journal.append(events[half:])
