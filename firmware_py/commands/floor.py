@@ -41,7 +41,8 @@ def dump(model: Any, path: Path, now: float) -> None:
                               "counts": view.counts, "online": view.online,
                               "open_rulings": len(view.open_rulings)}
     body = {"room": model.room, "tables": tables, "messages": model.messages, "duplicates": model.duplicates,
-            "dealers": {k: vars(v) for k, v in model.dealers().items()}}
+            "dealers": {k: vars(v) for k, v in model.dealers().items()},
+            "ruling_latencies": [[round(at, 3), round(seconds, 4)] for at, seconds in list(model.latencies)]}
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(body, indent=1, sort_keys=True))
     tmp.replace(path)

@@ -8,7 +8,8 @@ with `display.floor`; tests feed it recorded messages. Rulings are counted once 
 from __future__ import annotations
 
 import threading
-from collections import Counter
+import time
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +71,8 @@ class FloorModel:
         self.messages = 0
         self.duplicates = 0
         self.ignored = 0
+        # (when received, seconds from the daemon's ruling to here), Unix time: for the latency benchmark
+        self.latencies: deque[tuple[float, float]] = deque(maxlen=100_000)
 
     def feed(self, topic_name: str, body: Any, *, now: float) -> None:
         """One message; anything that is not a v1 message of a table is counted and ignored."""
@@ -116,6 +119,9 @@ class FloorModel:
             self.duplicates += 1
             return
         view.seen.add(key)
+        if isinstance(body.get("wall"), int | float):
+            received = time.time()
+            self.latencies.append((received, received - float(body["wall"])))
         ruling = body.get("ruling", {})
         kind = ruling.get("ruling")
         dealer = str(body.get("dealer") or "(no dealer)")
