@@ -149,6 +149,7 @@ class RoomPublisher:
         self._ruled_wall: float | None = None
         self._stamp = 0.0
         self._saved_at = 0.0
+        self._refused = ""
         self.ready = threading.Event()  # set once our core has caught up with the marker
         self._reader = SessionReader(source=str(journal_path), base_dir=base_dir)
         self.published = 0  # messages handed to paho (for tests and the benchmark)
@@ -194,9 +195,12 @@ class RoomPublisher:
 
     def _on_connect(self, client: Any, _userdata: Any, _flags: Any, reason: Any, _properties: Any) -> None:
         if reason.is_failure:
-            logger.error("room: the broker %s:%d refused the table: %s", self.config.broker.host,
-                         self.config.broker.port, reason)
+            if str(reason) != self._refused:  # paho retries every 2 s: say it once, not every time
+                logger.error("room: the broker %s:%d refused the table: %s", self.config.broker.host,
+                             self.config.broker.port, reason)
+            self._refused = str(reason)
             return
+        self._refused = ""
         logger.info("room: connected to %s:%d as %s/%s", self.config.broker.host, self.config.broker.port,
                     self.config.room, self.config.table)
         self._connected.set()

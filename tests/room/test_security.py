@@ -124,3 +124,15 @@ def test_each_reader_gets_only_its_topics_from_a_table_publishing_over_tls(secur
         card for m in readers["floor"].of("state") for card in m["board"]}
     leaked = {card for card in hole_cards - shown if f"'{card}'" in floor_text}
     assert not leaked, f"hole cards in the floor's state messages: {leaked}"
+
+
+def test_a_table_with_a_wrong_password_deals_on_and_says_so_once(secure_broker: Mosquitto, tmp_path: Path) -> None:
+    config = secure_table(tmp_path, secure_broker)
+    (tmp_path / "t01.password").write_text("not-the-password\n")
+    result = subprocess.run([sys.executable, "-m", "firmware_py", "run", "--simulate", "--headless", "--fresh",
+                             "--hands", "150", "--config", str(config), "--journal", str(tmp_path / "j.sqlite3")],
+                            cwd=ROOT, env=environment(), capture_output=True, text=True, timeout=180, check=False)
+    assert result.returncode == 0, result.stderr[-1500:]
+    assert "simulated table: 150 hands" in result.stdout  # the table is not held up by the room
+    output = result.stdout + result.stderr
+    assert output.count("refused the table: Not authorized") == 1, output[-1500:]
