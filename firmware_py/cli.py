@@ -15,6 +15,9 @@ COMMANDS = {
     "doctor": "firmware_py.commands.doctor",
     "run": "firmware_py.commands.run",
     "export": "firmware_py.commands.export",
+    "floor": "firmware_py.commands.floor",
+    "collect": "firmware_py.commands.collect",
+    "broadcast": "firmware_py.commands.broadcast",
 }
 
 
