@@ -16,6 +16,9 @@ COMMANDS = {
     "run": "firmware_py.commands.run",
     "export": "firmware_py.commands.export",
     "recover": "firmware_py.commands.recover",
+    "floor": "firmware_py.commands.floor",
+    "collect": "firmware_py.commands.collect",
+    "broadcast": "firmware_py.commands.broadcast",
 }
 
 

@@ -124,6 +124,14 @@ def run(args: argparse.Namespace) -> int:
         add_real_hardware(daemon, config)
     if config.tracker is not None:
         add_tracker(daemon, config.tracker)
+    if config.room is not None:
+        from firmware_py.room.publisher import attach_publisher  # noqa: PLC0415 (paho only with [room])
+
+        try:
+            attach_publisher(daemon, journal)
+        except JournalError as exc:
+            print(f"run: {exc}", file=sys.stderr)
+            return 3
     if not headless:
         from firmware_py.daemon.screen import DisplayComponent  # noqa: PLC0415
 

@@ -59,6 +59,7 @@ class TableConfig:
     starting_stack: int = 0  # [chips]: each seat's chips at the start; 0: the table counts no chips
     schedule: Any = None  # display.config.DisplayConfig: the blind levels (level_at), when chips are counted
     tracker: Any = None  # firmware_py.daemon.tracker.TrackerConfig: the action-tracker page, off when None
+    room: Any = None  # firmware_py.room.config.RoomConfig: publishing to the room's broker (off when None)
 
     def setup(self, t: float = 0.0) -> Setup:
         """The session's `setup` event for this configuration."""
@@ -133,7 +134,7 @@ def load_table_config(path: str | Path = DEFAULT_PATH, *, with_display: bool = T
 
 def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
                        with_display: bool = True) -> TableConfig:
-    sections = ("table", "display", "journal", "chips", "tracker")
+    sections = ("table", "display", "journal", "chips", "tracker", "room")
     for key in data:
         if key not in sections:
             raise ConfigError(f"{source}: [{key}]: unknown section{_did_you_mean(key, sections)}")
@@ -194,11 +195,16 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
         from firmware_py.daemon.tracker import parse_tracker_config  # noqa: PLC0415
 
         tracker = parse_tracker_config(data["tracker"], source=source)
+    room = None
+    if "room" in data:
+        from firmware_py.room.config import parse_room  # noqa: PLC0415
+
+        room = parse_room(source, data["room"], base_dir=base_dir)
     return TableConfig(source=source, profile=profile, seats=seats, button=button,
                        deck_files=tuple(str(p) for p in deck_paths), decks=tuple(decks), in_play=in_play,
                        profiles=profiles, profiles_dir=profiles_dir, hardware_file=hardware_file,
                        hardware=hardware, screen=screen, journal_path=journal_path,
-                       starting_stack=starting_stack, schedule=schedule, tracker=tracker)
+                       starting_stack=starting_stack, schedule=schedule, tracker=tracker, room=room)
 
 
 def _chips(source: str, raw: Any, display: Any) -> tuple[int, Any]:

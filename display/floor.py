@@ -1,0 +1,192 @@
+"""The floor view: every table of the room on one screen, and the rulings the floor must see to.
+
+A grid of tiles (one per table: status, hand, hands per hour, misdeals and irregularities,
+dealer, the open ruling) and a side column with every open ruling and its remedy (until the
+dealer confirms it at the table) and the counts per dealer. Sized for a 1080p screen at 50 tables.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pygame
+
+from display import theme
+from display.layout import Scale
+from firmware_py.room.floor import FloorModel, TableView
+
+STATUS_COLOURS = {
+    "offline": (70, 70, 78), "fault": theme.ALARM, "misdealt": (170, 30, 120), "dealing": (40, 110, 200),
+    "preflop": (20, 130, 90), "flop": (20, 130, 90), "turn": (20, 130, 90), "river": (20, 130, 90),
+    "board": (60, 120, 110), "showdown": (150, 110, 20), "idle": (45, 52, 66),
+}
+STATUS_WORDS = {"misdealt": "MISDEAL", "board": "BOARD DUE", "fault": "READER FAULT"}
+
+
+def status_label(status: str) -> str:
+    return STATUS_WORDS.get(status, status.upper())
+
+
+def grid_shape(count: int, width: int, height: int) -> tuple[int, int]:
+    """(columns, rows) whose tiles are closest to 4:3 for `count` tables."""
+    count = max(count, 1)
+    best = (1, count)
+    best_score = math.inf
+    for columns in range(1, count + 1):
+        rows = math.ceil(count / columns)
+        aspect = (width / columns) / (height / rows)
+        score = abs(math.log(aspect / (4 / 3)))
+        if score < best_score:
+            best, best_score = (columns, rows), score
+    return best
+
+
+def tile_rects(count: int, size: tuple[int, int]) -> list[pygame.Rect]:
+    """Where the tiles of `count` tables go on a screen of `size`, in reading order."""
+    width, height = size
+    s = Scale(width, height)
+    top = s.px(30)
+    grid = pygame.Rect(0, top, width - round(width * 0.24), height - top)
+    columns, rows = grid_shape(count, grid.width, grid.height)
+    gap = max(3, s.px(3))
+    tile_w = (grid.width - gap * (columns + 1)) // columns
+    tile_h = (grid.height - gap * (rows + 1)) // rows
+    return [pygame.Rect(grid.left + gap + (i % columns) * (tile_w + gap),
+                        grid.top + gap + (i // columns) * (tile_h + gap), tile_w, tile_h) for i in range(count)]
+
+
+def render_floor(surface: pygame.Surface, model: FloorModel, *, now: float, title: str = "",
+                 clock_text: str | None = None) -> None:
+    """Draw the whole floor view over `surface`."""
+    width, height = surface.get_size()
+    s = Scale(width, height)
+    surface.fill(theme.BACKGROUND)
+    tables = model.tables()
+    header = pygame.Rect(0, 0, width, s.px(30))
+    side_w = round(width * 0.24)
+    side = pygame.Rect(width - side_w, header.bottom, side_w, height - header.bottom)
+    grid = pygame.Rect(0, header.bottom, width - side_w, height - header.bottom)
+    _header(surface, header, model, tables, now=now, title=title, clock_text=clock_text, s=s)
+    if not tables:
+        theme.draw_text(surface, "Waiting for the tables…", s.px(26), theme.TEXT_DIM, grid.center, anchor="center")
+    else:
+        for view, rect in zip(tables, tile_rects(len(tables), (width, height)), strict=True):
+            _tile(surface, rect, view, now=now)
+    _side(surface, side, model, tables, now=now, s=s)
+
+
+def _header(surface: pygame.Surface, rect: pygame.Rect, model: FloorModel, tables: list[TableView], *,
+            now: float, title: str, clock_text: str | None, s: Scale) -> None:
+    pygame.draw.rect(surface, (24, 30, 42), rect)
+    size = round(rect.height * 0.72)
+    theme.draw_text(surface, title or "Floor", size, theme.ACCENT, (s.px(8), rect.centery), anchor="midleft")
+    summary = model.summary(now)
+    open_count = sum(1 for v in tables if v.open_rulings and v.status(now) != "offline")
+    parts = [f"{len(tables)} tables", f"{open_count} open rulings"]
+    parts += [f"{n} {status_label(k).lower()}" for k, n in sorted(summary.items()) if k in ("offline", "fault")]
+    theme.draw_text(surface, "   ".join(parts), round(size * 0.8), theme.TEXT, rect.center, anchor="center")
+    stamp = clock_text if clock_text is not None else time.strftime("%H:%M:%S")
+    theme.draw_text(surface, stamp, size, theme.TEXT, (rect.right - s.px(8), rect.centery), anchor="midright")
+
+
+def _tile(surface: pygame.Surface, rect: pygame.Rect, view: TableView, *, now: float) -> None:
+    status = view.status(now)
+    colour = STATUS_COLOURS.get(status, (45, 52, 66))
+    ruling = view.open_rulings[-1] if view.open_rulings and status != "offline" else None
+    radius = max(4, rect.height // 16)
+    pygame.draw.rect(surface, (28, 34, 46), rect, border_radius=radius)
+    unit = rect.height / 100
+    band = pygame.Rect(rect.left, rect.top, rect.width, round(unit * 30))
+    pygame.draw.rect(surface, colour, band, border_top_left_radius=radius, border_top_right_radius=radius)
+    pad = max(4, round(rect.width * 0.04))
+    theme.draw_text(surface, view.table, round(unit * 22), theme.TEXT, (band.left + pad, band.centery),
+                    anchor="midleft", max_width=band.width // 2 - pad)
+    theme.draw_text(surface, status_label(status), round(unit * 16), theme.TEXT,
+                    (band.right - pad, band.centery), anchor="midright", max_width=band.width // 2)
+    counts = view.counts
+    text_size = round(unit * 14)
+    y = band.bottom + round(unit * 4)
+    hand = view.state.get("hand", "–") if view.state else "–"
+    per_hour = counts.get("hands_per_hour")
+    line1 = f"hand {hand}   {per_hour:.0f}/h" if per_hour is not None else f"hand {hand}"
+    theme.draw_text(surface, line1, text_size, theme.TEXT, (rect.left + pad, y), max_width=rect.width - 2 * pad)
+    y += round(unit * 15)
+    misdeals, irregular = counts.get("misdeals", 0), counts.get("irregularities", 0)
+    theme.draw_text(surface, f"misdeals {misdeals}   irreg. {irregular}", text_size,
+                    theme.WARN if misdeals else theme.TEXT, (rect.left + pad, y), max_width=rect.width - 2 * pad)
+    y += round(unit * 15)
+    who = view.dealer or "no dealer"
+    if status == "offline" and view.offline_reason:
+        who = view.offline_reason
+    elif status == "fault":
+        faults = view.state.get("faults", [])
+        who = faults[0]["component"] if faults else who
+    theme.draw_text(surface, who, text_size, theme.TEXT_DIM, (rect.left + pad, y), max_width=rect.width - 2 * pad)
+    if ruling is not None:
+        strip = pygame.Rect(rect.left, rect.bottom - round(unit * 22), rect.width, round(unit * 22))
+        pygame.draw.rect(surface, theme.ALARM, strip, border_bottom_left_radius=radius,
+                         border_bottom_right_radius=radius)
+        theme.draw_text(surface, _ruling_name(ruling), round(unit * 15), theme.TEXT, strip.center, anchor="center",
+                        max_width=strip.width - 2 * pad)
+    edge = theme.ALARM_EDGE if ruling is not None else colour
+    pygame.draw.rect(surface, edge, rect, width=max(2, rect.height // 50), border_radius=radius)
+
+
+def _ruling_name(ruling: dict[str, object]) -> str:
+    text = str(ruling.get("ruling", "")).replace("_", " ").upper()
+    if ruling.get("seat") is not None:
+        text += f" seat {ruling['seat']}"
+    return text
+
+
+def _side(surface: pygame.Surface, rect: pygame.Rect, model: FloorModel, tables: list[TableView], *,
+          now: float, s: Scale) -> None:
+    pygame.draw.rect(surface, (20, 25, 35), rect)
+    pad = s.px(8)
+    x, y, width = rect.left + pad, rect.top + pad, rect.width - 2 * pad
+    head = s.px(17)
+    body = s.px(12)
+    theme.draw_text(surface, "Open rulings", head, theme.ACCENT, (x, y))
+    y += head + s.px(4)
+    dealers = model.dealers()
+    dealer_rows = min(len(dealers), 8)
+    dealers_top = rect.bottom - pad - (dealer_rows + 2) * (body + s.px(3))
+    shown = 0
+    for view in tables:
+        if view.status(now) == "offline":
+            continue
+        for ruling in view.open_rulings:
+            lines = theme.wrap(str(ruling.get("remedy", "")), body, width - s.px(10), 3)
+            needed = head + len(lines) * (body + s.px(2)) + body + s.px(10)
+            if y + needed > dealers_top - s.px(10):
+                theme.draw_text(surface, "… more", body, theme.TEXT_DIM, (x, y))
+                y = dealers_top
+                break
+            theme.draw_text(surface, f"{view.table}: {_ruling_name(ruling)}", round(body * 1.15), theme.WARN, (x, y),
+                            max_width=width)
+            y += round(body * 1.15) + s.px(2)
+            for line in lines:
+                theme.draw_text(surface, line, body, theme.TEXT, (x + s.px(10), y))
+                y += body + s.px(2)
+            theme.draw_text(surface, str(ruling.get("rule", "")), body, theme.TEXT_DIM, (x + s.px(10), y),
+                            max_width=width - s.px(10))
+            y += body + s.px(10)
+            shown += 1
+        if y >= dealers_top:
+            break
+    if not shown:
+        theme.draw_text(surface, "none", body, theme.TEXT_DIM, (x, y))
+    y = dealers_top
+    pygame.draw.line(surface, theme.TEXT_DIM, (x, y - s.px(5)), (rect.right - pad, y - s.px(5)))
+    theme.draw_text(surface, "Dealer", body, theme.ACCENT, (x, y))
+    theme.draw_text(surface, "misdeals", body, theme.ACCENT, (x + round(width * 0.62), y), anchor="topright")
+    theme.draw_text(surface, "irregularities", body, theme.ACCENT, (x + width, y), anchor="topright")
+    y += body + s.px(3)
+    ranked = sorted(dealers.items(), key=lambda item: (-item[1].misdeals, -item[1].irregularities, item[0]))
+    for name, counts in ranked[:dealer_rows]:
+        theme.draw_text(surface, name, body, theme.TEXT, (x, y), max_width=round(width * 0.45))
+        theme.draw_text(surface, str(counts.misdeals), body, theme.TEXT, (x + round(width * 0.62), y),
+                        anchor="topright")
+        theme.draw_text(surface, str(counts.irregularities), body, theme.TEXT, (x + width, y), anchor="topright")
+        y += body + s.px(3)

@@ -1,0 +1,142 @@
+"""`floor --room ROOM`: every table of the room on one screen (or, headless, a PNG and a JSON dump)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+HELP = "the floor view: every table of a room on one screen (status, open rulings, misdeals, hands per hour)"
+REFRESH_S = 0.5
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from firmware_py.room.mqtt import add_broker_arguments  # noqa: PLC0415
+
+    parser.add_argument("--room", required=True, help="the room id (the second level of the topics)")
+    add_broker_arguments(parser, user="floor")
+    parser.add_argument("--headless", action="store_true", help="no window: write --snapshot/--dump and stop")
+    parser.add_argument("--seconds", type=float, default=None, metavar="S",
+                        help="stop after S seconds (default: run until closed or signalled)")
+    parser.add_argument("--snapshot", metavar="FILE.png", help="write the floor picture when stopping")
+    parser.add_argument("--dump", metavar="FILE.json", help="write each table's last state as JSON (every "
+                        "second, and when stopping)")
+    parser.add_argument("--size", default="1920x1080", metavar="WxH", help="window or picture size")
+    parser.add_argument("--windowed", action="store_true", help="a window instead of the full screen")
+    parser.add_argument("--client-id", help="the broker session to keep, so no ruling is missed while the floor "
+                        "reconnects (default floor-<room>-<host>; one per floor screen)")
+
+
+def dump(model: Any, path: Path, now: float) -> None:
+    tables = {}
+    for view in model.tables():
+        tables[view.table] = {"status": view.status(now), "session": view.state.get("session"),
+                              "seq": view.state.get("seq"), "digest": view.state.get("digest"),
+                              "counts": view.counts, "online": view.online,
+                              "open_rulings": len(view.open_rulings)}
+    body = {"room": model.room, "tables": tables, "messages": model.messages, "duplicates": model.duplicates,
+            "dealers": {k: vars(v) for k, v in model.dealers().items()},
+            "ruling_latencies": [[round(at, 3), round(seconds, 4)] for at, seconds in list(model.latencies)]}
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(body, indent=1, sort_keys=True))
+    tmp.replace(path)
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware_py.daemon.logs import setup_logging  # noqa: PLC0415
+    from firmware_py.room.config import check_id  # noqa: PLC0415
+    from firmware_py.room.floor import FloorModel  # noqa: PLC0415
+    from firmware_py.room.mqtt import broker_from_args  # noqa: PLC0415
+    from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
+
+    setup_logging(verbose=False)
+    try:
+        room = check_id(args.room, "--room")
+        broker = broker_from_args(args)
+    except ValueError as exc:
+        print(f"floor: {exc}", file=sys.stderr)
+        return 2
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        print(f"floor: --size {args.size!r} is not a size such as 1920x1080", file=sys.stderr)
+        return 2
+    if args.headless and not (args.snapshot or args.dump):
+        print("floor: --headless needs --snapshot FILE.png or --dump FILE.json", file=sys.stderr)
+        return 2
+    model = FloorModel(room)
+    topics = [f"pokertable/{room}/+/{kind}" for kind in ("status", "heartbeat", "state", "ruling")]
+    client_id = args.client_id or f"floor-{room}-{socket.gethostname()}"
+    subscriber = RoomSubscriber(broker, topics, client_id=client_id, persistent=True,
+                                on_message=lambda name, body, now: model.feed(name, body, now=now))
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        subscriber.start()
+    except Exception as exc:  # an unreadable password file, a bad CA file
+        print(f"floor: cannot connect to {broker.host}:{broker.port}: {exc}", file=sys.stderr)
+        return 2
+    if not subscriber.wait_connected(10.0):
+        why = f"refused: {subscriber.refused}" if subscriber.refused else "no answer in 10 s"
+        print(f"floor: the broker {broker.host}:{broker.port} {why}; still trying", file=sys.stderr)
+    deadline = time.monotonic() + args.seconds if args.seconds is not None else None
+    status = 0
+    try:
+        if args.headless:
+            next_dump = 0.0
+            while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
+                if args.dump and time.monotonic() >= next_dump:
+                    dump(model, Path(args.dump), time.monotonic())
+                    next_dump = time.monotonic() + 1.0
+                stop.wait(0.1)
+        else:
+            status = _window(model, room, (width, height), args, stop=stop, deadline=deadline)
+    finally:
+        subscriber.stop()
+        if args.dump:
+            dump(model, Path(args.dump), time.monotonic())
+        if args.snapshot:
+            _picture(model, room, (width, height), Path(args.snapshot))
+    return status
+
+
+def _picture(model: Any, room: str, size: tuple[int, int], path: Path) -> None:
+    import pygame  # noqa: PLC0415
+
+    from display.floor import render_floor  # noqa: PLC0415
+    from display.render import init_headless, save_png  # noqa: PLC0415
+
+    init_headless()
+    surface = pygame.Surface(size)
+    render_floor(surface, model, now=time.monotonic(), title=f"Room {room}")
+    save_png(surface, path)
+
+
+def _window(model: Any, room: str, size: tuple[int, int], args: argparse.Namespace, *, stop: threading.Event,
+            deadline: float | None) -> int:
+    import pygame  # noqa: PLC0415
+
+    from display.floor import render_floor  # noqa: PLC0415
+
+    pygame.display.init()
+    pygame.font.init()
+    flags = 0 if args.windowed else pygame.FULLSCREEN
+    screen = pygame.display.set_mode(size, flags)
+    pygame.display.set_caption(f"Floor: room {room}")
+    while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE,
+                                                                                            pygame.K_q)):
+                stop.set()
+        render_floor(screen, model, now=time.monotonic(), title=f"Room {room}")
+        pygame.display.flip()
+        stop.wait(REFRESH_S)
+    pygame.display.quit()
+    return 0

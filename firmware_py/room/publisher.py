@@ -1,0 +1,426 @@
+"""The table's publisher: the journal, as the room's MQTT messages, on its own thread.
+
+It never blocks the main loop or the journal: the daemon only sets an event after each commit.
+The publisher reads the journal itself (a second, read-only SQLite connection; WAL lets it read
+while the daemon writes), feeds the events to its own copy of the rules core and publishes what
+follows from them. Messages are handed to paho only while the broker is connected, so an outage
+leaves the events in the journal, which is the on-disk queue; when the broker is back the
+publisher goes on from where it was, in order. Which events the broker has acknowledged is kept
+in a small file beside the journal ("published up to seq"); after a crash the publisher starts
+again from there, so a message may come twice (a consumer drops it by `seq`) but never not at all.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import logging
+import os
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from firmware_py.core import Event, TableSnapshot
+from firmware_py.core.engine import TableCore
+from firmware_py.room.config import RoomConfig
+from firmware_py.room.hands import FinishedHand, HandTracker
+from firmware_py.room.messages import (
+    MISDEALS,
+    broadcast_state,
+    envelope,
+    is_irregularity,
+    ruling_json,
+    status_of,
+    topic,
+    venue_state,
+)
+from firmware_py.session import SessionReader
+
+logger = logging.getLogger("firmware_py.room")
+
+MAX_UNACKED = 2000  # messages handed to paho but not yet acknowledged: the reader waits beyond this
+ROWS_PER_PASS = 500
+MARKER_SAVE_S = 0.5
+STOP_FLUSH_S = 5.0
+HOUR_S = 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    topic: str
+    payload: bytes
+    qos: int
+    retain: bool
+    seq: int  # 0: not counted for the marker (heartbeats, broadcast)
+
+
+class Marker:
+    """`<journal>.room.json`: the journal session and the last seq whose messages the broker has."""
+
+    def __init__(self, path: Path, session: str) -> None:
+        self.path, self.session = path, session
+        self.seq = 0
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("session") == session:
+                self.seq = int(data["seq"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # none yet, or unreadable: start from the beginning (consumers drop what they have)
+        self.saved = self.seq
+
+    def save(self) -> None:
+        if self.saved == self.seq:
+            return
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(json.dumps({"session": self.session, "seq": self.seq}), encoding="utf-8")
+        os.replace(tmp, self.path)  # a stale marker only means duplicates, never a gap: no fsync needed
+        self.saved = self.seq
+
+
+def journal_session(journal: Any) -> str:
+    """The journal's session id (made on first use): seqs restart with a new journal, the id tells them apart."""
+    session = journal.meta("room_session")
+    if not isinstance(session, str):
+        session = uuid.uuid4().hex[:12]
+        journal.set_meta("room_session", session)
+    return str(session)
+
+
+class TableCounts:
+    """Hands, misdeals and irregularities of the session, and hands per hour (session time)."""
+
+    def __init__(self) -> None:
+        self.hands = 0
+        self.misdeals = 0
+        self.irregularities = 0
+        self.recent: collections.deque[float] = collections.deque()  # end times of hands in the last hour
+
+    def hand_ended(self, hand: FinishedHand) -> None:
+        self.hands += 1
+        self.recent.append(hand.record.t)
+
+    def per_hour(self, now: float, start: float) -> float:
+        while self.recent and self.recent[0] < now - HOUR_S:
+            self.recent.popleft()
+        window = min(HOUR_S, max(now - start, 1.0))
+        return round(len(self.recent) * HOUR_S / window, 1)
+
+    def to_json(self, now: float, start: float) -> dict[str, Any]:
+        return {"hands": self.hands, "misdeals": self.misdeals, "irregularities": self.irregularities,
+                "hands_per_hour": self.per_hour(now, start)}
+
+
+class RoomPublisher:
+    """A daemon component: `start()` and `stop()` from the main thread, the work on its own thread."""
+
+    name = "room publisher"
+
+    def __init__(self, config: RoomConfig, *, journal_path: Path, session: str, profiles: Any, base_dir: Path,
+                 faults: Any = None, client_factory: Callable[[], Any] | None = None) -> None:
+        self.config = config
+        self.journal_path = journal_path
+        self.session = session
+        self.base_dir = base_dir
+        self.faults = faults
+        self.core = TableCore(profiles)
+        self.hands = HandTracker()
+        self.counts = TableCounts()
+        self.marker = Marker(journal_path.with_name(journal_path.name + ".room.json"), session)
+        self.cursor = 0  # the last journal seq fed to our core
+        self.start_t: float | None = None
+        self._client_factory = client_factory
+        self._client: Any = None
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._connected = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._acked: collections.deque[int] = collections.deque()  # mids, appended by paho's thread
+        self._unacked: collections.OrderedDict[int, int] = collections.OrderedDict()  # mid -> seq
+        self._held: collections.deque[tuple[float, Outgoing]] = collections.deque()  # broadcast, held back
+        self._last_broadcast: dict[str, Any] | None = None
+        self._fault_version = -1
+        self._next_heartbeat = 0.0
+        self._db: sqlite3.Connection | None = None
+        self._ruled_wall: float | None = None
+        self._stamp = 0.0
+        self._saved_at = 0.0
+        self._refused = ""
+        self.ready = threading.Event()  # set once our core has caught up with the marker
+        self._reader = SessionReader(source=str(journal_path), base_dir=base_dir)
+        self.published = 0  # messages handed to paho (for tests and the benchmark)
+        self.refused = 0
+
+    # -- the component ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._db = sqlite3.connect(f"file:{self.journal_path}?mode=ro", uri=True, check_same_thread=False)
+        self._client = self._make_client()
+        self._thread = threading.Thread(target=self._run, name="room-publisher", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(STOP_FLUSH_S + 3.0)
+        if self._db is not None:
+            self._db.close()
+
+    def wake(self, _snapshot: object = None) -> None:
+        """The daemon's on_snapshot callback: there may be new events in the journal. Never blocks."""
+        if self._ruled_wall is None:
+            self._ruled_wall = time.time()  # when the daemon had journaled and ruled: the rulings' `wall`
+        self._wake.set()
+
+    # -- the broker ------------------------------------------------------------------------------
+
+    def _make_client(self) -> Any:
+        from firmware_py.room.mqtt import KEEPALIVE_S, make_client  # noqa: PLC0415
+
+        cfg = self.config
+        client = (self._client_factory() if self._client_factory
+                  else make_client(cfg.broker, client_id=f"table-{cfg.room}-{cfg.table}"))
+        offline = envelope(cfg.room, cfg.table, 0, session=self.session, online=False, reason="connection lost")
+        client.will_set(topic(cfg.room, cfg.table, "status"), json.dumps(offline), qos=1, retain=True)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
+        client.connect_async(cfg.broker.host, cfg.broker.port, keepalive=KEEPALIVE_S)
+        return client
+
+    def _on_connect(self, client: Any, _userdata: Any, _flags: Any, reason: Any, _properties: Any) -> None:
+        if reason.is_failure:
+            if str(reason) != self._refused:  # paho retries every 2 s: say it once, not every time
+                logger.error("room: the broker %s:%d refused the table: %s", self.config.broker.host,
+                             self.config.broker.port, reason)
+            self._refused = str(reason)
+            return
+        self._refused = ""
+        logger.info("room: connected to %s:%d as %s/%s", self.config.broker.host, self.config.broker.port,
+                    self.config.room, self.config.table)
+        self._connected.set()
+        self._next_heartbeat = 0.0
+        self._fault_version = -1  # the state goes out again on every connection
+        self._wake.set()
+
+    def _on_disconnect(self, _client: Any, _userdata: Any, _flags: Any, reason: Any, _properties: Any) -> None:
+        if self._connected.is_set() and not self._stopping.is_set():
+            logger.warning("room: lost the broker (%s); the journal keeps the events until it is back", reason)
+        self._connected.clear()
+
+    def _on_publish(self, _client: Any, _userdata: Any, mid: int, reason: Any, _properties: Any) -> None:
+        if getattr(reason, "is_failure", False):
+            self.refused += 1
+            logger.error("room: the broker refused message %d: %s (check the ACL for table %s)", mid, reason,
+                         self.config.table)
+        self._acked.append(mid)  # paho's thread: only a deque append here
+        self._wake.set()
+
+    # -- the thread -------------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            self._catch_up_core()  # here, not in start(): a long journal must not hold up the table
+            self.ready.set()
+            self._client.loop_start()
+            while not self._stopping.is_set():
+                self._wake.wait(timeout=0.5)
+                self._wake.clear()
+                self._work()
+            self._flush()
+        except Exception:  # the table goes on without the room; say so
+            logger.exception("room: the publisher failed")
+            if self.faults is not None:
+                self.faults.raise_fault("room", "the room publisher stopped (see the log)")
+        finally:
+            try:
+                self._client.disconnect()
+                self._client.loop_stop()
+            except Exception:
+                logger.debug("room: disconnect failed", exc_info=True)
+            self.marker.save()
+
+    def _work(self) -> None:
+        self._take_acks()
+        if self._connected.is_set():
+            now = time.monotonic()
+            if now >= self._next_heartbeat:
+                self._heartbeat(now)
+            self._pump()
+            self._release_held(now)
+        if time.monotonic() - self._saved_at >= MARKER_SAVE_S:
+            self.marker.save()
+            self._saved_at = time.monotonic()
+
+    def _flush(self) -> None:
+        """On stop: publish what the journal still holds, wait for the acks, then say offline."""
+        deadline = time.monotonic() + STOP_FLUSH_S
+        while self._connected.is_set() and time.monotonic() < deadline:
+            self._take_acks()
+            more = self._pump()
+            self._release_held(time.monotonic())  # never early: what is not due when we stop is dropped
+            if not more and not self._unacked:
+                break
+            self._wake.wait(timeout=0.05)
+            self._wake.clear()
+        self._take_acks()
+        if self._held:
+            logger.info("room: %d broadcast messages still held back at stop are not published", len(self._held))
+            self._held.clear()
+        if self._connected.is_set():
+            cfg = self.config
+            info = self._client.publish(topic(cfg.room, cfg.table, "status"), json.dumps(envelope(
+                cfg.room, cfg.table, self.cursor, session=self.session, online=False, reason="stopped")),
+                qos=1, retain=True)
+            info.wait_for_publish(timeout=1.0)
+
+    def _send(self, message: Outgoing) -> None:
+        info = self._client.publish(message.topic, message.payload, qos=message.qos, retain=message.retain)
+        self.published += 1
+        if message.seq:
+            self._unacked[info.mid] = message.seq
+
+    def _take_acks(self) -> None:
+        while self._acked:
+            self._unacked.pop(self._acked.popleft(), None)
+        # Messages go out in seq order, so every seq before the oldest unacknowledged one is complete.
+        done = (next(iter(self._unacked.values())) - 1) if self._unacked else self.cursor
+        self.marker.seq = max(self.marker.seq, min(done, self.cursor))
+
+    def _heartbeat(self, now: float) -> None:
+        cfg = self.config
+        self._next_heartbeat = now + cfg.heartbeat_s
+        if self._fault_version == -1:
+            online = envelope(cfg.room, cfg.table, self.cursor, session=self.session, online=True,
+                              dealer=cfg.dealer, heartbeat_s=cfg.heartbeat_s)
+            self._send(Outgoing(topic(cfg.room, cfg.table, "status"), json.dumps(online).encode(), 1, True, 0))
+        beat = envelope(cfg.room, cfg.table, self.cursor, session=self.session, wall=round(time.time(), 3),
+                        acked=self.marker.seq)
+        self._send(Outgoing(topic(cfg.room, cfg.table, "heartbeat"), json.dumps(beat).encode(), 0, False, 0))
+
+    # -- the journal --------------------------------------------------------------------------------
+
+    def _rows(self, after: int, limit: int) -> list[tuple[int, str]]:
+        assert self._db is not None
+        return self._db.execute("SELECT seq, line FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+                                (after, limit)).fetchall()
+
+    def _catch_up_core(self) -> None:
+        """Feed our core the events already published (no messages), so we go on from the marker."""
+        target = self.marker.seq
+        while self.cursor < target:
+            rows = self._rows(self.cursor, 5000)
+            if not rows:
+                break
+            for seq, line in rows:
+                if seq > target:
+                    return
+                self._apply(seq, line, publish=False)
+
+    def _pump(self) -> bool:
+        """Publish the events the journal has beyond the cursor; True if there may be more."""
+        if len(self._unacked) >= MAX_UNACKED:
+            return True
+        self._stamp, self._ruled_wall = self._ruled_wall or time.time(), None
+        rows = self._rows(self.cursor, ROWS_PER_PASS)
+        faults = self.faults.current() if self.faults is not None else ()
+        fault_version = self.faults.version if self.faults is not None else 0
+        if not rows and fault_version == self._fault_version:
+            return False
+        for seq, line in rows:
+            self._apply(seq, line, publish=True)
+        self._fault_version = fault_version
+        self._send_state(faults)
+        return len(rows) == ROWS_PER_PASS
+
+    def _apply(self, seq: int, line: str, *, publish: bool) -> None:
+        self.cursor = seq
+        try:
+            event = self._reader.parse_line(line, seq)
+        except Exception as exc:
+            logger.error("room: journal event #%d cannot be read: %s", seq, exc)
+            return
+        if event is None:
+            return
+        before = self.core.snapshot()
+        try:
+            outcome = self.core.feed(event)
+        except ValueError:
+            return  # refused live too
+        after = self.core.snapshot()
+        if self.start_t is None:
+            self.start_t = event.t
+        self._count_and_publish(seq, event, outcome, before, after, publish=publish)
+
+    def _count_and_publish(self, seq: int, event: Event, outcome: Any, before: TableSnapshot,
+                           after: TableSnapshot, *, publish: bool) -> None:
+        cfg = self.config
+        for n, ruling in enumerate(outcome.rulings):
+            if ruling.ruling in MISDEALS:
+                self.counts.misdeals += 1
+            if is_irregularity(ruling):
+                self.counts.irregularities += 1
+            if publish:
+                body = envelope(cfg.room, cfg.table, seq, session=self.session, n=n, dealer=cfg.dealer,
+                                hand=after.hand_number, wall=round(self._stamp, 4), ruling=ruling_json(ruling))
+                self._send(Outgoing(topic(cfg.room, cfg.table, "ruling"), json.dumps(body).encode(), 1, False, seq))
+        for finished in self.hands.feed(seq, event, outcome, before, after):
+            if finished.record.played:
+                self.counts.hand_ended(finished)
+            if publish:
+                self._send_hand(finished)
+        if publish and cfg.broadcast:
+            picture = broadcast_state(after)
+            key = {k: v for k, v in picture.items() if k != "t"}
+            if key != self._last_broadcast:
+                self._last_broadcast = key
+                body = envelope(cfg.room, cfg.table, seq, session=self.session, held_s=cfg.broadcast_hold_s,
+                                **picture)
+                message = Outgoing(topic(cfg.room, cfg.table, "broadcast"), json.dumps(body).encode(), 1, False, 0)
+                self._held.append((time.monotonic() + cfg.broadcast_hold_s, message))
+
+    def _send_hand(self, finished: FinishedHand) -> None:
+        from firmware_py.daemon.export import hand_history  # noqa: PLC0415
+
+        cfg, record = self.config, finished.record
+        phh, problem = None, None
+        if record.played:
+            try:
+                phh = hand_history(record, table=cfg.table).dumps()
+            except (ValueError, KeyError) as exc:
+                problem = str(exc)
+        body = envelope(cfg.room, cfg.table, finished.seq, session=self.session, hand=record.number, t=record.t,
+                        dealer=cfg.dealer, played=record.played, rulings=record.rulings, phh=phh,
+                        phh_problem=problem)
+        self._send(Outgoing(topic(cfg.room, cfg.table, "hand"), json.dumps(body).encode(), 1, False, finished.seq))
+
+    def _send_state(self, faults: Any) -> None:
+        cfg = self.config
+        snapshot = self.core.snapshot()
+        table_faults = [{"component": f.component, "message": f.message} for f in faults]
+        reader_faults = [f for f in faults if f.component != "room"]
+        body = envelope(cfg.room, cfg.table, self.cursor, session=self.session, dealer=cfg.dealer,
+                        status=status_of(snapshot, reader_faults), faults=table_faults,
+                        counts=self.counts.to_json(snapshot.t, self.start_t or 0.0), **venue_state(snapshot))
+        self._send(Outgoing(topic(cfg.room, cfg.table, "state"), json.dumps(body).encode(), 1, True, self.cursor))
+
+    def _release_held(self, now: float) -> None:
+        while self._held and self._held[0][0] <= now:
+            self._send(self._held.popleft()[1])
+
+
+def attach_publisher(daemon: Any, journal: Any) -> RoomPublisher | None:
+    """Publish this daemon's journal to the room when its table file has `[room]`; else do nothing."""
+    config = daemon.config
+    if config.room is None:
+        return None
+    publisher = RoomPublisher(config.room, journal_path=Path(journal.path), session=journal_session(journal),
+                              profiles=config.profiles, base_dir=config.hardware_file.parent, faults=daemon.faults)
+    daemon.on_snapshot.append(publisher.wake)
+    daemon.extras.append(publisher)
+    return publisher

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The room's install steps (docs/room.md). Run from a clone, as root:
+#   sudo systemd/install-room.sh broker                 # on the broker host: Mosquitto, TLS, passwords, the ACL
+#   sudo systemd/install-room.sh user NAME              # on the broker host: add a table id, floor, collector or production
+#   sudo systemd/install-room.sh table CA.crt PASSWORD  # on a table (after install.sh): paho-mqtt, network, secrets
+set -euo pipefail
+
+SRC="$(cd "$(dirname "$0")/.." && pwd)"
+MOSQ=/etc/mosquitto
+ETC=/etc/pokertable
+PREFIX=/opt/pokertable
+
+if [[ "$(id -u)" -ne 0 ]]; then
+    echo "run as root: sudo $0 $*" >&2
+    exit 1
+fi
+
+case "${1:-}" in
+broker)
+    apt-get update
+    apt-get install -y mosquitto mosquitto-clients
+    install -m 0644 "${SRC}/config/room/acl" "${MOSQ}/pokertable.acl"
+    touch "${MOSQ}/pokertable.passwd"
+    chown root:mosquitto "${MOSQ}/pokertable.passwd"
+    chmod 0640 "${MOSQ}/pokertable.passwd"
+    if [[ ! -f "${MOSQ}/certs/server.crt" || ! -f "${MOSQ}/certs/server.key" || ! -f "${MOSQ}/certs/ca.crt" ]]; then
+        echo "put the broker's certificate in ${MOSQ}/certs/ (ca.crt, server.crt, server.key readable by mosquitto)" >&2
+        echo "then run this again; docs/room.md shows how to make them with openssl" >&2
+        exit 1
+    fi
+    cat > "${MOSQ}/conf.d/pokertable.conf" <<CONF
+# The poker room (installed by pokertable systemd/install-room.sh broker)
+listener 8883
+cafile ${MOSQ}/certs/ca.crt
+certfile ${MOSQ}/certs/server.crt
+keyfile ${MOSQ}/certs/server.key
+tls_version tlsv1.2
+allow_anonymous false
+password_file ${MOSQ}/pokertable.passwd
+acl_file ${MOSQ}/pokertable.acl
+persistence true
+max_queued_messages 100000
+CONF
+    systemctl restart mosquitto
+    echo "Mosquitto listens on 8883 (TLS) with the room's ACL; add users with: sudo $0 user NAME"
+    ;;
+user)
+    name="${2:?usage: $0 user NAME (a table id, floor, collector or production)}"
+    mosquitto_passwd "${MOSQ}/pokertable.passwd" "$name"
+    systemctl reload mosquitto 2>/dev/null || systemctl restart mosquitto
+    ;;
+table)
+    ca="${2:?usage: $0 table CA.crt PASSWORD-FILE}"
+    password="${3:?usage: $0 table CA.crt PASSWORD-FILE}"
+    "${PREFIX}/venv/bin/pip" install "paho-mqtt>=2.0,<3"
+    install -d -m 0750 -g pokertable "${ETC}/room"
+    install -m 0644 "$ca" "${ETC}/room/ca.crt"
+    install -m 0640 -g pokertable "$password" "${ETC}/room/password"
+    install -d -m 0755 /etc/systemd/system/pokertable.service.d
+    install -m 0644 "${SRC}/systemd/pokertable.service.d/room.conf" /etc/systemd/system/pokertable.service.d/room.conf
+    systemctl daemon-reload
+    if ! grep -q '^\[room\]' "${ETC}/table.toml"; then
+        echo "add to ${ETC}/table.toml (then: systemctl restart pokertable):"
+        printf '\n[room]\nroom = "main"\ntable = "t01"\nbroker = "broker.example"\ntls = true\n'
+        printf 'ca_file = "room/ca.crt"\npassword_file = "room/password"\ndealer = ""\n'
+    fi
+    ;;
+*)
+    sed -n '2,6p' "$0" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,162 @@
+"""Fixtures: a real Mosquitto (plain, or TLS with passwords and the shipped ACL) and PostgreSQL on loopback."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_py.room.config import BrokerConfig
+from tests.room.services import ACL_FILE, Mosquitto, Postgres, ensure_installed, postgres_bin
+
+ROOT = Path(__file__).resolve().parents[2]
+USERS = {"t01": "table-one-secret", "t02": "table-two-secret", "floor": "floor-secret",
+         "collector": "collector-secret", "production": "production-secret"}
+
+
+@pytest.fixture(scope="session")
+def mosquitto_installed() -> None:
+    reason = ensure_installed("mosquitto", ["mosquitto", "mosquitto-clients"])
+    if reason:
+        pytest.skip(f"no Mosquitto broker: {reason}")
+
+
+@pytest.fixture
+def broker(tmp_path: Path, mosquitto_installed: None) -> Iterator[Mosquitto]:
+    """A plain Mosquitto, anonymous, on a free loopback port."""
+    server = Mosquitto(tmp_path / "mosquitto").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def secure_broker(tmp_path: Path, mosquitto_installed: None) -> Iterator[Mosquitto]:
+    """Mosquitto with TLS (a throwaway CA), per-client passwords and config/room/acl."""
+    server = Mosquitto(tmp_path / "mosquitto-tls", tls=True, users=USERS, acl=ACL_FILE).start()
+    yield server
+    server.stop()
+
+
+def broker_config(server: Mosquitto, user: str | None = None, password: str | None = None) -> BrokerConfig:
+    password_file = None
+    if user is not None:
+        password_file = server.directory / f"{user}.password"
+        password_file.write_text(password if password is not None else USERS[user])
+    return BrokerConfig(host="127.0.0.1", port=server.port, tls=server.tls,
+                        ca_file=server.certs.ca if server.certs else None, username=user, password_file=password_file)
+
+
+class Listener:
+    """A subscriber that records every message it receives, as a real client of the room would."""
+
+    def __init__(self, config: BrokerConfig, *topics: str, client_id: str = "listener",
+                 persistent: bool = False) -> None:
+        from firmware_py.room.mqtt import connect_properties, make_client  # noqa: PLC0415
+
+        self.messages: list[tuple[str, dict[str, Any] | bytes, bool]] = []
+        self.connected = threading.Event()
+        self.connect_reason = ""
+        self.client = make_client(config, client_id=client_id)
+        self.topics = topics
+
+        def on_connect(client: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+            self.connect_reason = str(reason)
+            if not reason.is_failure:
+                for name in self.topics:
+                    client.subscribe(name, qos=1)
+                self.connected.set()
+
+        def on_message(_c: Any, _u: Any, message: Any) -> None:
+            try:
+                body: dict[str, Any] | bytes = json.loads(message.payload)
+            except ValueError:
+                body = message.payload
+            self.messages.append((message.topic, body, bool(message.retain)))
+
+        self.client.on_connect = on_connect
+        self.client.on_message = on_message
+        self.client.connect(config.host, config.port, clean_start=not persistent,
+                            properties=connect_properties(session_expiry_s=3600 if persistent else 0))
+        self.client.loop_start()
+
+    def wait_connected(self, timeout: float = 10.0) -> bool:
+        return self.connected.wait(timeout)
+
+    def kinds(self) -> set[str]:
+        return {name.rsplit("/", 1)[-1] for name, _body, _retain in self.messages}
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [body for name, body, _r in self.messages if name.endswith("/" + kind) and isinstance(body, dict)]
+
+    def wait_for(self, predicate: Any, timeout: float = 20.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate():
+                return True
+            time.sleep(0.05)
+        return bool(predicate())
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgres]:
+    """A real PostgreSQL on loopback for the collector (installed with apt-get when missing)."""
+    if not postgres_bin("initdb"):
+        reason = ensure_installed("pg_ctlcluster", ["postgresql"])
+        if reason or not postgres_bin("initdb"):
+            pytest.skip(f"no PostgreSQL server: {reason or 'initdb not found after installing postgresql'}")
+    try:
+        import psycopg  # noqa: F401, PLC0415
+    except ImportError:
+        pytest.skip("psycopg is not installed: pip install -e '.[test]'")
+    # Not under pytest's temp dirs: those are 0700 root, and the server runs as the postgres user.
+    directory = Path(tempfile.mkdtemp(prefix="pokertable-pg-"))
+    server = Postgres(directory)
+    try:
+        server.start()
+    except subprocess.CalledProcessError as exc:  # no postgres user, initdb refuses, ...
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+        pytest.skip(f"PostgreSQL could not start here: {exc}: {exc.stderr!r}")
+    yield server
+    server.stop()
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def table_file(directory: Path, *, room: str = "main", table: str = "t01", port: int, extra: str = "") -> Path:
+    """A simulated table's config file with a [room] section."""
+    path = directory / f"{table}.toml"
+    path.write_text(f"""
+[table]
+profile = "robert"
+seats = [1, 2, 3, 4, 5, 6]
+button = 1
+decks = ["{ROOT}/config/decks/test-red.json", "{ROOT}/config/decks/test-blue.json"]
+in_play = "test-red"
+hardware = "{ROOT}/config/hardware.toml"
+profiles = "{ROOT}/config/profiles"
+
+[display]
+enabled = false
+
+[room]
+room = "{room}"
+table = "{table}"
+broker = "127.0.0.1"
+port = {port}
+dealer = "Dana"
+heartbeat_s = 1
+{extra}
+""")
+    return path

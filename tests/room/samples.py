@@ -1,0 +1,55 @@
+"""A room of 50 tables as the floor would hear it, built from real messages of a replayed session."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from firmware_py.room.floor import FloorModel
+
+STATUSES = ["preflop", "flop", "turn", "river", "dealing", "idle", "showdown", "board"]
+DEALERS = ["Ana", "Ben", "Chloé", "Dev", "Eli", "Fatima", "Gus", "Hana", "Ivo", "Jun", "Kofi", "Lena"]
+RULINGS = [
+    {"ruling": "exposed_card", "seat": 4, "card": "Qc", "rule": "robert: Hold'em 1",
+     "remedy": "Deal on. Seat 4 may not keep the Qc: after the deal give seat 4 the top card, and use the Qc "
+               "as the burn card."},
+    {"ruling": "misdeal", "cause": "exposed_first_cards", "seat": 3, "rule": "robert: Misdeals 1(a)",
+     "remedy": "Misdeal: the second card of the deal was exposed. Gather all cards, reshuffle, recut and redeal."},
+    {"ruling": "premature_card", "street": "flop", "rule": "wfp: Irregularities 21, 22",
+     "remedy": "Premature flop: it does not play. Finish the betting, mix the flop cards into the stub (the burn "
+               "stays), shuffle, cut and deal a new flop without a burn."},
+]
+
+
+def room_of(tables: int = 50, *, seed: int = 7, now: float = 1000.0) -> FloorModel:
+    """A FloorModel fed with v1 messages for `tables` tables: some offline, one reader fault, open rulings."""
+    rng = random.Random(seed)
+    model = FloorModel("main")
+    for index in range(1, tables + 1):
+        table = f"t{index:02d}"
+        dealer = DEALERS[index % len(DEALERS)]
+        base: dict[str, Any] = {"v": 1, "room": "main", "table": table, "session": "s" + table}
+        model.feed(f"pokertable/main/{table}/status", {**base, "seq": 0, "online": True, "dealer": dealer,
+                                                        "heartbeat_s": 5}, now=now)
+        status = STATUSES[rng.randrange(len(STATUSES))]
+        open_rulings: list[dict[str, Any]] = []
+        for seq in range(1, rng.randrange(1, 5)):
+            ruling = RULINGS[rng.randrange(len(RULINGS))]
+            model.feed(f"pokertable/main/{table}/ruling", {**base, "seq": seq * 10, "n": 0, "dealer": dealer,
+                                                            "ruling": {"t": 1.0, **ruling}}, now=now)
+        if index % 9 == 4:
+            open_rulings = [{"t": 1.0, **RULINGS[(index // 9) % len(RULINGS)]}]
+            status = "misdealt" if open_rulings[0]["ruling"] == "misdeal" else status
+        faults = []
+        if index == 17:
+            status, faults = "fault", [{"component": "reader shoe", "message": "no answer from the MFRC522"}]
+        hands = rng.randrange(20, 200)
+        state = {**base, "seq": 100, "status": status, "phase": status, "hand": hands + 1, "dealer": dealer,
+                 "faults": faults, "open_rulings": open_rulings, "board": [], "seats": [],
+                 "counts": {"hands": hands, "misdeals": rng.randrange(0, 3), "irregularities": rng.randrange(0, 9),
+                            "hands_per_hour": round(rng.uniform(24, 38), 1)}}
+        model.feed(f"pokertable/main/{table}/state", state, now=now)
+        if index in (23, 41):
+            model.feed(f"pokertable/main/{table}/status", {**base, "seq": 100, "online": False,
+                                                            "reason": "connection lost"}, now=now)
+    return model

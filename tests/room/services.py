@@ -1,0 +1,247 @@
+"""Real services on loopback for the room's tests and benchmarks: Mosquitto (TLS, passwords, the
+shipped ACL) and PostgreSQL, each in a temporary directory, installed with apt-get when missing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import ipaddress
+import os
+import shutil
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ACL_FILE = ROOT / "config" / "room" / "acl"
+START_TIMEOUT_S = 15.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float = START_TIMEOUT_S) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            sock.settimeout(0.2)
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        time.sleep(0.05)
+    return False
+
+
+def ensure_installed(binary: str, packages: list[str]) -> str | None:
+    """None when `binary` is on PATH (installing the Debian packages if needed), else why not."""
+    if shutil.which(binary) or Path(f"/usr/sbin/{binary}").exists():
+        return None
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        return f"{binary} is not installed and cannot be (needs root and apt-get): apt-get install {' '.join(packages)}"
+    result = subprocess.run(["apt-get", "install", "-y", "-qq", *packages], capture_output=True, text=True,
+                            check=False, timeout=600)
+    if result.returncode != 0:
+        subprocess.run(["apt-get", "update", "-qq"], capture_output=True, check=False, timeout=600)
+        result = subprocess.run(["apt-get", "install", "-y", "-qq", *packages], capture_output=True, text=True,
+                                check=False, timeout=600)
+    if result.returncode != 0 or not (shutil.which(binary) or Path(f"/usr/sbin/{binary}").exists()):
+        return f"apt-get install {' '.join(packages)} failed: {result.stderr.strip()[-300:]}"
+    return None
+
+
+def mosquitto_binary() -> str:
+    return shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+
+
+# -- certificates ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Certs:
+    ca: Path
+    server_cert: Path
+    server_key: Path
+
+
+def make_certs(directory: Path) -> Certs:
+    """A throwaway CA and a server certificate for localhost and 127.0.0.1 (cryptography package)."""
+    from cryptography import x509  # noqa: PLC0415
+    from cryptography.hazmat.primitives import hashes, serialization  # noqa: PLC0415
+    from cryptography.hazmat.primitives.asymmetric import ec  # noqa: PLC0415
+    from cryptography.x509.oid import NameOID  # noqa: PLC0415
+
+    directory.mkdir(parents=True, exist_ok=True)
+    now = datetime.datetime.now(datetime.UTC)
+
+    def name(common: str) -> x509.Name:
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common)])
+
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = name("pokertable test CA")
+    ca_cert = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name)
+               .public_key(ca_key.public_key()).serial_number(x509.random_serial_number())
+               .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=2))
+               .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+               .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
+                                            data_encipherment=False, key_agreement=False, key_cert_sign=True,
+                                            crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
+               .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
+               .sign(ca_key, hashes.SHA256()))
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = (x509.CertificateBuilder().subject_name(name("localhost")).issuer_name(ca_cert.subject)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=2))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"),
+                                                        x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                           critical=False)
+            .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
+            .sign(ca_key, hashes.SHA256()))
+    certs = Certs(ca=directory / "ca.crt", server_cert=directory / "server.crt", server_key=directory / "server.key")
+    certs.ca.write_bytes(ca_cert.public_bytes(serialization.Encoding.PEM))
+    certs.server_cert.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    certs.server_key.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                                   serialization.NoEncryption()))
+    for path in (certs.ca, certs.server_cert, certs.server_key):
+        os.chmod(path, 0o644)  # mosquitto may drop to its own user when started as root
+    return certs
+
+
+# -- Mosquitto -------------------------------------------------------------------------------------
+
+@dataclass
+class Mosquitto:
+    """A Mosquitto on 127.0.0.1 in `directory`: plain, or TLS with passwords and the shipped ACL."""
+
+    directory: Path
+    port: int = 0
+    tls: bool = False
+    users: dict[str, str] = field(default_factory=dict)  # user -> password; empty: anonymous allowed
+    acl: Path | None = None
+    certs: Certs | None = None
+    process: subprocess.Popen[bytes] | None = None
+
+    def __post_init__(self) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        if not self.port:
+            self.port = free_port()
+        if self.tls and self.certs is None:
+            self.certs = make_certs(self.directory / "certs")
+        store = self.directory / "store"
+        store.mkdir(exist_ok=True)
+        os.chmod(store, 0o777)  # mosquitto started as root writes as its own user
+        lines = [f"listener {self.port} 127.0.0.1", "persistence true", f"persistence_location {store}/",
+                 "autosave_interval 1", "max_queued_messages 100000",
+                 "max_inflight_messages 0", f"log_dest file {self.directory / 'mosquitto.log'}",
+                 "log_type error", "log_type warning", "log_type notice", "log_type subscribe",
+                 "log_type unsubscribe", "log_type information"]
+        if os.geteuid() == 0:
+            lines.append("user root")  # the test's files sit in root's 0700 temp directories
+        if self.tls:
+            assert self.certs is not None
+            lines += [f"cafile {self.certs.ca}", f"certfile {self.certs.server_cert}",
+                      f"keyfile {self.certs.server_key}", "tls_version tlsv1.2"]
+        if self.users:
+            passwd = self.directory / "passwd"
+            passwd.write_text("")
+            for user, password in self.users.items():
+                subprocess.run(["mosquitto_passwd", "-b", str(passwd), user, password], check=True,
+                               capture_output=True)
+            os.chmod(passwd, 0o644)
+            lines += ["allow_anonymous false", f"password_file {passwd}"]
+        else:
+            lines.append("allow_anonymous true")
+        if self.acl is not None:
+            lines.append(f"acl_file {self.acl}")
+        self.conf = self.directory / "mosquitto.conf"
+        self.conf.write_text("\n".join(lines) + "\n")
+        os.chmod(self.directory, 0o777)
+
+    def start(self) -> Mosquitto:
+        log = (self.directory / "stdout.log").open("ab")
+        self.process = subprocess.Popen([mosquitto_binary(), "-c", str(self.conf)], stdout=log,
+                                        stderr=subprocess.STDOUT)
+        if not wait_port(self.port):
+            self.stop()
+            raise RuntimeError(f"mosquitto did not start on port {self.port}: "
+                               f"{(self.directory / 'stdout.log').read_text(errors='replace')[-800:]}")
+        return self
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self.process = None
+
+    def restart(self, down_s: float = 0.0) -> None:
+        self.stop()
+        time.sleep(down_s)
+        self.start()
+
+    def log(self) -> str:
+        path = self.directory / "mosquitto.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+
+# -- PostgreSQL ------------------------------------------------------------------------------------
+
+def postgres_bin(name: str) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
+    for directory in versions:
+        if (directory / name).exists():
+            return str(directory / name)
+    return None
+
+
+@dataclass
+class Postgres:
+    """A throwaway PostgreSQL cluster on 127.0.0.1, run as the `postgres` user when we are root."""
+
+    directory: Path
+    port: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.port:
+            self.port = free_port()
+        self.data = self.directory / "data"
+
+    def _as_owner(self, argv: list[str]) -> list[str]:
+        if os.geteuid() == 0:
+            return ["runuser", "-u", "postgres", "--", *argv]
+        return argv
+
+    def start(self) -> Postgres:
+        initdb, pg_ctl = postgres_bin("initdb"), postgres_bin("pg_ctl")
+        if not initdb or not pg_ctl:
+            raise RuntimeError("initdb/pg_ctl not found")
+        self.directory.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() == 0:
+            shutil.chown(self.directory, "postgres", "postgres")
+            os.chmod(self.directory, 0o777)
+        subprocess.run(self._as_owner([initdb, "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8"]),
+                       check=True, capture_output=True, timeout=120)
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.directory} -F"
+        subprocess.run(self._as_owner([pg_ctl, "-D", str(self.data), "-o", options, "-l",
+                                       str(self.directory / "pg.log"), "-w", "start"]),
+                       check=True, capture_output=True, timeout=120)
+        return self
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def stop(self) -> None:
+        pg_ctl = postgres_bin("pg_ctl")
+        if pg_ctl and self.data.exists():
+            subprocess.run(self._as_owner([pg_ctl, "-D", str(self.data), "-m", "fast", "stop"]),
+                           capture_output=True, check=False, timeout=60)

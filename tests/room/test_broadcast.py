@@ -1,0 +1,172 @@
+"""The broadcast off the table: the production machine holds every message for the whole delay from its
+arrival, for the picture and for the JSON feed alike; the table may also hold its messages back."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from firmware_py.room.broadcast import DelayedFeed, FeedServer, snapshot_from_broadcast
+from tests.room.conftest import ROOT, Listener, broker_config, table_file
+from tests.room.services import Mosquitto, free_port
+from tests.room.test_publisher import environment, simulate
+
+MESSAGE = {"v": 1, "room": "main", "table": "t01", "seq": 7, "session": "s", "t": 12.0, "profile": "robert",
+           "profile_title": "Robert", "hand": 3, "phase": "betting", "street": "flop", "board": ["Ah", "7c", "2d"],
+           "button": 1, "small_blind": 2, "big_blind": 3, "to_act": 2, "in_play": "red", "showdown": None,
+           "seats": [{"seat": 1, "state": "active", "cards": ["Ks", "Kd"]},
+                     {"seat": 2, "state": "active", "cards": ["Qh", "Jh"]}]}
+
+
+def test_nothing_is_on_air_or_in_the_feed_before_the_whole_delay_from_arrival() -> None:
+    feed = DelayedFeed(delay_s=30.0, room="main", table="t01")
+    feed.offer("pokertable/main/t01/broadcast", MESSAGE, 100.0)
+    for now in (100.0, 110.0, 129.99):
+        assert feed.on_air(now) is None
+        text = json.dumps(feed.feed(now))
+        assert "Ks" not in text and "Qh" not in text and '"on_air": null' in text
+    assert feed.feed(129.0)["starts_in_s"] == 1.0
+    assert feed.on_air(130.0) == MESSAGE
+    assert feed.feed(130.0)["on_air"]["seats"][0]["cards"] == ["Ks", "Kd"]
+
+
+def test_a_message_for_another_table_never_goes_on_air() -> None:
+    feed = DelayedFeed(delay_s=1.0, room="main", table="t01")
+    feed.offer("pokertable/main/t02/broadcast", {**MESSAGE, "table": "t02"}, 0.0)
+    assert feed.on_air(10.0) is None and feed.rejected == 1
+
+
+def test_broadcast_message_becomes_the_snapshot_the_broadcast_view_draws() -> None:
+    snapshot = snapshot_from_broadcast(MESSAGE)
+    assert snapshot.seat(1).cards == ("Ks", "Kd") and snapshot.seat(1).is_button
+    assert snapshot.board == ("Ah", "7c", "2d") and str(snapshot.street) == "flop" and snapshot.burns == ()
+
+
+def test_feed_serves_only_on_loopback_with_a_transparent_page() -> None:
+    feed = DelayedFeed(delay_s=5.0, room="main", table="t01")
+    server = FeedServer(feed, port=0)
+    server.start()
+    try:
+        assert server.server.server_address[0] == "127.0.0.1"
+        page = urllib.request.urlopen(f"http://127.0.0.1:{server.port}/", timeout=5).read().decode()
+        assert "background: transparent" in page and "feed.json" in page
+        body = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{server.port}/feed.json", timeout=5).read())
+        assert body["on_air"] is None and body["delay_s"] == 5.0
+    finally:
+        server.stop()
+
+
+def fetch(port: int) -> dict[str, object] | None:
+    try:
+        return json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/feed.json", timeout=2).read())
+    except OSError:
+        return None
+
+
+def test_broadcast_command_feeds_each_picture_no_earlier_than_the_delay(tmp_path: Path, broker: Mosquitto) -> None:
+    delay, port = 4.0, free_port()
+    watcher = Listener(broker_config(broker), "pokertable/main/t01/broadcast", client_id="arrivals")
+    arrivals: dict[int, float] = {}
+    original = watcher.client.on_message
+
+    def on_message(client: object, userdata: object, message: object) -> None:
+        body = json.loads(message.payload)  # type: ignore[attr-defined]
+        arrivals.setdefault(body["seq"], time.monotonic())
+        original(client, userdata, message)
+
+    watcher.client.on_message = on_message
+    assert watcher.wait_connected()
+    picture = tmp_path / "broadcast.png"
+    command = subprocess.Popen([sys.executable, "-m", "firmware_py", "broadcast", "--room", "main", "--table", "t01",
+                                "--broker", f"127.0.0.1:{broker.port}", "--delay", str(delay), "--headless",
+                                "--feed-port", str(port), "--snapshot", str(picture), "--size", "800x480"],
+                               cwd=ROOT, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    table = None
+    try:
+        assert any(fetch(port) for _ in range(50) if time.sleep(0.1) is None)
+        table = subprocess.Popen([sys.executable, "-m", "firmware_py", "run", "--simulate", "--headless", "--fresh",
+                                  "--hands", "40", "--speed", "20", "--config", str(table_file(tmp_path,
+                                  port=broker.port)), "--journal", str(tmp_path / "t.sqlite3")], cwd=ROOT,
+                                 env=environment(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        seen: list[tuple[float, int]] = []
+        deadline = time.monotonic() + delay + 8
+        while time.monotonic() < deadline:
+            body = fetch(port)
+            now = time.monotonic()
+            if body and body["on_air"]:
+                seen.append((now, int(body["on_air"]["seq"])))  # type: ignore[index]
+            time.sleep(0.05)
+    finally:
+        if table is not None:
+            table.terminate()
+            table.wait(30)
+        command.terminate()
+        command.communicate(timeout=30)
+        watcher.close()
+    assert len({seq for _t, seq in seen}) > 5
+    first_arrival = min(arrivals.values())
+    for when, seq in seen:
+        # The watcher and the command hear the broker at the same moment, give or take a few ms.
+        assert when - arrivals[seq] >= delay - 0.25, f"seq {seq} on air {when - arrivals[seq]:.2f} s after it came"
+        assert when >= first_arrival + delay - 0.25
+    assert picture.stat().st_size > 5_000
+
+
+def test_table_holds_broadcast_messages_back_when_configured(tmp_path: Path, broker: Mosquitto) -> None:
+    listener = Listener(broker_config(broker), "pokertable/main/t01/broadcast", "pokertable/main/t01/state")
+    stamps: list[tuple[float, str, int]] = []
+    original = listener.client.on_message
+
+    def on_message(client: object, userdata: object, message: object) -> None:
+        body = json.loads(message.payload)  # type: ignore[attr-defined]
+        stamps.append((time.monotonic(), message.topic.rsplit("/", 1)[-1], body["seq"]))  # type: ignore[attr-defined]
+        original(client, userdata, message)
+
+    listener.client.on_message = on_message
+    assert listener.wait_connected()
+    table = subprocess.Popen([sys.executable, "-m", "firmware_py", "run", "--simulate", "--headless", "--fresh",
+                              "--hands", "40", "--speed", "20", "--config",
+                              str(table_file(tmp_path, port=broker.port, extra="broadcast_hold_s = 2")),
+                              "--journal", str(tmp_path / "t.sqlite3")], cwd=ROOT, env=environment(),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert listener.wait_for(lambda: len(listener.of("broadcast")) > 10, timeout=30)
+    finally:
+        table.terminate()
+        table.wait(30)
+        listener.close()
+    first_state = min(t for t, kind, _seq in stamps if kind == "state")
+    first_broadcast = min(t for t, kind, _seq in stamps if kind == "broadcast")
+    assert first_broadcast - first_state >= 1.9
+    assert all(m["held_s"] == 2.0 for m in listener.of("broadcast"))
+
+
+def test_a_table_stopping_drops_held_broadcast_messages_rather_than_send_them_early(tmp_path: Path,
+                                                                                  broker: Mosquitto) -> None:
+    listener = Listener(broker_config(broker), "pokertable/main/t01/broadcast", "pokertable/main/t01/status")
+    assert listener.wait_connected()
+    simulate(table_file(tmp_path, port=broker.port, extra="broadcast_hold_s = 30"), tmp_path / "t.sqlite3", hands=3)
+    assert listener.wait_for(lambda: any(m.get("reason") == "stopped" for m in listener.of("status")))
+    time.sleep(0.5)
+    listener.close()
+    assert listener.of("broadcast") == []
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--delay", "0"], "broadcast_delay_s is 0: a broadcast without delay leaks hole cards"),
+    (["--delay", "-5"], "broadcast_delay_s is -5"),
+    (["--feed-port", "70000"], "--feed-port 70000"),
+    (["--size", "huge"], "--size is e.g. 1920x1080"),
+])
+def test_broadcast_command_bad_options_are_named(argv: list[str], message: str) -> None:
+    result = subprocess.run([sys.executable, "-m", "firmware_py", "broadcast", "--room", "main", "--table", "t01",
+                             "--headless", *argv], cwd=ROOT, env=environment(), capture_output=True, text=True,
+                            timeout=60, check=False)
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr

@@ -1,0 +1,164 @@
+"""The collector: every ruling and every finished hand into PostgreSQL (a real server) or SQLite, once each,
+however often the broker delivers them and however often the collector is killed."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_py.core.engine import TableCore
+from firmware_py.daemon.app import journal_events
+from firmware_py.daemon.journal import Journal
+from firmware_py.profiles import load_profiles
+from firmware_py.room.collector import Collector, PostgresStore, SQLiteStore, open_store
+from firmware_py.room.hands import HandTracker
+from tests.room.conftest import ROOT, Listener, broker_config, table_file
+from tests.room.services import Mosquitto, Postgres
+from tests.room.test_publisher import environment, journal_truth, simulate
+
+
+def ended_hands(path: Path) -> set[int]:
+    """The journal seq of the event that ended each hand, by replaying it."""
+    profiles = load_profiles(ROOT / "config" / "profiles")
+    with Journal.open(path) as journal:
+        seqs = [row.seq for row in journal.rows()]
+        events = journal_events(journal, base_dir=ROOT / "config")
+    core, tracker, ended = TableCore(profiles), HandTracker(), set()
+    for seq, event in zip(seqs, events, strict=True):
+        before = core.snapshot()
+        try:
+            outcome = core.feed(event)
+        except ValueError:
+            continue
+        ended |= {hand.seq for hand in tracker.feed(seq, event, outcome, before, core.snapshot())}
+    return ended
+
+
+def test_hand_tracker_cuts_a_session_into_the_same_hands_as_the_export(tmp_path: Path) -> None:
+    from firmware_py.daemon.export import hand_records  # noqa: PLC0415
+
+    journal = tmp_path / "j.sqlite3"
+    simulate(table_file(tmp_path, port=1), journal, hands=15)
+    profiles = load_profiles(ROOT / "config" / "profiles")
+    with Journal.open(journal) as opened:
+        events = journal_events(opened, base_dir=ROOT / "config")
+    core, tracker, live = TableCore(profiles), HandTracker(), []
+    for seq, event in enumerate(events, start=1):
+        before = core.snapshot()
+        try:
+            outcome = core.feed(event)
+        except ValueError:
+            continue
+        live += [hand.record for hand in tracker.feed(seq, event, outcome, before, core.snapshot())]
+    exported = [r for r in hand_records(events, profiles) if r.ended]
+    assert [(r.number, r.hole, r.board, r.actions, r.rulings, r.played) for r in live] == [
+        (r.number, r.hole, r.board, r.actions, r.rulings, r.played) for r in exported]
+    assert len(live) == 15
+
+
+def message_log(tmp_path: Path, server: Mosquitto) -> list[tuple[str, dict[str, Any]]]:
+    listener = Listener(broker_config(server), "pokertable/+/+/ruling", "pokertable/+/+/hand", client_id="log")
+    assert listener.wait_connected()
+    journal = tmp_path / "t01.sqlite3"
+    simulate(table_file(tmp_path, port=server.port), journal, hands=10)
+    rulings, _final = journal_truth(journal)
+    assert listener.wait_for(lambda: len(listener.of("ruling")) >= len(rulings))
+    time.sleep(0.5)
+    listener.close()
+    return [(name, body) for name, body, _r in listener.messages if isinstance(body, dict)]
+
+
+def store_twice(store: SQLiteStore | PostgresStore, messages: list[tuple[str, dict[str, Any]]]) -> Collector:
+    collector = Collector(store)
+    collector.start()
+    for name, body in messages + messages[::-1]:  # everything twice, the second time backwards
+        collector.offer(name, body)
+    collector.stop()
+    return collector
+
+
+def test_sqlite_store_keeps_each_ruling_and_hand_once(tmp_path: Path, broker: Mosquitto) -> None:
+    messages = message_log(tmp_path, broker)
+    store = open_store(str(tmp_path / "room.sqlite3"))
+    collector = store_twice(store, messages)
+    assert collector.stats.inserted == len(messages) and collector.stats.duplicates == len(messages)
+    rulings = store.query("SELECT count(*), count(DISTINCT seq || '.' || n) FROM rulings")[0]
+    hands = store.query("SELECT count(*), sum(played), sum(phh IS NOT NULL) FROM hands")[0]
+    assert rulings[0] == rulings[1] == sum(1 for n, _b in messages if n.endswith("/ruling"))
+    assert hands[0] == 10 and hands[1] == hands[2]
+
+
+def test_postgres_store_keeps_each_ruling_and_hand_once(tmp_path: Path, broker: Mosquitto,
+                                                        postgres_server: Postgres) -> None:
+    messages = message_log(tmp_path, broker)
+    store = open_store(postgres_server.url)
+    assert isinstance(store, PostgresStore)
+    store.query("SELECT 1")
+    with store.db.transaction():
+        store.db.execute("TRUNCATE rulings, hands")
+    collector = store_twice(store, messages)
+    assert collector.stats.inserted == len(messages) and collector.stats.duplicates == len(messages)
+    assert store.query("SELECT count(*) FROM rulings")[0][0] == sum(1 for n, _b in messages if n.endswith("/ruling"))
+    phh = store.query("SELECT phh FROM hands WHERE played ORDER BY seq LIMIT 1")[0][0]
+    assert "variant = 'NT'" in phh
+    store.close()
+
+
+def collect_command(server: Mosquitto, db: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "firmware_py", "collect", "--room", "main", "--broker",
+                             f"127.0.0.1:{server.port}", "--db", db], cwd=ROOT, env=environment(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_collect_command_killed_and_restarted_misses_nothing_and_doubles_nothing(
+        tmp_path: Path, broker: Mosquitto, postgres_server: Postgres) -> None:
+    store = open_store(postgres_server.url)
+    with store.db.transaction():
+        store.db.execute("TRUNCATE rulings, hands")
+    collector = collect_command(broker, postgres_server.url)
+    time.sleep(2.0)  # subscribed: the broker keeps its session from here on
+    journal = tmp_path / "t01.sqlite3"
+    table = subprocess.Popen([sys.executable, "-m", "firmware_py", "run", "--simulate", "--headless", "--fresh",
+                              "--hands", "30", "--seed", "9", "--error-rate", "0.5", "--speed", "60", "--config",
+                              str(table_file(tmp_path, port=broker.port)), "--journal", str(journal)],
+                             cwd=ROOT, env=environment(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(3.0)
+    collector.send_signal(signal.SIGKILL)  # mid-session: some messages delivered, not acknowledged
+    collector.wait(10)
+    time.sleep(2.0)
+    collector = collect_command(broker, postgres_server.url)
+    assert table.wait(180) == 0, table.stderr.read() if table.stderr else ""
+    rulings, _final = journal_truth(journal)
+    hands = ended_hands(journal)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if store.query("SELECT count(*) FROM hands")[0][0] >= len(hands):
+            break
+        time.sleep(0.3)
+    time.sleep(1.0)
+    collector.send_signal(signal.SIGTERM)
+    out, err = collector.communicate(timeout=30)
+    assert collector.returncode == 0, err
+    assert "stored" in out
+    stored = store.query("SELECT seq, n FROM rulings")
+    assert len(stored) == len(set(stored)) and set(stored) == rulings
+    assert {row[0] for row in store.query("SELECT seq FROM hands")} == hands
+    store.close()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--room", "main", "--db", "postgresql://nobody@127.0.0.1:1/none"], "cannot connect to the database"),
+    (["--room", "main", "--db", "/proc/nope/room.sqlite3"], "cannot open the collector's database"),
+    (["--room", "a/b"], "--room 'a/b' may hold only letters"),
+])
+def test_collect_command_bad_options_are_named(argv: list[str], message: str) -> None:
+    result = subprocess.run([sys.executable, "-m", "firmware_py", "collect", *argv], cwd=ROOT, env=environment(),
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr

@@ -1,0 +1,129 @@
+"""The floor view: its bookkeeping from the room's messages, its picture at 50 tables in 1080p, and the
+`floor` command against a real broker and a simulated table."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from display import theme
+from display.floor import STATUS_COLOURS, render_floor, tile_rects
+from display.render import init_headless
+from firmware_py.room.floor import FloorModel
+from tests.room.conftest import ROOT, table_file
+from tests.room.samples import room_of
+from tests.room.services import Mosquitto
+from tests.room.test_publisher import environment, journal_truth, simulate
+
+BASE = {"v": 1, "room": "main", "table": "t07", "session": "abc"}
+
+
+def ruling(seq: int, n: int = 0, kind: str = "misdeal", dealer: str = "Ana") -> dict[str, object]:
+    return {**BASE, "seq": seq, "n": n, "dealer": dealer,
+            "ruling": {"t": 1.0, "ruling": kind, "rule": "robert: Misdeals 1(a)", "remedy": "Redeal."}}
+
+
+def test_a_ruling_delivered_twice_is_counted_once_for_the_table_and_its_dealer() -> None:
+    model = FloorModel("main")
+    for body in (ruling(5), ruling(5), ruling(6, kind="exposed_card"), ruling(6, kind="exposed_card"),
+                 ruling(9, kind="showdown")):
+        model.feed("pokertable/main/t07/ruling", body, now=0.0)
+    view = model.table("t07")
+    assert view is not None
+    assert (view.misdeals_seen, view.irregularities_seen) == (1, 2)  # a showdown is no irregularity
+    assert model.duplicates == 2
+    assert vars(model.dealers()["Ana"]) == {"misdeals": 1, "irregularities": 2}
+
+
+def test_status_follows_the_state_and_the_last_will_and_a_silent_table_goes_offline() -> None:
+    model = FloorModel("main")
+    topic = "pokertable/main/t07/"
+    model.feed(topic + "status", {**BASE, "seq": 0, "online": True, "heartbeat_s": 2}, now=0.0)
+    model.feed(topic + "state", {**BASE, "seq": 10, "status": "flop", "open_rulings": []}, now=0.0)
+    view = model.table("t07")
+    assert view is not None and view.status(1.0) == "flop"
+    model.feed(topic + "state", {**BASE, "seq": 8, "status": "dealing"}, now=1.0)  # an older one, redelivered
+    assert view.status(1.0) == "flop"
+    assert view.status(7.5) == "offline"  # three heartbeats (2 s) missed since the last message
+    model.feed(topic + "heartbeat", {**BASE, "seq": 10}, now=7.5)
+    assert view.status(7.6) == "flop"
+    model.feed(topic + "status", {**BASE, "seq": 10, "online": False, "reason": "connection lost"}, now=8.0)
+    assert view.status(8.0) == "offline" and view.offline_reason == "connection lost"
+
+
+def test_messages_of_another_room_or_version_are_ignored() -> None:
+    model = FloorModel("main")
+    model.feed("pokertable/other/t1/state", {**BASE, "room": "other", "seq": 1}, now=0.0)
+    model.feed("pokertable/main/t1/state", {**BASE, "v": 2, "seq": 1}, now=0.0)
+    model.feed("pokertable/main/t1/hand", {**BASE, "seq": 1}, now=0.0)
+    model.feed("somewhere/else", {**BASE}, now=0.0)
+    assert model.tables() == [] and model.ignored == 4
+
+
+def test_fifty_tables_fit_a_1080p_screen_in_readable_tiles() -> None:
+    rects = tile_rects(50, (1920, 1080))
+    assert min(r.height for r in rects) >= 130 and min(r.width for r in rects) >= 170  # ids 28 px, lines 18 px
+    assert all(r.right <= 1920 * 0.76 and r.bottom <= 1080 for r in rects)
+    assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+    init_headless()
+    surface = pygame.Surface((1920, 1080))
+    model = room_of(50)
+    render_floor(surface, model, now=1000.0, title="Room main", clock_text="21:14:05")
+    tables = model.tables()
+    assert tables[16].status(1000.0) == "fault" and tables[22].status(1000.0) == "offline"
+    colours = set()
+    for view, rect in zip(tables, rects, strict=True):
+        colour = tuple(surface.get_at((rect.centerx, rect.top + round(rect.height * 0.3) - 2)))[:3]  # status band
+        colours.add(colour)
+        assert colour == STATUS_COLOURS[view.status(1000.0)], view.table
+    assert theme.ALARM in colours and STATUS_COLOURS["offline"] in colours
+
+
+def test_floor_command_shows_the_table_state_a_simulated_table_ends_with(tmp_path: Path, broker: Mosquitto) -> None:
+    dump, picture = tmp_path / "floor.json", tmp_path / "floor.png"
+    floor = subprocess.Popen([sys.executable, "-m", "firmware_py", "floor", "--room", "main", "--broker",
+                              f"127.0.0.1:{broker.port}", "--headless", "--dump", str(dump), "--snapshot",
+                              str(picture), "--size", "1280x720"], cwd=ROOT, env=environment(),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.5)
+        journal = tmp_path / "t01.sqlite3"
+        simulate(table_file(tmp_path, port=broker.port), journal, hands=10)
+        rulings, final = journal_truth(journal)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if dump.exists() and json.loads(dump.read_text())["tables"].get("t01", {}).get("digest") == final["digest"]:
+                break
+            time.sleep(0.2)
+    finally:
+        floor.terminate()
+        _out, err = floor.communicate(timeout=30)
+    assert floor.returncode == 0, err
+    seen = json.loads(dump.read_text())
+    table = seen["tables"]["t01"]
+    assert table["digest"] == final["digest"]
+    assert table["status"] == "offline"  # the table stopped and said so
+    # The floor counted each ruling it received once; the table counted them from its journal: the same.
+    assert rulings and table["counts"]["irregularities"] == seen["dealers"]["Dana"]["irregularities"] > 0
+    assert table["counts"]["misdeals"] == seen["dealers"]["Dana"]["misdeals"]
+    assert picture.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--room", "a+b", "--headless", "--dump", "x"], "--room 'a+b' may hold only letters"),
+    (["--room", "main", "--headless"], "--headless needs --snapshot FILE.png or --dump FILE.json"),
+    (["--room", "main", "--size", "big", "--headless", "--dump", "x"], "--size 'big' is not a size"),
+    (["--room", "main", "--ca-file", "/nonexistent", "--tls", "--headless", "--dump", "x"],
+     "--ca-file /nonexistent: no such file"),
+])
+def test_floor_command_bad_options_are_named(argv: list[str], message: str) -> None:
+    result = subprocess.run([sys.executable, "-m", "firmware_py", "floor", *argv], cwd=ROOT, env=environment(),
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr

@@ -1,0 +1,138 @@
+"""The room's security on a real Mosquitto with TLS, per-client passwords and the shipped config/room/acl:
+each denial shown. The floor view's user can never read a hole card, only production reads the broadcast."""
+
+from __future__ import annotations
+
+import ssl
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+
+from firmware_py.room.config import BrokerConfig
+from firmware_py.room.mqtt import make_client
+from tests.room.conftest import ROOT, USERS, Listener, broker_config, table_file
+from tests.room.services import Mosquitto, make_certs
+from tests.room.test_publisher import environment
+
+FORBIDDEN_FOR = {"floor": {"hand", "broadcast"}, "collector": {"broadcast", "state", "heartbeat"},
+                 "production": {"hand", "ruling", "heartbeat"}}
+
+
+def secure_table(tmp_path: Path, server: Mosquitto, table: str = "t01") -> Path:
+    password = tmp_path / f"{table}.password"
+    password.write_text(USERS[table] + "\n")
+    return table_file(tmp_path, table=table, port=server.port,
+                      extra=f'tls = true\nca_file = "{server.certs.ca}"\npassword_file = "{password}"')
+
+
+def connect_reason(config: BrokerConfig, client_id: str) -> str:
+    listener = Listener(config, client_id=client_id)
+    listener.wait_for(lambda: listener.connect_reason != "", timeout=10)
+    listener.close()
+    return listener.connect_reason
+
+
+def test_a_wrong_password_or_unknown_user_is_refused(secure_broker: Mosquitto) -> None:
+    assert connect_reason(broker_config(secure_broker, "floor"), "right") == "Success"
+    assert connect_reason(broker_config(secure_broker, "floor", "guess"), "wrong") == "Not authorized"
+    assert connect_reason(broker_config(secure_broker, "mallory", "x"), "unknown") == "Not authorized"
+    anonymous = broker_config(secure_broker)
+    assert connect_reason(anonymous, "anonymous") == "Not authorized"
+
+
+def test_plain_tcp_and_a_foreign_ca_cannot_connect_to_the_tls_port(secure_broker: Mosquitto, tmp_path: Path) -> None:
+    plain = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+    plain.username_pw_set("floor", USERS["floor"])
+    plain.connect("127.0.0.1", secure_broker.port)
+    for _ in range(20):
+        plain.loop(0.1)
+    assert not plain.is_connected()
+
+    other = make_certs(tmp_path / "other-ca")
+    foreign = BrokerConfig(host="127.0.0.1", port=secure_broker.port, tls=True, ca_file=other.ca)
+    client = make_client(foreign, client_id="foreign-ca")
+    try:
+        client.connect("127.0.0.1", secure_broker.port)
+        raise AssertionError("a broker certificate from another CA was accepted")
+    except ssl.SSLCertVerificationError as exc:
+        assert "certificate verify failed" in str(exc)
+
+
+def test_a_table_may_publish_only_under_its_own_id(secure_broker: Mosquitto) -> None:
+    watcher = Listener(broker_config(secure_broker, "floor"), "pokertable/#", client_id="watcher")
+    assert watcher.wait_connected()
+    table = make_client(broker_config(secure_broker, "t01"), client_id="t01-forger")
+    acks: dict[int, str] = {}
+    table.on_publish = lambda _c, _u, mid, reason, _p: acks.__setitem__(mid, str(reason))
+    table.connect("127.0.0.1", secure_broker.port)
+    table.loop_start()
+    try:
+        own = table.publish("pokertable/main/t01/state", b'{"own": true}', qos=1)
+        forged = table.publish("pokertable/main/t02/state", b'{"forged": true}', qos=1)
+        outside = table.publish("elsewhere/t01/state", b'{"outside": true}', qos=1)
+        assert watcher.wait_for(lambda: len(acks) == 3, timeout=10)
+        assert acks[own.mid] == "Success"
+        assert acks[forged.mid] == "Not authorized"
+        assert acks[outside.mid] == "Not authorized"
+        time.sleep(0.5)
+        assert [name for name, _b, _r in watcher.messages] == ["pokertable/main/t01/state"]
+    finally:
+        table.disconnect()
+        table.loop_stop()
+        watcher.close()
+
+
+def test_each_reader_gets_only_its_topics_from_a_table_publishing_over_tls(secure_broker: Mosquitto,
+                                                                          tmp_path: Path) -> None:
+    # Each reader asks for everything, and for the forbidden topics by name too: the broker's ACL filters.
+    readers: dict[str, Listener] = {}
+    for user in FORBIDDEN_FOR:
+        readers[user] = Listener(broker_config(secure_broker, user), "pokertable/#", "pokertable/main/t01/hand",
+                                 "pokertable/main/t01/broadcast", client_id=f"reader-{user}")
+        assert readers[user].wait_connected()
+    result = subprocess.run([sys.executable, "-m", "firmware_py", "run", "--simulate", "--headless", "--fresh",
+                             "--hands", "6", "--seed", "5", "--error-rate", "0.5", "--config",
+                             str(secure_table(tmp_path, secure_broker)), "--journal", str(tmp_path / "j.sqlite3")],
+                            cwd=ROOT, env=environment(), capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr[-1500:]
+    assert "refused" not in result.stderr
+    production = readers["production"]
+    assert production.wait_for(lambda: any(m.get("reason") == "stopped" for m in production.of("status")))
+    time.sleep(0.5)
+    for reader in readers.values():
+        reader.close()
+
+    floor, collector = readers["floor"].kinds(), readers["collector"].kinds()
+    assert floor == {"status", "heartbeat", "state", "ruling"}
+    assert collector == {"status", "ruling", "hand"}
+    assert production.kinds() == {"status", "state", "broadcast"}
+    for user, forbidden in FORBIDDEN_FOR.items():
+        assert not readers[user].kinds() & forbidden, f"{user} read {readers[user].kinds() & forbidden}"
+    # Nothing the floor received holds a hole card: card counts only, cards only on the board.
+    for _name, body, _retain in readers["floor"].messages:
+        assert isinstance(body, dict)
+        for seat in body.get("seats", []):
+            assert isinstance(seat["cards"], int)
+    hole_cards = {card for m in production.of("broadcast") for seat in m["seats"] for card in seat["cards"]}
+    assert len(hole_cards) > 10
+    floor_text = " ".join(str(body) for _n, body, _r in readers["floor"].messages if isinstance(body, dict)
+                          and "seats" in body)
+    shown = {m["ruling"].get("card") for m in readers["floor"].of("ruling")} | {
+        card for m in readers["floor"].of("state") for card in m["board"]}
+    leaked = {card for card in hole_cards - shown if f"'{card}'" in floor_text}
+    assert not leaked, f"hole cards in the floor's state messages: {leaked}"
+
+
+def test_a_table_with_a_wrong_password_deals_on_and_says_so_once(secure_broker: Mosquitto, tmp_path: Path) -> None:
+    config = secure_table(tmp_path, secure_broker)
+    (tmp_path / "t01.password").write_text("not-the-password\n")
+    result = subprocess.run([sys.executable, "-m", "firmware_py", "run", "--simulate", "--headless", "--fresh",
+                             "--hands", "150", "--config", str(config), "--journal", str(tmp_path / "j.sqlite3")],
+                            cwd=ROOT, env=environment(), capture_output=True, text=True, timeout=180, check=False)
+    assert result.returncode == 0, result.stderr[-1500:]
+    assert "simulated table: 150 hands" in result.stdout  # the table is not held up by the room
+    output = result.stdout + result.stderr
+    assert output.count("refused the table: Not authorized") == 1, output[-1500:]
