@@ -1,4 +1,4 @@
-"""`snapshot SESSION.jsonl --view venue|broadcast --at T --out FILE.png`: a picture, headless."""
+"""`snapshot SESSION.jsonl --view venue|broadcast|operator --at T --out FILE.png`: a picture, headless."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from firmware_py.errors import ConfigError, SessionError
 from firmware_py.profiles import load_profiles
 from firmware_py.session import read_session
 
-HELP = "render the venue or broadcast view of a session at a moment to a PNG (no screen needed)"
+HELP = "render the venue, broadcast or operator view of a session at a moment to a PNG (no screen needed)"
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -26,8 +26,9 @@ def _size(text: str) -> tuple[int, int]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("session", help="session file in the table-events.md format")
-    parser.add_argument("--view", choices=("venue", "broadcast"), default="venue",
-                        help="venue (players and dealer) or broadcast (stream, delayed)")
+    parser.add_argument("--view", choices=("venue", "broadcast", "operator"), default="venue",
+                        help="venue (players and dealer), broadcast (stream, delayed) or operator (live "
+                             "status for the stream's operator, never on air)")
     parser.add_argument("--at", type=float, metavar="T",
                         help="session time in seconds (default: the last event)")
     parser.add_argument("--out", required=True, metavar="FILE.png", help="picture to write")
