@@ -118,7 +118,12 @@ def run(args: argparse.Namespace) -> int:
     dealer = None
     if args.simulate:
         speed = args.speed if args.speed is not None else (None if headless else 1.0)
-        dealer = add_simulated_table(daemon, config, plan, speed=speed)
+        try:
+            dealer = add_simulated_table(daemon, config, plan, speed=speed)
+        except ConfigError as exc:
+            journal.close()
+            print(f"run: {exc}", file=sys.stderr)
+            return 2
     else:
         add_real_hardware(daemon, config)
     if not headless:

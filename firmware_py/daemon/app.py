@@ -28,6 +28,7 @@ from firmware_py.daemon.config import TableConfig
 from firmware_py.daemon.faults import FaultState
 from firmware_py.daemon.journal import Journal, JournalError, line_of
 from firmware_py.daemon.sdnotify import Notifier, watchdog_interval_s
+from firmware_py.errors import TableError
 from firmware_py.session import SessionReader
 
 logger = logging.getLogger("firmware_py.daemon")
@@ -179,6 +180,11 @@ class Daemon:
                     component.start()
                 except JournalError:
                     raise
+                except TableError as exc:  # an expected fault (no hardware, a bad setting): one clear line
+                    self._fault(component.name, f"failed to start: {exc}")
+                    if component is self.display:
+                        self.display = None
+                    continue
                 except Exception as exc:  # a broken part shows on screen; the table carries on without it
                     logger.exception("%s failed to start", component.name)
                     self._fault(component.name, f"failed to start: {exc}")
