@@ -99,6 +99,8 @@ def _coverage(path: Path) -> Any:
 
 def _runs(text: str) -> list[tuple[Path, str]]:
     """`text` cut into runs that one font draws whole (so kerning and shaping work within each)."""
+    if text.isascii():
+        return [(PRIMARY_FONT, text)] if text else []
     runs: list[tuple[Path, str]] = []
     for char in text:
         path = _font_for(char)
@@ -109,6 +111,7 @@ def _runs(text: str) -> list[tuple[Path, str]]:
     return runs
 
 
+@functools.lru_cache(maxsize=8192)
 def text_size(text: str, size: int) -> tuple[int, int]:
     runs = _runs(text)
     if not runs:
