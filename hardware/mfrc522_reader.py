@@ -104,7 +104,7 @@ def _mfrc522_module(reader: str) -> Any:
         try:
             importlib.import_module("mfrc522")
             return sys.modules["mfrc522.MFRC522"]
-        except (ImportError, KeyError) as exc:
+        except (ImportError, KeyError, RuntimeError) as exc:  # RuntimeError: rpi-lgpio off a Pi
             for name in [n for n in sys.modules if n == "mfrc522" or n.startswith("mfrc522.")]:
                 del sys.modules[name]  # a half-imported package: the next retry imports it afresh
             raise HardwareError(f"reader {reader!r}: cannot import the mfrc522 package ({exc}); install it "

@@ -117,3 +117,16 @@ def test_a_deck_file_short_a_card_is_a_clear_config_error_for_the_simulated_tabl
     assert "Traceback" not in result.stderr + result.stdout
     assert f"{deck_file}: deck 'test-red' lacks 1 card (7s)" in result.stderr
     assert "enroll --deck test-red" in result.stderr
+
+
+def test_rpi_lgpio_off_a_pi_is_a_reader_fault_not_a_crash(monkeypatch):
+    """rpi-lgpio's RPi.GPIO raises RuntimeError when imported off a Pi (seen in the arm64 chroot)."""
+    from hardware import mfrc522_reader  # noqa: PLC0415
+    from hardware.errors import HardwareError  # noqa: PLC0415
+
+    def off_a_pi(name):
+        raise RuntimeError("This module can only be run on a Raspberry Pi!")
+
+    monkeypatch.setattr(mfrc522_reader.importlib, "import_module", off_a_pi)
+    with pytest.raises(HardwareError, match=r"cannot import the mfrc522 package .*only be run on a Raspberry Pi"):
+        mfrc522_reader._mfrc522_module("shoe")
