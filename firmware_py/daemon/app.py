@@ -22,12 +22,26 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from firmware_py.core import Button, ButtonName, Event, Gone, Level, Read, Ruling, Seat, Setup, Stacks, TableSnapshot
+from firmware_py.core import (
+    Button,
+    ButtonName,
+    Event,
+    Gone,
+    Level,
+    Read,
+    Ruling,
+    RulingKind,
+    Seat,
+    Setup,
+    Stacks,
+    TableSnapshot,
+)
 from firmware_py.core.engine import TableCore
 from firmware_py.daemon.config import TableConfig
 from firmware_py.daemon.faults import FaultState
 from firmware_py.daemon.journal import Journal, JournalError, line_of
 from firmware_py.daemon.sdnotify import Notifier, watchdog_interval_s
+from firmware_py.errors import TableError
 from firmware_py.session import SessionReader
 
 logger = logging.getLogger("firmware_py.daemon")
@@ -139,7 +153,8 @@ class Daemon:
         self.on_snapshot: list[Callable[[TableSnapshot], None]] = []
         self.on_ruling: list[Callable[[Ruling], None]] = []
         self.replayed: list[Event] = []
-        self.rulings = 0
+        self.rulings = 0  # in the whole session, a restart's replayed part included
+        self.void_deals = 0  # deals ended by a misdeal or a void ruling
         self.events_fed = 0
         self.stop_reason = ""
         self._pending: list[Event] = []
@@ -181,6 +196,11 @@ class Daemon:
                     component.start()
                 except JournalError:
                     raise
+                except TableError as exc:  # an expected fault (no hardware, a bad setting): one clear line
+                    self._fault(component.name, f"failed to start: {exc}")
+                    if component is self.display:
+                        self.display = None
+                    continue
                 except Exception as exc:  # a broken part shows on screen; the table carries on without it
                     logger.exception("%s failed to start", component.name)
                     self._fault(component.name, f"failed to start: {exc}")
@@ -212,7 +232,8 @@ class Daemon:
         """Replay the journal into the core; a fresh journal gets the setup line of the config."""
         events = journal_events(self.journal, base_dir=self.config.hardware_file.parent)
         self.replayed = events
-        replay(events, self.core)
+        for ruling in replay(events, self.core):  # the session's counts include what came before a restart
+            self._count(ruling)
         self.events_fed = len(events)
         if events:
             self._last_t = events[-1].t
@@ -353,12 +374,17 @@ class Daemon:
         self.events_fed += 1
         source = self.source_of(event)
         for ruling in outcome.rulings:
-            self.rulings += 1
+            self._count(ruling)
             ruling_log.info("%s [%s]", ruling.explain(), source)
             for callback in self.on_ruling:
                 callback(ruling)
         for notice in outcome.notices:
             logger.info("notice t=%.2f %s: %s [%s]", notice.t, notice.notice, notice.message, source)
+
+    def _count(self, ruling: Ruling) -> None:
+        self.rulings += 1
+        if ruling.ruling in (RulingKind.MISDEAL, RulingKind.VOID_HAND):
+            self.void_deals += 1  # a deal that was never played: not a hand
 
     def _publish(self) -> None:
         snapshot = self.core.snapshot()
