@@ -10,11 +10,12 @@ from enum import StrEnum
 
 import pygame
 
-from display.broadcast import OperatorStatus, broadcast_frame, render_broadcast
+from display.broadcast import broadcast_frame, render_broadcast
 from display.cards import CardPainter
 from display.chances import ChancesCache
 from display.config import DisplayConfig
 from display.delay import DelayedSnapshots
+from display.operator import OperatorStatus, render_operator
 from display.venue import render_venue
 from display.widgets import clock_remaining
 from firmware_py.core.snapshot import TableSnapshot
@@ -30,6 +31,7 @@ WINDOW_POLL_S = 0.25
 class View(StrEnum):
     VENUE = "venue"
     BROADCAST = "broadcast"
+    OPERATOR = "operator"  # the operator's own screen: live status, never hole cards, never on air
 
 
 def _next_boundary(now: float, remaining: float) -> float:
@@ -70,8 +72,11 @@ class Screen:
             render_venue(surface, self.live, now=now, config=self.config, painter=self.painter,
                          keyed=self.keyed)
             return
-        frame = broadcast_frame(self.delayed, self.live, now=now, chances=self.chances,
-                                operator=self.operator)
+        if self.view == View.OPERATOR:
+            render_operator(surface, self.live, operator=self.operator)
+            return
+        # Only the delayed snapshots reach the broadcast picture: not self.live, not self.operator.
+        frame = broadcast_frame(self.delayed, now=now, chances=self.chances)
         render_broadcast(surface, frame, config=self.config, painter=self.painter)
 
     def next_tick(self, now: float) -> float | None:

@@ -13,7 +13,6 @@ from display.chances import ChancesCache, ChancesNow, TableChances, best_hands
 from display.config import DisplayConfig
 from display.delay import DelayedSnapshots
 from display.layout import Scale
-from display.redact import hide_hole_cards
 from display.widgets import draw_badges, words
 from firmware_py.core.snapshot import Phase, PlayerState, SeatView, TableSnapshot
 
@@ -21,38 +20,31 @@ IN_HAND = frozenset({PlayerState.ACTIVE, PlayerState.ALLIN, PlayerState.FOLDED, 
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class OperatorStatus:
-    """What the operator needs to see of the hardware; given by the daemon, never hole cards."""
-
-    readers: tuple[tuple[str, str], ...] = ()  # (reader, "ok" or what is wrong)
-    note: str = ""
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BroadcastFrame:
-    """Everything one broadcast picture is drawn from."""
+    """Everything one broadcast picture is drawn from: the delayed snapshot and the delay's timing.
+
+    No live snapshot and no operator status: nothing newer than the delay can be drawn on air
+    (the operator's live status is `display.operator`, on the operator's own screen).
+    """
 
     now: float
     shown: TableSnapshot | None  # the delayed snapshot on air
-    live: TableSnapshot | None  # the newest snapshot: for the operator strip, redacted
     delay_s: float
     next_release: float | None
     first_release: float | None
     chances: TableChances | None
-    operator: OperatorStatus | None = None
     computing: bool = False  # newer chances are on their way: `chances` are the last ones, or None
 
 
-def broadcast_frame(delayed: DelayedSnapshots[TableSnapshot], live: TableSnapshot | None, *,
-                    now: float, chances: ChancesCache,
-                    operator: OperatorStatus | None = None) -> BroadcastFrame:
+def broadcast_frame(delayed: DelayedSnapshots[TableSnapshot], *, now: float,
+                    chances: ChancesCache) -> BroadcastFrame:
     """The frame on air at `now`: the newest snapshot that is at least the delay old."""
     shown = delayed.at(now)
     odds = chances.lookup(shown) if shown is not None else ChancesNow(chances=None)
-    return BroadcastFrame(now=now, shown=shown, live=live, delay_s=delayed.delay_s,
+    return BroadcastFrame(now=now, shown=shown, delay_s=delayed.delay_s,
                           next_release=delayed.next_release(now),
                           first_release=delayed.first_release(),
-                          chances=odds.chances, computing=odds.computing, operator=operator)
+                          chances=odds.chances, computing=odds.computing)
 
 
 def render_broadcast(surface: pygame.Surface, frame: BroadcastFrame, *, config: DisplayConfig,
@@ -62,12 +54,8 @@ def render_broadcast(surface: pygame.Surface, frame: BroadcastFrame, *, config: 
     s = Scale(width, height)
     surface.fill(theme.BACKGROUND)
     header = pygame.Rect(0, 0, width, s.px(44))
-    strip_h = s.px(34) if config.show_operator_status else 0
-    strip = pygame.Rect(0, height - strip_h, width, strip_h)
-    body = pygame.Rect(0, header.bottom, width, strip.top - header.bottom)
+    body = pygame.Rect(0, header.bottom, width, height - header.bottom)
     _draw_header(surface, header, frame)
-    if strip_h:
-        _draw_operator_strip(surface, strip, frame)
     shown = frame.shown
     if shown is None:
         starts = frame.first_release
@@ -268,30 +256,3 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *,
     tie_w = round(bar.width * (tie or 0))
     pygame.draw.rect(surface, theme.TIE_BAR,
                      pygame.Rect(bar.left + win_w, bar.top, tie_w, bar.height))
-
-
-def _draw_operator_strip(surface: pygame.Surface, rect: pygame.Rect, frame: BroadcastFrame) -> None:
-    """Live status for the operator: hand, phase, cards dealt per seat (counted), deck, readers."""
-    pygame.draw.rect(surface, (30, 26, 10), rect)
-    pygame.draw.line(surface, theme.ACCENT, rect.topleft, rect.topright, 1)
-    parts = ["OPERATOR · live"]
-    live = hide_hole_cards(frame.live) if frame.live is not None else None
-    if live is not None:
-        parts.append(f"hand {live.hand_number} {words(live.street or live.phase)}")
-        dealt = sum(len(seat.cards) for seat in live.seats)
-        parts.append(f"{dealt} hole cards out, board {len(live.board)}, burns {len(live.burns)}")
-        parts.append(f"deck {live.in_play}")
-        if live.unconfirmed:
-            parts.append(f"ruling waiting: {words(live.unconfirmed[0].ruling)}")
-        if live.notices:
-            parts.append(live.notices[-1])
-    operator = frame.operator
-    if operator is not None:
-        if operator.readers:
-            parts.append("readers " + ", ".join(f"{name} {state}"
-                                                for name, state in operator.readers))
-        if operator.note:
-            parts.append(operator.note)
-    theme.draw_text(surface, " | ".join(parts), round(rect.height * 0.55), theme.ACCENT,
-                    (round(rect.height * 0.3), rect.centery), anchor="midleft",
-                    max_width=rect.width - round(rect.height * 0.6))

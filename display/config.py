@@ -60,7 +60,6 @@ cards; set allow_zero_delay = true for a private game
     levels_start_t: float = 0.0  # session time at which the first level began
     broadcast_delay_s: float = DEFAULT_DELAY_S
     allow_zero_delay: bool = False
-    show_operator_status: bool = True  # the strip under the broadcast view (no hole cards in it)
 
     def __post_init__(self) -> None:
         if self.broadcast_delay_s < 0:
@@ -98,7 +97,11 @@ cards; set allow_zero_delay = true for a private game
         `broadcast_delay_minutes` may be given instead of `broadcast_delay_s`.
         """
         known = {"seat_names", "blind_levels", "levels_start_t", "broadcast_delay_s",
-                 "broadcast_delay_minutes", "allow_zero_delay", "show_operator_status"}
+                 "broadcast_delay_minutes", "allow_zero_delay"}
+        if "show_operator_status" in data:
+            raise ConfigError(f"{source}: show_operator_status is gone: the broadcast picture never shows "
+                              "live status (it leaked the live hand past the delay); remove the key and "
+                              "show the operator's status on its own screen with view = \"operator\"")
         for key in data:
             if key not in known:
                 close = difflib.get_close_matches(key, sorted(known), n=1)
@@ -120,7 +123,7 @@ cards; set allow_zero_delay = true for a private game
                 kwargs["broadcast_delay_s"] = float(data["broadcast_delay_minutes"]) * 60
             if "broadcast_delay_s" in data:
                 kwargs["broadcast_delay_s"] = float(data["broadcast_delay_s"])
-            for key in ("allow_zero_delay", "show_operator_status"):
+            for key in ("allow_zero_delay",):
                 if key in data:
                     if not isinstance(data[key], bool):
                         raise ConfigError(f"{source}: {key} must be true or false")

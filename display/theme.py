@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+from pathlib import Path
+from typing import Any
 
 import pygame
 
@@ -25,7 +27,7 @@ TEXT_DARK = (16, 16, 16)
 ACCENT = (255, 204, 0)
 GOOD = (60, 190, 100)
 WARN = (255, 160, 0)
-ALARM = (220, 30, 40)
+ALARM = (200, 20, 30)  # white text on it: 5:1 (WCAG AA)
 ALARM_EDGE = (255, 230, 0)
 NOTICE = (230, 140, 0)
 WIN_BAR = (60, 190, 100)
@@ -34,32 +36,136 @@ TIE_BAR = (90, 150, 230)
 SUIT_COLOURS = {"s": (20, 20, 20), "h": (200, 20, 30), "d": (30, 80, 200), "c": (20, 130, 50)}
 
 
-@functools.lru_cache(maxsize=64)
-def font(size: int) -> pygame.font.Font:
-    """pygame's bundled default font at `size` pixels (no system fonts needed)."""
+FONT_DIR = Path(__file__).with_name("fonts")
+# Noto Sans Bold (SIL OFL 1.1, display/fonts/OFL.txt): Latin, Greek and Cyrillic, with sound kerning
+# (pygame's bundled freesansbold split "MISDE AL", "EXTR A" under the PyPI wheel's SDL_ttf).
+PRIMARY_FONT = FONT_DIR / "NotoSans-Bold.ttf"
+# Scripts the primary font lacks come from the system's fonts where installed (the appliance installer
+# adds fonts-noto-core and fonts-droid-fallback): each character is drawn with the first that has it.
+FALLBACK_FONTS: tuple[str, ...] = (
+    "/usr/share/fonts/truetype/noto/NotoSansHebrew-Bold.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansDevanagari-Bold.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansThai-Bold.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansArmenian-Bold.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansGeorgian-Bold.ttf",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+)
+# pygame's `size` for its default font is 0.6875 of the point size; the same factor keeps every
+# layout's proportions (Noto Sans's capitals are as tall as freesansbold's at that size).
+POINTS_PER_SIZE = 0.6875
+READABLE_PX = 13  # text is not shrunk below this (nor below 3/4 of its size): it is cut with "…"
+
+
+def _font_files() -> tuple[Path, ...]:
+    return (PRIMARY_FONT, *(Path(p) for p in FALLBACK_FONTS if Path(p).is_file()))
+
+
+@functools.lru_cache(maxsize=256)
+def _font_at(path: Path, size: int) -> pygame.font.Font:
     if not pygame.font.get_init():
         pygame.font.init()
-    return pygame.font.Font(None, max(8, size))
+    return pygame.font.Font(str(path), max(6, round(max(8, size) * POINTS_PER_SIZE)))
 
 
+def font(size: int) -> pygame.font.Font:
+    """The primary font (Noto Sans Bold, shipped in display/fonts) at `size` pixels."""
+    return _font_at(PRIMARY_FONT, size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _font_for(char: str) -> Path:
+    """The first font that has a glyph for `char` (the primary one if none has: it draws a box)."""
+    if char.isspace() or ord(char) < 0x250:
+        return PRIMARY_FONT
+    import pygame.freetype  # noqa: PLC0415 (only to ask which glyphs a font has)
+
+    if not pygame.freetype.get_init():
+        pygame.freetype.init()
+    for path in _font_files():
+        if _coverage(path).get_metrics(char)[0] is not None:
+            return path
+    return PRIMARY_FONT
+
+
+@functools.lru_cache(maxsize=16)
+def _coverage(path: Path) -> Any:
+    import pygame.freetype  # noqa: PLC0415
+
+    return pygame.freetype.Font(str(path), 12)
+
+
+def _runs(text: str) -> list[tuple[Path, str]]:
+    """`text` cut into runs that one font draws whole (so kerning and shaping work within each)."""
+    if text.isascii():
+        return [(PRIMARY_FONT, text)] if text else []
+    runs: list[tuple[Path, str]] = []
+    for char in text:
+        path = _font_for(char)
+        if runs and (runs[-1][0] == path or (char.isspace() and runs[-1][0] != PRIMARY_FONT)):
+            runs[-1] = (runs[-1][0], runs[-1][1] + char)
+        else:
+            runs.append((path, char))
+    return runs
+
+
+@functools.lru_cache(maxsize=8192)
 def text_size(text: str, size: int) -> tuple[int, int]:
-    return font(size).size(text)
+    runs = _runs(text)
+    if not runs:
+        return font(size).size(text)
+    if len(runs) == 1:
+        return _font_at(runs[0][0], size).size(text)
+    return sum(_font_at(p, size).size(t)[0] for p, t in runs), max(_font_at(p, size).get_height() for p, _ in runs)
+
+
+def line_height(size: int) -> int:
+    return font(size).get_linesize()
+
+
+def readable_floor(size: int) -> int:
+    """The smallest size `size` text may shrink to before it is cut short instead."""
+    return min(size, max(READABLE_PX, round(size * 0.75)))
 
 
 def fit_size(text: str, size: int, max_width: int) -> int:
-    """The largest size no bigger than `size` at which `text` fits in `max_width` pixels."""
-    while size > 8 and font(size).size(text)[0] > max_width:
-        size = max(8, int(size * 0.92))
+    """The largest size no bigger than `size` at which `text` fits, but not below `readable_floor`."""
+    floor = readable_floor(size)
+    while size > floor and text_size(text, size)[0] > max_width:
+        size = max(floor, int(size * 0.92))
     return size
+
+
+def render_text(text: str, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
+    """`text` as one image: each run in the font that has its characters, on a common baseline."""
+    runs = _runs(text)
+    if not runs:
+        return font(size).render(text, True, colour)
+    if len(runs) == 1:
+        return _font_at(runs[0][0], size).render(text, True, colour)
+    images = [(_font_at(p, size), _font_at(p, size).render(t, True, colour)) for p, t in runs]
+    ascent = max(f.get_ascent() for f, _ in images)
+    height = max(ascent - f.get_ascent() + image.get_height() for f, image in images)
+    out = pygame.Surface((sum(image.get_width() for _, image in images), height), pygame.SRCALPHA)
+    x = 0
+    for f, image in images:
+        out.blit(image, (x, ascent - f.get_ascent()))
+        x += image.get_width()
+    return out
 
 
 def draw_text(surface: pygame.Surface, text: str, size: int, colour: tuple[int, int, int],
               pos: tuple[int, int], *, anchor: str = "topleft", max_width: int | None = None,
               ) -> pygame.Rect:
-    """Draw one line of text; shrinks it to `max_width`; `anchor` is a pygame.Rect attribute."""
+    """Draw one line of text; `anchor` is a pygame.Rect attribute. Too wide for `max_width`, it
+    shrinks down to a readable size, then is cut short with an ellipsis."""
     if max_width is not None:
         size = fit_size(text, size, max_width)
-    image = font(size).render(text, True, colour)
+        if text_size(text, size)[0] > max_width:
+            text = _ellipsize(text, size, max_width)
+    image = render_text(text, size, colour)
     rect = image.get_rect(**{anchor: pos})
     surface.blit(image, rect)
     return rect
@@ -72,7 +178,7 @@ def wrap(text: str, size: int, max_width: int, max_lines: int) -> list[str]:
     current = ""
     for index, word in enumerate(words):
         trial = f"{current} {word}".strip()
-        if font(size).size(trial)[0] <= max_width or not current:
+        if text_size(trial, size)[0] <= max_width or not current:
             current = trial
             continue
         lines.append(current)
@@ -88,9 +194,25 @@ def wrap(text: str, size: int, max_width: int, max_lines: int) -> list[str]:
 
 
 def _ellipsize(text: str, size: int, max_width: int) -> str:
-    while len(text) > 1 and font(size).size(text + "…")[0] > max_width:
+    while len(text) > 1 and text_size(text + "…", size)[0] > max_width:
         text = text[:-1]
     return text.rstrip() + "…"
+
+
+def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours (1 to 21)."""
+    def luminance(colour: tuple[int, int, int]) -> float:
+        channels = [c / 255 for c in colour]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def ink_on(fill: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Light or dark text, whichever reads better on `fill`."""
+    return TEXT if contrast(TEXT, fill) >= contrast(TEXT_DARK, fill) else TEXT_DARK
 
 
 def mmss(seconds: float) -> str:

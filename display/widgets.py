@@ -51,7 +51,7 @@ def draw_banner(surface: pygame.Surface, rect: pygame.Rect, ruling: Ruling, *,
     title = ruling_title(ruling)
     if ruling.ruling == RulingKind.SHOWDOWN and ruling.winners:
         title = "WINNER" if len(ruling.winners) == 1 else "SPLIT POT"
-    theme.draw_text(surface, title, round(unit * 19), theme.TEXT, band.center, anchor="center",
+    theme.draw_text(surface, title, round(unit * 19), theme.ink_on(fill), band.center, anchor="center",
                     max_width=inner.width)
     y = band.bottom + round(unit * 3)
     # Who, which card, when: one line, with the card drawn face up (everyone has seen it).

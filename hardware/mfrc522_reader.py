@@ -11,6 +11,7 @@ collision as an error; `Close_MFRC522` calls `GPIO.cleanup()` for every pin of t
 
 from __future__ import annotations
 
+import importlib
 import logging
 import sys
 import threading
@@ -90,6 +91,27 @@ class _Fork:
     retries: int = 1
 
 
+_IMPORT_LOCK = threading.Lock()
+
+
+def _mfrc522_module(reader: str) -> Any:
+    """The package's `mfrc522.MFRC522` module (the package re-binds the name `MFRC522` to the class).
+
+    Imported late, under a lock: it imports RPi.GPIO and spidev, which exist only on a Pi (or as
+    fakes), and two reader threads importing a package that fails half-way would see it half-made.
+    """
+    with _IMPORT_LOCK:
+        try:
+            importlib.import_module("mfrc522")
+            return sys.modules["mfrc522.MFRC522"]
+        except (ImportError, KeyError, RuntimeError) as exc:  # RuntimeError: rpi-lgpio off a Pi
+            for name in [n for n in sys.modules if n == "mfrc522" or n.startswith("mfrc522.")]:
+                del sys.modules[name]  # a half-imported package: the next retry imports it afresh
+            raise HardwareError(f"reader {reader!r}: cannot import the mfrc522 package ({exc}); install it "
+                                "with `pip install --no-deps mfrc522 spidev` plus RPi.GPIO, or rpi-lgpio on a "
+                                "Pi 5. No Pi here? `run --simulate` or `enroll --emulate`") from None
+
+
 class Mfrc522Reader:
     """One MFRC522 on one chip select: `poll()` returns the UID of every Type A tag in its field.
 
@@ -115,14 +137,7 @@ class Mfrc522Reader:
 
     def open(self) -> None:
         """Open the SPI device, raise the reset line and configure the chip; raises ReaderError."""
-        try:
-            # Imported late: it imports RPi.GPIO and spidev, which exist only on a Pi (or as fakes).
-            import mfrc522  # noqa: F401, PLC0415
-        except ImportError as exc:
-            raise HardwareError(f"reader {self.name!r}: cannot import the mfrc522 package ({exc}); install "
-                                "it with `pip install --no-deps mfrc522 spidev` plus RPi.GPIO, or "
-                                "rpi-lgpio on a Pi 5") from None
-        module = sys.modules["mfrc522.MFRC522"]  # the package re-binds the name `MFRC522` to the class
+        module = _mfrc522_module(self.name)
         if self._gpio is None:
             self._gpio = module.GPIO
         spi = module.spidev.SpiDev()

@@ -52,7 +52,8 @@ class FaultLatch:
         if self.faulted:
             return
         self.faulted, self.message = True, message
-        logger.error("reader %s fault: %s", self.reader, message)
+        # Whoever reads the queue reports it (the daemon's fault log, enroll's prompt): one line, not two.
+        logger.debug("reader %s fault: %s", self.reader, message)
         self.queue.put(ReaderFault(t=self.clock(), reader=self.reader, message=message))
 
     def ok(self) -> bool:
@@ -97,8 +98,9 @@ class ReaderThread:
         except TableError as exc:
             self.latch.fault(str(exc))
             return self.retry_s
-        except Exception as exc:  # a driver bug must not kill the thread: log it and keep trying
-            logger.exception("reader %s: unexpected error", self.reader.name)
+        except Exception as exc:  # a driver bug must not kill the thread: log it once and keep trying
+            if not self.latch.faulted:
+                logger.exception("reader %s: unexpected error", self.reader.name)
             self.latch.fault(f"unexpected error: {exc!r}")
             return self.retry_s
         now = self.clock()

@@ -18,7 +18,21 @@ fi
 echo "== packages"
 apt-get update
 # python3-pygame is built on Debian's SDL2, which has the KMS/DRM video driver the PyPI wheel lacks.
-apt-get install -y python3-venv python3-pygame python3-lgpio python3-serial python3-evdev sqlite3
+# python3-spidev and python3-serial come built; gcc and python3-dev build phevaluator (no aarch64 wheel).
+apt-get install -y --no-install-recommends python3-venv python3-dev gcc libc6-dev \
+    python3-pygame python3-serial python3-spidev python3-evdev sqlite3 fonts-noto-core fonts-droid-fallback
+# fonts-noto-core and fonts-droid-fallback: players' names in other scripts (Arabic, Hebrew, Devanagari,
+# Thai, CJK...); the views ship Noto Sans for Latin, Greek and Cyrillic and fall back to these.
+# RPi.GPIO for the mfrc522 package: rpi-lgpio provides the module on top of lgpio and works on a Pi 4
+# and a Pi 5 (where RPi.GPIO itself cannot reach the GPIO block). Raspberry Pi OS ships it as Debian
+# packages (they replace python3-rpi.gpio); plain Debian has neither, so then pip takes the wheels.
+if apt-cache show python3-rpi-lgpio >/dev/null 2>&1; then
+    apt-get install -y --no-install-recommends python3-lgpio python3-rpi-lgpio
+    gpio_from_pip=()
+else
+    echo "python3-rpi-lgpio is not in this system's archives (not Raspberry Pi OS): rpi-lgpio from PyPI"
+    gpio_from_pip=("rpi-lgpio>=0.6")
+fi
 
 echo "== user ${APP_USER}"
 for group in gpio spi dialout video render input; do
@@ -47,9 +61,25 @@ rm -rf "${PREFIX}/src"
 cp -a "$SRC" "${PREFIX}/src"
 rm -rf "${PREFIX}/src/.git" "${PREFIX}/src/state"
 python3 -m venv --system-site-packages "${PREFIX}/venv"
-# --no-deps for pygame: the system one (KMS/DRM) must win over a PyPI wheel.
-"${PREFIX}/venv/bin/pip" install --no-deps -e "${PREFIX}/src"
-"${PREFIX}/venv/bin/pip" install "phevaluator>=0.6" "gpiozero>=2.0" "pokerkit>=0.7" mfrc522 spidev
+pip=("${PREFIX}/venv/bin/pip" install --no-input --disable-pip-version-check)
+# Pin pygame to Debian's (KMS/DRM) so pip resolves the package's requirement against it instead of
+# fetching a PyPI wheel; the rest (phevaluator, gpiozero 2, pokerkit) come from PyPI.
+constraints="$(mktemp)"
+trap 'rm -f "$constraints"' EXIT
+system_pygame="$(/usr/bin/python3 -c 'import importlib.metadata as m; print(m.version("pygame"))')"
+echo "pygame==${system_pygame}" > "$constraints"
+"${pip[@]}" --constraint "$constraints" -e "${PREFIX}/src" "${gpio_from_pip[@]}"
+# mfrc522 0.0.7 declares RPi.GPIO, which would replace rpi-lgpio's module and breaks a Pi 5: no deps.
+"${pip[@]}" --no-deps "mfrc522==0.0.7"
+# pip's consistency check, less the one requirement left out on purpose (mfrc522's RPi.GPIO, above).
+if ! problems="$("${PREFIX}/venv/bin/pip" check 2>&1)"; then
+    problems="$(grep -v '^mfrc522 .* requires rpi-gpio, which is not installed' <<<"$problems" || true)"
+    if [[ -n "$problems" ]]; then
+        printf '%s\n' "$problems" >&2
+        echo "install: pip check found broken requirements in ${PREFIX}/venv" >&2
+        exit 1
+    fi
+fi
 "${PREFIX}/venv/bin/python" -c 'import pygame; print("pygame", pygame.version.ver, "from", pygame.__file__)'
 
 echo "== config in ${ETC}"
@@ -75,6 +105,11 @@ except ConfigError as exc:
 
 echo "== unit"
 install -m 0644 "${SRC}/systemd/${UNIT}" "/etc/systemd/system/${UNIT}"
+if [[ -n "${POKERTABLE_NO_SYSTEMCTL:-}" ]]; then
+    # systemd/arm64-chroot.sh: no systemd runs in a chroot.
+    echo "POKERTABLE_NO_SYSTEMCTL set: unit installed, not enabled"
+    exit 0
+fi
 systemctl daemon-reload
 systemctl enable "$UNIT"
 echo "installed. Reboot once (SPI, groups), then: journalctl -u ${UNIT} -f"

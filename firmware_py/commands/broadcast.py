@@ -54,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        options = {"broadcast_delay_s": args.delay, "allow_zero_delay": args.allow_zero_delay,
-                   "show_operator_status": False}  # the table's hardware is not this machine's to show
+        options = {"broadcast_delay_s": args.delay, "allow_zero_delay": args.allow_zero_delay}
         config = DisplayConfig.from_mapping(options, source="broadcast options")
     except ConfigError as exc:
         print(f"broadcast: {exc}", file=sys.stderr)
@@ -123,7 +122,7 @@ class BroadcastPicture:
         body = self.feed.on_air(now)
         shown = snapshot_from_broadcast(body) if body is not None else None
         delayed = self.feed.delayed
-        frame = BroadcastFrame(now=now, shown=shown, live=None, delay_s=delayed.delay_s,
+        frame = BroadcastFrame(now=now, shown=shown, delay_s=delayed.delay_s,
                                next_release=delayed.next_release(now), first_release=delayed.first_release(),
                                chances=self.chances.get(shown) if shown is not None else None)
         render_broadcast(surface, frame, config=self.config, painter=self.painter)

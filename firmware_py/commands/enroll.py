@@ -22,6 +22,7 @@ from hardware.rig import start_sensors
 
 HELP = "Enroll a new deck: scan its cards one by one on one antenna and write its deck registry file."
 DECKS_DIR = Path("config/decks")
+FAULT_TIMEOUT_S = 30.0  # a reader fault that lasts this long is not a loose card: stop and say what to do
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,6 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="registries whose UIDs are refused (default: every other *.json beside --out)")
     parser.add_argument("--card-timeout", type=float, default=None, metavar="SECONDS",
                         help="give up when no card comes for this long (default: wait)")
+    parser.add_argument("--fault-timeout", type=float, default=FAULT_TIMEOUT_S, metavar="SECONDS",
+                        help=f"give up when the reader stays faulty this long (default: {FAULT_TIMEOUT_S:g})")
     parser.add_argument("--emulate", action="store_true",
                         help="run on emulated hardware with a simulated operator (no Pi needed)")
 
@@ -77,7 +80,7 @@ def _with_hardware(config: HardwareConfig, enrollment: Enrollment, args: argpars
         sensors = start_sensors(config, queue=events, antennas={args.antenna},
                                 sleep=table.hardware.sleep if table else _sleep)
         return run_enrollment(enrollment, events, antenna=args.antenna, out=sys.stdout, on_prompt=on_prompt,
-                              card_timeout_s=args.card_timeout)
+                              card_timeout_s=args.card_timeout, fault_timeout_s=args.fault_timeout)
     except KeyboardInterrupt:
         done, total = enrollment.progress
         print(f"\ninterrupted: {done}/{total} cards are saved in {enrollment.path}; run the same command "
@@ -95,26 +98,51 @@ def _sleep(seconds: float) -> None:
 
 
 def run_enrollment(enrollment: Enrollment, events: queue.Queue[object], *, antenna: str, out: TextIO,
-                   on_prompt: Callable[[str], None] | None = None, card_timeout_s: float | None = None) -> int:
-    """Prompt for each card, take reads of `antenna` from `events`, and report each outcome."""
+                   on_prompt: Callable[[str], None] | None = None, card_timeout_s: float | None = None,
+                   fault_timeout_s: float | None = FAULT_TIMEOUT_S,
+                   clock: Callable[[], float] = time.monotonic) -> int:
+    """Prompt for each card, take reads of `antenna` from `events`, and report each outcome.
+
+    A reader fault is reported once; if the reader has not come back after `fault_timeout_s`, the
+    enrollment stops (what is scanned is saved) and says what to check, `--emulate` without a Pi.
+    """
     done, total = enrollment.progress
     print(f"Enrolling deck {enrollment.deck!r} ({enrollment.back} backs) on antenna {antenna!r} into "
           f"{enrollment.path}: {done}/{total} done.", file=out)
+    faulted_since: float | None = None
     while (card := enrollment.expected) is not None:
         done, total = enrollment.progress
         print(f"[{done + 1:2}/{total}] next: {card} - place it on the {antenna} antenna", file=out, flush=True)
         if on_prompt is not None:
             on_prompt(card)
+        waited_from = clock()
         while enrollment.expected == card:
+            timeouts = []
+            if card_timeout_s is not None:
+                timeouts.append(waited_from + card_timeout_s - clock())
+            if faulted_since is not None and fault_timeout_s is not None:
+                timeouts.append(faulted_since + fault_timeout_s - clock())
             try:
-                item = events.get(timeout=card_timeout_s)
+                item = events.get(timeout=max(0.0, min(timeouts)) if timeouts else None)
             except queue.Empty:
+                if faulted_since is not None and fault_timeout_s is not None \
+                        and clock() >= faulted_since + fault_timeout_s:
+                    print(f"the reader did not come back in {fault_timeout_s:g} s; {done}/{total} saved in "
+                          f"{enrollment.path}. Check its wiring and SPI (`python -m firmware_py doctor --tags`); "
+                          "without a Pi, use --emulate", file=out)
+                    return 1
                 print(f"no card read on {antenna} for {card_timeout_s:g} s; {done}/{total} saved in "
                       f"{enrollment.path}: run the same command again to resume", file=out)
                 return 1
             if isinstance(item, ReaderFault):
-                print(f"  reader fault: {item.message} (waiting for it to come back)", file=out)
+                if faulted_since is None:
+                    faulted_since = clock()
+                    limit = f"up to {fault_timeout_s:g} s" if fault_timeout_s is not None else "until it does"
+                    print(f"  reader fault: {item.message}\n  waiting {limit} for it to come back "
+                          "(no Pi here? use --emulate; Ctrl-C stops, the cards scanned are saved)", file=out,
+                          flush=True)
             elif isinstance(item, ReaderRecovered):
+                faulted_since = None
                 print(f"  reader {item.reader} is back", file=out)
             elif isinstance(item, Read) and item.antenna == antenna:
                 outcome = enrollment.offer(item.uid)

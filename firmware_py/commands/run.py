@@ -119,7 +119,12 @@ def run(args: argparse.Namespace) -> int:
     dealer = None
     if args.simulate:
         speed = args.speed if args.speed is not None else (None if headless else 1.0)
-        dealer = add_simulated_table(daemon, config, plan, speed=speed)
+        try:
+            dealer = add_simulated_table(daemon, config, plan, speed=speed)
+        except ConfigError as exc:
+            journal.close()
+            print(f"run: {exc}", file=sys.stderr)
+            return 2
     else:
         add_real_hardware(daemon, config)
     if config.tracker is not None:
@@ -157,8 +162,12 @@ def run(args: argparse.Namespace) -> int:
         journal.close()
     elapsed = time.monotonic() - started
     if args.simulate and dealer is not None:
-        hands = plan.hands - (dealer.acts[dealer.next_act].hand - 1 if dealer.next_act < len(dealer.acts) else 0)
-        print(f"simulated table: {hands} hands (seed {plan.seed}), {daemon.events_fed} events, "
-              f"{daemon.rulings} rulings in {elapsed:.1f} s ({hands / elapsed:.1f} hands/s); "
-              f"journal {journal.path}", flush=True)
+        # What happened in the session, a restart's replayed part included: the deals the core saw,
+        # less those a misdeal or a void ruling ended (never played), and every ruling made.
+        deals = daemon.core.snapshot().hand_number
+        hands = deals - daemon.void_deals
+        void = f" and {daemon.void_deals} misdealt or void" if daemon.void_deals else ""
+        rate = f" ({hands / elapsed:.1f} hands/s)" if not daemon.resumed and elapsed > 0 else ""
+        print(f"simulated table: {hands} hands played{void} (seed {plan.seed}), {daemon.events_fed} events, "
+              f"{daemon.rulings} rulings in {elapsed:.1f} s{rate}; journal {journal.path}", flush=True)
     return status

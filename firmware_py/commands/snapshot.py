@@ -1,17 +1,17 @@
-"""`snapshot SESSION.jsonl --view venue|broadcast --at T --out FILE.png`: a picture, headless."""
+"""`snapshot SESSION.jsonl --view venue|broadcast|operator --at T --out FILE.png`: a picture, headless."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 
-from firmware_py.config_toolkit import read_toml
 from firmware_py.core.engine import TableCore
 from firmware_py.errors import ConfigError, SessionError
 from firmware_py.profiles import load_profiles
 from firmware_py.session import read_session
 
-HELP = "render the venue or broadcast view of a session at a moment to a PNG (no screen needed)"
+HELP = "render the venue, broadcast or operator view of a session at a moment to a PNG (no screen needed)"
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -26,15 +26,16 @@ def _size(text: str) -> tuple[int, int]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("session", help="session file in the table-events.md format")
-    parser.add_argument("--view", choices=("venue", "broadcast"), default="venue",
-                        help="venue (players and dealer) or broadcast (stream, delayed)")
+    parser.add_argument("--view", choices=("venue", "broadcast", "operator"), default="venue",
+                        help="venue (players and dealer), broadcast (stream, delayed) or operator (live "
+                             "status for the stream's operator, never on air)")
     parser.add_argument("--at", type=float, metavar="T",
                         help="session time in seconds (default: the last event)")
     parser.add_argument("--out", required=True, metavar="FILE.png", help="picture to write")
     parser.add_argument("--size", type=_size, default=(800, 480), metavar="WxH",
                         help="picture size in pixels (default 800x480)")
     parser.add_argument("--config", metavar="FILE.toml",
-                        help="display config: seat_names, blind_levels, broadcast_delay_s, ...")
+                        help="the table file (config/table.toml): its [display] names, blinds and delay")
     parser.add_argument("--delay", type=float, metavar="SECONDS",
                         help="broadcast delay (overrides the config; default 120)")
     parser.add_argument("--allow-zero-delay", action="store_true",
@@ -50,14 +51,22 @@ def run(args: argparse.Namespace) -> int:
     from display.render import render_view, save_png  # noqa: PLC0415
 
     try:
-        data: dict[str, object] = {}
+        config = DisplayConfig()
         if args.config:
-            data = read_toml(args.config, what="display config")
+            # The one table file every command reads (config/table.toml): its [display] section.
+            from firmware_py.daemon.config import load_table_config  # noqa: PLC0415
+
+            config = load_table_config(args.config, with_display=True).screen.display
+        overrides: dict[str, object] = {}
         if args.delay is not None:
-            data["broadcast_delay_s"] = args.delay
+            overrides["broadcast_delay_s"] = args.delay
         if args.allow_zero_delay:
-            data["allow_zero_delay"] = True
-        config = DisplayConfig.from_mapping(data, source=args.config or "snapshot options")
+            overrides["allow_zero_delay"] = True
+        if overrides:
+            try:
+                config = dataclasses.replace(config, **overrides)  # validated again
+            except ConfigError as exc:
+                raise ConfigError(f"snapshot options: {exc}") from None
         core = TableCore(load_profiles(args.profiles))
         history = []
         for line, event in read_session(args.session):

@@ -796,9 +796,8 @@ class TableCore:
         hand = self.hand
         if info is None or (is_unknown(info.card) and event.antenna == SHOE and hand is not None
                             and event.uid not in hand.where):
-            info = self._unknown_tag(event)
-            if info is None:
-                return
+            self._unknown_tag(event)
+            return
         if hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
             return  # cards gathered, mucked or shown between hands
         if info.back != self.back:
@@ -824,7 +823,7 @@ class TableCore:
         elif event.antenna.startswith("seat"):
             self._seat_read(hand, int(event.antenna[4:]), event.uid, where)
 
-    def _unknown_tag(self, event: Read) -> CardInfo | None:
+    def _unknown_tag(self, event: Read) -> None:
         """A tag no enrolled deck knows. Out of the shoe during a hand it is a card the table cannot
         see: it takes its place in the count like any card (so the cards after it are not ruled on
         as if it were absent) and the dealer is alarmed at once to look at it (its back decides,
@@ -833,12 +832,11 @@ class TableCore:
         if event.antenna != SHOE or hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
             self._notice(NoticeKind.UNKNOWN_TAG,
                          f"unknown tag {event.uid} on antenna {event.antenna}: not in any enrolled deck")
-            return None
-        known = self.cards.get(event.uid)
-        if known is None:
+            return
+        if event.uid not in self.cards:  # a stand-in card, `?1`, `?2`...: its face is unknown
             unknown = sum(1 for c in self.cards.values() if is_unknown(c.card))
-            known = CardInfo(card=f"{UNKNOWN_PREFIX}{unknown + 1}", deck=self.in_play or "", back=self.back)
-            self.cards[event.uid] = known
+            self.cards[event.uid] = CardInfo(card=f"{UNKNOWN_PREFIX}{unknown + 1}", deck=self.in_play or "",
+                                             back=self.back)
         seat: int | None = None
         if hand.phase is Phase.DEALING and hand.seats:
             seat = hand.seats[hand.next_slot % len(hand.seats)]
@@ -850,7 +848,6 @@ class TableCore:
                      fill={"antenna": event.antenna, "uid": event.uid, "counted": counted})
         self._draw(hand, event.uid)
         hand.last_drawn = event.uid
-        return None
 
     def _void(self, hand: Hand, cause: str, uid: str, values: Mapping[str, object]) -> None:
         self._ruling(RulingKind.VOID_HAND, cause, cause=cause, uid=uid, fill=values)

@@ -27,13 +27,27 @@ from dataclasses import dataclass, is_dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from firmware_py.core import Button, ButtonName, Event, Gone, Level, Read, Ruling, Seat, Setup, Stacks, TableSnapshot
+from firmware_py.core import (
+    Button,
+    ButtonName,
+    Event,
+    Gone,
+    Level,
+    Read,
+    Ruling,
+    RulingKind,
+    Seat,
+    Setup,
+    Stacks,
+    TableSnapshot,
+)
 from firmware_py.core.engine import TableCore
 from firmware_py.core.profiles import Profile
 from firmware_py.daemon.config import TableConfig
 from firmware_py.daemon.faults import FaultState
 from firmware_py.daemon.journal import Journal, JournalError, line_of
 from firmware_py.daemon.sdnotify import Notifier, watchdog_interval_s
+from firmware_py.errors import TableError
 from firmware_py.session import SessionReader
 
 logger = logging.getLogger("firmware_py.daemon")
@@ -198,7 +212,8 @@ class Daemon:
         self.announced_again: list[Ruling] = []  # open rulings announced again after a restart
         self._fingerprint = core_fingerprint(config.profiles)
         self._setup_line: str | None = None  # the last setup event, kept with each core checkpoint
-        self.rulings = 0
+        self.rulings = 0  # in the whole session, a restart's replayed part included (kept with the checkpoint)
+        self.void_deals = 0  # deals ended by a misdeal or a void ruling
         self.events_fed = 0
         self.stop_reason = ""
         self._pending: list[Event] = []
@@ -240,6 +255,11 @@ class Daemon:
                     component.start()
                 except JournalError:
                     raise
+                except TableError as exc:  # an expected fault (no hardware, a bad setting): one clear line
+                    self._fault(component.name, f"failed to start: {exc}")
+                    if component is self.display:
+                        self.display = None
+                    continue
                 except Exception as exc:  # a broken part shows on screen; the table carries on without it
                     logger.exception("%s failed to start", component.name)
                     self._fault(component.name, f"failed to start: {exc}")
@@ -275,7 +295,8 @@ class Daemon:
         replayed = 0
         for event in iter_journal_events(self.journal, base_dir=base_dir, after=after):
             try:
-                self.core.feed(event)
+                for ruling in self.core.feed(event).rulings:  # the session's counts include what came before
+                    self._count(ruling)
             except ValueError as exc:  # the core refused it live too: same state either way
                 logger.debug("replay: event refused: %s", exc)
             if isinstance(event, Setup):
@@ -323,10 +344,13 @@ class Daemon:
             return 0
         self.core.restore(state["core"])
         self._setup_line = state.get("setup")
+        counts = state.get("counts") or {}
+        self.rulings, self.void_deals = int(counts.get("rulings", 0)), int(counts.get("void_deals", 0))
         return seq
 
     def _save_checkpoint(self, seq: int) -> None:
-        state = {"version": 1, "core": self.core.save(), "setup": self._setup_line}
+        state = {"version": 1, "core": self.core.save(), "setup": self._setup_line,
+                 "counts": {"rulings": self.rulings, "void_deals": self.void_deals}}
         try:
             self.journal.save_checkpoint(seq, self._fingerprint, pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
         except (JournalError, pickle.PicklingError, TypeError) as exc:  # events are safe; a resume replays more
@@ -469,12 +493,17 @@ class Daemon:
         self.events_fed += 1
         source = self.source_of(event)
         for ruling in outcome.rulings:
-            self.rulings += 1
+            self._count(ruling)
             ruling_log.info("%s [%s]", ruling.public().explain(), source)  # no face-down card named
             for callback in self.on_ruling:
                 callback(ruling)
         for notice in outcome.notices:
             logger.info("notice t=%.2f %s: %s [%s]", notice.t, notice.notice, notice.message, source)
+
+    def _count(self, ruling: Ruling) -> None:
+        self.rulings += 1
+        if ruling.ruling in (RulingKind.MISDEAL, RulingKind.VOID_HAND):
+            self.void_deals += 1  # a deal that was never played: not a hand
 
     def _publish(self) -> None:
         snapshot = self.core.snapshot()

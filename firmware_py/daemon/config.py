@@ -23,7 +23,7 @@ from firmware_py.session import load_deck
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent.parent / "config"
 DEFAULT_PATH = CONFIG_DIR / "table.toml"
-VIEWS = ("venue", "broadcast")
+VIEWS = ("venue", "broadcast", "operator")
 JOURNAL_NAME = "journal.sqlite3"
 MAX_DELAY_S = 24 * 3600  # the broadcast's secure delay: a day at most
 
@@ -225,7 +225,7 @@ def _chips(source: str, raw: Any, display: Any) -> tuple[int, Any]:
 def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:
     ours = ("enabled", "view", "size", "fullscreen")
     theirs = ("seat_names", "blind_levels", "levels_start_t", "broadcast_delay_s", "broadcast_delay_minutes",
-              "allow_zero_delay", "show_operator_status")
+              "allow_zero_delay", "show_operator_status")  # the last: refused with a clear message
     section = _Section(source, "display", raw, ours + theirs)
     view = section.string("view", "venue")
     if view not in VIEWS:

@@ -26,7 +26,7 @@ from typing import Any
 from firmware_py.core import Button, ButtonName, Event, Phase, RulingKind, Seat, SeatStatus, TableSnapshot
 from firmware_py.core.cards import is_unknown
 from firmware_py.core.chips import Wager
-from firmware_py.core.engine import TableCore
+from firmware_py.core.engine import Outcome, TableCore
 from firmware_py.core.profiles import Profile
 from firmware_py.daemon.journal import Journal
 
@@ -102,66 +102,100 @@ def _accepted(core: TableCore, hand: Any, actions_before: int, phase_before: Pha
     return bool(now.round_actions == actions_before + 1)
 
 
-def hand_records(events: Sequence[Event], profiles: dict[str, Profile]) -> list[HandRecord]:
-    """Replay the events and cut them into hands."""
-    core = TableCore(profiles)
-    hands: list[HandRecord] = []
-    current: HandRecord | None = None
-    before = core.snapshot()
-    for event in events:
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Step:
+    """One event through a `HandCutter`: what the core made of it and the hands it ended."""
+
+    outcome: Outcome
+    before: TableSnapshot
+    after: TableSnapshot
+    ended: tuple[HandRecord, ...]
+
+
+class HandCutter:
+    """Plays events through a core and cuts them into hands, one event at a time.
+
+    The export runs it over a whole journal (`hand_records`); the room's publisher runs it live, so
+    each hand is handed back the moment it ends (by showdown, misdeal or the next hand's deal).
+    """
+
+    def __init__(self, core: TableCore) -> None:
+        self.core = core
+        self.current: HandRecord | None = None
+        self._before = core.snapshot()
+
+    def feed(self, event: Event) -> Step:
+        """Feed the event to the core; raises ValueError where the core refuses it (nothing changes)."""
+        core, before = self.core, self._before
         hand_before = core.hand
         actions_before = hand_before.round_actions if hand_before is not None else 0
         wagers_before = len(core.chips.hand.log) if core.chips.hand is not None else 0
-        try:
-            outcome = core.feed(event)
-        except ValueError:
-            continue
-        after = core.snapshot()
+        outcome = core.feed(event)
+        after = self._before = core.snapshot()
+        ended: list[HandRecord] = []
+        current = self.current
         if after.hand_number != before.hand_number and after.phase is Phase.DEALING:
-            current = HandRecord(number=after.hand_number, t=event.t, seats=[])
-            hands.append(current)
+            if current is not None and not current.ended:  # the next hand's deal ends the open one
+                current.ended = True
+                ended.append(current)
+            current = self.current = HandRecord(number=after.hand_number, t=event.t, seats=[])
             chips = core.chips.hand
             if chips is not None and core.hand is not None:
                 current.stacks = {seat: chips.stacks[seat] for seat in chips.order}
                 current.blinds = (chips.level.small, chips.level.big, chips.level.ante)
                 current.dead_small_blind = core.hand.positions.small_blind is None
-        if current is not None and not current.ended:
-            street = str(before.street or "preflop")
-            if isinstance(event, Button) and event.name in ACTIONS:
-                actor = event.seat if event.seat is not None else before.to_act
-                if actor is not None and _accepted(core, hand_before, actions_before, before.phase):
-                    current.actions.append((street, actor, event.name))
-                    chips = core.chips.hand
-                    if chips is not None and current.stacks and len(chips.log) > wagers_before:
-                        current.wagers[len(current.actions) - 1] = chips.log[-1]
-            if isinstance(event, Button) and event.name is ButtonName.ROUND_DONE and before.phase is Phase.BETTING:
-                current.round_done = True
-            for ruling in outcome.rulings:
-                current.rulings.append(f"{ruling.ruling}{'(' + ruling.cause + ')' if ruling.cause else ''}")
-                if ruling.ruling in NOT_PLAYED and after.phase is Phase.MISDEALT:
-                    current.played = False
-                if ruling.ruling is RulingKind.DEAD_HAND and ruling.seat is not None:
-                    current.dead.add(ruling.seat)
-                    current.actions.append((street, ruling.seat, KILLED))
-                if ruling.ruling is RulingKind.SHOWDOWN and ruling.winners:
-                    current.winners = tuple(ruling.winners)
-            if isinstance(event, Seat) and event.status is SeatStatus.OUT and event.seat in {
-                    v.seat for v in before.seats if v.state in ("active", "allin")}:
-                current.actions.append((street, event.seat, KILLED))  # left the table mid-hand: folded
-            if after.phase is not Phase.IDLE and after.hand_number == current.number:
-                current.seats = _play_order(after) or current.seats
-                current.hole = {v.seat: v.cards for v in after.seats if v.cards}
-                current.board, current.burns = after.board, after.burns
-                live = [v.seat for v in after.seats if v.seat in current.seats and v.state in ("active", "allin")]
-                if after.phase is Phase.SHOWDOWN and current.winners is None and len(live) == 1:
-                    current.winners = (live[0],)  # uncontested: the last live hand takes the pot
-            chips = core.chips.hand
-            if current.stacks and chips is not None and chips.settled and after.hand_number == current.number:
-                current.final = chips.final_stacks()
-                current.odd_chips = any(pot.odd_chips for pot in chips.awarded)
-            if after.phase in (Phase.IDLE, Phase.MISDEALT) or after.hand_number != current.number:
-                current.ended = True
-        before = after
+        if current is None or current.ended:
+            return Step(outcome=outcome, before=before, after=after, ended=tuple(ended))
+        street = str(before.street or "preflop")
+        if isinstance(event, Button) and event.name in ACTIONS:
+            actor = event.seat if event.seat is not None else before.to_act
+            if actor is not None and _accepted(core, hand_before, actions_before, before.phase):
+                current.actions.append((street, actor, event.name))
+                chips = core.chips.hand
+                if chips is not None and current.stacks and len(chips.log) > wagers_before:
+                    current.wagers[len(current.actions) - 1] = chips.log[-1]
+        if isinstance(event, Button) and event.name is ButtonName.ROUND_DONE and before.phase is Phase.BETTING:
+            current.round_done = True
+        for ruling in outcome.rulings:
+            current.rulings.append(f"{ruling.ruling}{'(' + ruling.cause + ')' if ruling.cause else ''}")
+            if ruling.ruling in NOT_PLAYED and after.phase is Phase.MISDEALT:
+                current.played = False
+            if ruling.ruling is RulingKind.DEAD_HAND and ruling.seat is not None:
+                current.dead.add(ruling.seat)
+                current.actions.append((street, ruling.seat, KILLED))
+            if ruling.ruling is RulingKind.SHOWDOWN and ruling.winners:
+                current.winners = tuple(ruling.winners)
+        if isinstance(event, Seat) and event.status is SeatStatus.OUT and event.seat in {
+                v.seat for v in before.seats if v.state in ("active", "allin")}:
+            current.actions.append((street, event.seat, KILLED))  # left the table mid-hand: folded
+        if after.phase is not Phase.IDLE and after.hand_number == current.number:
+            current.seats = _play_order(after) or current.seats
+            current.hole = {v.seat: v.cards for v in after.seats if v.cards}
+            current.board, current.burns = after.board, after.burns
+            live = [v.seat for v in after.seats if v.seat in current.seats and v.state in ("active", "allin")]
+            if after.phase is Phase.SHOWDOWN and current.winners is None and len(live) == 1:
+                current.winners = (live[0],)  # uncontested: the last live hand takes the pot
+        chips = core.chips.hand
+        if current.stacks and chips is not None and chips.settled and after.hand_number == current.number:
+            current.final = chips.final_stacks()
+            current.odd_chips = any(pot.odd_chips for pot in chips.awarded)
+        if after.phase in (Phase.IDLE, Phase.MISDEALT) or after.hand_number != current.number:
+            current.ended = True
+            ended.append(current)
+        return Step(outcome=outcome, before=before, after=after, ended=tuple(ended))
+
+
+def hand_records(events: Sequence[Event], profiles: dict[str, Profile]) -> list[HandRecord]:
+    """Replay the events and cut them into hands (the last one may still be open)."""
+    cutter = HandCutter(TableCore(profiles))
+    hands: list[HandRecord] = []
+    for event in events:
+        try:
+            hands.extend(cutter.feed(event).ended)
+        except ValueError:
+            continue
+    if cutter.current is not None and not cutter.current.ended:
+        hands.append(cutter.current)
     return hands
 
 

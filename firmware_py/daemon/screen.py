@@ -18,8 +18,8 @@ START_TIMEOUT_S = 15.0
 
 def _fault_screen_class() -> Any:
     from display import theme  # noqa: PLC0415 (pygame loads only when there is a screen)
-    from display.app import Screen  # noqa: PLC0415
-    from display.broadcast import OperatorStatus  # noqa: PLC0415
+    from display.app import Screen, View  # noqa: PLC0415
+    from display.operator import OperatorStatus  # noqa: PLC0415
 
     class FaultScreen(Screen):  # type: ignore[misc]
         """A view that shows what is broken across its foot, over whatever the view drew."""
@@ -35,8 +35,8 @@ def _fault_screen_class() -> Any:
             self.operator = OperatorStatus(readers=tuple((f.component, f.message) for f in faults),
                                            note="FAULT" if faults else "")
             super().draw(surface, now)
-            if not faults:
-                return
+            if not faults or self.view == View.BROADCAST:
+                return  # the broadcast picture is on air: the faults go to the log and the operator's screen
             width, height = surface.get_size()
             line_h = max(18, height // 22)
             box = pygame.Rect(0, height - line_h * (len(faults) + 1) - 8, width, line_h * (len(faults) + 1) + 8)

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import logging
 import shutil
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from firmware_py.core.cards import FULL_DECK
 from firmware_py.daemon.app import CallbackComponent, Daemon, Stop, iter_journal_events
 from firmware_py.daemon.config import TableConfig
 from firmware_py.daemon.journal import Journal
+from firmware_py.errors import ConfigError
+from hardware.errors import HardwareError
 
 logger = logging.getLogger("firmware_py.daemon")
 
@@ -43,7 +47,13 @@ def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
 
         from hardware.panel import DealerPanel  # noqa: PLC0415
 
-        Device.ensure_pin_factory()  # lgpio on Raspberry Pi OS; passed on explicitly from here
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # gpiozero warns of each factory it falls back from
+                Device.ensure_pin_factory()  # lgpio on Raspberry Pi OS; passed on explicitly from here
+        except Exception as exc:  # gpiozero's BadPinFactory: no GPIO library or no Pi here
+            raise HardwareError(f"no GPIO to drive the dealer panel ({exc}): on a Raspberry Pi install lgpio "
+                                "(python3-lgpio); without one, run --simulate") from None
         panel = DealerPanel(config.hardware.panel, pin_factory=Device.pin_factory, queue=daemon.queue,
                             clock=daemon.clock)
         panel.start()
@@ -107,8 +117,17 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
     """Emulated readers, board and panel driven by the seeded dealer bot; returns the dealer."""
     from firmware_py.simulation.table import EmulatedSensors, SimulatedDealer, script  # noqa: PLC0415
 
-    sensors = EmulatedSensors(config.hardware, queue=daemon.queue, clock=daemon.clock)
     in_play = config.deck(config.in_play)
+    missing = [card for card in FULL_DECK if card not in set(in_play.cards.values())]
+    if missing:
+        where = next((f for f, d in zip(config.deck_files, config.decks, strict=True) if d is in_play), config.source)
+        raise ConfigError(f"{where}: deck {in_play.name!r} lacks {len(missing)} card"
+                          f"{'s' if len(missing) > 1 else ''} ({', '.join(missing[:8])}"
+                          f"{', ...' if len(missing) > 8 else ''}): the simulated dealer deals from a full deck. "
+                          f"Enroll the missing cards (`python -m firmware_py enroll --deck {in_play.name} "
+                          f"--back {in_play.back} --out {where}` resumes it), or set [table] in_play in "
+                          f"{config.source} to a complete deck")
+    sensors = EmulatedSensors(config.hardware, queue=daemon.queue, clock=daemon.clock)
     other = next((d for d in config.decks if d.name != config.in_play), None)
     acts, _errors = script(profile=config.profiles[config.profile], seats=config.seats, button=config.button,
                            deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,

@@ -25,10 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_py.core import Event, TableSnapshot
 from firmware_py.core.engine import TableCore
+from firmware_py.daemon.export import HandCutter, HandRecord, Step, hand_history
 from firmware_py.room.config import RoomConfig
-from firmware_py.room.hands import FinishedHand, HandTracker
 from firmware_py.room.messages import (
     MISDEALS,
     broadcast_state,
@@ -100,9 +99,9 @@ class TableCounts:
         self.irregularities = 0
         self.recent: collections.deque[float] = collections.deque()  # end times of hands in the last hour
 
-    def hand_ended(self, hand: FinishedHand) -> None:
+    def hand_ended(self, record: HandRecord) -> None:
         self.hands += 1
-        self.recent.append(hand.record.t)
+        self.recent.append(record.t)
 
     def per_hour(self, now: float, start: float) -> float:
         while self.recent and self.recent[0] < now - HOUR_S:
@@ -127,8 +126,7 @@ class RoomPublisher:
         self.session = session
         self.base_dir = base_dir
         self.faults = faults
-        self.core = TableCore(profiles)
-        self.hands = HandTracker()
+        self.hands = HandCutter(TableCore(profiles))  # our own core, fed from the journal
         self.counts = TableCounts()
         self.marker = Marker(journal_path.with_name(journal_path.name + ".room.json"), session)
         self.cursor = 0  # the last journal seq fed to our core
@@ -260,6 +258,10 @@ class RoomPublisher:
     def _flush(self) -> None:
         """On stop: publish what the journal still holds, wait for the acks, then say offline."""
         deadline = time.monotonic() + STOP_FLUSH_S
+        if not self._refused:  # a short session may stop before the first connection is up: give it the flush time
+            self._connected.wait(timeout=STOP_FLUSH_S)
+        if self._connected.is_set() and self._fault_version == -1:
+            self._heartbeat(time.monotonic())  # connected only now: say online (and the state) before the rest
         while self._connected.is_set() and time.monotonic() < deadline:
             self._take_acks()
             more = self._pump()
@@ -347,19 +349,16 @@ class RoomPublisher:
             return
         if event is None:
             return
-        before = self.core.snapshot()
         try:
-            outcome = self.core.feed(event)
+            step = self.hands.feed(event)
         except ValueError:
             return  # refused live too
-        after = self.core.snapshot()
         if self.start_t is None:
             self.start_t = event.t
-        self._count_and_publish(seq, event, outcome, before, after, publish=publish)
+        self._count_and_publish(seq, step, publish=publish)
 
-    def _count_and_publish(self, seq: int, event: Event, outcome: Any, before: TableSnapshot,
-                           after: TableSnapshot, *, publish: bool) -> None:
-        cfg = self.config
+    def _count_and_publish(self, seq: int, step: Step, *, publish: bool) -> None:
+        cfg, outcome, after = self.config, step.outcome, step.after
         for n, ruling in enumerate(outcome.rulings):
             if ruling.ruling in MISDEALS:
                 self.counts.misdeals += 1
@@ -369,11 +368,11 @@ class RoomPublisher:
                 body = envelope(cfg.room, cfg.table, seq, session=self.session, n=n, dealer=cfg.dealer,
                                 hand=after.hand_number, wall=round(self._stamp, 4), ruling=ruling_json(ruling))
                 self._send(Outgoing(topic(cfg.room, cfg.table, "ruling"), json.dumps(body).encode(), 1, False, seq))
-        for finished in self.hands.feed(seq, event, outcome, before, after):
-            if finished.record.played:
-                self.counts.hand_ended(finished)
+        for record in step.ended:  # the event at `seq` ended it
+            if record.played:
+                self.counts.hand_ended(record)
             if publish:
-                self._send_hand(finished)
+                self._send_hand(record, seq)
         if publish and cfg.broadcast:
             picture = broadcast_state(after)
             key = {k: v for k, v in picture.items() if k != "t"}
@@ -384,24 +383,22 @@ class RoomPublisher:
                 message = Outgoing(topic(cfg.room, cfg.table, "broadcast"), json.dumps(body).encode(), 1, False, 0)
                 self._held.append((time.monotonic() + cfg.broadcast_hold_s, message))
 
-    def _send_hand(self, finished: FinishedHand) -> None:
-        from firmware_py.daemon.export import hand_history  # noqa: PLC0415
-
-        cfg, record = self.config, finished.record
+    def _send_hand(self, record: HandRecord, seq: int) -> None:
+        cfg = self.config
         phh, problem = None, None
         if record.played:
             try:
                 phh = hand_history(record, table=cfg.table).dumps()
             except (ValueError, KeyError) as exc:
                 problem = str(exc)
-        body = envelope(cfg.room, cfg.table, finished.seq, session=self.session, hand=record.number, t=record.t,
+        body = envelope(cfg.room, cfg.table, seq, session=self.session, hand=record.number, t=record.t,
                         dealer=cfg.dealer, played=record.played, rulings=record.rulings, phh=phh,
                         phh_problem=problem)
-        self._send(Outgoing(topic(cfg.room, cfg.table, "hand"), json.dumps(body).encode(), 1, False, finished.seq))
+        self._send(Outgoing(topic(cfg.room, cfg.table, "hand"), json.dumps(body).encode(), 1, False, seq))
 
     def _send_state(self, faults: Any) -> None:
         cfg = self.config
-        snapshot = self.core.snapshot()
+        snapshot = self.hands.core.snapshot()
         table_faults = [{"component": f.component, "message": f.message} for f in faults]
         reader_faults = [f for f in faults if f.component != "room"]
         body = envelope(cfg.room, cfg.table, self.cursor, session=self.session, dealer=cfg.dealer,

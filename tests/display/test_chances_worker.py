@@ -95,14 +95,14 @@ def test_the_broadcast_picture_says_computing():
     delayed.push(1.0, snapshot)
     cache = ChancesCache(background=True)
     try:
-        frame = broadcast_frame(delayed, snapshot, now=1.0, chances=cache)
+        frame = broadcast_frame(delayed, now=1.0, chances=cache)
     finally:
         cache.close()
     assert frame.computing and frame.chances is None
     computing = pygame.Surface((800, 480))
     render_broadcast(computing, frame, config=config, painter=CardPainter())
     finished = pygame.Surface((800, 480))
-    render_broadcast(finished, broadcast_frame(delayed, snapshot, now=1.0, chances=ChancesCache()),
+    render_broadcast(finished, broadcast_frame(delayed, now=1.0, chances=ChancesCache()),
                      config=config, painter=CardPainter())
     board_side = pygame.Rect(0, 30, 150, 170)  # left of the board: "win chances" and its note
     assert count_colour(computing, theme.ACCENT, board_side) > 20  # "computing…" in the accent colour

@@ -114,3 +114,44 @@ def test_snapshot_command_refuses_an_unset_zero_delay(tmp_path, capsys):
     status = main(["snapshot", str(SESSIONS / "clean_showdown.jsonl"), "--view", "broadcast",
                    "--delay", "0", "--allow-zero-delay", "--out", str(tmp_path / "x.png")])
     assert status == 0
+
+
+def _readme_snapshot_command() -> list[str]:
+    readme = (SESSIONS.parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme[readme.index("python -m firmware_py snapshot"):]
+    lines = []
+    for line in block.splitlines():
+        lines.append(line.split("#")[0].strip().rstrip("\\").strip())
+        if not line.split("#")[0].rstrip().endswith("\\"):
+            break
+    return " ".join(lines).split()[3:]  # after `python -m firmware_py`
+
+
+def test_the_readme_snapshot_example_shows_what_it_says(tmp_path, monkeypatch):
+    """The README's broadcast example: the showdown with every hole card, not the delay countdown."""
+    args = _readme_snapshot_command()
+    assert args[0] == "snapshot" and "--view" in args and args[args.index("--view") + 1] == "broadcast"
+    args[args.index("--out") + 1] = str(tmp_path / "b.png")
+    monkeypatch.chdir(SESSIONS.parents[1])
+    assert main(args) == 0
+    picture = pygame.image.load(str(tmp_path / "b.png"))
+    assert face_pixels(picture) > picture.get_width() * picture.get_height() // 10  # cards fill the picture
+
+
+def test_snapshot_reads_the_one_table_config_format(tmp_path, capsys):
+    config = SESSIONS.parents[1] / "config" / "table.toml"
+    out = tmp_path / "v.png"
+    assert main(["snapshot", str(SESSIONS / "clean_showdown.jsonl"), "--config", str(config), "--out", str(out)]) == 0
+    old = tmp_path / "display.toml"
+    old.write_text('seat_names = { 1 = "Ada" }\n')  # the display-only file snapshot used to take
+    assert main(["snapshot", str(SESSIONS / "clean_showdown.jsonl"), "--config", str(old), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert str(old) in err and "Traceback" not in err
+
+
+def test_the_shipped_table_file_shows_seat_names_and_blind_levels():
+    from firmware_py.daemon.config import load_table_config  # noqa: PLC0415
+
+    display = load_table_config(SESSIONS.parents[1] / "config" / "table.toml", with_display=True).screen.display
+    assert display.seat_names and len(display.blind_levels) >= 3
+    assert display.blind_levels != DisplayConfig().blind_levels  # set in the file, not the default

@@ -12,54 +12,11 @@ from typing import Any
 
 import pytest
 
-from firmware_py.core.engine import TableCore
-from firmware_py.daemon.app import journal_events
-from firmware_py.daemon.journal import Journal
-from firmware_py.profiles import load_profiles
 from firmware_py.room.collector import Collector, PostgresStore, SQLiteStore, open_store
-from firmware_py.room.hands import HandTracker
 from tests.room.conftest import ROOT, Listener, broker_config, table_file
 from tests.room.services import Mosquitto, Postgres
 from tests.room.test_publisher import environment, journal_truth, simulate
-
-
-def ended_hands(path: Path) -> set[int]:
-    """The journal seq of the event that ended each hand, by replaying it."""
-    profiles = load_profiles(ROOT / "config" / "profiles")
-    with Journal.open(path) as journal:
-        seqs = [row.seq for row in journal.rows()]
-        events = journal_events(journal, base_dir=ROOT / "config")
-    core, tracker, ended = TableCore(profiles), HandTracker(), set()
-    for seq, event in zip(seqs, events, strict=True):
-        before = core.snapshot()
-        try:
-            outcome = core.feed(event)
-        except ValueError:
-            continue
-        ended |= {hand.seq for hand in tracker.feed(seq, event, outcome, before, core.snapshot())}
-    return ended
-
-
-def test_hand_tracker_cuts_a_session_into_the_same_hands_as_the_export(tmp_path: Path) -> None:
-    from firmware_py.daemon.export import hand_records  # noqa: PLC0415
-
-    journal = tmp_path / "j.sqlite3"
-    simulate(table_file(tmp_path, port=1), journal, hands=15)
-    profiles = load_profiles(ROOT / "config" / "profiles")
-    with Journal.open(journal) as opened:
-        events = journal_events(opened, base_dir=ROOT / "config")
-    core, tracker, live = TableCore(profiles), HandTracker(), []
-    for seq, event in enumerate(events, start=1):
-        before = core.snapshot()
-        try:
-            outcome = core.feed(event)
-        except ValueError:
-            continue
-        live += [hand.record for hand in tracker.feed(seq, event, outcome, before, core.snapshot())]
-    exported = [r for r in hand_records(events, profiles) if r.ended]
-    assert [(r.number, r.hole, r.board, r.actions, r.rulings, r.played) for r in live] == [
-        (r.number, r.hole, r.board, r.actions, r.rulings, r.played) for r in exported]
-    assert len(live) == 15
+from tests.room.truth import journal_truth as journal_hands_truth
 
 
 def message_log(tmp_path: Path, server: Mosquitto) -> list[tuple[str, dict[str, Any]]]:
@@ -135,7 +92,7 @@ def test_collect_command_killed_and_restarted_misses_nothing_and_doubles_nothing
     collector = collect_command(broker, postgres_server.url)
     assert table.wait(180) == 0, table.stderr.read() if table.stderr else ""
     rulings, _final = journal_truth(journal)
-    hands = ended_hands(journal)
+    hands = journal_hands_truth(journal).hands  # the seq of the event that ended each hand
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if store.query("SELECT count(*) FROM hands")[0][0] >= len(hands):

@@ -9,9 +9,9 @@ from typing import Any
 
 from firmware_py.core.engine import TableCore
 from firmware_py.daemon.app import journal_events
+from firmware_py.daemon.export import HandCutter
 from firmware_py.daemon.journal import Journal
 from firmware_py.profiles import load_profiles
-from firmware_py.room.hands import HandTracker
 from firmware_py.room.messages import venue_state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,19 +32,19 @@ def journal_truth(path: Path) -> JournalTruth:
         seqs = [row.seq for row in journal.rows()]
         events = journal_events(journal, base_dir=ROOT / "config")
         session = journal.meta("room_session")
-    core, tracker = TableCore(profiles), HandTracker()
+    cutter = HandCutter(TableCore(profiles))
     rulings: set[tuple[int, int]] = set()
     hands: set[int] = set()
     for seq, event in zip(seqs, events, strict=True):
-        before = core.snapshot()
         try:
-            outcome = core.feed(event)
+            step = cutter.feed(event)
         except ValueError:
             continue
-        rulings |= {(seq, n) for n in range(len(outcome.rulings))}
-        hands |= {hand.seq for hand in tracker.feed(seq, event, outcome, before, core.snapshot())}
+        rulings |= {(seq, n) for n in range(len(step.outcome.rulings))}
+        if step.ended:
+            hands.add(seq)
     return JournalTruth(session=session, last_seq=seqs[-1] if seqs else 0, rulings=rulings, hands=hands,
-                        final=venue_state(core.snapshot()))
+                        final=venue_state(cutter.core.snapshot()))
 
 
 def last_seq(path: Path) -> int:

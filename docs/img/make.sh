@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Redraw the README's pictures from the example sessions, headless, with the shipped table file's
+# names and blinds: bash docs/img/make.sh (from anywhere; run from a clone with the package installed).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
+snap() { python -m firmware_py snapshot "$@" --config config/table.toml; }
+sessions=tests/sessions
+snap "$sessions/clean_showdown.jsonl" --view venue --at 20 --out docs/img/venue-800x480.png
+snap "$sessions/misdeal_exposed_robert.jsonl" --view venue --out docs/img/venue-ruling-800x480.png
+snap "$sessions/misdeal_exposed_robert.jsonl" --view venue --size 1920x1080 --out docs/img/venue-ruling-1920x1080.png
+snap "$sessions/clean_showdown.jsonl" --view broadcast --delay 10 --at 42.5 --out docs/img/broadcast-800x480.png
+snap "$sessions/clean_showdown.jsonl" --view broadcast --delay 10 --at 42.5 --size 1920x1080 \
+    --out docs/img/broadcast-1920x1080.png
+snap "$sessions/clean_showdown.jsonl" --view broadcast --at 20 --out docs/img/broadcast-delay-800x480.png
