@@ -158,13 +158,16 @@ def _draw_board(surface: pygame.Surface, area: pygame.Rect, shown: TableSnapshot
         words(shown.street or shown.phase).upper()
     theme.draw_text(surface, street, round(area.height * 0.2), theme.TEXT,
                     (pad * 2, area.top + pad), max_width=side - pad)
+    bottom = area.bottom - pad  # the left column fills from the bottom: the pot, then the chances
     if shown.chips is not None:  # the delayed snapshot's pot: amounts are on air no sooner than cards
         pots = shown.chips.pots
-        text = f"POT {shown.chips.pot:,}"
-        if len(pots) > 1:
-            text += " · side " + " + ".join(f"{pot.amount:,}" for pot in pots[1:])
-        theme.draw_text(surface, text, round(area.height * 0.16), theme.ACCENT,
-                        (pad * 2, area.bottom - pad), anchor="bottomleft", max_width=side - pad)
+        lines = [f"POT {shown.chips.pot:,}"]
+        if len(pots) > 1:  # the side pots on a line of their own: the column is narrow
+            lines.append("side " + " + ".join(f"{pot.amount:,}" for pot in pots[1:]))
+        size = round(area.height * (0.16 if len(lines) == 1 else 0.12))
+        for line in reversed(lines):
+            bottom = theme.draw_text(surface, line, size, theme.ACCENT, (pad * 2, bottom), anchor="bottomleft",
+                                     max_width=side - pad).top
     chances = frame.chances
     if frame.computing or (chances is not None and chances.equity is not None):
         equity = chances.equity if chances is not None else None
@@ -176,11 +179,12 @@ def _draw_board(surface: pygame.Surface, area: pygame.Rect, shown: TableSnapshot
             note = "board complete" if equity.runouts == 1 else f"exact, {equity.runouts:,} boards"
         else:
             note = f"{equity.runouts:,} deals ±{equity.error * 196:.1f} pt"
-        theme.draw_text(surface, "win chances", round(area.height * 0.13), theme.TEXT_DIM,
-                        (pad * 2, area.centery), max_width=side - pad)
-        theme.draw_text(surface, note, round(area.height * 0.13),
-                        theme.ACCENT if frame.computing else theme.TEXT_DIM,
-                        (pad * 2, area.centery + round(area.height * 0.14)), max_width=side - pad)
+        size = round(area.height * 0.13)
+        step = round(area.height * 0.14)
+        top = min(area.centery, bottom - pad // 2 - step - theme.line_height(size))
+        theme.draw_text(surface, "win chances", size, theme.TEXT_DIM, (pad * 2, top), max_width=side - pad)
+        theme.draw_text(surface, note, size, theme.ACCENT if frame.computing else theme.TEXT_DIM,
+                        (pad * 2, top + step), max_width=side - pad)
     result = shown.showdown
     right_x = left + 5 * card_w + 4 * gap + 2 * pad
     if result is not None:
@@ -236,15 +240,20 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *,
     if seat.last_action and seat.state in (PlayerState.ACTIVE, PlayerState.ALLIN):
         status = seat.last_action
     detail = " · ".join(part for part in (status, hand or "") if part)
-    theme.draw_text(surface, detail, round(rect.height * 0.2),
-                    theme.TEXT_DIM if out else theme.ACCENT, (x, name_rect.bottom + pad // 2),
-                    max_width=text_w)
+    detail_rect = theme.draw_text(surface, detail, round(rect.height * 0.2),
+                                  theme.TEXT_DIM if out else theme.ACCENT, (x, name_rect.bottom + pad // 2),
+                                  max_width=text_w)
     if win is None or out:
         return
     big = f"{win * 100:.1f}%" if exact else f"{win * 100:.0f}%"
     bar_h = max(4, rect.height // 9)
     bar = pygame.Rect(x, rect.bottom - pad - bar_h, text_w, bar_h)
-    pct_rect = theme.draw_text(surface, big, round(rect.height * 0.34), theme.TEXT,
+    # The chances sit between the action line and the bar: as large as fits without touching the line.
+    size = round(rect.height * 0.34)
+    while size > 8 and bar.top - pad // 2 - theme.text_size(big, size)[1] + theme.ink_top(big, size) \
+            < detail_rect.bottom:
+        size -= 1
+    pct_rect = theme.draw_text(surface, big, size, theme.TEXT,
                                (rect.right - pad, bar.top - pad // 2), anchor="bottomright")
     if tie and tie >= 0.0005:
         theme.draw_text(surface, f"tie {tie * 100:.1f}%", round(rect.height * 0.18),

@@ -125,6 +125,13 @@ def line_height(size: int) -> int:
     return font(size).get_linesize()
 
 
+def ink_top(text: str, size: int) -> int:
+    """How far below the top of `text`'s rendered line its ink starts (the font's blank band above)."""
+    face = font(size)
+    tops = [m[3] for m in face.metrics(text) if m is not None]
+    return max(0, face.get_ascent() - max(tops, default=face.get_ascent()))
+
+
 def readable_floor(size: int) -> int:
     """The smallest size `size` text may shrink to before it is cut short instead."""
     return min(size, max(READABLE_PX, round(size * 0.75)))

@@ -13,3 +13,6 @@ snap "$sessions/clean_showdown.jsonl" --view broadcast --delay 10 --at 42.5 --ou
 snap "$sessions/clean_showdown.jsonl" --view broadcast --delay 10 --at 42.5 --size 1920x1080 \
     --out docs/img/broadcast-1920x1080.png
 snap "$sessions/clean_showdown.jsonl" --view broadcast --at 20 --out docs/img/broadcast-delay-800x480.png
+snap "$sessions/three_way_allin_robert.jsonl" --view venue --at 9 --out docs/img/venue-chips-800x480.png
+snap "$sessions/three_way_allin_robert.jsonl" --view broadcast --delay 10 --at 24 --size 1280x720 \
+    --out docs/img/broadcast-chips-1280x720.png
