@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from firmware_py.config_toolkit import Section, collected, shown
+from firmware_py.core.events import MAX_SEATS
 from firmware_py.errors import ConfigError
 
 DEFAULT_DELAY_S = 120.0
@@ -90,49 +92,110 @@ cards; set allow_zero_delay = true for a private game
         raise AssertionError("unreachable: the last level never ends")
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], *,
-                     source: str = "display config") -> DisplayConfig:
-        """Build from a parsed TOML/JSON table; unknown keys are errors with a suggestion.
+    def from_mapping(cls, data: Mapping[str, Any], *, source: str = "display config",
+                     section: str = "display") -> DisplayConfig:
+        """Build from the parsed `[display]` table of file `source`; every wrong key or value is reported
+        at once, each naming the file, the section and the key, with a suggestion.
 
         `broadcast_delay_minutes` may be given instead of `broadcast_delay_s`.
+
+        >>> DisplayConfig.from_mapping({"blind_levels": [{"small": "25", "big": 50, "minutes": True}]},
+        ...                            source="table.toml")
+        Traceback (most recent call last):
+        ...
+        firmware_py.errors.ConfigError: table.toml: [display.blind_levels #1] small: must be a whole \
+number of chips, not '25' (write small = 25, without quotes)
+        table.toml: [display.blind_levels #1] minutes: must be a number of minutes above 0, e.g. minutes = 20, \
+not True
         """
-        known = {"seat_names", "blind_levels", "levels_start_t", "broadcast_delay_s",
-                 "broadcast_delay_minutes", "allow_zero_delay"}
         if "show_operator_status" in data:
-            raise ConfigError(f"{source}: show_operator_status is gone: the broadcast picture never shows "
-                              "live status (it leaked the live hand past the delay); remove the key and "
+            raise ConfigError(f"{source}: [{section}] show_operator_status is gone: the broadcast picture never "
+                              "shows live status (it leaked the live hand past the delay); remove the key and "
                               "show the operator's status on its own screen with view = \"operator\"")
-        for key in data:
-            if key not in known:
-                close = difflib.get_close_matches(key, sorted(known), n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
-                raise ConfigError(f"{source}: unknown key {key!r}{hint}")
+        top = Section(source, section, dict(data), ("seat_names", "blind_levels", "levels_start_t",
+                                                    "broadcast_delay_s", "broadcast_delay_minutes",
+                                                    "allow_zero_delay"))
+        errors: list[ConfigError] = []
         kwargs: dict[str, Any] = {}
-        try:
-            if "seat_names" in data:
-                kwargs["seat_names"] = {int(seat): str(name)
-                                        for seat, name in dict(data["seat_names"]).items()}
-            if "blind_levels" in data:
-                kwargs["blind_levels"] = tuple(
-                    BlindLevel(small=int(row["small"]), big=int(row["big"]),
-                               minutes=float(row["minutes"]), ante=int(row.get("ante", 0)))
-                    for row in data["blind_levels"])
-            if "levels_start_t" in data:
-                kwargs["levels_start_t"] = float(data["levels_start_t"])
-            if "broadcast_delay_minutes" in data:
-                kwargs["broadcast_delay_s"] = float(data["broadcast_delay_minutes"]) * 60
-            if "broadcast_delay_s" in data:
-                kwargs["broadcast_delay_s"] = float(data["broadcast_delay_s"])
-            for key in ("allow_zero_delay",):
-                if key in data:
-                    if not isinstance(data[key], bool):
-                        raise ConfigError(f"{source}: {key} must be true or false")
-                    kwargs[key] = data[key]
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, ConfigError):
-                raise
-            raise ConfigError(f"{source}: {exc}") from None
+        if top.has("seat_names"):
+            kwargs["seat_names"] = _seat_names(top, errors)
+        if top.has("blind_levels"):
+            kwargs["blind_levels"] = _blind_levels(top, errors)
+        for key, target, scale in (("levels_start_t", "levels_start_t", 1), ("broadcast_delay_minutes",
+                                   "broadcast_delay_s", 60), ("broadcast_delay_s", "broadcast_delay_s", 1)):
+            if top.has(key):
+                try:
+                    kwargs[target] = top.number(key, 0.0, low=-math.inf, what="a number of seconds" if scale == 1
+                                                else "a number of minutes") * scale
+                except ConfigError as exc:
+                    errors.append(exc)
+        if top.has("allow_zero_delay"):
+            try:
+                kwargs["allow_zero_delay"] = top.boolean("allow_zero_delay", False)
+            except ConfigError as exc:
+                errors.append(exc)
+        error = collected(errors)
+        if error is not None:
+            raise error
         try:
             return cls(**kwargs)
         except ConfigError as exc:
-            raise ConfigError(f"{source}: {exc}") from None
+            raise ConfigError(f"{source}: [{section}] {exc}") from None
+
+
+def _seat_names(top: Section, errors: list[ConfigError]) -> dict[int, str]:
+    raw = top.get("seat_names")
+    if not isinstance(raw, dict):
+        errors.append(top.error(f"must be a table of seat = \"name\", e.g. [{top.path}.seat_names] 1 = \"Ada\", "
+                                f"not {shown(raw)}", "seat_names"))
+        return {}
+    names: dict[int, str] = {}
+    for seat, name in raw.items():
+        key = f"seat_names {seat}"
+        if not str(seat).isdigit() or not 1 <= int(seat) <= MAX_SEATS:
+            errors.append(top.error(f"is not a seat: seats are 1..{MAX_SEATS}", key))
+        elif not isinstance(name, str):
+            errors.append(top.error(f"must be a name in quotes, e.g. \"Ada\", not {shown(name)}", key))
+        else:
+            names[int(seat)] = name
+    return names
+
+
+def _blind_levels(top: Section, errors: list[ConfigError]) -> tuple[BlindLevel, ...]:
+    raw = top.get("blind_levels")
+    if not isinstance(raw, list):
+        errors.append(top.error("must be a list of levels, e.g. [{ small = 25, big = 50, minutes = 20 }], "
+                                f"not {shown(raw)}", "blind_levels"))
+        return ()
+    levels = []
+    for number, row in enumerate(raw, start=1):
+        try:
+            level = Section(top.source, f"{top.path}.blind_levels #{number}", row)
+        except ConfigError as exc:
+            errors.append(exc)
+            continue
+        values: dict[str, Any] = {}
+        for key in ("small", "big", "ante"):
+            value = level.get(key, 0) if key == "ante" else level.get(key)
+            if value is None:
+                errors.append(level.error("is missing: give the blind in chips, e.g. small = 25", key))
+            elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                hint = (f" (write {key} = {value}, without quotes)"
+                        if isinstance(value, str) and value.strip().isdigit() else "")
+                errors.append(level.error(f"must be a whole number of chips, not {shown(value)}{hint}", key))
+            else:
+                values[key] = value
+        minutes = level.get("minutes")
+        if (isinstance(minutes, bool) or not isinstance(minutes, int | float) or not math.isfinite(minutes)
+                or minutes <= 0):
+            errors.append(level.error(f"must be a number of minutes above 0, e.g. minutes = 20, not {shown(minutes)}",
+                                      "minutes"))
+        else:
+            values["minutes"] = float(minutes)
+        try:
+            level.finish()
+        except ConfigError as exc:
+            errors.append(exc)
+        if len(values) == 4:
+            levels.append(BlindLevel(**values))
+    return tuple(levels)
