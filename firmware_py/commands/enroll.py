@@ -14,10 +14,10 @@ from typing import TextIO
 from firmware_py.config_toolkit import did_you_mean
 from firmware_py.core.events import Read
 from firmware_py.errors import ConfigError, DeckFileError
-from hardware.config import DEFAULT_PATH, HardwareConfig, load_hardware_config
 from hardware.emulation.table import EmulatedTable
 from hardware.enrollment import Enrollment
-from hardware.faults import ReaderFault, ReaderRecovered
+from hardware.hardware_config import DEFAULT_PATH, HardwareConfig, load_hardware_config
+from hardware.reader_health import ReaderFault, ReaderRecovered
 from hardware.rig import start_sensors
 
 HELP = "Enroll a new deck: scan its cards one by one on one antenna and write its deck registry file."

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from display.config import BlindLevel, DisplayConfig
-from firmware_py.daemon.config import load_table_config
+from display.display_config import BlindLevel, DisplayConfig
+from firmware_py.daemon.table_config import load_table_config
 from firmware_py.errors import ConfigError
 from tests.daemon.test_config import GOOD, _write
 

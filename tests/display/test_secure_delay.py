@@ -16,7 +16,7 @@ from pictures import RecordingPainter
 
 from display import theme
 from display.app import Screen, View
-from display.config import DisplayConfig
+from display.display_config import DisplayConfig
 from display.operator import OperatorStatus, operator_lines, render_operator
 from display.render import render_view
 from firmware_py.core.rulings import RulingKind, Street

@@ -35,7 +35,7 @@ class ScreenConfig:
     view: str = "venue"
     size: tuple[int, int] = (800, 480)
     fullscreen: bool = True
-    display: Any = None  # display.config.DisplayConfig (imported lazily: no pygame for headless runs)
+    display: Any = None  # display.display_config.DisplayConfig (imported lazily: no pygame for headless runs)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -52,13 +52,13 @@ class TableConfig:
     profiles: Mapping[str, Profile]
     profiles_dir: Path
     hardware_file: Path
-    hardware: Any  # hardware.config.HardwareConfig
+    hardware: Any  # hardware.hardware_config.HardwareConfig
     screen: ScreenConfig = field(default_factory=ScreenConfig)
     journal_path: Path = Path("state") / JOURNAL_NAME
     starting_stack: int = 0  # [chips]: each seat's chips at the start; 0: the table counts no chips
-    schedule: Any = None  # display.config.DisplayConfig: the blind levels (level_at), when chips are counted
+    schedule: Any = None  # display.display_config.DisplayConfig: the blind levels (level_at), when chips are counted
     tracker: Any = None  # firmware_py.daemon.tracker.TrackerConfig: the action-tracker page, off when None
-    room: Any = None  # firmware_py.room.config.RoomConfig: publishing to the room's broker (off when None)
+    room: Any = None  # firmware_py.room.room_config.RoomConfig: publishing to the room's broker (off when None)
 
     def setup(self, t: float = 0.0) -> Setup:
         """The session's `setup` event for this configuration."""
@@ -138,7 +138,7 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
         raise table.error(f"{shown(in_play)} is none of the decks {names}{did_you_mean(in_play, names)}", "in_play")
 
     hardware_file = _path(base_dir, table.string("hardware", "hardware.toml"), table, "hardware")
-    from hardware.config import load_hardware_config  # noqa: PLC0415 (the hardware layer loads on demand)
+    from hardware.hardware_config import load_hardware_config  # noqa: PLC0415 (the hardware layer loads on demand)
 
     hardware = load_hardware_config(hardware_file)  # its ConfigError names its own file and key
 
@@ -156,7 +156,7 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
         tracker = parse_tracker_config(data["tracker"], source=source)
     room = None
     if "room" in data:
-        from firmware_py.room.config import parse_room  # noqa: PLC0415
+        from firmware_py.room.room_config import parse_room  # noqa: PLC0415
 
         room = parse_room(source, data["room"], base_dir=base_dir)
     return TableConfig(source=source, profile=profile, seats=seats, button=button,
@@ -174,7 +174,7 @@ def _chips(source: str, raw: Any, display: Any) -> tuple[int, Any]:
         raise section.error(f"must be a whole number of chips (0: count no chips), not {stack!r}", "starting_stack")
     if not stack:
         return 0, None
-    from display.config import DisplayConfig  # noqa: PLC0415 (no pygame: the schedule only)
+    from display.display_config import DisplayConfig  # noqa: PLC0415 (no pygame: the schedule only)
 
     keys = ("blind_levels", "levels_start_t")
     levels = {k: v for k, v in (display if isinstance(display, dict) else {}).items() if k in keys}
@@ -200,7 +200,7 @@ def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:
             raise section.error(problem, key)
     display_config = None
     if with_display:
-        from display.config import DisplayConfig  # noqa: PLC0415 (display is optional for headless runs)
+        from display.display_config import DisplayConfig  # noqa: PLC0415 (display is optional for headless runs)
 
         display_config = DisplayConfig.from_mapping({k: v for k, v in section.data.items() if k in theirs},
                                                     source=source)
