@@ -34,16 +34,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from firmware_py.errors import ConfigError, TableError
+from firmware_py.errors import ConfigError, FormatError
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # far beyond any table, profile or deck file; a session reads line by line
 MAX_DEPTH = 32  # nesting of tables and lists; the deepest real file nests 4
 MAX_INT_DIGITS = 18  # every whole number in these files fits in 64 bits
 MAX_SHOWN = 80  # characters of a bad value quoted in a message
-
-
-class FormatError(TableError, ValueError):
-    """Text that does not parse, or parses into something out of bounds; the message says where."""
 
 
 def shown(value: Any) -> str:

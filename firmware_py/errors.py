@@ -25,6 +25,10 @@ class DeckFileError(TableError, ValueError):
     """A deck registry file that cannot be used: names the file, the entry and the reason."""
 
 
+class FormatError(TableError, ValueError):
+    """Text that does not parse, or parses into something out of bounds; the message says where."""
+
+
 class ConfigError(TableError, ValueError):
     """A configuration file that cannot be used: names the file, the key and a suggestion."""
 
