@@ -30,13 +30,17 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from firmware_py.daemon.config import load_table_config  # noqa: E402  (after the path above)
-from firmware_py.errors import ConfigError, DeckFileError, SessionError  # noqa: E402
+from firmware_py.daemon.table_config import load_table_config  # noqa: E402  (after the path above)
+from firmware_py.errors import (  # noqa: E402
+    ConfigError,
+    DeckFileError,
+    ProtocolError,
+    SessionError,
+)
 from firmware_py.profiles import load_profiles  # noqa: E402
 from firmware_py.session import load_deck, read_session  # noqa: E402
-from hardware.config import load_hardware_config  # noqa: E402
 from hardware.enrollment import Enrollment  # noqa: E402
-from hardware.errors import ProtocolError  # noqa: E402
+from hardware.hardware_config import load_hardware_config  # noqa: E402
 from hardware.protocol import Scan, checksum, decode, encode  # noqa: E402
 
 CONFIG = ROOT / "config"

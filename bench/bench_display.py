@@ -28,7 +28,7 @@ import pygame  # noqa: E402  (after the environment above)
 
 from display.app import DisplayLoop, Screen, View  # noqa: E402
 from display.chances import ChancesCache  # noqa: E402
-from display.config import BlindLevel, DisplayConfig  # noqa: E402
+from display.display_config import BlindLevel, DisplayConfig  # noqa: E402
 from display.equity import calculate_equity  # noqa: E402
 from firmware_py.core import Setup  # noqa: E402
 from firmware_py.core.engine import TableCore  # noqa: E402

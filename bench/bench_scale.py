@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:
 from bench.run import session_file  # noqa: E402  (after the path above)
 from firmware_py.core import Button, ButtonName, Event, Setup  # noqa: E402
 from firmware_py.core.engine import TableCore  # noqa: E402
-from firmware_py.daemon.config import load_table_config  # noqa: E402
+from firmware_py.daemon.table_config import load_table_config  # noqa: E402
 from firmware_py.session import read_session  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "scale.json"

@@ -31,9 +31,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from firmware_py.room.config import BrokerConfig  # noqa: E402
 from firmware_py.room.messages import parse_topic  # noqa: E402
 from firmware_py.room.mqtt import connect_properties, make_client  # noqa: E402
+from firmware_py.room.room_config import BrokerConfig  # noqa: E402
 from tests.room.services import ACL_FILE, Mosquitto, ensure_installed  # noqa: E402
 from tests.room.truth import journal_truth, last_seq  # noqa: E402
 

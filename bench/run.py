@@ -47,9 +47,9 @@ from firmware_py.profiles import load_profiles  # noqa: E402
 from firmware_py.session import event_to_json, load_deck, read_session  # noqa: E402
 from firmware_py.simulation import harness  # noqa: E402
 from firmware_py.simulation.dealer import DealerBot  # noqa: E402
-from hardware.config import SpiReaderConfig  # noqa: E402
 from hardware.emulation.bus import EmulatedHardware, install_fake_modules  # noqa: E402
 from hardware.emulation.chip import Tag  # noqa: E402
+from hardware.hardware_config import SpiReaderConfig  # noqa: E402
 from hardware.mfrc522_reader import Mfrc522Reader  # noqa: E402
 
 try:

@@ -5,8 +5,8 @@ import os
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on the appliance's console
 
 # The imports follow the environment setting above, before anything imports pygame.
-from display.config import BlindLevel, DisplayConfig, LevelNow
 from display.delay import DelayedSnapshots
+from display.display_config import BlindLevel, DisplayConfig, LevelNow
 from display.equity import Equity, calculate_equity
 
 __all__ = [

@@ -13,8 +13,8 @@ import pygame
 from display.broadcast import broadcast_frame, render_broadcast
 from display.cards import CardPainter
 from display.chances import ChancesCache
-from display.config import DisplayConfig
 from display.delay import DelayedSnapshots
+from display.display_config import DisplayConfig
 from display.operator import OperatorStatus, render_operator
 from display.venue import render_venue
 from display.widgets import clock_remaining

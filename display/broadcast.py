@@ -10,8 +10,8 @@ import pygame
 from display import theme
 from display.cards import CardPainter, FaceRole, card_size
 from display.chances import ChancesCache, ChancesNow, TableChances, best_hands
-from display.config import DisplayConfig
 from display.delay import DelayedSnapshots
+from display.display_config import DisplayConfig
 from display.layout import Scale
 from display.widgets import draw_badges, words
 from firmware_py.core.snapshot import Phase, PlayerState, SeatView, TableSnapshot

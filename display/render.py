@@ -10,7 +10,7 @@ import pygame
 
 from display.app import Screen, View
 from display.cards import CardPainter
-from display.config import DisplayConfig
+from display.display_config import DisplayConfig
 from firmware_py.core.snapshot import TableSnapshot
 
 

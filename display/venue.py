@@ -6,7 +6,7 @@ import pygame
 
 from display import theme
 from display.cards import CardPainter, FaceRole
-from display.config import DisplayConfig
+from display.display_config import DisplayConfig
 from display.layout import Scale, hole_card_rects, table_places, venue_layout
 from display.redact import hide_hole_cards
 from display.widgets import draw_badges, draw_banner, draw_shot_clock, words

@@ -8,7 +8,7 @@ import pygame
 
 from display import theme
 from display.cards import CardPainter, FaceRole, card_size
-from display.config import DisplayConfig
+from display.display_config import DisplayConfig
 from firmware_py.core.rulings import Ruling, RulingKind
 from firmware_py.core.snapshot import ClockView, SeatView
 

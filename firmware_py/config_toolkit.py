@@ -1,8 +1,19 @@
-"""Reading configuration and data files safely: bytes, UTF-8, a parser with a nesting guard, numbers in range.
+"""The config toolkit: reading files safely, "did you mean", sections that track their keys, all errors at once.
 
-Every loader (table, hardware, profiles, decks, sessions, enrollment) reads through here, so a
-file with a byte that is not UTF-8, nesting a thousand deep, a number with thousands of digits or
-`1e400` is a clear error naming the file and where, never a traceback:
+Every loader (table, display, hardware, room, tracker, keypad, profiles, decks, sessions,
+enrollment) reads through here, so a file with a byte that is not UTF-8, nesting a thousand deep,
+a number with thousands of digits or `1e400` is a clear error naming the file and where, never a
+traceback. A `Section` remembers which keys were read; `finish()` refuses the others, every one of
+them in one error, each naming the file, section and key with a suggestion:
+
+>>> section = Section("table.toml", "room", {"brokr": "pi", "room": "main"})
+>>> section.string("room")
+'main'
+>>> try:
+...     section.finish(extra=("broker",))
+... except ConfigError as exc:
+...     print(exc)
+table.toml: [room] brokr: unknown key (did you mean 'broker'?)
 
 >>> try:
 ...     parse_json('{"t": 1e400}')
@@ -15,23 +26,20 @@ the number 1e400 is out of range
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from firmware_py.errors import ConfigError, TableError
+from firmware_py.errors import ConfigError, FormatError
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # far beyond any table, profile or deck file; a session reads line by line
 MAX_DEPTH = 32  # nesting of tables and lists; the deepest real file nests 4
 MAX_INT_DIGITS = 18  # every whole number in these files fits in 64 bits
 MAX_SHOWN = 80  # characters of a bad value quoted in a message
-
-
-class FormatError(TableError, ValueError):
-    """Text that does not parse, or parses into something out of bounds; the message says where."""
 
 
 def shown(value: Any) -> str:
@@ -177,3 +185,107 @@ def _name(path: Path) -> str:
     """The path for a message: a name too long for the system is cut, not passed back to it."""
     text = str(path)
     return text if len(text) <= 160 else text[:100] + "..." + text[-40:]
+
+
+def did_you_mean(value: str, choices: Iterable[str]) -> str:
+    """` (did you mean 'x'?)` for the closest of `choices`, or "" when none is close.
+
+    >>> did_you_mean("brodcast", ["venue", "broadcast"]), did_you_mean("zzz", ["venue"])
+    (" (did you mean 'broadcast'?)", '')
+    """
+    close = difflib.get_close_matches(value, [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean {shown(close[0])}?)" if close else ""
+
+
+def collected(errors: Iterable[ConfigError]) -> ConfigError | None:
+    """One ConfigError holding every message (one a line), or None when there are none."""
+    messages = [str(e) for e in errors]
+    return ConfigError("\n".join(messages)) if messages else None
+
+
+class Section:
+    """One TOML table under validation: errors name the file, section and key; keys read are tracked.
+
+    With `known`, keys outside it are refused at once; otherwise `finish()` refuses every key that
+    was never read (nor listed in `extra`). Either way all unknown keys are reported together.
+    """
+
+    def __init__(self, source: str, path: str, data: Any, known: Iterable[str] | None = None) -> None:
+        self.source = source
+        self.path = path
+        if not isinstance(data, dict):
+            raise self.error(f"must be a table (a [{path}] section), not {type(data).__name__}")
+        self.data: dict[str, Any] = data
+        self.used: set[str] = set()
+        if known is not None:
+            self.used.update(known)
+            self.finish()
+
+    def error(self, message: str, key: str | None = None) -> ConfigError:
+        if self.path:
+            where = f"[{self.path}]" if key is None else f"[{self.path}] {key}"
+        else:
+            where = "top level" if key is None else key
+        return ConfigError(f"{self.source}: {where}: {message}")
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.used.add(key)
+        return self.data.get(key, default)
+
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def required(self, key: str) -> Any:
+        if key not in self.data:
+            typo = difflib.get_close_matches(key, [str(k) for k in self.data], n=1, cutoff=0.6)
+            hint = f" (is {shown(typo[0])} a misspelling of it?)" if typo else ""
+            raise self.error(f"is missing{hint}", key)
+        return self.get(key)
+
+    def string(self, key: str, default: str | None = None) -> str:
+        value = self.get(key, default)
+        if value is None:
+            raise self.error("is missing", key)
+        if not isinstance(value, str) or not value:
+            raise self.error(f"must be a non-empty string, not {shown(value)}", key)
+        return value
+
+    def boolean(self, key: str, default: bool) -> bool:
+        value = self.get(key, default)
+        if not isinstance(value, bool):
+            raise self.error(f"must be true or false, not {shown(value)}", key)
+        return value
+
+    def number(self, key: str, default: float, *, low: float = 0.0, high: float = math.inf,
+               what: str = "a number of seconds") -> float:
+        value = self.get(key)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise self.error(f"must be {what}, not {shown(value)}", key)
+        if not low <= value <= high:
+            raise self.error(f"must be between {low:g} and {high:g}, not {shown(value)}", key)
+        return float(value)
+
+    def integer(self, key: str, default: int | None, *, choices: Iterable[int] | None = None,
+                low: int | None = None, high: int | None = None, what: str = "a whole number") -> int | None:
+        value = self.get(key)
+        if value is None:
+            if default is None and key not in self.data:
+                return None
+            return default
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(f"must be {what}, not {shown(value)}", key)
+        if choices is not None and value not in choices:
+            raise self.error(f"must be {what}, not {value}", key)
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise self.error(f"must be {what} between {low} and {high}, not {value}", key)
+        return value
+
+    def finish(self, *, extra: Iterable[str] = ()) -> None:
+        """Refuse every key nobody read, all in one ConfigError, each with a suggestion among the known ones."""
+        known = sorted(self.used | set(extra))
+        error = collected(self.error(f"unknown key{did_you_mean(str(key), known)}", str(key))
+                          for key in self.data if key not in known)
+        if error is not None:
+            raise error

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from firmware_py.config_toolkit import FormatError, decode_utf8, read_json, shown
+from firmware_py.config_toolkit import FormatError, decode_utf8, did_you_mean, read_json, shown
 from firmware_py.core import (
     ANTENNAS,
     Button,
@@ -43,11 +42,6 @@ def load_deck(path: str | Path) -> Deck:
         return Deck.from_json(data, source=str(path))
     except RegistryError as exc:
         raise DeckFileError(f"{path}: {exc}") from None
-
-
-def _suggest(value: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(value, list(choices), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 class SessionReader:
@@ -88,7 +82,7 @@ class SessionReader:
             raise ValueError("each line must be one JSON object")
         kind = obj.get("kind")
         if kind not in KINDS:
-            hint = _suggest(str(kind), KINDS) if isinstance(kind, str) else ""
+            hint = did_you_mean(str(kind), KINDS) if isinstance(kind, str) else ""
             raise ValueError(f"'kind' must be one of {', '.join(KINDS)}, not {shown(kind)}{hint}")
         t = obj.get("t")
         if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= MAX_T_S:
@@ -99,7 +93,7 @@ class SessionReader:
         if kind in ("read", "gone"):
             antenna = _string(obj, "antenna")
             if antenna not in ANTENNAS:
-                raise ValueError(f"unknown antenna {shown(antenna)}{_suggest(antenna, sorted(ANTENNAS))}")
+                raise ValueError(f"unknown antenna {shown(antenna)}{did_you_mean(antenna, sorted(ANTENNAS))}")
             uid = normalise_uid(_string(obj, "uid"))
             return Read(t=t, antenna=antenna, uid=uid) if kind == "read" else Gone(t=t, antenna=antenna, uid=uid)
         if kind == "button":
@@ -108,7 +102,7 @@ class SessionReader:
                 button = ButtonName(name)
             except ValueError:
                 names = [b.value for b in ButtonName]
-                raise ValueError(f"unknown button {shown(name)}{_suggest(name, names)}") from None
+                raise ValueError(f"unknown button {shown(name)}{did_you_mean(name, names)}") from None
             seat = obj.get("seat")
             if seat is not None:
                 seat = _seat_number(seat, "seat")
@@ -160,7 +154,7 @@ class SessionReader:
         names = [d.name for d in decks]
         if in_play not in names:
             raise ValueError(f"'in_play' is {shown(in_play)}, which is none of the decks {names}"
-                             f"{_suggest(in_play, names)}")
+                             f"{did_you_mean(in_play, names)}")
         return Setup(t=t, profile=profile, seats=seat_numbers, button=button, decks=decks, in_play=in_play,
                      deck_files=tuple(deck_files))
 

@@ -11,9 +11,8 @@ from typing import Any
 from gpiozero import LED, Buzzer
 from gpiozero import Button as GpioButton
 
-from firmware_py.errors import TableError
-from hardware.config import HardwareConfig, SpiReaderConfig
-from hardware.errors import ProtocolError
+from firmware_py.errors import ProtocolError, TableError
+from hardware.hardware_config import HardwareConfig, SpiReaderConfig
 from hardware.mfrc522_reader import VALID_VERSIONS, Mfrc522Reader
 from hardware.protocol import Hello, Scan, decode
 

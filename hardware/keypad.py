@@ -27,6 +27,7 @@ from typing import Any
 
 from evdev import InputDevice, ecodes
 
+from firmware_py.config_toolkit import Section
 from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName
 from firmware_py.errors import ConfigError
 from hardware.polling import Clock, EventSink
@@ -64,11 +65,7 @@ class KeypadConfig:
 def parse_keypad_config(raw: Any, *, source: str = "hardware.toml") -> KeypadConfig:
     """Validate `[keypad]`: `device` and an optional `[keypad.keys]` of evdev key name to button."""
     where = f"{source}: [keypad]"
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{where}: must be a table, not {type(raw).__name__}")
-    unknown = set(raw) - {"device", "keys"}
-    if unknown:
-        raise ConfigError(f"{where} {sorted(unknown)[0]}: unknown key (the keys are device, keys)")
+    Section(source, "keypad", raw, ("device", "keys"))  # a table, with no unknown key
     device = raw.get("device", "")
     if not isinstance(device, str) or not device:
         raise ConfigError(f"{where} device: must be the keypad's event device, e.g. "

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hardware.config import SpiReaderConfig
-from hardware.errors import HardwareError, ReaderError, ReaderNotAnswering
+from firmware_py.errors import HardwareError, ReaderError, ReaderNotAnswering
+from hardware.hardware_config import SpiReaderConfig
 from hardware.iso14443 import (
     CASCADE_TAG,
     HLTA,

@@ -10,7 +10,7 @@ from gpiozero import LED, Buzzer
 from gpiozero import Button as GpioButton
 
 from firmware_py.core.events import Button, ButtonName
-from hardware.config import ButtonConfig, PanelConfig
+from hardware.hardware_config import ButtonConfig, PanelConfig
 from hardware.polling import Clock, EventSink
 
 logger = logging.getLogger(__name__)

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from typing import Protocol
 
 from firmware_py.errors import TableError
-from hardware.faults import ReaderFault, ReaderRecovered
 from hardware.presence import Presence
+from hardware.reader_health import ReaderFault, ReaderRecovered
 
 logger = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from firmware_py.core.events import SHOE, Gone, Read
-from hardware.config import PresenceTiming
+from hardware.hardware_config import PresenceTiming
 
 
 @dataclass(slots=True)

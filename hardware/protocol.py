@@ -14,7 +14,7 @@ import binascii
 from dataclasses import dataclass
 
 from firmware_py.core.cards import normalise_uid
-from hardware.errors import ProtocolError
+from firmware_py.errors import ProtocolError
 
 MAX_LINE_BYTES = 256
 MAX_PORTS = 16
@@ -42,13 +42,13 @@ class Hello:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class PortError:
+class PortFailure:
     seq: int
     port: int
     code: str
 
 
-Message = Scan | Hello | PortError
+Message = Scan | Hello | PortFailure
 
 
 def checksum(body: bytes) -> str:
@@ -107,7 +107,7 @@ def decode(line: bytes) -> Message:
         ports = _number(fields[4], "port count", 1, MAX_PORTS)
         return Hello(seq=_seq(fields[1]), board=fields[2], firmware=fields[3], ports=ports)
     if kind == "E" and len(fields) == 4:
-        return PortError(seq=_seq(fields[1]), port=_port(fields[2]), code=fields[3])
+        return PortFailure(seq=_seq(fields[1]), port=_port(fields[2]), code=fields[3])
     raise ProtocolError(f"unknown line kind {kind!r} with {len(fields)} fields (expected S/4, I/5 or E/4)")
 
 

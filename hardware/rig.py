@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hardware.config import HardwareConfig
+from hardware.hardware_config import HardwareConfig
 from hardware.mfrc522_reader import Mfrc522Reader
 from hardware.polling import Clock, EventSink, ReaderThread
 from hardware.presence import Presence

@@ -9,11 +9,11 @@ from typing import Any
 
 import serial
 
-from hardware.config import PresenceTiming, SerialBoardConfig
-from hardware.errors import ProtocolError
+from firmware_py.errors import ProtocolError
+from hardware.hardware_config import PresenceTiming, SerialBoardConfig
 from hardware.polling import Clock, EventSink, FaultLatch
 from hardware.presence import Presence
-from hardware.protocol import MAX_LINE_BYTES, SEQ_MODULO, Hello, PortError, Scan, decode
+from hardware.protocol import MAX_LINE_BYTES, SEQ_MODULO, Hello, PortFailure, Scan, decode
 
 logger = logging.getLogger(__name__)
 
@@ -116,7 +116,7 @@ class SerialBoardReader:
                 self.queue.put(event)
         elif isinstance(message, Hello):
             self.hello = message
-        elif isinstance(message, PortError):
+        elif isinstance(message, PortFailure):
             antenna = self.config.antennas[message.port] if message.port < len(self.config.antennas) else "?"
             logger.warning("board %s port %d (%s) reports %s", self.name, message.port, antenna, message.code)
 

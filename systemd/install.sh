@@ -95,7 +95,7 @@ fi
 # Check the config as the service will read it, before enabling anything.
 "${PREFIX}/venv/bin/python" -c '
 import sys
-from firmware_py.daemon.config import load_table_config
+from firmware_py.daemon.table_config import load_table_config
 from firmware_py.errors import ConfigError
 try:
     load_table_config(sys.argv[1], with_display=False)

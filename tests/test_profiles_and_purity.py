@@ -12,7 +12,7 @@ import pytest
 from firmware_py.core import RulingKind
 from firmware_py.errors import ConfigError
 from firmware_py.profiles import DEFAULT_DIR, load_profiles
-from tests.rules.table import Table
+from tests.rules.table_driver import Table
 
 CORE = Path(__file__).resolve().parents[1] / "firmware_py" / "core"
 FORBIDDEN = {"time", "datetime", "random", "os", "io", "pathlib", "threading", "asyncio", "socket", "subprocess",

@@ -36,12 +36,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from display.config import DisplayConfig  # noqa: PLC0415
+    from display.display_config import DisplayConfig  # noqa: PLC0415
     from firmware_py.daemon.logs import setup_logging  # noqa: PLC0415
     from firmware_py.errors import ConfigError  # noqa: PLC0415
     from firmware_py.room.broadcast import DelayedFeed, FeedServer  # noqa: PLC0415
-    from firmware_py.room.config import check_id  # noqa: PLC0415
     from firmware_py.room.mqtt import broker_from_args  # noqa: PLC0415
+    from firmware_py.room.room_config import check_id  # noqa: PLC0415
     from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
 
     setup_logging(verbose=False)

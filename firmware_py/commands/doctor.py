@@ -10,9 +10,9 @@ from pathlib import Path
 from gpiozero.devices import Device
 
 from firmware_py.errors import ConfigError
-from hardware.config import DEFAULT_PATH, load_hardware_config
 from hardware.doctor import Check, check_panel, check_reader, check_serial
 from hardware.emulation.table import EmulatedTable
+from hardware.hardware_config import DEFAULT_PATH, load_hardware_config
 from hardware.serial_board import open_serial_port
 
 HELP = "Check the table's hardware (readers, serial board, buttons, buzzer) and print what to fix."

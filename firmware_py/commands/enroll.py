@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import queue
 import random
 import sys
@@ -12,12 +11,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from firmware_py.config_toolkit import did_you_mean
 from firmware_py.core.events import Read
 from firmware_py.errors import ConfigError, DeckFileError
-from hardware.config import DEFAULT_PATH, HardwareConfig, load_hardware_config
 from hardware.emulation.table import EmulatedTable
 from hardware.enrollment import Enrollment
-from hardware.faults import ReaderFault, ReaderRecovered
+from hardware.hardware_config import DEFAULT_PATH, HardwareConfig, load_hardware_config
+from hardware.reader_health import ReaderFault, ReaderRecovered
 from hardware.rig import start_sensors
 
 HELP = "Enroll a new deck: scan its cards one by one on one antenna and write its deck registry file."
@@ -49,8 +49,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"enroll: {exc}", file=sys.stderr)
         return 2
     if args.antenna not in config.antennas:
-        close = difflib.get_close_matches(args.antenna, config.antennas, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        hint = did_you_mean(args.antenna, config.antennas)
         print(f"enroll: --antenna {args.antenna!r} is not in {config.source}{hint}; configured antennas: "
               f"{', '.join(config.antennas)}", file=sys.stderr)
         return 2

@@ -20,9 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from firmware_py.daemon.app import journal_events  # noqa: PLC0415
-    from firmware_py.daemon.config import DEFAULT_PATH, load_table_config  # noqa: PLC0415
     from firmware_py.daemon.export import export  # noqa: PLC0415
     from firmware_py.daemon.journal import Journal, JournalError  # noqa: PLC0415
+    from firmware_py.daemon.table_config import DEFAULT_PATH, load_table_config  # noqa: PLC0415
     from firmware_py.daemon.wiring import SIM_JOURNAL  # noqa: PLC0415
 
     try:

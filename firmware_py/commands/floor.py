@@ -50,9 +50,9 @@ def dump(model: Any, path: Path, now: float) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from firmware_py.daemon.logs import setup_logging  # noqa: PLC0415
-    from firmware_py.room.config import check_id  # noqa: PLC0415
     from firmware_py.room.floor import FloorModel  # noqa: PLC0415
     from firmware_py.room.mqtt import broker_from_args  # noqa: PLC0415
+    from firmware_py.room.room_config import check_id  # noqa: PLC0415
     from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
 
     setup_logging(verbose=False)

@@ -63,10 +63,10 @@ def run(args: argparse.Namespace) -> int:
     import dataclasses  # noqa: PLC0415
 
     from firmware_py.daemon.app import Daemon, SessionClock, open_acks  # noqa: PLC0415
-    from firmware_py.daemon.config import DEFAULT_PATH, load_table_config  # noqa: PLC0415
     from firmware_py.daemon.journal import Journal, JournalError  # noqa: PLC0415
     from firmware_py.daemon.logs import setup_logging  # noqa: PLC0415
     from firmware_py.daemon.sdnotify import Notifier  # noqa: PLC0415
+    from firmware_py.daemon.table_config import DEFAULT_PATH, load_table_config  # noqa: PLC0415
     from firmware_py.daemon.wiring import (  # noqa: PLC0415
         SIM_JOURNAL,
         SimulationPlan,

@@ -47,14 +47,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     # The CLI imports every command at start: pygame is loaded only when this one runs.
     from display.app import View  # noqa: PLC0415
-    from display.config import DisplayConfig  # noqa: PLC0415
+    from display.display_config import DisplayConfig  # noqa: PLC0415
     from display.render import render_view, save_png  # noqa: PLC0415
 
     try:
         config = DisplayConfig()
         if args.config:
             # The one table file every command reads (config/table.toml): its [display] section.
-            from firmware_py.daemon.config import load_table_config  # noqa: PLC0415
+            from firmware_py.daemon.table_config import load_table_config  # noqa: PLC0415
 
             config = load_table_config(args.config, with_display=True).screen.display
         overrides: dict[str, object] = {}

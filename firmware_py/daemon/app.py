@@ -43,10 +43,10 @@ from firmware_py.core import (
 )
 from firmware_py.core.engine import TableCore
 from firmware_py.core.profiles import Profile
-from firmware_py.daemon.config import TableConfig
-from firmware_py.daemon.faults import FaultState
+from firmware_py.daemon.fault_state import FaultState
 from firmware_py.daemon.journal import Journal, JournalError, line_of
 from firmware_py.daemon.sdnotify import Notifier, watchdog_interval_s
+from firmware_py.daemon.table_config import TableConfig
 from firmware_py.errors import TableError
 from firmware_py.session import SessionReader
 
@@ -416,7 +416,7 @@ class Daemon:
         return self.display is None or self.display.alive()
 
     def _health(self, item: object) -> None:
-        from hardware.faults import ReaderFault, ReaderRecovered  # noqa: PLC0415
+        from hardware.reader_health import ReaderFault, ReaderRecovered  # noqa: PLC0415
 
         if isinstance(item, ReaderFault):
             self._fault(self._reader_component(item.reader), item.message)

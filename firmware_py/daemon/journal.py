@@ -38,7 +38,7 @@ from types import TracebackType
 from typing import Any
 
 from firmware_py.core import Event
-from firmware_py.errors import TableError
+from firmware_py.errors import JournalCorrupt, JournalError, JournalFull, JournalLoss
 from firmware_py.session import event_to_json
 
 logger = logging.getLogger(__name__)
@@ -51,26 +51,6 @@ ACK_BYTES = 64  # the -ack file is one fixed-size record, rewritten in place
 ACK_FORMAT = "pokertable-ack 1 seq={seq} chain={chain:08x}"
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
-
-
-class JournalError(TableError, OSError):
-    """The journal cannot be read or written; the message names the file and the way out."""
-
-
-class JournalCorrupt(JournalError):
-    """A page of the journal is damaged: the daemon stops rather than resume from a partial session."""
-
-
-class JournalLoss(JournalCorrupt):
-    """Acknowledged events are missing or damaged: `missing` counts them, `first` is the first one."""
-
-    def __init__(self, message: str, *, missing: int, first: int, intact: int) -> None:
-        super().__init__(message)
-        self.missing, self.first, self.intact = missing, first, intact
-
-
-class JournalFull(JournalError):
-    """The disk (or the journal's page limit) is full: the event was not recorded, nor acted on."""
 
 
 @dataclass(frozen=True, slots=True)

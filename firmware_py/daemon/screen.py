@@ -8,8 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware_py.core import TableSnapshot
-from firmware_py.daemon.config import ScreenConfig
-from firmware_py.daemon.faults import FaultState
+from firmware_py.daemon.fault_state import FaultState
+from firmware_py.daemon.table_config import ScreenConfig
 
 logger = logging.getLogger(__name__)
 

@@ -23,6 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from firmware_py.config_toolkit import Section
 from firmware_py.core import Button, ButtonName, TableSnapshot
 from firmware_py.core.events import PLAYER_ACTIONS
 from firmware_py.errors import ConfigError
@@ -45,11 +46,7 @@ class TrackerConfig:
 
 def parse_tracker_config(raw: Any, *, source: str) -> TrackerConfig:
     where = f"{source}: [tracker]"
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{where}: must be a table")
-    unknown = set(raw) - {"listen", "port", "token"}
-    if unknown:
-        raise ConfigError(f"{where} {sorted(unknown)[0]}: unknown key (the keys are listen, port, token)")
+    Section(source, "tracker", raw, ("listen", "port", "token"))  # a table, with no unknown key
     listen = raw.get("listen")
     try:
         address = ipaddress.ip_address(listen)  # type: ignore[arg-type]

@@ -11,10 +11,9 @@ from typing import Any
 
 from firmware_py.core.cards import FULL_DECK
 from firmware_py.daemon.app import CallbackComponent, Daemon, Stop, iter_journal_events
-from firmware_py.daemon.config import TableConfig
 from firmware_py.daemon.journal import Journal
-from firmware_py.errors import ConfigError
-from hardware.errors import HardwareError
+from firmware_py.daemon.table_config import TableConfig
+from firmware_py.errors import ConfigError, HardwareError
 
 logger = logging.getLogger("firmware_py.daemon")
 

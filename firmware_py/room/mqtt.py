@@ -11,7 +11,7 @@ import ssl
 from pathlib import Path
 from typing import Any
 
-from firmware_py.room.config import DEFAULT_PORT, DEFAULT_TLS_PORT, BrokerConfig
+from firmware_py.room.room_config import DEFAULT_PORT, DEFAULT_TLS_PORT, BrokerConfig
 
 KEEPALIVE_S = 15
 RECONNECT_MIN_S, RECONNECT_MAX_S = 1, 2  # back within 2 s of the broker: catch-up goal 10 s

@@ -27,7 +27,6 @@ from typing import Any
 
 from firmware_py.core.engine import TableCore
 from firmware_py.daemon.export import HandCutter, HandRecord, Step, hand_history
-from firmware_py.room.config import RoomConfig
 from firmware_py.room.messages import (
     MISDEALS,
     broadcast_state,
@@ -38,6 +37,7 @@ from firmware_py.room.messages import (
     topic,
     venue_state,
 )
+from firmware_py.room.room_config import RoomConfig
 from firmware_py.session import SessionReader
 
 logger = logging.getLogger("firmware_py.room")

@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from firmware_py.room.config import BrokerConfig
 from firmware_py.room.mqtt import KEEPALIVE_S, connect_properties, make_client
+from firmware_py.room.room_config import BrokerConfig
 
 logger = logging.getLogger("firmware_py.room")
 

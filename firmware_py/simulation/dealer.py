@@ -39,7 +39,7 @@ from firmware_py.core.engine import TableCore
 from firmware_py.core.profiles import Profile
 
 
-class DealerError(StrEnum):
+class DealerMistake(StrEnum):
     """Errors the simulated dealer can make, each a rulebook irregularity."""
 
     EXPOSED_FIRST = "exposed_first"  # flips the first card of the deal
@@ -55,20 +55,20 @@ class DealerError(StrEnum):
 
 
 # The ruling each error must draw (in every profile), or per-profile where the books differ.
-EXPECTED: dict[DealerError, RulingKind] = {
-    DealerError.EXPOSED_FIRST: RulingKind.MISDEAL,
-    DealerError.EXPOSED_LATER: RulingKind.EXPOSED_CARD,
-    DealerError.BOXED: RulingKind.BOXED_CARD,
-    DealerError.EXTRA_CARD: RulingKind.EXTRA_CARD,
-    DealerError.PREMATURE_FLOP: RulingKind.PREMATURE_CARD,
-    DealerError.FLOP_TOO_MANY: RulingKind.FLOP_TOO_MANY,
-    DealerError.NO_BURN: RulingKind.BURN_MISSING,
-    DealerError.DOUBLE_BURN: RulingKind.BURN_EXTRA,
-    DealerError.DEALER_MISDEAL: RulingKind.MISDEAL,
-    DealerError.FOREIGN_CARD: RulingKind.VOID_HAND,
+EXPECTED: dict[DealerMistake, RulingKind] = {
+    DealerMistake.EXPOSED_FIRST: RulingKind.MISDEAL,
+    DealerMistake.EXPOSED_LATER: RulingKind.EXPOSED_CARD,
+    DealerMistake.BOXED: RulingKind.BOXED_CARD,
+    DealerMistake.EXTRA_CARD: RulingKind.EXTRA_CARD,
+    DealerMistake.PREMATURE_FLOP: RulingKind.PREMATURE_CARD,
+    DealerMistake.FLOP_TOO_MANY: RulingKind.FLOP_TOO_MANY,
+    DealerMistake.NO_BURN: RulingKind.BURN_MISSING,
+    DealerMistake.DOUBLE_BURN: RulingKind.BURN_EXTRA,
+    DealerMistake.DEALER_MISDEAL: RulingKind.MISDEAL,
+    DealerMistake.FOREIGN_CARD: RulingKind.VOID_HAND,
 }
-PROFILE_EXPECTED: dict[tuple[str, DealerError], RulingKind] = {
-    ("wfp-dealer", DealerError.BOXED): RulingKind.EXPOSED_CARD,  # a face-up card while dealing is exposed
+PROFILE_EXPECTED: dict[tuple[str, DealerMistake], RulingKind] = {
+    ("wfp-dealer", DealerMistake.BOXED): RulingKind.EXPOSED_CARD,  # a face-up card while dealing is exposed
 }
 MAX_RAISES = 3  # bets and raises per round: 9 seats x (1 + 3) actions stay within the 40-action guard
 REBUY_BIG_BLINDS = 10  # with chips: a seat under this many big blinds tops up to the starting stack
@@ -76,14 +76,14 @@ CHIP = 25  # the smallest chip in play: bets are whole numbers of it
 ALLIN_RATE = 0.04  # with chips: how often a player who may bet or raise shoves instead
 
 
-def expected_ruling(profile: str, error: DealerError) -> RulingKind:
+def expected_ruling(profile: str, error: DealerMistake) -> RulingKind:
     return PROFILE_EXPECTED.get((profile, error), EXPECTED[error])
 
 
 @dataclass(frozen=True, kw_only=True)
 class ScriptedHand:
     events: tuple[Event, ...]
-    error: DealerError | None  # the error made on purpose in this hand, if any
+    error: DealerMistake | None  # the error made on purpose in this hand, if any
     t_end: float
 
 
@@ -97,7 +97,7 @@ class DealerBot:
     seats: tuple[int, ...]
     button: int
     error_rate: float = 0.0
-    errors: Sequence[DealerError] = tuple(DealerError)
+    errors: Sequence[DealerMistake] = tuple(DealerMistake)
     other_deck: Deck | None = None  # source of foreign cards
     seconds_per_card: float = 0.4
     seconds_per_action: float = 2.0
@@ -122,10 +122,10 @@ class DealerBot:
 
     def hand(self, *, t: float) -> ScriptedHand:
         """Script one hand starting at session time `t`; the bot keeps track of the button."""
-        error: DealerError | None = None
-        errors = [e for e in self.errors if e is not DealerError.FOREIGN_CARD or self.other_deck is not None]
+        error: DealerMistake | None = None
+        errors = [e for e in self.errors if e is not DealerMistake.FOREIGN_CARD or self.other_deck is not None]
         if len(self.seats) == 2:  # heads-up the blinds act first: there is no one to act before a premature flop
-            errors = [e for e in errors if e is not DealerError.PREMATURE_FLOP]
+            errors = [e for e in errors if e is not DealerMistake.PREMATURE_FLOP]
         if errors and self.rng.random() < self.error_rate:
             error = self.rng.choice(errors)
         script = _Script(bot=self, t=t)
@@ -197,7 +197,7 @@ class _Script:
         if short:
             self.emit(Stacks(t=self.tick(0.1), stacks=tuple(short)))
 
-    def play(self, error: DealerError | None) -> bool:
+    def play(self, error: DealerMistake | None) -> bool:
         """Play one hand; False when it ended in a misdeal or void hand (the button stays)."""
         bot, rng = self.bot, self.bot.rng
         self.stub = list(FULL_DECK)
@@ -207,40 +207,40 @@ class _Script:
         n = len(order)
         boxed_is_exposed = bot.profile.rule("boxed_card").params["procedure"] == "as_exposed"
         for index in range(2 * n):
-            if error is DealerError.FOREIGN_CARD and index == 2 and bot.other_deck is not None:
+            if error is DealerMistake.FOREIGN_CARD and index == 2 and bot.other_deck is not None:
                 uid = next(iter(bot.other_deck.cards))
                 self.emit(Read(t=self.tick(bot.seconds_per_card), antenna="shoe", uid=uid))
                 self.press("misdeal")  # the dealer gathers the cards after the ruling
                 self.press("hand_end")
                 return False
             self.draw()
-            if index == 0 and error is DealerError.EXPOSED_FIRST:
+            if index == 0 and error is DealerMistake.EXPOSED_FIRST:
                 self.press("exposed")
                 self.press("confirm")
                 return False
-            if index == max(2, 2 * n - 2) and error is DealerError.EXPOSED_LATER:
+            if index == max(2, 2 * n - 2) and error is DealerMistake.EXPOSED_LATER:
                 self.press("exposed")
                 self.press("confirm")
-            if index == max(2, 2 * n - 3) and error is DealerError.BOXED:
+            if index == max(2, 2 * n - 3) and error is DealerMistake.BOXED:
                 self.press("boxed")
                 self.press("confirm")
                 if not boxed_is_exposed:
                     self.draw()  # a scrap of paper: the next card takes its place
         flop_burns = 1
-        if error is DealerError.EXPOSED_LATER or (error is DealerError.BOXED and boxed_is_exposed):
+        if error is DealerMistake.EXPOSED_LATER or (error is DealerMistake.BOXED and boxed_is_exposed):
             self.draw()  # the replacement for the exposed card
             flop_burns = 0  # the exposed card is the flop's burn
-        if error is DealerError.EXTRA_CARD:
+        if error is DealerMistake.EXTRA_CARD:
             self.draw()
             self.press("confirm")
-        if error is DealerError.DEALER_MISDEAL:
+        if error is DealerMistake.DEALER_MISDEAL:
             self.press("misdeal")
             self.press("confirm")
             return False
         live = list(order)
         # Pre-flop: first to act is left of the big blind (heads-up: the button).
         first = 1 if n == 2 else 2 % n
-        if error is DealerError.PREMATURE_FLOP and n > 2:
+        if error is DealerMistake.PREMATURE_FLOP and n > 2:
             self.emit(Button(t=self.tick(bot.seconds_per_action), name=ButtonName.CALL,
                              seat=order[first]))  # one player acts, then the dealer jumps the gun
             self.draw()  # the burn, which stays
@@ -265,27 +265,27 @@ class _Script:
         if len(live) < 2:
             self.press("hand_end")
             return True
-        if error is DealerError.EXTRA_CARD:
+        if error is DealerMistake.EXTRA_CARD:
             flop = [self.draw() for _ in range(3)]  # the extra card was this street's burn
             return self._postflop(order, live, flop_dealt=flop, error=None)
         return self._postflop(order, live, flop_dealt=None, error=error, flop_burns=flop_burns)
 
     def _postflop(self, order: list[int], live: list[int], *, flop_dealt: list[str] | None,
-                  error: DealerError | None, turn_burns: int = 1, flop_burns: int = 1) -> bool:
+                  error: DealerMistake | None, turn_burns: int = 1, flop_burns: int = 1) -> bool:
         for street, count, position in (("flop", 3, 1), ("turn", 1, 4), ("river", 1, 5)):
             if street == "flop" and flop_dealt is not None:
                 for i, card in enumerate(flop_dealt, start=1):
                     self.land(card, i)
             else:
                 burns = {"flop": flop_burns, "turn": turn_burns}.get(street, 1)
-                if street == "turn" and error is DealerError.NO_BURN:
+                if street == "turn" and error is DealerMistake.NO_BURN:
                     burns = 0
-                if street == "river" and error is DealerError.DOUBLE_BURN:
+                if street == "river" and error is DealerMistake.DOUBLE_BURN:
                     burns = 2
                 for _ in range(burns):
                     self.draw()
                 cards = [self.draw() for _ in range(count)]
-                if street == "flop" and error is DealerError.FLOP_TOO_MANY:
+                if street == "flop" and error is DealerMistake.FLOP_TOO_MANY:
                     extra = self.draw()
                     for i, card in enumerate([*cards, extra], start=1):
                         self.land(card, i)
@@ -306,9 +306,9 @@ class _Script:
                     continue
                 for i, card in enumerate(cards, start=position):
                     self.land(card, i)
-                if error in (DealerError.NO_BURN, DealerError.DOUBLE_BURN) and (
-                        (street == "turn" and error is DealerError.NO_BURN)
-                        or (street == "river" and error is DealerError.DOUBLE_BURN)):
+                if error in (DealerMistake.NO_BURN, DealerMistake.DOUBLE_BURN) and (
+                        (street == "turn" and error is DealerMistake.NO_BURN)
+                        or (street == "river" and error is DealerMistake.DOUBLE_BURN)):
                     self.press("confirm")
             live = self._betting(order, live, start=0, preflop=False)
             if len(live) < 2:

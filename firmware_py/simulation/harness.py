@@ -32,7 +32,7 @@ from firmware_py.core.engine import TableCore
 from firmware_py.core.profiles import Profile
 from firmware_py.profiles import load_profiles
 from firmware_py.session import event_to_json, load_deck
-from firmware_py.simulation.dealer import DealerBot, DealerError, expected_ruling
+from firmware_py.simulation.dealer import DealerBot, DealerMistake, expected_ruling
 from firmware_py.simulation.noise import DEFAULT_RATES, NoiseKind, NoiseModel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +49,7 @@ class Failure:
     profile: str
     seats: tuple[int, ...]
     button: int
-    error: DealerError | None
+    error: DealerMistake | None
     expected: RulingKind | None
     got: tuple[str, ...]
     noise: tuple[str, ...]

@@ -26,7 +26,7 @@ from typing import Any
 
 from firmware_py.core import Button, ButtonName, Event, Gone, Level, Read, Stacks
 from firmware_py.core.profiles import Profile
-from firmware_py.simulation.dealer import DealerBot, DealerError
+from firmware_py.simulation.dealer import DealerBot, DealerMistake
 
 logger = logging.getLogger(__name__)
 
@@ -99,13 +99,13 @@ def event_key(event: Event) -> tuple[str, ...] | None:
 
 def script(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, other_deck: Any,
            seed: int, hands: int, error_rate: float,
-           errors: Sequence[DealerError] = tuple(DealerError),
-           stack: int = 0) -> tuple[list[Act], list[DealerError | None]]:
+           errors: Sequence[DealerMistake] = tuple(DealerMistake),
+           stack: int = 0) -> tuple[list[Act], list[DealerMistake | None]]:
     """The seeded bot's session as acts (the same seed always gives the same acts); with `stack`, amounts."""
     bot = DealerBot(rng=random.Random(seed), deck=deck, other_deck=other_deck, profile=profile,
                     seats=tuple(seats), button=button, error_rate=error_rate, errors=errors, stack=stack)
     acts: list[Act] = []
-    made: list[DealerError | None] = []
+    made: list[DealerMistake | None] = []
     t = 1.0
     for number in range(1, hands + 1):
         hand = bot.hand(t=t)

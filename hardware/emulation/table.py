@@ -13,10 +13,10 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from hardware.config import HardwareConfig
 from hardware.emulation.bus import EmulatedHardware
 from hardware.emulation.chip import EmulatedMfrc522, Tag
 from hardware.emulation.serial_board import EmulatedBoard
+from hardware.hardware_config import HardwareConfig
 
 
 class EmulatedTable:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.daemon.config import load_table_config
+from firmware_py.daemon.table_config import load_table_config
 from firmware_py.errors import ConfigError
 from tests.daemon.conftest import ROOT, run_daemon
 

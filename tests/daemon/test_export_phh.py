@@ -15,7 +15,7 @@ from firmware_py.daemon.export import NotExportable, hand_history, hand_records
 from firmware_py.profiles import load_profiles
 from firmware_py.simulation.export_check import check_events, run, session_events
 from firmware_py.simulation.harness import PROFILES
-from tests.rules.table import BLUE, RED
+from tests.rules.table_driver import BLUE, RED
 
 UID = {card: uid for uid, card in RED.cards.items()}
 

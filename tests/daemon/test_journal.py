@@ -10,8 +10,8 @@ import pytest
 
 from firmware_py.core import Button, ButtonName, Read
 from firmware_py.daemon.app import Daemon, Stop
-from firmware_py.daemon.config import load_table_config
 from firmware_py.daemon.journal import Journal, JournalCorrupt, JournalFull, line_of
+from firmware_py.daemon.table_config import load_table_config
 from tests.daemon.conftest import ROOT
 
 

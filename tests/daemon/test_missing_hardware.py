@@ -18,11 +18,11 @@ import time
 import pytest
 
 from firmware_py.commands.enroll import run_enrollment
-from hardware.config import PresenceTiming
 from hardware.enrollment import Enrollment
-from hardware.faults import ReaderFault
+from hardware.hardware_config import PresenceTiming
 from hardware.polling import ReaderThread
 from hardware.presence import Presence
+from hardware.reader_health import ReaderFault
 from tests.daemon.conftest import ROOT, daemon_command, environment, run_daemon
 
 
@@ -121,8 +121,8 @@ def test_a_deck_file_short_a_card_is_a_clear_config_error_for_the_simulated_tabl
 
 def test_rpi_lgpio_off_a_pi_is_a_reader_fault_not_a_crash(monkeypatch):
     """rpi-lgpio's RPi.GPIO raises RuntimeError when imported off a Pi (seen in the arm64 chroot)."""
+    from firmware_py.errors import HardwareError  # noqa: PLC0415
     from hardware import mfrc522_reader  # noqa: PLC0415
-    from hardware.errors import HardwareError  # noqa: PLC0415
 
     def off_a_pi(name):
         raise RuntimeError("This module can only be run on a Raspberry Pi!")

@@ -12,10 +12,10 @@ import time
 import pytest
 
 from firmware_py.daemon.app import CallbackComponent, Daemon, Stop
-from firmware_py.daemon.config import load_table_config
 from firmware_py.daemon.journal import Journal
 from firmware_py.daemon.sdnotify import Notifier
-from hardware.faults import ReaderFault, ReaderRecovered
+from firmware_py.daemon.table_config import load_table_config
+from hardware.reader_health import ReaderFault, ReaderRecovered
 from tests.daemon.conftest import ROOT, daemon_command, environment
 
 

@@ -12,8 +12,8 @@ import random
 from firmware_py.core import Button, ButtonName, Event
 from firmware_py.core.engine import TableCore
 from firmware_py.daemon.app import Daemon, Stop, journal_events, replay, state_digest
-from firmware_py.daemon.config import load_table_config
 from firmware_py.daemon.journal import Journal
+from firmware_py.daemon.table_config import load_table_config
 from firmware_py.simulation.dealer import DealerBot
 from tests.daemon.conftest import ROOT
 

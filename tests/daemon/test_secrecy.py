@@ -13,8 +13,8 @@ import sys
 from firmware_py.core import RulingKind
 from firmware_py.core.engine import TableCore
 from firmware_py.daemon.app import Daemon, Stop
-from firmware_py.daemon.config import load_table_config
 from firmware_py.daemon.journal import Journal
+from firmware_py.daemon.table_config import load_table_config
 from firmware_py.profiles import load_profiles
 from firmware_py.session import read_session
 from tests.daemon.conftest import ROOT, environment

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from firmware_py.core import Button, ButtonName
-from firmware_py.daemon.config import load_table_config
+from firmware_py.daemon.table_config import load_table_config
 from firmware_py.daemon.tracker import ActionTracker, TrackerConfig, parse_tracker_config, public_state
 from firmware_py.errors import ConfigError
-from tests.rules.table import Table
+from tests.rules.table_driver import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "a-long-enough-test-token"
@@ -102,7 +102,7 @@ def test_an_action_from_the_page_reaches_the_core_through_the_daemon(tmp_path: P
     import threading  # noqa: PLC0415
     import time  # noqa: PLC0415
 
-    from display.config import DisplayConfig  # noqa: PLC0415
+    from display.display_config import DisplayConfig  # noqa: PLC0415
     from firmware_py.core import Read  # noqa: PLC0415
     from firmware_py.daemon.app import Daemon, Stop  # noqa: PLC0415
     from firmware_py.daemon.journal import Journal  # noqa: PLC0415

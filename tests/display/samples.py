@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from display.config import DisplayConfig
+from display.display_config import DisplayConfig
 from firmware_py.core.rulings import Ruling, RulingKind, Street
 from firmware_py.core.snapshot import ClockView, Phase, PlayerState, SeatView, TableSnapshot
 

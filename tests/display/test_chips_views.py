@@ -9,7 +9,7 @@ from pictures import RecordingPainter
 
 from display import theme
 from display.app import Screen, View
-from display.config import DisplayConfig
+from display.display_config import DisplayConfig
 from display.render import render_view
 from firmware_py.core.engine import TableCore
 from firmware_py.profiles import load_profiles

@@ -6,7 +6,7 @@ import pytest
 
 from display.chances import best_hands
 from firmware_py.core import RulingKind
-from tests.rules.table import Table
+from tests.rules.table_driver import Table
 
 LOSER = ["Kc", "7h"]  # seat 1: king high or a pair of the board's, never better than the winner below
 

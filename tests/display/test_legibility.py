@@ -9,7 +9,7 @@ import samples
 
 from display import theme
 from display.cards import CardPainter
-from display.config import DisplayConfig
+from display.display_config import DisplayConfig
 from display.venue import render_venue
 from display.widgets import banner_colours, ruling_title
 from firmware_py.core.rulings import RulingKind

@@ -9,7 +9,7 @@ import pygame
 import samples
 
 from display.app import DisplayLoop, Screen, View
-from display.config import BlindLevel, DisplayConfig
+from display.display_config import BlindLevel, DisplayConfig
 
 
 def test_loop_redraws_on_snapshots_only_when_nothing_ticks():

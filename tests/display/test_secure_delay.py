@@ -16,7 +16,7 @@ from pictures import RecordingPainter
 
 from display import theme
 from display.app import Screen, View
-from display.config import DisplayConfig
+from display.display_config import DisplayConfig
 from display.operator import OperatorStatus, operator_lines, render_operator
 from display.render import render_view
 from firmware_py.core.rulings import RulingKind, Street
@@ -93,4 +93,4 @@ def test_the_operator_screen_shows_the_live_status_without_hole_cards(drawn_text
 
 def test_the_old_operator_strip_setting_is_refused_with_the_way_forward():
     with pytest.raises(ConfigError, match=r'show_operator_status is gone.*view = "operator"'):
-        DisplayConfig.from_mapping({"show_operator_status": True}, source="table.toml: [display]")
+        DisplayConfig.from_mapping({"show_operator_status": True}, source="table.toml")

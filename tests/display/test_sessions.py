@@ -11,7 +11,7 @@ from pictures import RecordingPainter, count_colour, face_pixels
 
 from display.app import View
 from display.cards import FaceRole
-from display.config import DisplayConfig
+from display.display_config import DisplayConfig
 from display.layout import table_places, venue_layout
 from display.render import render_view
 from display.widgets import banner_colours
@@ -150,7 +150,7 @@ def test_snapshot_reads_the_one_table_config_format(tmp_path, capsys):
 
 
 def test_the_shipped_table_file_shows_seat_names_and_blind_levels():
-    from firmware_py.daemon.config import load_table_config  # noqa: PLC0415
+    from firmware_py.daemon.table_config import load_table_config  # noqa: PLC0415
 
     display = load_table_config(SESSIONS.parents[1] / "config" / "table.toml", with_display=True).screen.display
     assert display.seat_names and len(display.blind_levels) >= 3

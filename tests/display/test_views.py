@@ -13,7 +13,7 @@ from display import theme
 from display.app import Screen, View
 from display.broadcast import grid_rects, panel_card_rects
 from display.cards import FaceRole
-from display.config import DisplayConfig
+from display.display_config import DisplayConfig
 from display.layout import table_places, venue_layout
 from display.render import render_view
 from display.venue import render_venue

@@ -13,12 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench import bad_files
-from firmware_py.daemon.config import load_table_config
-from firmware_py.errors import ConfigError, DeckFileError, SessionError
+from firmware_py.daemon.table_config import load_table_config
+from firmware_py.errors import ConfigError, DeckFileError, ProtocolError, SessionError
 from firmware_py.profiles import load_profiles
 from firmware_py.session import load_deck, read_session
-from hardware.config import load_hardware_config
-from hardware.errors import ProtocolError
+from hardware.hardware_config import load_hardware_config
 from hardware.protocol import checksum, decode
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,12 +16,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_py.core.profiles import ProfileError, build_profiles
-from firmware_py.errors import ConfigError, DeckFileError, SessionError
+from firmware_py.errors import ConfigError, DeckFileError, ProtocolError, SessionError
 from firmware_py.profiles import load_profiles
 from firmware_py.session import SessionReader, event_to_json, load_deck, read_session
-from hardware.config import HardwareConfig, SerialBoardConfig, load_hardware_config, parse_hardware_config
-from hardware.errors import ProtocolError
-from hardware.protocol import Hello, PortError, Scan, decode, encode
+from hardware.hardware_config import HardwareConfig, SerialBoardConfig, load_hardware_config, parse_hardware_config
+from hardware.protocol import Hello, PortFailure, Scan, decode, encode
 from hardware.serial_board import SerialBoardReader
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,17 +101,17 @@ messages = (st.builds(Scan, seq=st.integers(0, 65535), port=st.integers(0, 15),
                       uids=st.lists(uids, max_size=8).map(tuple))
             | st.builds(Hello, seq=st.integers(0, 65535), board=st.from_regex(r"[A-Za-z0-9_-]{1,12}", fullmatch=True),
                         firmware=st.from_regex(r"[0-9.]{1,8}", fullmatch=True), ports=st.integers(1, 16))
-            | st.builds(PortError, seq=st.integers(0, 65535), port=st.integers(0, 15),
+            | st.builds(PortFailure, seq=st.integers(0, 65535), port=st.integers(0, 15),
                         code=st.from_regex(r"[A-Z_]{1,10}", fullmatch=True)))
 
 
 @given(messages)
-def test_serial_encode_then_decode_gives_the_message_back(message: Scan | Hello | PortError) -> None:
+def test_serial_encode_then_decode_gives_the_message_back(message: Scan | Hello | PortFailure) -> None:
     assert decode(encode(message)) == message
 
 
 @given(messages, st.integers(0, 40), st.integers(0, 7))
-def test_serial_one_flipped_bit_is_caught(message: Scan | Hello | PortError, index: int, bit: int) -> None:
+def test_serial_one_flipped_bit_is_caught(message: Scan | Hello | PortFailure, index: int, bit: int) -> None:
     line = bytearray(encode(message))
     index %= len(line) - 1  # not the newline
     line[index] ^= 1 << bit

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from hardware.config import SpiReaderConfig
 from hardware.emulation.bus import EmulatedHardware, install_fake_modules
+from hardware.hardware_config import SpiReaderConfig
 
 install_fake_modules()  # before anything imports mfrc522: it imports RPi.GPIO and spidev at import time
 

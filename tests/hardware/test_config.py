@@ -8,7 +8,7 @@ import pytest
 
 from firmware_py.core.events import ButtonName
 from firmware_py.errors import ConfigError
-from hardware.config import DEFAULT_PATH, load_hardware_config
+from hardware.hardware_config import DEFAULT_PATH, load_hardware_config
 
 GOOD = """
 [presence]

@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from evdev import InputEvent, ecodes
 
-from display.config import DisplayConfig
+from display.display_config import DisplayConfig
 from firmware_py.core import Button, ButtonName, Read
 from firmware_py.daemon.app import Daemon, Stop
-from firmware_py.daemon.config import load_table_config
 from firmware_py.daemon.journal import Journal
+from firmware_py.daemon.table_config import load_table_config
 from firmware_py.daemon.wiring import add_keypad
 from firmware_py.errors import ConfigError
 from hardware.keypad import KeypadConfig, KeypadDecoder, KeypadReader, parse_keypad_config

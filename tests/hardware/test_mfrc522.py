@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from firmware_py.core.events import Gone, Read
-from hardware.config import PresenceTiming
+from firmware_py.errors import ReaderError, ReaderNotAnswering
 from hardware.emulation.chip import Tag
-from hardware.errors import ReaderError, ReaderNotAnswering
-from hardware.faults import ReaderFault, ReaderRecovered
+from hardware.hardware_config import PresenceTiming
 from hardware.mfrc522_reader import Mfrc522Reader
 from hardware.polling import ReaderThread
 from hardware.presence import Presence
+from hardware.reader_health import ReaderFault, ReaderRecovered
 
 NTAG = "04A1B2C3D4E5F6"
 CLASSIC = "DEADBEEF"

@@ -6,7 +6,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from firmware_py.core.events import Button, ButtonName
-from hardware.config import ButtonConfig, PanelConfig
+from hardware.hardware_config import ButtonConfig, PanelConfig
 from hardware.panel import DealerPanel
 
 PINS = {ButtonName.FOLD: 5, ButtonName.CALL: 16, ButtonName.MISDEAL: 23, ButtonName.UNDO: 27}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from firmware_py.core.events import Gone, Read
-from hardware.config import PresenceTiming
+from hardware.hardware_config import PresenceTiming
 from hardware.presence import Presence
 
 BOARD = PresenceTiming(debounce_s=0.05, removal_delay_s=0.6)

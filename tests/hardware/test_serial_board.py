@@ -11,11 +11,11 @@ import pytest
 import serial
 
 from firmware_py.core.events import Gone, Read
-from hardware.config import PresenceTiming, SerialBoardConfig
+from firmware_py.errors import ProtocolError
 from hardware.emulation.serial_board import EmulatedBoard
-from hardware.errors import ProtocolError
-from hardware.faults import ReaderFault, ReaderRecovered
+from hardware.hardware_config import PresenceTiming, SerialBoardConfig
 from hardware.protocol import Scan, decode, encode
+from hardware.reader_health import ReaderFault, ReaderRecovered
 from hardware.serial_board import SerialBoardReader
 
 ANTENNAS = ("board1", "board2", "board3", "muck")

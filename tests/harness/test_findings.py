@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_py.core import RulingKind
-from tests.rules.table import ROBERT_FAMILY, Table, kinds
+from tests.rules.table_driver import ROBERT_FAMILY, Table, kinds
 
 FOUR_CARD_FLOP = ["Qs", "Js", "4d", "5d"]
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from firmware_py.room.config import BrokerConfig
+from firmware_py.room.room_config import BrokerConfig
 from tests.room.services import ACL_FILE, Mosquitto, Postgres, ensure_installed, postgres_bin
 
 ROOT = Path(__file__).resolve().parents[2]

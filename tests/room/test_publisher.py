@@ -15,8 +15,8 @@ import pytest
 
 from firmware_py.core.engine import TableCore
 from firmware_py.daemon.app import journal_events
-from firmware_py.daemon.config import load_table_config, parse_table_config
 from firmware_py.daemon.journal import Journal
+from firmware_py.daemon.table_config import load_table_config, parse_table_config
 from firmware_py.errors import ConfigError
 from firmware_py.profiles import load_profiles
 from firmware_py.room.messages import venue_digest, venue_state

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
-from firmware_py.room.config import BrokerConfig
 from firmware_py.room.mqtt import make_client
+from firmware_py.room.room_config import BrokerConfig
 from tests.room.conftest import ROOT, USERS, Listener, broker_config, table_file
 from tests.room.services import Mosquitto, make_certs
 from tests.room.test_publisher import environment

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_py.core import RulingKind
-from tests.rules.table import ALL_PROFILES, ROBERT_FAMILY, Table, kinds, only
+from tests.rules.table_driver import ALL_PROFILES, ROBERT_FAMILY, Table, kinds, only
 
 PREMATURE_FLOP_RULE = {"robert": "robert: Hold'em 7", "upt": "upt: Hold'em 5, 7", "rpl": "rpl: Hold'em 7",
                        "wfp": "wfp: Irregularities 21, 22",

@@ -10,7 +10,7 @@ from firmware_py.core import RulingKind, Setup
 from firmware_py.core.chips import HandChips, Problem, Stakes
 from firmware_py.core.engine import TableCore
 from firmware_py.simulation.dealer import DealerBot
-from tests.rules.table import ALL_PROFILES, BLUE, PROFILES, RED, Table, kinds, only
+from tests.rules.table_driver import ALL_PROFILES, BLUE, PROFILES, RED, Table, kinds, only
 
 INCREMENT = ("robert", "rpl", "wfp")  # a raise at least the previous bet or raise
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_py.core import RulingKind, Setup
-from tests.rules.table import ALL_PROFILES, BLUE, RED, ROBERT_FAMILY, Table, only
+from tests.rules.table_driver import ALL_PROFILES, BLUE, RED, ROBERT_FAMILY, Table, only
 
 
 @pytest.mark.parametrize("profile", ALL_PROFILES)

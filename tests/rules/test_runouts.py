@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_py.core import RulingKind
-from tests.rules.table import ALL_PROFILES, Table, kinds
+from tests.rules.table_driver import ALL_PROFILES, Table, kinds
 
 
 def allin_preflop(profile: str) -> Table:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_py.core import Deck, Read, RulingKind
-from tests.rules.table import ALL_PROFILES, BLUE, RED, Table, kinds, only
+from tests.rules.table_driver import ALL_PROFILES, BLUE, RED, Table, kinds, only
 
 
 def test_deal_order_first_card_left_of_the_button_button_last() -> None:

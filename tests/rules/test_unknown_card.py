@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_py.core import Read, RulingKind
-from tests.rules.table import ALL_PROFILES, Table, kinds, only
+from tests.rules.table_driver import ALL_PROFILES, Table, kinds, only
 
 UNKNOWN = "04AA55AA55AA01"
 

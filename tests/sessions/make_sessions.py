@@ -17,7 +17,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 from firmware_py.core import Read, Setup  # noqa: E402
 from firmware_py.session import event_to_json  # noqa: E402
-from tests.rules.table import Table  # noqa: E402
+from tests.rules.table_driver import Table  # noqa: E402
 
 DECKS = ["../../config/decks/test-red.json", "../../config/decks/test-blue.json"]
 

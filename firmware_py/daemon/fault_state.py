@@ -10,7 +10,7 @@ logger = logging.getLogger("firmware_py.daemon.fault")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Fault:
+class ComponentFault:
     component: str  # "reader shoe", "board felt-board", "panel", "display", "journal"
     message: str
     t: float
@@ -23,7 +23,7 @@ class FaultState:
     """
 
     def __init__(self) -> None:
-        self._faults: dict[str, Fault] = {}
+        self._faults: dict[str, ComponentFault] = {}
         self._lock = threading.Lock()
         self.version = 0  # bumped on every change, so a screen knows to redraw
 
@@ -33,7 +33,7 @@ class FaultState:
             old = self._faults.get(component)
             if old is not None and old.message == message:
                 return False
-            self._faults[component] = Fault(component=component, message=message, t=t)
+            self._faults[component] = ComponentFault(component=component, message=message, t=t)
             self.version += 1
         logger.error("fault %s: %s", component, message)
         return True
@@ -46,7 +46,7 @@ class FaultState:
         logger.warning("fault %s cleared: %s", component, note)
         return True
 
-    def current(self) -> tuple[Fault, ...]:
+    def current(self) -> tuple[ComponentFault, ...]:
         with self._lock:
             return tuple(self._faults.values())
 

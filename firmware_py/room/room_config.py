@@ -7,13 +7,13 @@ letters, digits, `-` and `_` only (no `/`, `+` or `#`). A bad key names the file
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from firmware_py.config_toolkit import Section, shown
 from firmware_py.errors import ConfigError
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -72,23 +72,8 @@ def check_id(value: str, what: str) -> str:
 def parse_room(source: str, raw: Any, *, base_dir: Path) -> RoomConfig:
     """Validate the `[room]` table of `source`; raises ConfigError naming the file and key."""
 
-    def error(message: str, key: str | None = None) -> ConfigError:
-        return ConfigError(f"{source}: [room]" + (f" {key}" if key else "") + f": {message}")
-
-    if not isinstance(raw, dict):
-        raise error(f"must be a table ([room]), not {type(raw).__name__}")
-    for key in raw:
-        if key not in ROOM_KEYS:
-            close = difflib.get_close_matches(key, ROOM_KEYS, n=1, cutoff=0.6)
-            raise error("unknown key" + (f" (did you mean {close[0]!r}?)" if close else ""), key)
-
-    def string(key: str, default: str | None = None) -> str:
-        value = raw.get(key, default)
-        if value is None:
-            raise error("is missing", key)
-        if not isinstance(value, str) or not value:
-            raise error(f"must be a non-empty string, not {value!r}", key)
-        return value
+    section = Section(source, "room", raw, ROOM_KEYS)
+    error, string, boolean = section.error, section.string, section.boolean
 
     def ident(key: str) -> str:
         try:
@@ -96,16 +81,10 @@ def parse_room(source: str, raw: Any, *, base_dir: Path) -> RoomConfig:
         except ValueError as exc:
             raise error(str(exc), key) from None
 
-    def boolean(key: str, default: bool) -> bool:
-        value = raw.get(key, default)
-        if not isinstance(value, bool):
-            raise error(f"must be true or false, not {value!r}", key)
-        return value
-
     def seconds(key: str, default: float, *, low: float) -> float:
         value = raw.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < low:
-            raise error(f"must be a number of seconds, at least {low:g}, not {value!r}", key)
+            raise error(f"must be a number of seconds, at least {low:g}, not {shown(value)}", key)
         return float(value)
 
     def path(key: str) -> Path | None:

@@ -22,4 +22,4 @@ class ReaderRecovered:
     reader: str
 
 
-Fault = ReaderFault | ReaderRecovered
+ReaderHealth = ReaderFault | ReaderRecovered

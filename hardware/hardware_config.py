@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
-import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py.config_toolkit import read_toml, shown
+from firmware_py.config_toolkit import Section, did_you_mean, read_toml, shown
 from firmware_py.core.events import ANTENNAS, ButtonName
 from firmware_py.errors import ConfigError
 
@@ -118,97 +116,19 @@ class HardwareConfig:
         return next((r for r in self.readers if r.antenna == antenna), None)
 
 
-def _did_you_mean(value: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {shown(close[0])}?)" if close else ""
-
-
-class _Section:
-    """One TOML table being validated; every error names the file, the section and the key."""
-
-    def __init__(self, source: str, path: str, data: Any) -> None:
-        self.source = source
-        self.path = path
-        if not isinstance(data, dict):
-            raise self.error(f"must be a table (a [{path}] section), not {type(data).__name__}")
-        self.data: dict[str, Any] = data
-        self.used: set[str] = set()
-
-    def error(self, message: str, key: str | None = None) -> ConfigError:
-        if self.path:
-            where = f"[{self.path}]" if key is None else f"[{self.path}] {key}"
-        else:
-            where = "top level" if key is None else key
-        return ConfigError(f"{self.source}: {where}: {message}")
-
-    def get(self, key: str) -> Any:
-        self.used.add(key)
-        return self.data.get(key)
-
-    def has(self, key: str) -> bool:
-        return key in self.data
-
-    def number(self, key: str, default: float, *, low: float = 0.0, high: float = math.inf) -> float:
-        value = self.get(key)
-        if value is None:
-            return default
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise self.error(f"must be a number of seconds, not {shown(value)}", key)
-        if not low <= value <= high:
-            raise self.error(f"must be between {low:g} and {high:g}, not {shown(value)}", key)
-        return float(value)
-
-    def integer(self, key: str, default: int | None, *, choices: Iterable[int] | None = None,
-                low: int | None = None, high: int | None = None, what: str = "a whole number") -> int | None:
-        value = self.get(key)
-        if value is None:
-            if default is None and key not in self.data:
-                return None
-            return default
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(f"must be {what}, not {shown(value)}", key)
-        if choices is not None and value not in choices:
-            raise self.error(f"must be {what}, not {value}", key)
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise self.error(f"must be {what} between {low} and {high}, not {value}", key)
-        return value
-
-    def required(self, key: str) -> Any:
-        if key not in self.data:
-            typo = difflib.get_close_matches(key, list(self.data), n=1, cutoff=0.6)
-            hint = f" (is {shown(typo[0])} a misspelling of it?)" if typo else ""
-            raise self.error(f"is missing{hint}", key)
-        return self.get(key)
-
-    def string(self, key: str, default: str | None = None) -> str:
-        value = self.get(key) if key in self.data else default
-        if value is None:
-            raise self.error("is missing", key)
-        if not isinstance(value, str) or not value:
-            raise self.error(f"must be a non-empty string, not {shown(value)}", key)
-        return value
-
-    def finish(self, *, extra: Iterable[str] = ()) -> None:
-        """Reject keys nobody asked for, with a suggestion among the known ones."""
-        known = self.used | set(extra)
-        for key in self.data:
-            if key not in known:
-                raise self.error(f"unknown key{_did_you_mean(key, sorted(known))}", key)
-
-
-def _pin(section: _Section, key: str) -> int | None:
+def _pin(section: Section, key: str) -> int | None:
     return section.integer(key, None, choices=BCM_PINS, what="a BCM GPIO number 0..27")
 
 
-def _antenna(section: _Section, key: str, value: Any) -> str:
+def _antenna(section: Section, key: str, value: Any) -> str:
     if not isinstance(value, str) or value not in ANTENNAS:
-        hint = _did_you_mean(value, sorted(ANTENNAS)) if isinstance(value, str) else ""
+        hint = did_you_mean(value, sorted(ANTENNAS)) if isinstance(value, str) else ""
         raise section.error(f"unknown antenna {shown(value)}{hint}; antennas are shoe, burn, muck, "
                             "board1..board5 and seat1..seat10", key)
     return value
 
 
-def _timing(section: _Section, default: PresenceTiming) -> PresenceTiming:
+def _timing(section: Section, default: PresenceTiming) -> PresenceTiming:
     return PresenceTiming(
         debounce_s=section.number("debounce_s", default.debounce_s, high=5.0),
         removal_delay_s=section.number("removal_delay_s", default.removal_delay_s, high=60.0),
@@ -224,18 +144,18 @@ def load_hardware_config(path: str | Path = DEFAULT_PATH) -> HardwareConfig:
 
 def parse_hardware_config(data: Mapping[str, Any], *, source: str = "hardware.toml") -> HardwareConfig:
     """Validate an already-parsed hardware config (the TOML document as a dict)."""
-    top = _Section(source, "", dict(data))
+    top = Section(source, "", dict(data))
 
     presence, overrides, poll_interval_s = PresenceTiming(), {}, 0.01
     if top.has("presence"):
-        sec = _Section(source, "presence", top.get("presence"))
+        sec = Section(source, "presence", top.get("presence"))
         presence = _timing(sec, presence)
         poll_interval_s = sec.number("poll_interval_s", poll_interval_s, low=0.001, high=1.0)
         for key, value in sec.data.items():
             if key in sec.used or not isinstance(value, dict):
                 continue
             antenna = _antenna(sec, key, key)
-            sub = _Section(source, f"presence.{key}", value)
+            sub = Section(source, f"presence.{key}", value)
             overrides[antenna] = _timing(sub, presence)
             sub.finish()
         sec.finish(extra=overrides)
@@ -257,7 +177,7 @@ def parse_hardware_config(data: Mapping[str, Any], *, source: str = "hardware.to
     return config
 
 
-def _list(top: _Section, key: str) -> list[Any]:
+def _list(top: Section, key: str) -> list[Any]:
     value = top.get(key)
     if value is None:
         return []
@@ -267,7 +187,7 @@ def _list(top: _Section, key: str) -> list[Any]:
 
 
 def _reader(source: str, index: int, raw: Any) -> SpiReaderConfig:
-    sec = _Section(source, f"reader #{index + 1}", raw)
+    sec = Section(source, f"reader #{index + 1}", raw)
     antenna = _antenna(sec, "antenna", sec.required("antenna"))
     sec.path = f"reader {antenna}"
     bus = sec.integer("bus", 0, low=0, high=6, what="an SPI bus number")
@@ -281,7 +201,7 @@ def _reader(source: str, index: int, raw: Any) -> SpiReaderConfig:
 
 
 def _serial(source: str, raw: Any) -> SerialBoardConfig:
-    sec = _Section(source, "serial", raw)
+    sec = Section(source, "serial", raw)
     port = sec.string("port")
     name = sec.string("name", "antenna-board")
     baudrate = sec.integer("baudrate", 115_200, choices=(9600, 19200, 38400, 57600, 115200, 230400,
@@ -300,7 +220,7 @@ def _serial(source: str, raw: Any) -> SerialBoardConfig:
 
 
 def _panel(source: str, raw: Any) -> PanelConfig:
-    sec = _Section(source, "panel", raw)
+    sec = Section(source, "panel", raw)
     debounce_s = sec.number("debounce_s", 0.03, high=1.0)
     hold_s = sec.number("hold_s", 1.0, low=0.1, high=10.0)
     beep_s = sec.number("beep_s", 0.15, low=0.01, high=5.0)
@@ -317,13 +237,13 @@ def _panel(source: str, raw: Any) -> PanelConfig:
         long_press = set()
         for name in long_raw:
             if name not in names:
-                raise sec.error(f"unknown button {shown(name)}{_did_you_mean(str(name), names)}", "long_press")
+                raise sec.error(f"unknown button {shown(name)}{did_you_mean(str(name), names)}", "long_press")
             long_press.add(ButtonName(name))
-    buttons_sec = _Section(source, "panel.buttons", sec.required("buttons"))
+    buttons_sec = Section(source, "panel.buttons", sec.required("buttons"))
     buttons = []
     for key in list(buttons_sec.data):
         if key not in names:
-            raise buttons_sec.error(f"unknown button{_did_you_mean(key, names)}", key)
+            raise buttons_sec.error(f"unknown button{did_you_mean(key, names)}", key)
         pin = _pin(buttons_sec, key)
         assert pin is not None
         buttons.append(ButtonConfig(name=ButtonName(key), pin=pin, long_press=ButtonName(key) in long_press))
@@ -352,7 +272,7 @@ def _check_conflicts(config: HardwareConfig) -> None:
     for antenna in config.presence_overrides:
         if antenna not in seen_antennas:
             raise ConfigError(f"{source}: [presence.{antenna}]: no reader senses antenna {shown(antenna)}"
-                              f"{_did_you_mean(antenna, seen_antennas)}")
+                              f"{did_you_mean(antenna, seen_antennas)}")
 
     pins: dict[int, str] = {}
 

@@ -6,14 +6,13 @@ raises ConfigError naming the file, the section and key, with a "did you mean" s
 
 from __future__ import annotations
 
-import difflib
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py.config_toolkit import out_of_range, read_toml, shown
+from firmware_py.config_toolkit import Section, collected, did_you_mean, out_of_range, read_toml, shown
 from firmware_py.core import Deck, Setup
 from firmware_py.core.events import MAX_SEATS
 from firmware_py.core.profiles import Profile
@@ -36,7 +35,7 @@ class ScreenConfig:
     view: str = "venue"
     size: tuple[int, int] = (800, 480)
     fullscreen: bool = True
-    display: Any = None  # display.config.DisplayConfig (imported lazily: no pygame for headless runs)
+    display: Any = None  # display.display_config.DisplayConfig (imported lazily: no pygame for headless runs)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -53,13 +52,13 @@ class TableConfig:
     profiles: Mapping[str, Profile]
     profiles_dir: Path
     hardware_file: Path
-    hardware: Any  # hardware.config.HardwareConfig
+    hardware: Any  # hardware.hardware_config.HardwareConfig
     screen: ScreenConfig = field(default_factory=ScreenConfig)
     journal_path: Path = Path("state") / JOURNAL_NAME
     starting_stack: int = 0  # [chips]: each seat's chips at the start; 0: the table counts no chips
-    schedule: Any = None  # display.config.DisplayConfig: the blind levels (level_at), when chips are counted
+    schedule: Any = None  # display.display_config.DisplayConfig: the blind levels (level_at), when chips are counted
     tracker: Any = None  # firmware_py.daemon.tracker.TrackerConfig: the action-tracker page, off when None
-    room: Any = None  # firmware_py.room.config.RoomConfig: publishing to the room's broker (off when None)
+    room: Any = None  # firmware_py.room.room_config.RoomConfig: publishing to the room's broker (off when None)
 
     def setup(self, t: float = 0.0) -> Setup:
         """The session's `setup` event for this configuration."""
@@ -70,51 +69,10 @@ class TableConfig:
         return next(d for d in self.decks if d.name == name)
 
 
-def _did_you_mean(value: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {shown(close[0])}?)" if close else ""
-
-
-class _Section:
-    """One TOML table under validation: errors name file, section and key; unknown keys are refused."""
-
-    def __init__(self, source: str, name: str, data: Any, known: Iterable[str]) -> None:
-        self.source, self.name = source, name
-        if not isinstance(data, dict):
-            raise self.error(f"must be a table ([{name}]), not {type(data).__name__}")
-        self.data: dict[str, Any] = data
-        known = tuple(known)
-        for key in data:
-            if key not in known:
-                raise self.error(f"unknown key{_did_you_mean(key, known)}", key)
-
-    def error(self, message: str, key: str | None = None) -> ConfigError:
-        where = f"[{self.name}]" + (f" {key}" if key is not None else "")
-        return ConfigError(f"{self.source}: {where}: {message}")
-
-    def required(self, key: str) -> Any:
-        if key not in self.data:
-            raise self.error("is missing", key)
-        return self.data[key]
-
-    def string(self, key: str, default: str | None = None) -> str:
-        value = self.data.get(key, default)
-        if value is None:
-            raise self.error("is missing", key)
-        if not isinstance(value, str) or not value:
-            raise self.error(f"must be a non-empty string, not {shown(value)}", key)
-        return value
-
-    def boolean(self, key: str, default: bool) -> bool:
-        value = self.data.get(key, default)
-        if not isinstance(value, bool):
-            raise self.error(f"must be true or false, not {shown(value)}", key)
-        return value
-
-    def seat(self, key: str, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEATS:
-            raise self.error(f"must hold seat numbers 1..{MAX_SEATS}, not {shown(value)}", key)
-        return value
+def _seat(section: Section, key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEATS:
+        raise section.error(f"must hold seat numbers 1..{MAX_SEATS}, not {shown(value)}", key)
+    return value
 
 
 def default_journal_path() -> Path:
@@ -135,12 +93,13 @@ def load_table_config(path: str | Path = DEFAULT_PATH, *, with_display: bool = T
 def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
                        with_display: bool = True) -> TableConfig:
     sections = ("table", "display", "journal", "chips", "tracker", "room")
-    for key in data:
-        if key not in sections:
-            raise ConfigError(f"{source}: [{key}]: unknown section{_did_you_mean(key, sections)}")
+    unknown = collected(ConfigError(f"{source}: [{key}]: unknown section{did_you_mean(key, sections)}")
+                        for key in data if key not in sections)
+    if unknown is not None:
+        raise unknown
     if "table" not in data:
         raise ConfigError(f"{source}: [table]: is missing (profile, seats, button, decks, in_play)")
-    table = _Section(source, "table", data["table"],
+    table = Section(source, "table", data["table"],
                      ("profile", "seats", "button", "decks", "in_play", "hardware", "profiles"))
 
     profiles_dir = _path(base_dir, table.string("profiles", "profiles"), table, "profiles")
@@ -150,16 +109,16 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
         raise ConfigError(f"{source}: [table] profiles: {exc}") from None
     profile = table.string("profile")
     if profile not in profiles:
-        raise table.error(f"unknown profile {shown(profile)}{_did_you_mean(profile, profiles)}; "
+        raise table.error(f"unknown profile {shown(profile)}{did_you_mean(profile, profiles)}; "
                           f"profiles are {', '.join(sorted(profiles))}", "profile")
 
     raw_seats = table.required("seats")
     if not isinstance(raw_seats, list) or len(raw_seats) < 2:
         raise table.error(f"must list at least two occupied seats, e.g. [1, 2, 3], not {shown(raw_seats)}", "seats")
-    seats = tuple(sorted(table.seat("seats", s) for s in raw_seats))
+    seats = tuple(sorted(_seat(table, "seats", s) for s in raw_seats))
     if len(set(seats)) != len(seats):
         raise table.error("lists a seat twice", "seats")
-    button = table.seat("button", table.required("button"))
+    button = _seat(table, "button", table.required("button"))
     if button not in seats:
         raise table.error(f"seat {button} is not one of the occupied seats {list(seats)}", "button")
 
@@ -176,17 +135,17 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
     names = [d.name for d in decks]
     in_play = table.string("in_play")
     if in_play not in names:
-        raise table.error(f"{shown(in_play)} is none of the decks {names}{_did_you_mean(in_play, names)}", "in_play")
+        raise table.error(f"{shown(in_play)} is none of the decks {names}{did_you_mean(in_play, names)}", "in_play")
 
     hardware_file = _path(base_dir, table.string("hardware", "hardware.toml"), table, "hardware")
-    from hardware.config import load_hardware_config  # noqa: PLC0415 (the hardware layer loads on demand)
+    from hardware.hardware_config import load_hardware_config  # noqa: PLC0415 (the hardware layer loads on demand)
 
     hardware = load_hardware_config(hardware_file)  # its ConfigError names its own file and key
 
     screen = _screen(source, data.get("display", {}), with_display=with_display)
     journal_path = default_journal_path()
     if "journal" in data:
-        journal = _Section(source, "journal", data["journal"], ("path",))
+        journal = Section(source, "journal", data["journal"], ("path",))
         if "path" in journal.data:
             journal_path = _path(base_dir, journal.string("path"), journal, "path")
     starting_stack, schedule = _chips(source, data.get("chips", {}), data.get("display", {}))
@@ -197,7 +156,7 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
         tracker = parse_tracker_config(data["tracker"], source=source)
     room = None
     if "room" in data:
-        from firmware_py.room.config import parse_room  # noqa: PLC0415
+        from firmware_py.room.room_config import parse_room  # noqa: PLC0415
 
         room = parse_room(source, data["room"], base_dir=base_dir)
     return TableConfig(source=source, profile=profile, seats=seats, button=button,
@@ -209,27 +168,27 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
 
 def _chips(source: str, raw: Any, display: Any) -> tuple[int, Any]:
     """`[chips] starting_stack`; the blind levels are `[display] blind_levels` (one schedule for both)."""
-    section = _Section(source, "chips", raw, ("starting_stack",))
+    section = Section(source, "chips", raw, ("starting_stack",))
     stack = section.data.get("starting_stack", 0)
     if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
         raise section.error(f"must be a whole number of chips (0: count no chips), not {stack!r}", "starting_stack")
     if not stack:
         return 0, None
-    from display.config import DisplayConfig  # noqa: PLC0415 (no pygame: the schedule only)
+    from display.display_config import DisplayConfig  # noqa: PLC0415 (no pygame: the schedule only)
 
     keys = ("blind_levels", "levels_start_t")
     levels = {k: v for k, v in (display if isinstance(display, dict) else {}).items() if k in keys}
-    return stack, DisplayConfig.from_mapping(levels, source=f"{source}: [display]")
+    return stack, DisplayConfig.from_mapping(levels, source=source)
 
 
 def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:
     ours = ("enabled", "view", "size", "fullscreen")
     theirs = ("seat_names", "blind_levels", "levels_start_t", "broadcast_delay_s", "broadcast_delay_minutes",
               "allow_zero_delay", "show_operator_status")  # the last: refused with a clear message
-    section = _Section(source, "display", raw, ours + theirs)
+    section = Section(source, "display", raw, ours + theirs)
     view = section.string("view", "venue")
     if view not in VIEWS:
-        raise section.error(f"must be one of {', '.join(VIEWS)}, not {shown(view)}{_did_you_mean(view, VIEWS)}", "view")
+        raise section.error(f"must be one of {', '.join(VIEWS)}, not {shown(view)}{did_you_mean(view, VIEWS)}", "view")
     size = section.data.get("size", [800, 480])
     if (not isinstance(size, list) or len(size) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 8000 for v in size)):
@@ -241,15 +200,15 @@ def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:
             raise section.error(problem, key)
     display_config = None
     if with_display:
-        from display.config import DisplayConfig  # noqa: PLC0415 (display is optional for headless runs)
+        from display.display_config import DisplayConfig  # noqa: PLC0415 (display is optional for headless runs)
 
         display_config = DisplayConfig.from_mapping({k: v for k, v in section.data.items() if k in theirs},
-                                                    source=f"{source}: [display]")
+                                                    source=source)
     return ScreenConfig(enabled=section.boolean("enabled", True), view=view, size=(size[0], size[1]),
                         fullscreen=section.boolean("fullscreen", True), display=display_config)
 
 
-def _path(base_dir: Path, name: str, section: _Section, key: str) -> Path:
+def _path(base_dir: Path, name: str, section: Section, key: str) -> Path:
     try:
         path = Path(name).expanduser()
         return (path if path.is_absolute() else base_dir / path).resolve()
