@@ -36,11 +36,18 @@ from firmware_py.core.profiles import Profile, Rule
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
 from firmware_py.core.snapshot import ChipsView, ClockView, Phase, PlayerState, SeatView, TableSnapshot
 from firmware_py.core.table import Positions, between, first_positions, next_positions
+from firmware_py.core.vocab import Cause, RuleKey, Where
 
 BOARD_NEEDED = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
 NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
 AGGRESSIVE = frozenset({ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN})
 ORDINAL = ("first", "second")
+PREMATURE_RULES = {Street.FLOP: RuleKey.PREMATURE_FLOP, Street.TURN: RuleKey.PREMATURE_TURN,
+                   Street.RIVER: RuleKey.PREMATURE_RIVER}
+BURN_RULES = {  # (missing, on the flop): the flop's burn may be ruled on apart from the turn's and river's
+    (True, True): RuleKey.BURN_MISSING_FLOP, (True, False): RuleKey.BURN_MISSING,
+    (False, True): RuleKey.BURN_EXTRA_FLOP, (False, False): RuleKey.BURN_EXTRA,
+}
 UNKNOWN_BURN = "?"  # a burn put back on the deck without the core knowing which card it was
 UNDO_HANDS = 3  # hand boundaries whose state is kept: undo reaches back into the last two hands
 _NOT_STATE = frozenset({"_profiles", "_log", "_checkpoints", "_out_rulings", "_out_notices"})  # outputs: per feed
@@ -105,18 +112,6 @@ class CardInfo:
     back: str
 
 
-class Where:
-    """Where a card of the hand is (by UID)."""
-
-    HOLE = "hole"
-    BOARD = "board"
-    BURN = "burn"
-    # Out of play: premature or redealt board cards, an exposed or extra card taken back. It may
-    # come out of the shoe again once mixed back into the stub; antennas seeing it again are noise.
-    VOID = "void"
-    SCRAP = "scrap"  # boxed cards and jokers treated as scraps of paper
-
-
 @dataclass(kw_only=True, slots=True)
 class StreetDeal:
     """The burn and board cards of one street as they come out of the shoe and land."""
@@ -153,7 +148,7 @@ class Hand:
     next_slot: int = 0
     hole: dict[int, list[str]] = field(default_factory=dict)
     owed: list[tuple[int, str | None]] = field(default_factory=list)  # seat, card it replaces
-    where: dict[str, str] = field(default_factory=dict)
+    where: dict[str, Where] = field(default_factory=dict)
     identity: dict[str, str] = field(default_factory=dict)  # card -> UID, for duplicates
     exposed: int = 0
     boxed: int = 0
@@ -334,11 +329,11 @@ class TableCore:
     # ----------------------------------------------------------------------------------------
     # Output helpers
 
-    def _rule(self, key: str) -> Rule:
+    def _rule(self, key: RuleKey) -> Rule:
         assert self.profile is not None
         return self.profile.rule(key)
 
-    def _ruling(self, kind: RulingKind, key: str, *, cause: str | None = None, uid: str | None = None,
+    def _ruling(self, kind: RulingKind, key: RuleKey, *, cause: Cause | None = None, uid: str | None = None,
                 seat: int | None = None, street: Street | None = None,
                 fill: Mapping[str, object] | None = None) -> Ruling:
         rule = self._rule(key)
@@ -387,14 +382,14 @@ class TableCore:
 
     def _button_out_of_position(self, hand: Hand, button: int) -> None:
         corrected = first_positions(button, self.occupied)
-        rule = self._rule("button_out_of_position")
+        rule = self._rule(RuleKey.BUTTON_OUT_OF_POSITION)
         if hand.window_open:
-            self._misdeal(hand, "button_out_of_position", "button_out_of_position", seat=button)
+            self._misdeal(hand, RuleKey.BUTTON_OUT_OF_POSITION, Cause.BUTTON_OUT_OF_POSITION, seat=button)
             self.redeal = corrected
             return
-        self._emit(Ruling(t=self.t, ruling=RulingKind.MISDEAL_TOO_LATE, cause="button_out_of_position",
-                          seat=button, rule=f"{rule.source}: {rule.params['too_late_rule']}",
-                          remedy=str(rule.params["too_late_remedy"])))
+        self._emit(Ruling(t=self.t, ruling=RulingKind.MISDEAL_TOO_LATE, cause=Cause.BUTTON_OUT_OF_POSITION,
+                          seat=button, rule=f"{rule.source}: {rule.word('too_late_rule')}",
+                          remedy=rule.word("too_late_remedy")))
         self.corrected = corrected  # the next hand moves on from the right positions
 
     def _seat(self, event: Seat) -> None:
@@ -443,9 +438,9 @@ class TableCore:
             if hand.phase is Phase.SHOWDOWN:
                 self._notice(NoticeKind.IGNORED, "misdeal pressed after the hand reached showdown")
             elif hand.window_open:
-                self._misdeal(hand, "dealer_called", "dealer_called")
+                self._misdeal(hand, RuleKey.DEALER_CALLED, Cause.DEALER_CALLED)
             else:
-                self._too_late(hand, "dealer_called", seat=None)
+                self._too_late(hand, Cause.DEALER_CALLED, seat=None)
         elif name is ButtonName.CLOCK:
             assert self.profile is not None
             clock = self.profile.clock
@@ -490,7 +485,7 @@ class TableCore:
                          hole={seat: [] for seat in positions.deal_order})
         self.unconfirmed = []
         message = self.chips.start_hand(positions.deal_order, (positions.small_blind, positions.big_blind),
-                                        str(self._rule("min_raise").params["procedure"]))
+                                        self._rule(RuleKey.MIN_RAISE).procedure)
         if message:
             self._notice(NoticeKind.IGNORED, message)
         if self.chips.hand is not None:  # a blind or ante that took a whole stack: all in from the start
@@ -527,7 +522,7 @@ class TableCore:
     # ----------------------------------------------------------------------------------------
     # Misdeals and the window
 
-    def _misdeal(self, hand: Hand, key: str, cause: str, *, seat: int | None = None,
+    def _misdeal(self, hand: Hand, key: RuleKey, cause: Cause, *, seat: int | None = None,
                  uid: str | None = None, fill: Mapping[str, object] | None = None) -> None:
         self._ruling(RulingKind.MISDEAL, key, cause=cause, seat=seat, uid=uid, fill=fill)
         self._refund()
@@ -536,7 +531,7 @@ class TableCore:
         hand.clock = None
         self.redeal = self.redeal or hand.positions
 
-    def _too_late(self, hand: Hand, cause: str, *, seat: int | None, uid: str | None = None) -> None:
+    def _too_late(self, hand: Hand, cause: Cause, *, seat: int | None, uid: str | None = None) -> None:
         assert self.profile is not None
         window = self.profile.window
         card = self.cards[uid].card if uid is not None and uid in self.cards else None
@@ -547,7 +542,7 @@ class TableCore:
             hand.dead.add(dead_seat)
             self._after_action(hand)
 
-    def _misdeal_or_late(self, hand: Hand, key: str, cause: str, *, seat: int | None,
+    def _misdeal_or_late(self, hand: Hand, key: RuleKey, cause: Cause, *, seat: int | None,
                          uid: str | None = None, fill: Mapping[str, object] | None = None) -> None:
         if hand.window_open:
             self._misdeal(hand, key, cause, seat=seat, uid=uid, fill=fill)
@@ -642,7 +637,8 @@ class TableCore:
             self._notice(NoticeKind.IGNORED, f"{name}: seat {actor} cannot act now")
             return
         if actor in hand.jokers:
-            self._ruling(RulingKind.DEAD_HAND, "joker_acted", cause="joker", seat=actor, uid=hand.jokers[actor])
+            self._ruling(RulingKind.DEAD_HAND, RuleKey.JOKER_ACTED, cause=Cause.JOKER, seat=actor,
+                         uid=hand.jokers[actor])
             hand.dead.add(actor)
             self._after_action(hand)
             return
@@ -708,10 +704,10 @@ class TableCore:
         """Seats still short a card when the flop comes: their hands are dead (or a misdeal)."""
         for seat, _replaces in list(hand.owed):
             if hand.window_open:
-                self._misdeal(hand, "wrong_count", "wrong_count", seat=seat,
+                self._misdeal(hand, RuleKey.WRONG_COUNT, Cause.WRONG_COUNT, seat=seat,
                               fill={"detail": f"seat {seat} has the wrong number of cards"})
                 return
-            self._ruling(RulingKind.DEAD_HAND, "wrong_count_dead", cause="wrong_count", seat=seat)
+            self._ruling(RulingKind.DEAD_HAND, RuleKey.WRONG_COUNT_DEAD, cause=Cause.WRONG_COUNT, seat=seat)
             hand.dead.add(seat)
         hand.owed = []
         self._uncontested(hand)
@@ -735,14 +731,15 @@ class TableCore:
         opening = chips.current == 0
         wager = chips.act(seat, str(name), amount)
         if wager.problem is Problem.UNDER_MINIMUM:
-            key = "min_bet" if opening else "min_raise"
-            self._emit(Ruling(t=self.t, ruling=RulingKind.BET_TOO_SMALL, cause=f"under_{key}", seat=seat,
+            key, cause = ((RuleKey.MIN_BET, Cause.UNDER_MIN_BET) if opening
+                          else (RuleKey.MIN_RAISE, Cause.UNDER_MIN_RAISE))
+            self._emit(Ruling(t=self.t, ruling=RulingKind.BET_TOO_SMALL, cause=cause, seat=seat,
                               amount=wager.keyed, rule=self._rule(key).cite,
                               remedy=self._rule(key).text(seat=seat, amount=f"{wager.keyed:,}",
                                                           minimum=f"{wager.to:,}")))
         elif wager.problem is Problem.NOT_REOPENED:
-            rule = self._rule("raise_not_reopened")
-            self._emit(Ruling(t=self.t, ruling=RulingKind.RAISE_NOT_ALLOWED, cause="not_reopened", seat=seat,
+            rule = self._rule(RuleKey.RAISE_NOT_REOPENED)
+            self._emit(Ruling(t=self.t, ruling=RulingKind.RAISE_NOT_ALLOWED, cause=Cause.NOT_REOPENED, seat=seat,
                               amount=wager.keyed, rule=rule.cite,
                               remedy=rule.text(seat=seat, minimum=f"{wager.minimum or 0:,}")))
         elif wager.problem is Problem.OVER_STACK:
@@ -781,11 +778,11 @@ class TableCore:
         parts += [f"{pot.amount:,} not called goes back to seat {pot.seats[0]}" for pot in pots if len(pot.seats) == 1]
         text = "Pots: " + "; ".join(parts) + "."
         if len(contested) > 1:
-            text += f" Each pot is split separately ({self._rule('side_pots').cite})."
+            text += f" Each pot is split separately ({self._rule(RuleKey.SIDE_POTS).cite})."
         odd = [seat for pot in pots for seat in pot.odd_chips]
         if odd:
             who = ", ".join(f"seat {s}" for s in odd)
-            text += f" Odd chip to {who}, first clockwise from the button ({self._rule('odd_chip').cite})."
+            text += f" Odd chip to {who}, first clockwise from the button ({self._rule(RuleKey.ODD_CHIP).cite})."
         return text
 
     # ----------------------------------------------------------------------------------------
@@ -801,11 +798,11 @@ class TableCore:
         if hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
             return  # cards gathered, mucked or shown between hands
         if info.back != self.back:
-            self._void(hand, "foreign_card", event.uid, {"back": info.back})
+            self._void(hand, RuleKey.FOREIGN_CARD, Cause.FOREIGN_CARD, event.uid, {"back": info.back})
             return
         known = hand.identity.get(info.card)
         if known is not None and known != event.uid:
-            self._void(hand, "duplicate_card", event.uid, {})
+            self._void(hand, RuleKey.DUPLICATE_CARD, Cause.DUPLICATE_CARD, event.uid, {})
             return
         hand.identity[info.card] = event.uid
         where = hand.where.get(event.uid)
@@ -844,13 +841,13 @@ class TableCore:
             seat = hand.owed[0][0]
         counted = (f"seat {seat}'s hole card" if seat is not None
                    else "the next card out for the board: a burn or, once it lands on the board, a board card")
-        self._ruling(RulingKind.UNKNOWN_CARD, "unknown_card", cause="unknown_tag", uid=event.uid, seat=seat,
+        self._ruling(RulingKind.UNKNOWN_CARD, RuleKey.UNKNOWN_CARD, cause=Cause.UNKNOWN_TAG, uid=event.uid, seat=seat,
                      fill={"antenna": event.antenna, "uid": event.uid, "counted": counted})
         self._draw(hand, event.uid)
         hand.last_drawn = event.uid
 
-    def _void(self, hand: Hand, cause: str, uid: str, values: Mapping[str, object]) -> None:
-        self._ruling(RulingKind.VOID_HAND, cause, cause=cause, uid=uid, fill=values)
+    def _void(self, hand: Hand, key: RuleKey, cause: Cause, uid: str, values: Mapping[str, object]) -> None:
+        self._ruling(RulingKind.VOID_HAND, key, cause=cause, uid=uid, fill=values)
         self._refund()
         hand.phase = Phase.MISDEALT
         hand.to_act = None
@@ -871,7 +868,7 @@ class TableCore:
             if is_joker(card):
                 hand.jokers[seat] = uid
                 hand.owed.append((seat, uid))
-                self._ruling(RulingKind.SCRAP_CARD, "joker", cause="joker", seat=seat, uid=uid)
+                self._ruling(RulingKind.SCRAP_CARD, RuleKey.JOKER, cause=Cause.JOKER, seat=seat, uid=uid)
             if hand.next_slot == len(hand.slots):
                 self._start_round(hand, Street.PREFLOP)
             return
@@ -926,26 +923,26 @@ class TableCore:
         hand.extra.append(uid)
         first = hand.seats[0]
         if len(hand.extra) == 1:
-            self._ruling(RulingKind.EXTRA_CARD, "extra_card", seat=first, uid=uid)
+            self._ruling(RulingKind.EXTRA_CARD, RuleKey.EXTRA_CARD, seat=first, uid=uid)
             self._credit_burn(hand, Street.FLOP, uid)
         else:
             hand.where[uid] = Where.VOID
-            self._misdeal_or_late(hand, "two_extra", "two_extra", seat=first, uid=uid)
+            self._misdeal_or_late(hand, RuleKey.TWO_EXTRA, Cause.TWO_EXTRA, seat=first, uid=uid)
 
     def _deal_interrupted(self, hand: Hand) -> bool:
         """A player acted before every seat had two cards; True when the deal can be completed."""
         missing = len(hand.slots) - hand.next_slot
-        fixable = int(self._rule("short_card").params["fixable_short"])
+        fixable = self._rule(RuleKey.SHORT_CARD).number("fixable_short")
         short = [hand.seats[i % len(hand.seats)] for i in range(hand.next_slot, len(hand.slots))]
         if missing <= fixable:
             for seat in short:
-                self._ruling(RulingKind.SHORT_CARD, "short_card", cause="wrong_count", seat=seat)
+                self._ruling(RulingKind.SHORT_CARD, RuleKey.SHORT_CARD, cause=Cause.WRONG_COUNT, seat=seat)
                 hand.owed.append((seat, None))
             hand.next_slot = len(hand.slots)
             self._start_round(hand, Street.PREFLOP)
             return True
         seats = ", ".join(str(s) for s in dict.fromkeys(short))
-        self._misdeal(hand, "wrong_count", "wrong_count", seat=short[0],
+        self._misdeal(hand, RuleKey.WRONG_COUNT, Cause.WRONG_COUNT, seat=short[0],
                       fill={"detail": f"action began with seats {seats} short of cards"})
         return False
 
@@ -974,14 +971,14 @@ class TableCore:
         hand.exposed += 1
         seat = self._seat_of(hand, uid)
         slot = self._slot_of(hand, uid)
-        first_cards = int(self._rule("exposed_first_cards").params["first_cards"])
+        first_cards = self._rule(RuleKey.EXPOSED_FIRST_CARDS).number("first_cards")
         if slot is not None and slot < first_cards:
-            self._misdeal_or_late(hand, "exposed_first_cards", "exposed_first_cards", seat=seat, uid=uid,
+            self._misdeal_or_late(hand, RuleKey.EXPOSED_FIRST_CARDS, Cause.EXPOSED_FIRST_CARDS, seat=seat, uid=uid,
                                   fill={"position": ORDINAL[slot]})
         elif hand.exposed >= 2:
-            self._misdeal_or_late(hand, "two_exposed", "two_exposed", seat=seat, uid=uid)
+            self._misdeal_or_late(hand, RuleKey.TWO_EXPOSED, Cause.TWO_EXPOSED, seat=seat, uid=uid)
         else:
-            self._ruling(RulingKind.EXPOSED_CARD, "exposed_card", seat=seat, uid=uid)
+            self._ruling(RulingKind.EXPOSED_CARD, RuleKey.EXPOSED_CARD, seat=seat, uid=uid)
             if seat is not None:
                 hand.owed.append((seat, uid))
 
@@ -992,21 +989,21 @@ class TableCore:
             return
         where = hand.where.get(uid)
         if where == Where.HOLE and hand.street is Street.PREFLOP:
-            procedure = self._rule("boxed_card").params["procedure"]
+            procedure = self._rule(RuleKey.BOXED_CARD).procedure
             if procedure == "as_exposed":
                 self._exposed(hand, uid)
                 return
             hand.boxed += 1
             seat = self._seat_of(hand, uid)
             if hand.boxed >= 2:
-                self._misdeal_or_late(hand, "two_boxed", "two_boxed", seat=seat, uid=uid)
+                self._misdeal_or_late(hand, RuleKey.TWO_BOXED, Cause.TWO_BOXED, seat=seat, uid=uid)
                 return
-            self._ruling(RulingKind.BOXED_CARD, "boxed_card", seat=seat, uid=uid, street=Street.PREFLOP)
+            self._ruling(RulingKind.BOXED_CARD, RuleKey.BOXED_CARD, seat=seat, uid=uid, street=Street.PREFLOP)
             self._scrap_hole_card(hand, uid, seat)
             return
         street = hand.street
-        procedure = self._rule("boxed_card_board").params["procedure"]
-        self._ruling(RulingKind.BOXED_CARD, "boxed_card_board", uid=uid, street=street)
+        procedure = self._rule(RuleKey.BOXED_CARD_BOARD).procedure
+        self._ruling(RulingKind.BOXED_CARD, RuleKey.BOXED_CARD_BOARD, uid=uid, street=street)
         if procedure == "plays":
             return
         hand.boxed += 1
@@ -1021,7 +1018,7 @@ class TableCore:
         if uid in hand.board:
             hand.board.remove(uid)
         if hand.boxed >= 2 and hand.window_open:
-            self._misdeal(hand, "two_boxed", "two_boxed", uid=uid)
+            self._misdeal(hand, RuleKey.TWO_BOXED, Cause.TWO_BOXED, uid=uid)
 
     def _scrap_hole_card(self, hand: Hand, uid: str, seat: int | None) -> None:
         """Irregularities 7: the boxed card is a scrap of paper; the next card takes its place."""
@@ -1035,7 +1032,7 @@ class TableCore:
         elif seat is not None:
             hand.owed.insert(0, (seat, None))
 
-    def _board_read(self, hand: Hand, uid: str, where: str | None) -> None:
+    def _board_read(self, hand: Hand, uid: str, where: Where | None) -> None:
         deal = hand.deal
         if deal is not None and uid in deal.lifted:
             deal.lifted.remove(uid)  # it flickered, or was put back: nothing changed
@@ -1057,7 +1054,7 @@ class TableCore:
         if hand.phase is Phase.DEALING:
             self._notice(NoticeKind.IGNORED, f"{self.cards[uid].card} on the board during the deal")
             return
-        if where is None or where == Where.VOID:
+        if where is None:  # (a void card returned above: antennas seeing it again are noise)
             self._draw(hand, uid)  # the shoe missed it: it came out all the same
             where = hand.where.get(uid)
             if hand.phase is Phase.MISDEALT or where not in (Where.BURN, None):
@@ -1087,7 +1084,7 @@ class TableCore:
         if is_joker(self.cards[uid].card):
             hand.where[uid] = Where.SCRAP
             deal.shoe.remove(uid)
-            self._ruling(RulingKind.SCRAP_CARD, "joker_board", cause="joker", uid=uid, street=deal.street)
+            self._ruling(RulingKind.SCRAP_CARD, RuleKey.JOKER_BOARD, cause=Cause.JOKER, uid=uid, street=deal.street)
             return
         self._forget_burn(hand, uid)  # a card counted as a burn that lands on the board is a board card
         deal.board.append(uid)
@@ -1134,7 +1131,7 @@ class TableCore:
     def _burn_ruling(self, hand: Hand, deal: StreetDeal, *, missing: bool) -> None:
         street = deal.street
         kind = RulingKind.BURN_MISSING if missing else RulingKind.BURN_EXTRA
-        key = ("burn_missing" if missing else "burn_extra") + ("_flop" if street is Street.FLOP else "")
+        key = BURN_RULES[missing, street is Street.FLOP]
         next_street = NEXT_STREET.get(street)
         self._ruling(kind, key, street=street, fill={"next_street": next_street or "next deal"})
         if missing:
@@ -1145,8 +1142,8 @@ class TableCore:
     def _extra_board_card(self, hand: Hand, deal: StreetDeal, uid: str) -> None:
         """A board card beyond the street's count before anyone acted on it."""
         if deal.street is not Street.FLOP:
-            rule = self._rule("turn_river_too_many")
-            if rule.params["procedure"] == "premature":
+            rule = self._rule(RuleKey.TURN_RIVER_TOO_MANY)
+            if rule.procedure == "premature":
                 self._premature(hand, uid)
                 return
             # One of the two goes back on the stub as the next street's burn; the dealer's pick
@@ -1154,7 +1151,7 @@ class TableCore:
             deal.extra.append(uid)
             if uid not in deal.shoe:
                 deal.shoe.append(uid)
-            self._ruling(RulingKind.TOO_MANY_CARDS, "turn_river_too_many", uid=uid, street=deal.street)
+            self._ruling(RulingKind.TOO_MANY_CARDS, RuleKey.TURN_RIVER_TOO_MANY, uid=uid, street=deal.street)
             after = NEXT_STREET.get(deal.street)
             if after is not None:
                 self._credit_burn(hand, after, uid)
@@ -1163,9 +1160,9 @@ class TableCore:
         if uid not in deal.shoe:
             deal.shoe.append(uid)
         hand.where[uid] = Where.BOARD
-        rule = self._rule("flop_too_many")
-        self._ruling(RulingKind.FLOP_TOO_MANY, "flop_too_many", uid=uid, street=Street.FLOP)
-        if rule.params["procedure"] == "next_burn":
+        rule = self._rule(RuleKey.FLOP_TOO_MANY)
+        self._ruling(RulingKind.FLOP_TOO_MANY, RuleKey.FLOP_TOO_MANY, uid=uid, street=Street.FLOP)
+        if rule.procedure == "next_burn":
             # One card goes on the stub as the turn's burn: the last one turned unless the dealer
             # lifts another off the board (its `gone` tells which).
             self._credit_burn(hand, Street.TURN, uid)
@@ -1196,14 +1193,14 @@ class TableCore:
             hand.burns_for[street] = (expected, [card for card in credited if card != uid])
             return
         hand.premature = street
-        rule = self._rule(f"premature_{street}")
+        rule = self._rule(PREMATURE_RULES[street])
         burns = [card for card in hand.loose if card != uid]
         hand.loose = []
-        hand.burns_for[street] = (int(rule.params["redeal_burns"]), burns)
+        hand.burns_for[street] = (rule.number("redeal_burns"), burns)
         after = NEXT_STREET.get(street)
         if after is not None:
-            hand.burns_for[after] = (int(rule.params["next_street_burns"]), [])
-        self._ruling(RulingKind.PREMATURE_CARD, f"premature_{street}", uid=uid, street=street)
+            hand.burns_for[after] = (rule.number("next_street_burns"), [])
+        self._ruling(RulingKind.PREMATURE_CARD, PREMATURE_RULES[street], uid=uid, street=street)
 
     def _before_action_on(self, hand: Hand, deal: StreetDeal) -> bool:
         return hand.phase is Phase.BETTING and deal.street is hand.street and hand.round_actions == 0
@@ -1252,11 +1249,11 @@ class TableCore:
             hand.where[event.uid] = Where.VOID
             hand.burns_for[after] = (expected, [event.uid if uid == back_on_board else uid for uid in credited])
 
-    def _seat_read(self, hand: Hand, seat: int, uid: str, where: str | None) -> None:
+    def _seat_read(self, hand: Hand, seat: int, uid: str, where: Where | None) -> None:
         if hand.phase not in (Phase.DEALING, Phase.BETTING) or hand.street is not Street.PREFLOP:
             return
         if seat not in hand.seats:
-            self._misdeal_or_late(hand, "empty_seat_dealt", "wrong_count", seat=seat, uid=uid)
+            self._misdeal_or_late(hand, RuleKey.EMPTY_SEAT_DEALT, Cause.WRONG_COUNT, seat=seat, uid=uid)
             return
         if where != Where.HOLE:
             return
@@ -1264,10 +1261,10 @@ class TableCore:
         if owner is None or owner == seat:
             return
         if self._slot_of(hand, uid) == 0:
-            self._misdeal_or_late(hand, "first_card_wrong_seat", "out_of_sequence", seat=seat, uid=uid,
+            self._misdeal_or_late(hand, RuleKey.FIRST_CARD_WRONG_SEAT, Cause.OUT_OF_SEQUENCE, seat=seat, uid=uid,
                                   fill={"expected": owner})
         else:
-            self._misdeal_or_late(hand, "out_of_sequence", "out_of_sequence", seat=seat, uid=uid,
+            self._misdeal_or_late(hand, RuleKey.OUT_OF_SEQUENCE, Cause.OUT_OF_SEQUENCE, seat=seat, uid=uid,
                                   fill={"detail": f"the card for seat {owner} went to seat {seat}"})
 
     # ----------------------------------------------------------------------------------------
@@ -1288,7 +1285,7 @@ class TableCore:
         tied, name = read_winners(hands, board)
         who = " and ".join(f"seat {s}" for s in tied)
         summary = f"{who} {'split the pot' if len(tied) > 1 else 'wins'} with {name}"
-        rule = self._rule("showdown")
+        rule = self._rule(RuleKey.SHOWDOWN)
 
         def best(seats: Sequence[int]) -> Sequence[int]:
             readable = {s: hands[s] for s in seats if s in hands}

@@ -30,6 +30,7 @@ from firmware_py.core import (
     Level,
     Phase,
     Read,
+    RuleKey,
     RulingKind,
     Setup,
     Stacks,
@@ -205,7 +206,7 @@ class _Script:
         self.press("new_hand")
         order = _deal_order(bot.button, bot.seats)
         n = len(order)
-        boxed_is_exposed = bot.profile.rule("boxed_card").params["procedure"] == "as_exposed"
+        boxed_is_exposed = bot.profile.rule(RuleKey.BOXED_CARD).procedure == "as_exposed"
         for index in range(2 * n):
             if error is DealerError.FOREIGN_CARD and index == 2 and bot.other_deck is not None:
                 uid = next(iter(bot.other_deck.cards))
@@ -255,12 +256,12 @@ class _Script:
             if len(live) < 2:
                 self.press("hand_end")
                 return True
-            rule = bot.profile.rule("premature_flop")
-            for _ in range(int(rule.params["redeal_burns"]) - 1):  # the burn already out counts
+            rule = bot.profile.rule(RuleKey.PREMATURE_FLOP)
+            for _ in range(rule.number("redeal_burns") - 1):  # the burn already out counts
                 self.draw()
             flop = [self.draw() for _ in range(3)]
             return self._postflop(order, live, flop_dealt=flop, error=None,
-                                  turn_burns=int(rule.params["next_street_burns"]))
+                                  turn_burns=rule.number("next_street_burns"))
         live = self._betting(order, live, start=first, preflop=True)
         if len(live) < 2:
             self.press("hand_end")
@@ -290,7 +291,7 @@ class _Script:
                     for i, card in enumerate([*cards, extra], start=1):
                         self.land(card, i)
                     self.press("confirm")
-                    if self.bot.profile.rule("flop_too_many").params["procedure"] == "redeal":
+                    if self.bot.profile.rule(RuleKey.FLOP_TOO_MANY).procedure == "redeal":
                         self.lift([*cards, extra])
                         self.stub.extend([*cards, extra])  # mixed into the stub; the burn stays
                         self.bot.rng.shuffle(self.stub)
