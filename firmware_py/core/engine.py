@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Any
 
 from firmware_py.core.cards import UNKNOWN_PREFIX, is_joker, is_unknown
-from firmware_py.core.chips import Pot, Problem, Stakes, TableChips, Wager
+from firmware_py.core.chips import HandChips, Pot, Problem, Stakes, TableChips, Wager
 from firmware_py.core.decks import Deck
 from firmware_py.core.evaluator import winners as read_winners
 from firmware_py.core.events import (
@@ -199,24 +199,74 @@ class TableCore:
         self._reset()
 
     def _reset(self) -> None:
-        self.profile: Profile | None = None
-        self.t = 0.0
-        self.occupied: set[int] = set()
-        self.joined: set[int] = set()
-        self.cards: dict[str, CardInfo] = {}
-        self.in_play = ""
-        self.back = ""
-        self.button: int | None = None
-        self.previous: Positions | None = None
-        self.redeal: Positions | None = None  # positions to reuse after a misdeal
-        self.corrected: Positions | None = None  # positions found right after the window closed
-        self.hand: Hand | None = None
-        self.hand_number = 0
-        self.unconfirmed: list[Ruling] = []
-        self.notices: list[str] = []
+        self._profile: Profile | None = None
+        self._t = 0.0
+        self._occupied: set[int] = set()
+        self._joined: set[int] = set()
+        self._cards: dict[str, CardInfo] = {}
+        self._in_play = ""
+        self._back = ""
+        self._button_seat: int | None = None
+        self._previous: Positions | None = None
+        self._redeal: Positions | None = None  # positions to reuse after a misdeal
+        self._corrected: Positions | None = None  # positions found right after the window closed
+        self._hand: Hand | None = None
+        self._hand_number = 0
+        self._unconfirmed: list[Ruling] = []
+        self._notices: list[str] = []
         self._out_rulings: list[Ruling] = []
         self._out_notices: list[Notice] = []
-        self.chips = TableChips()  # amounts, once a `stacks` event says how many chips each seat has
+        self._chips = TableChips()  # amounts, once a `stacks` event says how many chips each seat has
+
+    # ----------------------------------------------------------------------------------------
+    # Read-only state for the adapters: the display and the daemon read snapshots; these are the rest.
+
+    @property
+    def t(self) -> float:
+        """The session time of the last event fed (of the press, for an undo)."""
+        return self._t
+
+    @property
+    def profile(self) -> Profile | None:
+        """The profile in force (None before the setup)."""
+        return self._profile
+
+    @property
+    def hand_number(self) -> int:
+        return self._hand_number
+
+    @property
+    def unconfirmed(self) -> tuple[Ruling, ...]:
+        """Rulings the dealer has not confirmed yet, oldest first."""
+        return tuple(self._unconfirmed)
+
+    def card(self, uid: str) -> str | None:
+        """The card a tag is in the decks of the setup (None for a tag no deck knows)."""
+        info = self._cards.get(uid)
+        return info.card if info is not None else None
+
+    @property
+    def level(self) -> Stakes | None:
+        """The blinds and ante in force, once a `level` event gave them."""
+        return self._chips.level
+
+    @property
+    def hand_chips(self) -> HandChips | None:
+        """The chips of the current hand (None until the table knows stacks). Read it; only `feed` changes it."""
+        return self._chips.hand
+
+    @property
+    def round_actions(self) -> int:
+        """Actions taken in the current hand's betting round (0 with no hand)."""
+        return self._hand.round_actions if self._hand is not None else 0
+
+    def live_seats(self) -> tuple[int, ...]:
+        """The current hand's seats not folded or dead, in deal order."""
+        return tuple(self._hand.live()) if self._hand is not None else ()
+
+    def seats_able_to_act(self) -> tuple[int, ...]:
+        """The current hand's live seats not all in, in deal order."""
+        return tuple(self._hand.can_act()) if self._hand is not None else ()
 
     # ----------------------------------------------------------------------------------------
     # Input
@@ -224,7 +274,7 @@ class TableCore:
     def feed(self, event: Event) -> Outcome:
         """Apply one event and return what it caused."""
         self._out_rulings, self._out_notices = [], []
-        self.t = event.t
+        self._t = event.t
         if isinstance(event, Button) and event.name is ButtonName.UNDO:
             self._undo(event)
         else:
@@ -267,24 +317,24 @@ class TableCore:
         if unknown:
             raise ValueError(f"not a saved core state: unknown fields {sorted(unknown)}")
         names = {profile.name for profile in self._profiles.values()}
-        profile = saved.get("profile")
+        profile = saved.get("_profile")
         if profile is not None and getattr(profile, "name", None) not in names:
             raise ValueError("the saved core state is from other profiles")
         for key, value in saved.items():
             setattr(self, key, value)
         for state in [vars(self), *(state for _at, state in self._checkpoints)]:
-            kept = state.get("profile")
+            kept = state.get("_profile")
             if isinstance(kept, Profile):  # the restored core rules with this core's own profiles
-                state["profile"] = self._profiles[kept.name]
+                state["_profile"] = self._profiles[kept.name]
 
     def _apply(self, event: Event) -> None:
-        hand = self.hand
+        hand = self._hand
         settles = not (isinstance(event, Gone) or (isinstance(event, Read) and event.antenna != SHOE))
         if hand is not None and hand.settle is not None and settles:
             self._judge_burns(hand, hand.settle)
         if isinstance(event, Setup):
             self._setup(event)
-        elif self.profile is None:
+        elif self._profile is None:
             self._notice(NoticeKind.IGNORED, "no setup yet: the session must start with a setup line")
         elif isinstance(event, Read):
             self._read(event)
@@ -317,11 +367,11 @@ class TableCore:
             self._reset()
         self._log = log[:start]
         for replayed in log[start:]:
-            self.t = replayed.t
+            self._t = replayed.t
             self._log.append(replayed)
             self._apply(replayed)
             self._after(replayed)
-        self.t = event.t
+        self._t = event.t
         self._out_rulings = []
         self._out_notices = [Notice(t=event.t, notice=NoticeKind.UNDONE,
                                     message=f"took back the {old.name} press at t={old.t:g}")]
@@ -330,28 +380,28 @@ class TableCore:
     # Output helpers
 
     def _rule(self, key: RuleKey) -> Rule:
-        assert self.profile is not None
-        return self.profile.rule(key)
+        assert self._profile is not None
+        return self._profile.rule(key)
 
     def _ruling(self, kind: RulingKind, key: RuleKey, *, cause: Cause | None = None, uid: str | None = None,
                 seat: int | None = None, street: Street | None = None,
                 fill: Mapping[str, object] | None = None) -> Ruling:
         rule = self._rule(key)
-        card = self.cards[uid].card if uid is not None and uid in self.cards else None
+        card = self._cards[uid].card if uid is not None and uid in self._cards else None
         text = rule.text(seat=seat, card=card, street=street, **(fill or {}))
-        return self._emit(Ruling(t=self.t, ruling=kind, rule=rule.cite, remedy=text, cause=cause, card=card,
+        return self._emit(Ruling(t=self._t, ruling=kind, rule=rule.cite, remedy=text, cause=cause, card=card,
                                  seat=seat, street=street))
 
     def _emit(self, ruling: Ruling) -> Ruling:
         self._out_rulings.append(ruling)
-        self.unconfirmed.append(ruling)
-        if self.hand is not None:
-            self.hand.rulings.append(ruling)
+        self._unconfirmed.append(ruling)
+        if self._hand is not None:
+            self._hand.rulings.append(ruling)
         return ruling
 
     def _notice(self, kind: NoticeKind, message: str) -> None:
-        self._out_notices.append(Notice(t=self.t, notice=kind, message=message))
-        self.notices = [*self.notices[-4:], message]
+        self._out_notices.append(Notice(t=self._t, notice=kind, message=message))
+        self._notices = [*self._notices[-4:], message]
 
     # ----------------------------------------------------------------------------------------
     # Setup and seats
@@ -362,45 +412,45 @@ class TableCore:
             raise ValueError(f"unknown profile {event.profile!r}: the profiles are {names}")
         if event.button not in event.seats:
             raise ValueError(f"the button seat {event.button} is not among the seats {list(event.seats)}")
-        self.profile = self._profiles[event.profile]
-        self.cards = {}
+        self._profile = self._profiles[event.profile]
+        self._cards = {}
         decks: dict[str, Deck] = {deck.name: deck for deck in event.decks}
         for deck in event.decks:
             for uid, card in deck.cards.items():
-                self.cards.setdefault(uid, CardInfo(card=card, deck=deck.name, back=deck.back))
-        self.in_play = event.in_play
-        self.back = decks[event.in_play].back
-        self.occupied = set(event.seats)
-        hand = self.hand
+                self._cards.setdefault(uid, CardInfo(card=card, deck=deck.name, back=deck.back))
+        self._in_play = event.in_play
+        self._back = decks[event.in_play].back
+        self._occupied = set(event.seats)
+        hand = self._hand
         if hand is not None and hand.phase in (Phase.DEALING, Phase.BETTING, Phase.BOARD):
             if event.button != hand.positions.button:
                 self._button_out_of_position(hand, event.button)
             return
-        self.button = event.button
-        self.previous = None
-        self.redeal = None
+        self._button_seat = event.button
+        self._previous = None
+        self._redeal = None
 
     def _button_out_of_position(self, hand: Hand, button: int) -> None:
-        corrected = first_positions(button, self.occupied)
+        corrected = first_positions(button, self._occupied)
         rule = self._rule(RuleKey.BUTTON_OUT_OF_POSITION)
         if hand.window_open:
             self._misdeal(hand, RuleKey.BUTTON_OUT_OF_POSITION, Cause.BUTTON_OUT_OF_POSITION, seat=button)
-            self.redeal = corrected
+            self._redeal = corrected
             return
-        self._emit(Ruling(t=self.t, ruling=RulingKind.MISDEAL_TOO_LATE, cause=Cause.BUTTON_OUT_OF_POSITION,
+        self._emit(Ruling(t=self._t, ruling=RulingKind.MISDEAL_TOO_LATE, cause=Cause.BUTTON_OUT_OF_POSITION,
                           seat=button, rule=f"{rule.source}: {rule.word('too_late_rule')}",
                           remedy=rule.word("too_late_remedy")))
-        self.corrected = corrected  # the next hand moves on from the right positions
+        self._corrected = corrected  # the next hand moves on from the right positions
 
     def _seat(self, event: Seat) -> None:
-        hand = self.hand
+        hand = self._hand
         if event.status is SeatStatus.IN:
-            if event.seat not in self.occupied:
-                self.occupied.add(event.seat)
-                self.joined.add(event.seat)
+            if event.seat not in self._occupied:
+                self._occupied.add(event.seat)
+                self._joined.add(event.seat)
             return
-        self.occupied.discard(event.seat)
-        self.joined.discard(event.seat)
+        self._occupied.discard(event.seat)
+        self._joined.discard(event.seat)
         if hand is not None and event.seat in hand.seats and event.seat not in hand.folded:
             hand.folded.add(event.seat)
             self._notice(NoticeKind.IGNORED, f"seat {event.seat} left during the hand: folded")
@@ -410,14 +460,14 @@ class TableCore:
     # The dealer's panel
 
     def _button(self, event: Button) -> None:
-        name, hand = event.name, self.hand
+        name, hand = event.name, self._hand
         if name is ButtonName.NEW_HAND:
             self._new_hand()
         elif name is ButtonName.HAND_END:
             self._hand_end()
         elif name is ButtonName.CONFIRM:
-            if self.unconfirmed:
-                done = self.unconfirmed.pop(0)
+            if self._unconfirmed:
+                done = self._unconfirmed.pop(0)
                 self._notice(NoticeKind.CONFIRMED, f"{done.ruling} ({done.rule})")
         elif hand is None or hand.phase in (Phase.MISDEALT, Phase.IDLE):
             self._notice(NoticeKind.IGNORED, f"{name} pressed with no hand in progress")
@@ -442,63 +492,63 @@ class TableCore:
             else:
                 self._too_late(hand, Cause.DEALER_CALLED, seat=None)
         elif name is ButtonName.CLOCK:
-            assert self.profile is not None
-            clock = self.profile.clock
+            assert self._profile is not None
+            clock = self._profile.clock
             if hand.to_act is None:
                 self._notice(NoticeKind.IGNORED, "clock pressed with no player to act")
             else:
-                hand.clock = ClockView(seat=hand.to_act, started_t=self.t, seconds=clock.seconds,
+                hand.clock = ClockView(seat=hand.to_act, started_t=self._t, seconds=clock.seconds,
                                        warnings=tuple(float(w) for w in clock.warnings),
                                        countdown=clock.countdown, rule=clock.cite)
 
     def _new_hand(self) -> None:
-        assert self.profile is not None
-        hand = self.hand
+        assert self._profile is not None
+        hand = self._hand
         if hand is not None and hand.phase in (Phase.BETTING, Phase.BOARD, Phase.SHOWDOWN):
             self._notice(NoticeKind.IGNORED, "new_hand pressed before hand_end: the last hand is ended")
             self._hand_end()
         elif hand is not None and hand.phase is Phase.DEALING:
-            self.redeal = hand.positions
-        if self.redeal is not None:
-            positions = self.redeal
-            present = [s for s in positions.deal_order if s in self.occupied]
+            self._redeal = hand.positions
+        if self._redeal is not None:
+            positions = self._redeal
+            present = [s for s in positions.deal_order if s in self._occupied]
             if len(present) != len(positions.deal_order):
-                positions = first_positions(positions.button if positions.button in self.occupied
+                positions = first_positions(positions.button if positions.button in self._occupied
                                             else present[-1], set(present))
-        elif self.previous is None:
-            if self.button is None or self.button not in self.occupied:
-                self.button = min(self.occupied) if self.occupied else None
-            if self.button is None or len(self.occupied) < 2:
+        elif self._previous is None:
+            if self._button_seat is None or self._button_seat not in self._occupied:
+                self._button_seat = min(self._occupied) if self._occupied else None
+            if self._button_seat is None or len(self._occupied) < 2:
                 self._notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated")
                 return
-            positions = first_positions(self.button, self.occupied)
+            positions = first_positions(self._button_seat, self._occupied)
         else:
-            if len(self.occupied) < 2:
+            if len(self._occupied) < 2:
                 self._notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated")
                 return
-            positions = next_positions(self.previous, self.occupied, self.profile.blinds)
+            positions = next_positions(self._previous, self._occupied, self._profile.blinds)
         positions = self._seat_new_players(positions)
-        self.redeal = None
-        self.hand_number += 1
+        self._redeal = None
+        self._hand_number += 1
         slots: list[str | None] = [None] * (2 * len(positions.deal_order))
-        self.hand = Hand(number=self.hand_number, positions=positions, slots=slots,
+        self._hand = Hand(number=self._hand_number, positions=positions, slots=slots,
                          hole={seat: [] for seat in positions.deal_order})
-        self.unconfirmed = []
-        message = self.chips.start_hand(positions.deal_order, (positions.small_blind, positions.big_blind),
+        self._unconfirmed = []
+        message = self._chips.start_hand(positions.deal_order, (positions.small_blind, positions.big_blind),
                                         self._rule(RuleKey.MIN_RAISE).procedure)
         if message:
             self._notice(NoticeKind.IGNORED, message)
-        if self.chips.hand is not None:  # a blind or ante that took a whole stack: all in from the start
-            self.hand.allin.update(s for s, left in self.chips.hand.behind.items() if left == 0)
+        if self._chips.hand is not None:  # a blind or ante that took a whole stack: all in from the start
+            self._hand.allin.update(s for s, left in self._chips.hand.behind.items() if left == 0)
 
     def _seat_new_players(self, positions: Positions) -> Positions:
         """A new player is not dealt in between the button and the big blind, where the profile says so."""
-        assert self.profile is not None
-        if self.profile.blinds.new_player_between_button_and_blinds or positions.heads_up:
-            self.joined.clear()
+        assert self._profile is not None
+        if self._profile.blinds.new_player_between_button_and_blinds or positions.heads_up:
+            self._joined.clear()
             return positions
-        waiting = {s for s in self.joined if between(s, positions.button, positions.big_blind)}
-        self.joined = waiting
+        waiting = {s for s in self._joined if between(s, positions.button, positions.big_blind)}
+        self._joined = waiting
         if not waiting:
             return positions
         order = tuple(s for s in positions.deal_order if s not in waiting)
@@ -507,14 +557,14 @@ class TableCore:
                          deal_order=order)
 
     def _hand_end(self) -> None:
-        hand = self.hand
+        hand = self._hand
         if hand is None:
             return
         if hand.phase in (Phase.MISDEALT, Phase.DEALING):
-            self.redeal = self.redeal or hand.positions
+            self._redeal = self._redeal or hand.positions
         else:
-            self.previous = self.corrected or hand.positions
-            self.corrected = None
+            self._previous = self._corrected or hand.positions
+            self._corrected = None
         hand.phase = Phase.IDLE
         hand.to_act = None
         hand.clock = None
@@ -529,14 +579,14 @@ class TableCore:
         hand.phase = Phase.MISDEALT
         hand.to_act = None
         hand.clock = None
-        self.redeal = self.redeal or hand.positions
+        self._redeal = self._redeal or hand.positions
 
     def _too_late(self, hand: Hand, cause: Cause, *, seat: int | None, uid: str | None = None) -> None:
-        assert self.profile is not None
-        window = self.profile.window
-        card = self.cards[uid].card if uid is not None and uid in self.cards else None
+        assert self._profile is not None
+        window = self._profile.window
+        card = self._cards[uid].card if uid is not None and uid in self._cards else None
         dead_seat = seat if window.too_late_hand_dead else None
-        self._emit(Ruling(t=self.t, ruling=RulingKind.MISDEAL_TOO_LATE, cause=cause, seat=dead_seat, card=card,
+        self._emit(Ruling(t=self._t, ruling=RulingKind.MISDEAL_TOO_LATE, cause=cause, seat=dead_seat, card=card,
                           rule=window.cite, remedy=window.too_late_remedy))
         if dead_seat is not None:
             hand.dead.add(dead_seat)
@@ -550,8 +600,8 @@ class TableCore:
             self._too_late(hand, cause, seat=seat, uid=uid)
 
     def _count_for_window(self, hand: Hand, seat: int, name: ButtonName) -> None:
-        assert self.profile is not None
-        window = self.profile.window
+        assert self._profile is not None
+        window = self._profile.window
         if not hand.window_open or name not in window.closing_actions:
             return
         blinds = {hand.positions.small_blind, hand.positions.big_blind}
@@ -677,8 +727,8 @@ class TableCore:
 
     def _close_round(self, hand: Hand) -> None:
         hand.round_closed = True
-        if self.chips.hand is not None:
-            self.chips.hand.end_round()
+        if self._chips.hand is not None:
+            self._chips.hand.end_round()
         hand.last_drawn = None  # a card reshuffled into the stub may be the next one out
         hand.to_act = None
         hand.clock = None
@@ -717,15 +767,15 @@ class TableCore:
 
     def _chip_event(self, event: Stacks | Level) -> None:
         if isinstance(event, Level):
-            self.chips.level = Stakes(small=event.small, big=event.big, ante=event.ante)
+            self._chips.level = Stakes(small=event.small, big=event.big, ante=event.ante)
             return
-        message = self.chips.set_stacks(event.stacks)
+        message = self._chips.set_stacks(event.stacks)
         if message:
             self._notice(NoticeKind.IGNORED, message)
 
     def _wager(self, seat: int, name: ButtonName, amount: int | None) -> Wager | None:
         """The action in chips; an illegal amount gets a ruling (brought up) or a notice (not taken)."""
-        chips = self.chips.hand
+        chips = self._chips.hand
         if chips is None or seat not in chips.behind:
             return None
         opening = chips.current == 0
@@ -733,13 +783,13 @@ class TableCore:
         if wager.problem is Problem.UNDER_MINIMUM:
             key, cause = ((RuleKey.MIN_BET, Cause.UNDER_MIN_BET) if opening
                           else (RuleKey.MIN_RAISE, Cause.UNDER_MIN_RAISE))
-            self._emit(Ruling(t=self.t, ruling=RulingKind.BET_TOO_SMALL, cause=cause, seat=seat,
+            self._emit(Ruling(t=self._t, ruling=RulingKind.BET_TOO_SMALL, cause=cause, seat=seat,
                               amount=wager.keyed, rule=self._rule(key).cite,
                               remedy=self._rule(key).text(seat=seat, amount=f"{wager.keyed:,}",
                                                           minimum=f"{wager.to:,}")))
         elif wager.problem is Problem.NOT_REOPENED:
             rule = self._rule(RuleKey.RAISE_NOT_REOPENED)
-            self._emit(Ruling(t=self.t, ruling=RulingKind.RAISE_NOT_ALLOWED, cause=Cause.NOT_REOPENED, seat=seat,
+            self._emit(Ruling(t=self._t, ruling=RulingKind.RAISE_NOT_ALLOWED, cause=Cause.NOT_REOPENED, seat=seat,
                               amount=wager.keyed, rule=rule.cite,
                               remedy=rule.text(seat=seat, minimum=f"{wager.minimum or 0:,}")))
         elif wager.problem is Problem.OVER_STACK:
@@ -754,11 +804,11 @@ class TableCore:
         return wager
 
     def _refund(self) -> None:
-        if self.chips.hand is not None and not self.chips.hand.settled:
-            self.chips.hand.refund()
+        if self._chips.hand is not None and not self._chips.hand.settled:
+            self._chips.hand.refund()
 
     def _award(self, hand: Hand, best: Callable[[Sequence[int]], Sequence[int]] | None) -> tuple[Pot, ...] | None:
-        chips = self.chips.hand
+        chips = self._chips.hand
         if chips is None or chips.settled:
             return None
         for seat in (*hand.folded, *hand.dead):
@@ -789,15 +839,15 @@ class TableCore:
     # Cards
 
     def _read(self, event: Read) -> None:
-        info = self.cards.get(event.uid)
-        hand = self.hand
+        info = self._cards.get(event.uid)
+        hand = self._hand
         if info is None or (is_unknown(info.card) and event.antenna == SHOE and hand is not None
                             and event.uid not in hand.where):
             self._unknown_tag(event)
             return
         if hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
             return  # cards gathered, mucked or shown between hands
-        if info.back != self.back:
+        if info.back != self._back:
             self._void(hand, RuleKey.FOREIGN_CARD, Cause.FOREIGN_CARD, event.uid, {"back": info.back})
             return
         known = hand.identity.get(info.card)
@@ -825,15 +875,15 @@ class TableCore:
         see: it takes its place in the count like any card (so the cards after it are not ruled on
         as if it were absent) and the dealer is alarmed at once to look at it (its back decides,
         Irregularities 3). Anywhere else, or between hands, it is a notice for the operator."""
-        hand = self.hand
+        hand = self._hand
         if event.antenna != SHOE or hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
             self._notice(NoticeKind.UNKNOWN_TAG,
                          f"unknown tag {event.uid} on antenna {event.antenna}: not in any enrolled deck")
             return
-        if event.uid not in self.cards:  # a stand-in card, `?1`, `?2`...: its face is unknown
-            unknown = sum(1 for c in self.cards.values() if is_unknown(c.card))
-            self.cards[event.uid] = CardInfo(card=f"{UNKNOWN_PREFIX}{unknown + 1}", deck=self.in_play or "",
-                                             back=self.back)
+        if event.uid not in self._cards:  # a stand-in card, `?1`, `?2`...: its face is unknown
+            unknown = sum(1 for c in self._cards.values() if is_unknown(c.card))
+            self._cards[event.uid] = CardInfo(card=f"{UNKNOWN_PREFIX}{unknown + 1}", deck=self._in_play or "",
+                                             back=self._back)
         seat: int | None = None
         if hand.phase is Phase.DEALING and hand.seats:
             seat = hand.seats[hand.next_slot % len(hand.seats)]
@@ -851,14 +901,14 @@ class TableCore:
         self._refund()
         hand.phase = Phase.MISDEALT
         hand.to_act = None
-        self.redeal = self.redeal or hand.positions
+        self._redeal = self._redeal or hand.positions
 
     def _draw(self, hand: Hand, uid: str) -> None:
         """A card came out of the shoe: a hole card, a replacement, an extra card, a burn or a board card."""
         if hand.where.get(uid) == Where.VOID:
             self._forget_burn(hand, uid)
         hand.last_drawn = uid
-        card = self.cards[uid].card
+        card = self._cards[uid].card
         if hand.phase is Phase.DEALING:
             seat = hand.seats[hand.next_slot % len(hand.seats)]
             hand.slots[hand.next_slot] = uid
@@ -954,7 +1004,7 @@ class TableCore:
         if hand.where.get(uid) == Where.HOLE and hand.street is Street.PREFLOP:
             self._exposed(hand, uid)
         else:
-            self._notice(NoticeKind.IGNORED, f"{self.cards[uid].card} exposed while dealing the board: "
+            self._notice(NoticeKind.IGNORED, f"{self._cards[uid].card} exposed while dealing the board: "
                                              "show it to all; it stays where it is")
 
     def _slot_of(self, hand: Hand, uid: str) -> int | None:
@@ -1049,10 +1099,10 @@ class TableCore:
                 hand.last_drawn = uid
                 self._exposed(hand, uid)
             else:
-                self._notice(NoticeKind.IGNORED, f"hole card {self.cards[uid].card} seen on the board antenna")
+                self._notice(NoticeKind.IGNORED, f"hole card {self._cards[uid].card} seen on the board antenna")
             return
         if hand.phase is Phase.DEALING:
-            self._notice(NoticeKind.IGNORED, f"{self.cards[uid].card} on the board during the deal")
+            self._notice(NoticeKind.IGNORED, f"{self._cards[uid].card} on the board during the deal")
             return
         if where is None:  # (a void card returned above: antennas seeing it again are noise)
             self._draw(hand, uid)  # the shoe missed it: it came out all the same
@@ -1081,7 +1131,7 @@ class TableCore:
             return
         if uid not in deal.shoe:
             deal.shoe.append(uid)
-        if is_joker(self.cards[uid].card):
+        if is_joker(self._cards[uid].card):
             hand.where[uid] = Where.SCRAP
             deal.shoe.remove(uid)
             self._ruling(RulingKind.SCRAP_CARD, RuleKey.JOKER_BOARD, cause=Cause.JOKER, uid=uid, street=deal.street)
@@ -1185,7 +1235,7 @@ class TableCore:
         street = NEXT_STREET.get(hand.street)
         hand.where[uid] = Where.VOID
         if street is None:
-            self._notice(NoticeKind.IGNORED, f"{self.cards[uid].card} on the board after the river")
+            self._notice(NoticeKind.IGNORED, f"{self._cards[uid].card} on the board after the river")
             return
         if hand.premature is street:
             # The rest of the same premature street: drawn before it landed, it is no burn.
@@ -1224,7 +1274,7 @@ class TableCore:
             hand.loose.remove(uid)
 
     def _gone(self, event: Gone) -> None:
-        hand = self.hand
+        hand = self._hand
         if hand is None or event.antenna not in BOARD_ANTENNAS or hand.phase is not Phase.BETTING:
             return
         deal = hand.deal
@@ -1272,9 +1322,9 @@ class TableCore:
 
     def _showdown(self, hand: Hand) -> None:
         hand.phase = Phase.SHOWDOWN
-        board = [self.cards[uid].card for uid in hand.board]
+        board = [self._cards[uid].card for uid in hand.board]
         hands: dict[int, Sequence[str]] = {
-            seat: [self.cards[uid].card for uid in hand.hole[seat]]
+            seat: [self._cards[uid].card for uid in hand.hole[seat]]
             for seat in hand.live()
             if len(hand.hole[seat]) == 2 and seat not in hand.jokers
         }
@@ -1293,24 +1343,24 @@ class TableCore:
 
         pots = self._award(hand, best)
         remedy = rule.text(summary=summary) + (f" {self._pots_text(pots)}" if pots else "")
-        hand.showdown = self._emit(Ruling(t=self.t, ruling=RulingKind.SHOWDOWN, rule=rule.cite,
+        hand.showdown = self._emit(Ruling(t=self._t, ruling=RulingKind.SHOWDOWN, rule=rule.cite,
                                           remedy=remedy, winners=tied, hand=name, pots=pots))
-        self.unconfirmed.remove(hand.showdown)
+        self._unconfirmed.remove(hand.showdown)
 
     # ----------------------------------------------------------------------------------------
     # State out
 
     def snapshot(self) -> TableSnapshot:
         """An immutable view of the table now, for the display and the daemon."""
-        hand = self.hand
-        profile = self.profile
+        hand = self._hand
+        profile = self._profile
         positions = hand.positions if hand is not None else None
         seats: list[SeatView] = []
-        for number in sorted(self.occupied | (set(positions.deal_order) if positions else set())):
+        for number in sorted(self._occupied | (set(positions.deal_order) if positions else set())):
             state = PlayerState.WAITING
             cards: tuple[str, ...] = ()
             if hand is not None and number in hand.seats and hand.phase is not Phase.IDLE:
-                cards = tuple(self.cards[uid].card for uid in hand.hole[number])
+                cards = tuple(self._cards[uid].card for uid in hand.hole[number])
                 if number in hand.dead:
                     state = PlayerState.DEAD
                 elif number in hand.folded:
@@ -1319,7 +1369,7 @@ class TableCore:
                     state = PlayerState.ALLIN
                 else:
                     state = PlayerState.ACTIVE
-            elif number not in self.occupied:
+            elif number not in self._occupied:
                 state = PlayerState.EMPTY
             seats.append(SeatView(
                 seat=number, state=state, cards=cards,
@@ -1331,38 +1381,38 @@ class TableCore:
             ))
         phase = hand.phase if hand is not None else Phase.IDLE
         return TableSnapshot(
-            t=self.t,
+            t=self._t,
             profile=profile.name if profile else "",
             profile_title=profile.title if profile else "",
-            hand_number=self.hand_number,
+            hand_number=self._hand_number,
             phase=phase,
             street=hand.street if hand is not None and phase is not Phase.IDLE else None,
             seats=tuple(seats),
-            button=positions.button if positions else self.button,
+            button=positions.button if positions else self._button_seat,
             small_blind=positions.small_blind if positions else None,
             big_blind=positions.big_blind if positions else None,
             to_act=hand.to_act if hand is not None else None,
-            board=tuple(self.cards[uid].card for uid in hand.board) if hand is not None else (),
-            burns=tuple(self.cards[uid].card for uid in hand.burns) if hand is not None else (),
-            in_play=self.in_play,
-            unconfirmed=tuple(self.unconfirmed),
+            board=tuple(self._cards[uid].card for uid in hand.board) if hand is not None else (),
+            burns=tuple(self._cards[uid].card for uid in hand.burns) if hand is not None else (),
+            in_play=self._in_play,
+            unconfirmed=tuple(self._unconfirmed),
             hand_rulings=tuple(hand.rulings) if hand is not None else (),
             showdown=hand.showdown if hand is not None else None,
             clock=hand.clock if hand is not None else None,
-            notices=tuple(self.notices),
+            notices=tuple(self._notices),
             chips=self._chips_view(hand),
         )
 
     def _seat_chips(self, seat: int) -> dict[str, Any]:
-        chips = self.chips.hand
+        chips = self._chips.hand
         if chips is not None and seat in chips.behind:
             return {"stack": chips.behind[seat], "bet": chips.street_bet[seat], "last_action": chips.last.get(seat)}
-        if seat in self.chips.stacks:
-            return {"stack": self.chips.stacks[seat]}
+        if seat in self._chips.stacks:
+            return {"stack": self._chips.stacks[seat]}
         return {}
 
     def _chips_view(self, hand: Hand | None) -> ChipsView | None:
-        chips = self.chips.hand
+        chips = self._chips.hand
         if chips is None or hand is None:
             return None
         actor = hand.to_act

@@ -190,7 +190,7 @@ class _Script:
         core, bot = self.bot._core, self.bot
         assert core is not None
         small, big, ante = bot.level
-        if core.chips.level is None:
+        if core.level is None:
             self.emit(Level(t=self.tick(0.1), small=small, big=big, ante=ante))
         stacks = {view.seat: view.stack or 0 for view in core.snapshot().seats}
         short = [(seat, bot.stack) for seat in sorted(bot.seats)
@@ -367,14 +367,14 @@ class _Script:
         assert core is not None
         raises = 0
         for _ in range(60):
-            hand, chips = core.hand, core.chips.hand
-            if hand is None or chips is None or hand.phase is not Phase.BETTING or hand.to_act is None:
+            view, chips = core.snapshot(), core.hand_chips
+            if chips is None or view.phase is not Phase.BETTING or view.to_act is None:
                 break
-            seat = hand.to_act
+            seat = view.to_act
             stack, bet = chips.behind[seat], chips.street_bet[seat]
             to_call, current, minimum = chips.to_call(seat), chips.current, min(chips.min_to(), bet + stack)
-            live = hand.live()
-            others = [s for s in hand.can_act() if s != seat]
+            live = core.live_seats()
+            others = [s for s in core.seats_able_to_act() if s != seat]
             coverable = any(chips.behind[s] + chips.street_bet[s] > current for s in others)
             may_raise = (chips.may_raise(seat) and stack > to_call and coverable and raises < MAX_RAISES
                          and (to_call == 0 or to_call >= chips.raised_by))
@@ -395,8 +395,7 @@ class _Script:
                 raises += 1
             self.emit(Button(t=self.tick(self.bot.seconds_per_action), name=ButtonName(name), seat=seat,
                              amount=amount))
-        hand = core.hand
-        return hand.live() if hand is not None else []
+        return list(core.live_seats())
 
 def _deal_order(button: int, seats: Sequence[int]) -> list[int]:
     ordered = sorted(seats)
