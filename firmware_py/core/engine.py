@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, is_dataclass
+from dataclasses import dataclass, is_dataclass
 from enum import Enum
 from typing import Any
 
+from firmware_py.core.board import UNKNOWN_BURN, StreetDeal
 from firmware_py.core.cards import UNKNOWN_PREFIX, is_joker, is_unknown
 from firmware_py.core.chips import HandChips, Pot, Problem, Stakes, TableChips, Wager
 from firmware_py.core.decks import Deck
@@ -32,13 +33,13 @@ from firmware_py.core.events import (
     Setup,
     Stacks,
 )
+from firmware_py.core.hand import CardInfo, Dealt, Hand
 from firmware_py.core.profiles import Profile, Rule
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
 from firmware_py.core.snapshot import ChipsView, ClockView, Phase, PlayerState, SeatView, TableSnapshot
 from firmware_py.core.table import Positions, between, first_positions, next_positions
 from firmware_py.core.vocab import Cause, RuleKey, Where
 
-BOARD_NEEDED = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
 NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
 AGGRESSIVE = frozenset({ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN})
 ORDINAL = ("first", "second")
@@ -48,7 +49,6 @@ BURN_RULES = {  # (missing, on the flop): the flop's burn may be ruled on apart 
     (True, True): RuleKey.BURN_MISSING_FLOP, (True, False): RuleKey.BURN_MISSING,
     (False, True): RuleKey.BURN_EXTRA_FLOP, (False, False): RuleKey.BURN_EXTRA,
 }
-UNKNOWN_BURN = "?"  # a burn put back on the deck without the core knowing which card it was
 UNDO_HANDS = 3  # hand boundaries whose state is kept: undo reaches back into the last two hands
 _NOT_STATE = frozenset({"_profiles", "_log", "_checkpoints", "_out_rulings", "_out_notices"})  # outputs: per feed
 
@@ -104,88 +104,6 @@ class Outcome:
 
 
 NOTHING = Outcome()
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class CardInfo:
-    card: str
-    deck: str
-    back: str
-
-
-@dataclass(kw_only=True, slots=True)
-class StreetDeal:
-    """The burn and board cards of one street as they come out of the shoe and land."""
-
-    street: Street
-    expected_burns: int
-    burns: list[str] = field(default_factory=list)  # credited before the street (kept, put back)
-    shoe: list[str] = field(default_factory=list)  # drawn from the shoe for this street
-    board: list[str] = field(default_factory=list)
-    judged: bool = False
-    missing_ruled: bool = False
-    extra: list[str] = field(default_factory=list)  # flop cards past three
-    lifted: list[str] = field(default_factory=list)  # board cards taken off before anyone acted
-
-    @property
-    def needed(self) -> int:
-        return BOARD_NEEDED[self.street]
-
-    def burn_cards(self) -> list[str]:
-        seen = list(self.burns)
-        for uid in self.shoe:
-            if uid not in self.board and uid not in self.extra and uid not in seen:
-                seen.append(uid)
-        return seen
-
-
-@dataclass(kw_only=True, slots=True)
-class Hand:
-    number: int
-    positions: Positions
-    phase: Phase = Phase.DEALING
-    street: Street = Street.PREFLOP
-    slots: list[str | None] = field(default_factory=list)
-    next_slot: int = 0
-    hole: dict[int, list[str]] = field(default_factory=dict)
-    owed: list[tuple[int, str | None]] = field(default_factory=list)  # seat, card it replaces
-    where: dict[str, Where] = field(default_factory=dict)
-    identity: dict[str, str] = field(default_factory=dict)  # card -> UID, for duplicates
-    exposed: int = 0
-    boxed: int = 0
-    extra: list[str] = field(default_factory=list)
-    window_open: bool = True
-    window_actors: set[int] = field(default_factory=set)
-    folded: set[int] = field(default_factory=set)
-    allin: set[int] = field(default_factory=set)
-    dead: set[int] = field(default_factory=set)
-    jokers: dict[int, str] = field(default_factory=dict)  # seat -> joker UID not yet replaced
-    acted: set[int] = field(default_factory=set)  # seats that acted since the last aggression
-    round_actions: int = 0
-    preflop_actions: int = 0
-    round_closed: bool = False
-    to_act: int | None = None
-    deal: StreetDeal | None = None
-    settle: StreetDeal | None = None  # a complete street whose burns are still to be judged
-    burns_for: dict[Street, tuple[int, list[str]]] = field(default_factory=dict)
-    loose: list[str] = field(default_factory=list)  # shoe cards drawn during a betting round
-    premature: Street | None = None
-    board: list[str] = field(default_factory=list)
-    burns: list[str] = field(default_factory=list)
-    last_drawn: str | None = None
-    clock: ClockView | None = None
-    rulings: list[Ruling] = field(default_factory=list)
-    showdown: Ruling | None = None
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        return self.positions.deal_order
-
-    def live(self) -> list[int]:
-        return [s for s in self.seats if s not in self.folded and s not in self.dead]
-
-    def can_act(self) -> list[int]:
-        return [s for s in self.live() if s not in self.allin]
-
 
 class TableCore:
     """The table's rules core. Feed it events; read rulings from the outcomes and state from snapshots."""
@@ -258,7 +176,7 @@ class TableCore:
     @property
     def round_actions(self) -> int:
         """Actions taken in the current hand's betting round (0 with no hand)."""
-        return self._hand.round_actions if self._hand is not None else 0
+        return self._hand.betting.round_actions if self._hand is not None else 0
 
     def live_seats(self) -> tuple[int, ...]:
         """The current hand's seats not folded or dead, in deal order."""
@@ -330,8 +248,8 @@ class TableCore:
     def _apply(self, event: Event) -> None:
         hand = self._hand
         settles = not (isinstance(event, Gone) or (isinstance(event, Read) and event.antenna != SHOE))
-        if hand is not None and hand.settle is not None and settles:
-            self._judge_burns(hand, hand.settle)
+        if hand is not None and hand.board.settle is not None and settles:
+            self._judge_burns(hand, hand.board.settle)
         if isinstance(event, Setup):
             self._setup(event)
         elif self._profile is None:
@@ -433,7 +351,7 @@ class TableCore:
     def _button_out_of_position(self, hand: Hand, button: int) -> None:
         corrected = first_positions(button, self._occupied)
         rule = self._rule(RuleKey.BUTTON_OUT_OF_POSITION)
-        if hand.window_open:
+        if hand.betting.window_open:
             self._misdeal(hand, RuleKey.BUTTON_OUT_OF_POSITION, Cause.BUTTON_OUT_OF_POSITION, seat=button)
             self._redeal = corrected
             return
@@ -451,8 +369,8 @@ class TableCore:
             return
         self._occupied.discard(event.seat)
         self._joined.discard(event.seat)
-        if hand is not None and event.seat in hand.seats and event.seat not in hand.folded:
-            hand.folded.add(event.seat)
+        if hand is not None and event.seat in hand.seats and event.seat not in hand.betting.folded:
+            hand.betting.folded.add(event.seat)
             self._notice(NoticeKind.IGNORED, f"seat {event.seat} left during the hand: folded")
             self._after_action(hand)
 
@@ -476,7 +394,7 @@ class TableCore:
         elif name is ButtonName.ROUND_DONE:
             if hand.phase is Phase.BETTING:
                 self._close_round(hand)
-            elif hand.phase is Phase.BOARD and hand.deal is not None and not hand.deal.shoe:
+            elif hand.phase is Phase.BOARD and hand.board.deal is not None and not hand.board.deal.shoe:
                 pass  # the presses already showed the round complete
             else:
                 self._notice(NoticeKind.IGNORED, "round_done pressed while no betting round is open")
@@ -487,17 +405,17 @@ class TableCore:
         elif name is ButtonName.MISDEAL:
             if hand.phase is Phase.SHOWDOWN:
                 self._notice(NoticeKind.IGNORED, "misdeal pressed after the hand reached showdown")
-            elif hand.window_open:
+            elif hand.betting.window_open:
                 self._misdeal(hand, RuleKey.DEALER_CALLED, Cause.DEALER_CALLED)
             else:
                 self._too_late(hand, Cause.DEALER_CALLED, seat=None)
         elif name is ButtonName.CLOCK:
             assert self._profile is not None
             clock = self._profile.clock
-            if hand.to_act is None:
+            if hand.betting.to_act is None:
                 self._notice(NoticeKind.IGNORED, "clock pressed with no player to act")
             else:
-                hand.clock = ClockView(seat=hand.to_act, started_t=self._t, seconds=clock.seconds,
+                hand.clock = ClockView(seat=hand.betting.to_act, started_t=self._t, seconds=clock.seconds,
                                        warnings=tuple(float(w) for w in clock.warnings),
                                        countdown=clock.countdown, rule=clock.cite)
 
@@ -531,15 +449,15 @@ class TableCore:
         self._redeal = None
         self._hand_number += 1
         slots: list[str | None] = [None] * (2 * len(positions.deal_order))
-        self._hand = Hand(number=self._hand_number, positions=positions, slots=slots,
-                         hole={seat: [] for seat in positions.deal_order})
+        self._hand = Hand(number=self._hand_number, positions=positions,
+                          dealt=Dealt(slots=slots, hole={seat: [] for seat in positions.deal_order}))
         self._unconfirmed = []
         message = self._chips.start_hand(positions.deal_order, (positions.small_blind, positions.big_blind),
                                         self._rule(RuleKey.MIN_RAISE).procedure)
         if message:
             self._notice(NoticeKind.IGNORED, message)
         if self._chips.hand is not None:  # a blind or ante that took a whole stack: all in from the start
-            self._hand.allin.update(s for s, left in self._chips.hand.behind.items() if left == 0)
+            self._hand.betting.allin.update(s for s, left in self._chips.hand.behind.items() if left == 0)
 
     def _seat_new_players(self, positions: Positions) -> Positions:
         """A new player is not dealt in between the button and the big blind, where the profile says so."""
@@ -566,7 +484,7 @@ class TableCore:
             self._previous = self._corrected or hand.positions
             self._corrected = None
         hand.phase = Phase.IDLE
-        hand.to_act = None
+        hand.betting.to_act = None
         hand.clock = None
 
     # ----------------------------------------------------------------------------------------
@@ -577,7 +495,7 @@ class TableCore:
         self._ruling(RulingKind.MISDEAL, key, cause=cause, seat=seat, uid=uid, fill=fill)
         self._refund()
         hand.phase = Phase.MISDEALT
-        hand.to_act = None
+        hand.betting.to_act = None
         hand.clock = None
         self._redeal = self._redeal or hand.positions
 
@@ -589,12 +507,12 @@ class TableCore:
         self._emit(Ruling(t=self._t, ruling=RulingKind.MISDEAL_TOO_LATE, cause=cause, seat=dead_seat, card=card,
                           rule=window.cite, remedy=window.too_late_remedy))
         if dead_seat is not None:
-            hand.dead.add(dead_seat)
+            hand.betting.dead.add(dead_seat)
             self._after_action(hand)
 
     def _misdeal_or_late(self, hand: Hand, key: RuleKey, cause: Cause, *, seat: int | None,
                          uid: str | None = None, fill: Mapping[str, object] | None = None) -> None:
-        if hand.window_open:
+        if hand.betting.window_open:
             self._misdeal(hand, key, cause, seat=seat, uid=uid, fill=fill)
         else:
             self._too_late(hand, cause, seat=seat, uid=uid)
@@ -602,16 +520,16 @@ class TableCore:
     def _count_for_window(self, hand: Hand, seat: int, name: ButtonName) -> None:
         assert self._profile is not None
         window = self._profile.window
-        if not hand.window_open or name not in window.closing_actions:
+        if not hand.betting.window_open or name not in window.closing_actions:
             return
         blinds = {hand.positions.small_blind, hand.positions.big_blind}
         counted = [s for s in hand.seats if s not in blinds] if window.after_blinds_only else list(hand.seats)
         if not counted:
             counted = list(hand.seats)
         if seat in counted:
-            hand.window_actors.add(seat)
-        if len(hand.window_actors) >= min(window.actions_needed, len(counted)):
-            hand.window_open = False
+            hand.betting.window_actors.add(seat)
+        if len(hand.betting.window_actors) >= min(window.actions_needed, len(counted)):
+            hand.betting.window_open = False
 
     # ----------------------------------------------------------------------------------------
     # Betting
@@ -643,31 +561,31 @@ class TableCore:
         start = order.index(after)
         for step in range(1, len(order) + 1):
             seat = order[(start + step) % len(order)]
-            if seat in can and seat not in hand.acted:
+            if seat in can and seat not in hand.betting.acted:
                 return seat
         return None
 
     def _round_complete(self, hand: Hand) -> bool:
-        if hand.round_closed:
+        if hand.betting.round_closed:
             return True
         live = hand.live()
         # Everyone who can still act (not all in) has acted since the last bet or raise (the big
         # blind included).
-        return len(live) <= 1 or all(seat in hand.acted or seat in hand.allin for seat in live)
+        return len(live) <= 1 or all(seat in hand.betting.acted or seat in hand.betting.allin for seat in live)
 
     def _start_round(self, hand: Hand, street: Street) -> None:
         hand.phase = Phase.BETTING
         hand.street = street
-        hand.acted = set()
-        hand.round_actions = 0
-        hand.round_closed = False
-        hand.loose = []
-        hand.to_act = self._first_to_act(hand)
+        hand.betting.acted = set()
+        hand.betting.round_actions = 0
+        hand.betting.round_closed = False
+        hand.board.loose = []
+        hand.betting.to_act = self._first_to_act(hand)
         if street is not Street.PREFLOP:
-            hand.window_open = False
+            hand.betting.window_open = False
         if street is not Street.PREFLOP and len(hand.can_act()) <= 1:
-            hand.round_closed = True  # no betting possible: everyone else is all in
-            hand.to_act = None
+            hand.betting.round_closed = True  # no betting possible: everyone else is all in
+            hand.betting.to_act = None
             if street is Street.RIVER and len(hand.live()) > 1:
                 self._close_round(hand)  # all in and the board complete: the hands are read now
 
@@ -676,20 +594,20 @@ class TableCore:
             return
         if hand.phase is Phase.BOARD:
             self._notice(NoticeKind.IGNORED, f"{name} pressed while the {hand.street} was still being dealt")
-            deal = hand.deal
+            deal = hand.board.deal
             if deal is not None:
                 self._complete_street(hand, deal)
         if hand.phase is not Phase.BETTING:
             self._notice(NoticeKind.IGNORED, f"{name} pressed with no betting round open")
             return
-        actor = seat if seat is not None else hand.to_act
-        if actor is None or actor not in hand.seats or actor in hand.folded or actor in hand.dead:
+        actor = seat if seat is not None else hand.betting.to_act
+        if actor is None or actor not in hand.seats or actor in hand.betting.folded or actor in hand.betting.dead:
             self._notice(NoticeKind.IGNORED, f"{name}: seat {actor} cannot act now")
             return
-        if actor in hand.jokers:
+        if actor in hand.dealt.jokers:
             self._ruling(RulingKind.DEAD_HAND, RuleKey.JOKER_ACTED, cause=Cause.JOKER, seat=actor,
-                         uid=hand.jokers[actor])
-            hand.dead.add(actor)
+                         uid=hand.dealt.jokers[actor])
+            hand.betting.dead.add(actor)
             self._after_action(hand)
             return
         wager = self._wager(actor, name, amount)
@@ -698,68 +616,68 @@ class TableCore:
         if hand.clock is not None and hand.clock.seat == actor:
             hand.clock = None
         if name is ButtonName.FOLD:
-            hand.folded.add(actor)
+            hand.betting.folded.add(actor)
         elif wager.raises if wager is not None else name in AGGRESSIVE:
-            hand.acted = set()
+            hand.betting.acted = set()
         if (wager.allin if wager is not None else name is ButtonName.ALLIN):
-            hand.allin.add(actor)
-        hand.acted.add(actor)
-        hand.round_actions += 1
+            hand.betting.allin.add(actor)
+        hand.betting.acted.add(actor)
+        hand.betting.round_actions += 1
         if hand.street is Street.PREFLOP:
-            hand.preflop_actions += 1
+            hand.betting.preflop_actions += 1
             self._count_for_window(hand, actor, name)
-        hand.to_act = self._next_to_act(hand, actor)
+        hand.betting.to_act = self._next_to_act(hand, actor)
         self._after_action(hand)
 
     def _after_action(self, hand: Hand) -> None:
         if self._uncontested(hand):
             return
-        if hand.phase is Phase.BETTING and hand.round_actions and self._round_complete(hand):
+        if hand.phase is Phase.BETTING and hand.betting.round_actions and self._round_complete(hand):
             self._close_round(hand)  # everyone has acted since the last bet: the round is done
 
     def _uncontested(self, hand: Hand) -> bool:
         if hand.phase in (Phase.BETTING, Phase.BOARD, Phase.DEALING) and len(hand.live()) <= 1:
             hand.phase = Phase.SHOWDOWN  # the pot goes to the last hand; there is no showdown to read
-            hand.to_act = None
+            hand.betting.to_act = None
             hand.clock = None
             self._award(hand, None)
         return hand.phase is Phase.SHOWDOWN
 
     def _close_round(self, hand: Hand) -> None:
-        hand.round_closed = True
+        hand.betting.round_closed = True
         if self._chips.hand is not None:
             self._chips.hand.end_round()
-        hand.last_drawn = None  # a card reshuffled into the stub may be the next one out
-        hand.to_act = None
+        hand.board.last_drawn = None  # a card reshuffled into the stub may be the next one out
+        hand.betting.to_act = None
         hand.clock = None
         if hand.street is Street.RIVER:
             self._showdown(hand)
             return
         if hand.street is Street.PREFLOP:
-            hand.window_open = False
+            hand.betting.window_open = False
             self._owed_at_flop(hand)
             if hand.phase is not Phase.BETTING:
                 return
         street = NEXT_STREET[hand.street]
-        expected, credited = hand.burns_for.pop(street, (1, []))
+        expected, credited = hand.board.burns.take(street)
         deal = StreetDeal(street=street, expected_burns=expected, burns=list(credited))
-        deal.shoe.extend(hand.loose)  # a burn drawn before the round was declared done
-        hand.loose = []
-        hand.deal = deal
+        deal.shoe.extend(hand.board.loose)  # a burn drawn before the round was declared done
+        hand.board.loose = []
+        hand.board.deal = deal
         hand.phase = Phase.BOARD
         hand.street = street
-        hand.premature = None
+        hand.board.premature = None
 
     def _owed_at_flop(self, hand: Hand) -> None:
         """Seats still short a card when the flop comes: their hands are dead (or a misdeal)."""
-        for seat, _replaces in list(hand.owed):
-            if hand.window_open:
+        for seat, _replaces in list(hand.dealt.owed):
+            if hand.betting.window_open:
                 self._misdeal(hand, RuleKey.WRONG_COUNT, Cause.WRONG_COUNT, seat=seat,
                               fill={"detail": f"seat {seat} has the wrong number of cards"})
                 return
             self._ruling(RulingKind.DEAD_HAND, RuleKey.WRONG_COUNT_DEAD, cause=Cause.WRONG_COUNT, seat=seat)
-            hand.dead.add(seat)
-        hand.owed = []
+            hand.betting.dead.add(seat)
+        hand.dealt.owed = []
         self._uncontested(hand)
 
     # ----------------------------------------------------------------------------------------
@@ -811,7 +729,7 @@ class TableCore:
         chips = self._chips.hand
         if chips is None or chips.settled:
             return None
-        for seat in (*hand.folded, *hand.dead):
+        for seat in (*hand.betting.folded, *hand.betting.dead):
             chips.fold_out(seat)
 
         def read(seats: Sequence[int]) -> Sequence[int]:
@@ -860,7 +778,7 @@ class TableCore:
             # A card out of play (a premature or redealt board card) comes out again only after
             # it was mixed back into the stub; any other card already out is a double read.
             # The card just drawn cannot come out again at once: that is the reader seeing it twice.
-            if where in (None, Where.VOID) and event.uid != hand.last_drawn:
+            if where in (None, Where.VOID) and event.uid != hand.board.last_drawn:
                 self._draw(hand, event.uid)
         elif event.antenna in BOARD_ANTENNAS:
             self._board_read(hand, event.uid, where)
@@ -886,66 +804,66 @@ class TableCore:
                                              back=self._back)
         seat: int | None = None
         if hand.phase is Phase.DEALING and hand.seats:
-            seat = hand.seats[hand.next_slot % len(hand.seats)]
-        elif hand.phase is Phase.BETTING and hand.street is Street.PREFLOP and hand.owed:
-            seat = hand.owed[0][0]
+            seat = hand.seats[hand.dealt.next_slot % len(hand.seats)]
+        elif hand.phase is Phase.BETTING and hand.street is Street.PREFLOP and hand.dealt.owed:
+            seat = hand.dealt.owed[0][0]
         counted = (f"seat {seat}'s hole card" if seat is not None
                    else "the next card out for the board: a burn or, once it lands on the board, a board card")
         self._ruling(RulingKind.UNKNOWN_CARD, RuleKey.UNKNOWN_CARD, cause=Cause.UNKNOWN_TAG, uid=event.uid, seat=seat,
                      fill={"antenna": event.antenna, "uid": event.uid, "counted": counted})
         self._draw(hand, event.uid)
-        hand.last_drawn = event.uid
+        hand.board.last_drawn = event.uid
 
     def _void(self, hand: Hand, key: RuleKey, cause: Cause, uid: str, values: Mapping[str, object]) -> None:
         self._ruling(RulingKind.VOID_HAND, key, cause=cause, uid=uid, fill=values)
         self._refund()
         hand.phase = Phase.MISDEALT
-        hand.to_act = None
+        hand.betting.to_act = None
         self._redeal = self._redeal or hand.positions
 
     def _draw(self, hand: Hand, uid: str) -> None:
         """A card came out of the shoe: a hole card, a replacement, an extra card, a burn or a board card."""
         if hand.where.get(uid) == Where.VOID:
             self._forget_burn(hand, uid)
-        hand.last_drawn = uid
+        hand.board.last_drawn = uid
         card = self._cards[uid].card
         if hand.phase is Phase.DEALING:
-            seat = hand.seats[hand.next_slot % len(hand.seats)]
-            hand.slots[hand.next_slot] = uid
-            hand.next_slot += 1
-            hand.hole[seat].append(uid)
+            seat = hand.seats[hand.dealt.next_slot % len(hand.seats)]
+            hand.dealt.slots[hand.dealt.next_slot] = uid
+            hand.dealt.next_slot += 1
+            hand.dealt.hole[seat].append(uid)
             hand.where[uid] = Where.HOLE
             if is_joker(card):
-                hand.jokers[seat] = uid
-                hand.owed.append((seat, uid))
+                hand.dealt.jokers[seat] = uid
+                hand.dealt.owed.append((seat, uid))
                 self._ruling(RulingKind.SCRAP_CARD, RuleKey.JOKER, cause=Cause.JOKER, seat=seat, uid=uid)
-            if hand.next_slot == len(hand.slots):
+            if hand.dealt.next_slot == len(hand.dealt.slots):
                 self._start_round(hand, Street.PREFLOP)
             return
-        if hand.phase is Phase.BETTING and hand.street is Street.PREFLOP and hand.owed:
+        if hand.phase is Phase.BETTING and hand.street is Street.PREFLOP and hand.dealt.owed:
             self._deliver_owed(hand, uid)
             return
         if hand.phase is Phase.BETTING and self._round_complete(hand):
             self._close_round(hand)
         if hand.phase is Phase.BETTING:
-            if hand.street is Street.PREFLOP and hand.preflop_actions == 0 and not hand.loose:
+            if hand.street is Street.PREFLOP and hand.betting.preflop_actions == 0 and not hand.board.loose:
                 self._extra_card(hand, uid)
             else:
-                hand.loose.append(uid)
+                hand.board.loose.append(uid)
                 hand.where[uid] = Where.BURN
             return
-        if hand.phase is Phase.BOARD and hand.deal is not None:
-            hand.deal.shoe.append(uid)
+        if hand.phase is Phase.BOARD and hand.board.deal is not None:
+            hand.board.deal.shoe.append(uid)
             hand.where[uid] = Where.BURN  # until it lands on the board
 
     def _deliver_owed(self, hand: Hand, uid: str) -> None:
-        seat, replaces = hand.owed.pop(0)
-        hand.hole[seat].append(uid)
+        seat, replaces = hand.dealt.owed.pop(0)
+        hand.dealt.hole[seat].append(uid)
         hand.where[uid] = Where.HOLE
-        if replaces is not None and replaces in hand.hole[seat]:
-            hand.hole[seat].remove(replaces)
-            if hand.jokers.get(seat) == replaces:
-                del hand.jokers[seat]
+        if replaces is not None and replaces in hand.dealt.hole[seat]:
+            hand.dealt.hole[seat].remove(replaces)
+            if hand.dealt.jokers.get(seat) == replaces:
+                del hand.dealt.jokers[seat]
                 hand.where[replaces] = Where.SCRAP
             else:  # an exposed card: it becomes the burn for the flop
                 self._credit_burn(hand, Street.FLOP, replaces)
@@ -955,24 +873,17 @@ class TableCore:
 
         If it is the burn it was credited as, the street counts it from the shoe instead.
         """
-        if uid in hand.burns:
-            hand.burns.remove(uid)
-        if hand.deal is not None and uid in hand.deal.burns:
-            hand.deal.burns.remove(uid)
-        for street, (expected, credited) in list(hand.burns_for.items()):
-            if uid in credited:
-                hand.burns_for[street] = (expected, [card for card in credited if card != uid])
+        hand.board.burns.forget(uid, hand.board.deal)
 
     def _credit_burn(self, hand: Hand, street: Street, uid: str) -> None:
-        expected, credited = hand.burns_for.get(street, (1, []))
-        hand.burns_for[street] = (expected, [*credited, uid])
+        hand.board.burns.credit(street, uid)
         if uid != UNKNOWN_BURN:
             hand.where[uid] = Where.VOID
 
     def _extra_card(self, hand: Hand, uid: str) -> None:
-        hand.extra.append(uid)
+        hand.dealt.extra.append(uid)
         first = hand.seats[0]
-        if len(hand.extra) == 1:
+        if len(hand.dealt.extra) == 1:
             self._ruling(RulingKind.EXTRA_CARD, RuleKey.EXTRA_CARD, seat=first, uid=uid)
             self._credit_burn(hand, Street.FLOP, uid)
         else:
@@ -981,14 +892,14 @@ class TableCore:
 
     def _deal_interrupted(self, hand: Hand) -> bool:
         """A player acted before every seat had two cards; True when the deal can be completed."""
-        missing = len(hand.slots) - hand.next_slot
+        missing = len(hand.dealt.slots) - hand.dealt.next_slot
         fixable = self._rule(RuleKey.SHORT_CARD).number("fixable_short")
-        short = [hand.seats[i % len(hand.seats)] for i in range(hand.next_slot, len(hand.slots))]
+        short = [hand.seats[i % len(hand.seats)] for i in range(hand.dealt.next_slot, len(hand.dealt.slots))]
         if missing <= fixable:
             for seat in short:
                 self._ruling(RulingKind.SHORT_CARD, RuleKey.SHORT_CARD, cause=Cause.WRONG_COUNT, seat=seat)
-                hand.owed.append((seat, None))
-            hand.next_slot = len(hand.slots)
+                hand.dealt.owed.append((seat, None))
+            hand.dealt.next_slot = len(hand.dealt.slots)
             self._start_round(hand, Street.PREFLOP)
             return True
         seats = ", ".join(str(s) for s in dict.fromkeys(short))
@@ -997,7 +908,7 @@ class TableCore:
         return False
 
     def _exposed_button(self, hand: Hand) -> None:
-        uid = hand.last_drawn
+        uid = hand.board.last_drawn
         if uid is None:
             self._notice(NoticeKind.IGNORED, "exposed pressed before any card was dealt")
             return
@@ -1007,33 +918,24 @@ class TableCore:
             self._notice(NoticeKind.IGNORED, f"{self._cards[uid].card} exposed while dealing the board: "
                                              "show it to all; it stays where it is")
 
-    def _slot_of(self, hand: Hand, uid: str) -> int | None:
-        return hand.slots.index(uid) if uid in hand.slots else None
-
-    def _seat_of(self, hand: Hand, uid: str) -> int | None:
-        for seat, cards in hand.hole.items():
-            if uid in cards:
-                return seat
-        return None
-
     def _exposed(self, hand: Hand, uid: str) -> None:
         """A hole card exposed by the dealer (Misdeals 1(a)/(b), Hold'em 1, or the profile's own)."""
-        hand.exposed += 1
-        seat = self._seat_of(hand, uid)
-        slot = self._slot_of(hand, uid)
+        hand.dealt.exposed += 1
+        seat = hand.dealt.seat_of(uid)
+        slot = hand.dealt.slot_of(uid)
         first_cards = self._rule(RuleKey.EXPOSED_FIRST_CARDS).number("first_cards")
         if slot is not None and slot < first_cards:
             self._misdeal_or_late(hand, RuleKey.EXPOSED_FIRST_CARDS, Cause.EXPOSED_FIRST_CARDS, seat=seat, uid=uid,
                                   fill={"position": ORDINAL[slot]})
-        elif hand.exposed >= 2:
+        elif hand.dealt.exposed >= 2:
             self._misdeal_or_late(hand, RuleKey.TWO_EXPOSED, Cause.TWO_EXPOSED, seat=seat, uid=uid)
         else:
             self._ruling(RulingKind.EXPOSED_CARD, RuleKey.EXPOSED_CARD, seat=seat, uid=uid)
             if seat is not None:
-                hand.owed.append((seat, uid))
+                hand.dealt.owed.append((seat, uid))
 
     def _boxed_button(self, hand: Hand) -> None:
-        uid = hand.last_drawn
+        uid = hand.board.last_drawn
         if uid is None:
             self._notice(NoticeKind.IGNORED, "boxed pressed before any card was drawn")
             return
@@ -1043,9 +945,9 @@ class TableCore:
             if procedure == "as_exposed":
                 self._exposed(hand, uid)
                 return
-            hand.boxed += 1
-            seat = self._seat_of(hand, uid)
-            if hand.boxed >= 2:
+            hand.dealt.boxed += 1
+            seat = hand.dealt.seat_of(uid)
+            if hand.dealt.boxed >= 2:
                 self._misdeal_or_late(hand, RuleKey.TWO_BOXED, Cause.TWO_BOXED, seat=seat, uid=uid)
                 return
             self._ruling(RulingKind.BOXED_CARD, RuleKey.BOXED_CARD, seat=seat, uid=uid, street=Street.PREFLOP)
@@ -1056,47 +958,47 @@ class TableCore:
         self._ruling(RulingKind.BOXED_CARD, RuleKey.BOXED_CARD_BOARD, uid=uid, street=street)
         if procedure == "plays":
             return
-        hand.boxed += 1
+        hand.dealt.boxed += 1
         hand.where[uid] = Where.SCRAP
-        deal = hand.deal
+        deal = hand.board.deal
         if deal is not None:
             for cards in (deal.shoe, deal.board):
                 if uid in cards:
                     cards.remove(uid)
-        if uid in hand.loose:
-            hand.loose.remove(uid)
-        if uid in hand.board:
-            hand.board.remove(uid)
-        if hand.boxed >= 2 and hand.window_open:
+        if uid in hand.board.loose:
+            hand.board.loose.remove(uid)
+        if uid in hand.board.cards:
+            hand.board.cards.remove(uid)
+        if hand.dealt.boxed >= 2 and hand.betting.window_open:
             self._misdeal(hand, RuleKey.TWO_BOXED, Cause.TWO_BOXED, uid=uid)
 
     def _scrap_hole_card(self, hand: Hand, uid: str, seat: int | None) -> None:
         """Irregularities 7: the boxed card is a scrap of paper; the next card takes its place."""
         hand.where[uid] = Where.SCRAP
         if seat is not None:
-            hand.hole[seat].remove(uid)
-        slot = self._slot_of(hand, uid)
-        if slot is not None and hand.phase is Phase.DEALING and slot == hand.next_slot - 1:
-            hand.slots[slot] = None
-            hand.next_slot -= 1
+            hand.dealt.hole[seat].remove(uid)
+        slot = hand.dealt.slot_of(uid)
+        if slot is not None and hand.phase is Phase.DEALING and slot == hand.dealt.next_slot - 1:
+            hand.dealt.slots[slot] = None
+            hand.dealt.next_slot -= 1
         elif seat is not None:
-            hand.owed.insert(0, (seat, None))
+            hand.dealt.owed.insert(0, (seat, None))
 
     def _board_read(self, hand: Hand, uid: str, where: Where | None) -> None:
-        deal = hand.deal
+        deal = hand.board.deal
         if deal is not None and uid in deal.lifted:
             deal.lifted.remove(uid)  # it flickered, or was put back: nothing changed
             return
         if where in (Where.BOARD, Where.VOID, Where.SCRAP):
             return  # a card that never left, read again
-        next_street = len(hand.can_act()) <= 1 and uid in hand.loose  # all in: drawn after this street was out
+        next_street = len(hand.can_act()) <= 1 and uid in hand.board.loose  # all in: drawn after this street was out
         if deal is not None and deal.lifted and self._before_action_on(hand, deal) and where != Where.HOLE \
                 and not next_street:
             self._replace_lifted(hand, deal, uid)
             return
         if where == Where.HOLE:
-            if hand.phase is Phase.DEALING or (hand.street is Street.PREFLOP and hand.preflop_actions == 0):
-                hand.last_drawn = uid
+            if hand.phase is Phase.DEALING or (hand.street is Street.PREFLOP and hand.betting.preflop_actions == 0):
+                hand.board.last_drawn = uid
                 self._exposed(hand, uid)
             else:
                 self._notice(NoticeKind.IGNORED, f"hole card {self._cards[uid].card} seen on the board antenna")
@@ -1110,23 +1012,25 @@ class TableCore:
             if hand.phase is Phase.MISDEALT or where not in (Where.BURN, None):
                 return
         # All in, no betting: a card with a burn drawn before it is the next street, not an extra card.
-        runout = len(hand.can_act()) <= 1 and uid in hand.loose and hand.loose.index(uid) > 0
-        if uid in hand.loose:
-            hand.loose.remove(uid)
+        runout = len(hand.can_act()) <= 1 and uid in hand.board.loose and hand.board.loose.index(uid) > 0
+        if uid in hand.board.loose:
+            hand.board.loose.remove(uid)
         if hand.phase is Phase.BETTING and self._round_complete(hand):
-            if hand.deal is not None and hand.deal.street is hand.street and hand.round_actions == 0 and not runout:
-                self._extra_board_card(hand, hand.deal, uid)
+            if (hand.board.deal is not None and hand.board.deal.street is hand.street
+                    and hand.betting.round_actions == 0 and not runout):
+                self._extra_board_card(hand, hand.board.deal, uid)
                 return
             self._close_round(hand)
         if hand.phase is Phase.SHOWDOWN:
             return
         if hand.phase is Phase.BETTING:
-            if hand.deal is not None and hand.deal.street is hand.street and hand.round_actions == 0:
-                self._extra_board_card(hand, hand.deal, uid)
+            if (hand.board.deal is not None and hand.board.deal.street is hand.street
+                    and hand.betting.round_actions == 0):
+                self._extra_board_card(hand, hand.board.deal, uid)
             else:
                 self._premature(hand, uid)
             return
-        deal = hand.deal
+        deal = hand.board.deal
         if hand.phase is not Phase.BOARD or deal is None:
             return
         if uid not in deal.shoe:
@@ -1138,7 +1042,7 @@ class TableCore:
             return
         self._forget_burn(hand, uid)  # a card counted as a burn that lands on the board is a board card
         deal.board.append(uid)
-        hand.board.append(uid)
+        hand.board.cards.append(uid)
         hand.where[uid] = Where.BOARD
         if len(deal.board) >= deal.needed:
             self._complete_street(hand, deal)
@@ -1152,10 +1056,10 @@ class TableCore:
             deal.shoe.remove(uid)
         if len(deal.burn_cards()) < deal.expected_burns:
             self._burn_ruling(hand, deal, missing=True)
-        hand.settle = deal
+        hand.board.settle = deal
         self._start_round(hand, deal.street)
         if ahead and hand.phase is Phase.BETTING:
-            hand.loose.extend(ahead)
+            hand.board.loose.extend(ahead)
 
     @staticmethod
     def _drawn_after_board(deal: StreetDeal) -> list[str]:
@@ -1165,14 +1069,14 @@ class TableCore:
         return [uid for uid in deal.shoe[max(drawn) + 1:] if uid not in deal.board and uid not in deal.extra]
 
     def _judge_burns(self, hand: Hand, deal: StreetDeal) -> None:
-        hand.settle = None
+        hand.board.settle = None
         if deal.judged or hand.phase is Phase.MISDEALT:
             return
         deal.judged = True
         burns = deal.burn_cards()
         for uid in burns:
-            if uid != UNKNOWN_BURN and uid not in hand.burns and hand.where.get(uid) != Where.BOARD:
-                hand.burns.append(uid)
+            if hand.where.get(uid) != Where.BOARD:
+                hand.board.burns.record(uid)
         if len(burns) < deal.expected_burns and not deal.missing_ruled:
             self._burn_ruling(hand, deal, missing=True)
         elif len(burns) > deal.expected_burns:
@@ -1220,15 +1124,15 @@ class TableCore:
         # Redeal: the flop goes back into the stub; the burn stays; a new flop comes without a burn.
         for card_uid in [*deal.board, *deal.extra]:
             hand.where[card_uid] = Where.VOID  # still on the felt until gathered; may come out again later
-            if card_uid in hand.board:
-                hand.board.remove(card_uid)
+            if card_uid in hand.board.cards:
+                hand.board.cards.remove(card_uid)
         kept = deal.burn_cards()
-        hand.settle = None
-        hand.last_drawn = None  # the flop goes back into the stub: any of it may be the next card out
-        hand.deal = StreetDeal(street=Street.FLOP, expected_burns=len(kept), burns=kept)
+        hand.board.settle = None
+        hand.board.last_drawn = None  # the flop goes back into the stub: any of it may be the next card out
+        hand.board.deal = StreetDeal(street=Street.FLOP, expected_burns=len(kept), burns=kept)
         hand.phase = Phase.BOARD
         hand.street = Street.FLOP
-        hand.to_act = None
+        hand.betting.to_act = None
 
     def _premature(self, hand: Hand, uid: str) -> None:
         """A board card before the betting round was complete: it does not play (Irr. 15/16)."""
@@ -1237,23 +1141,23 @@ class TableCore:
         if street is None:
             self._notice(NoticeKind.IGNORED, f"{self._cards[uid].card} on the board after the river")
             return
-        if hand.premature is street:
+        if hand.board.premature is street:
             # The rest of the same premature street: drawn before it landed, it is no burn.
-            expected, credited = hand.burns_for[street]
-            hand.burns_for[street] = (expected, [card for card in credited if card != uid])
+            expected, credited = hand.board.burns.due[street]
+            hand.board.burns.due[street] = (expected, [card for card in credited if card != uid])
             return
-        hand.premature = street
+        hand.board.premature = street
         rule = self._rule(PREMATURE_RULES[street])
-        burns = [card for card in hand.loose if card != uid]
-        hand.loose = []
-        hand.burns_for[street] = (rule.number("redeal_burns"), burns)
+        burns = [card for card in hand.board.loose if card != uid]
+        hand.board.loose = []
+        hand.board.burns.due[street] = (rule.number("redeal_burns"), burns)
         after = NEXT_STREET.get(street)
         if after is not None:
-            hand.burns_for[after] = (rule.number("next_street_burns"), [])
+            hand.board.burns.due[after] = (rule.number("next_street_burns"), [])
         self._ruling(RulingKind.PREMATURE_CARD, PREMATURE_RULES[street], uid=uid, street=street)
 
     def _before_action_on(self, hand: Hand, deal: StreetDeal) -> bool:
-        return hand.phase is Phase.BETTING and deal.street is hand.street and hand.round_actions == 0
+        return hand.phase is Phase.BETTING and deal.street is hand.street and hand.betting.round_actions == 0
 
     def _replace_lifted(self, hand: Hand, deal: StreetDeal, uid: str) -> None:
         """A board card was taken off before anyone acted and another put in its place.
@@ -1265,19 +1169,19 @@ class TableCore:
         if uid not in deal.shoe:
             deal.shoe.append(uid)
         deal.board[deal.board.index(lifted)] = uid
-        hand.board[hand.board.index(lifted)] = uid
+        hand.board.cards[hand.board.cards.index(lifted)] = uid
         hand.where[lifted] = Where.BURN
         hand.where[uid] = Where.BOARD
-        if deal.judged and lifted not in hand.burns:
-            hand.burns.append(lifted)  # judged already: record the new burn here
-        if uid in hand.loose:
-            hand.loose.remove(uid)
+        if deal.judged:
+            hand.board.burns.record(lifted)  # judged already: record the new burn here
+        if uid in hand.board.loose:
+            hand.board.loose.remove(uid)
 
     def _gone(self, event: Gone) -> None:
         hand = self._hand
         if hand is None or event.antenna not in BOARD_ANTENNAS or hand.phase is not Phase.BETTING:
             return
-        deal = hand.deal
+        deal = hand.board.deal
         if deal is None or not self._before_action_on(hand, deal):
             return
         if not deal.extra:
@@ -1287,17 +1191,17 @@ class TableCore:
         after = NEXT_STREET.get(deal.street)
         if after is None:
             return
-        expected, credited = hand.burns_for.get(after, (1, []))
+        expected, credited = hand.board.burns.due.get(after, (1, []))
         set_aside = [uid for uid in credited if uid in deal.extra]
         if event.uid in deal.board and set_aside:
             # The dealer picked this card for the next burn: the one set aside before plays.
             back_on_board = set_aside[-1]
             deal.board[deal.board.index(event.uid)] = back_on_board
-            hand.board[hand.board.index(event.uid)] = back_on_board
+            hand.board.cards[hand.board.cards.index(event.uid)] = back_on_board
             deal.extra[deal.extra.index(back_on_board)] = event.uid
             hand.where[back_on_board] = Where.BOARD
             hand.where[event.uid] = Where.VOID
-            hand.burns_for[after] = (expected, [event.uid if uid == back_on_board else uid for uid in credited])
+            hand.board.burns.due[after] = (expected, [event.uid if uid == back_on_board else uid for uid in credited])
 
     def _seat_read(self, hand: Hand, seat: int, uid: str, where: Where | None) -> None:
         if hand.phase not in (Phase.DEALING, Phase.BETTING) or hand.street is not Street.PREFLOP:
@@ -1307,10 +1211,10 @@ class TableCore:
             return
         if where != Where.HOLE:
             return
-        owner = self._seat_of(hand, uid)
+        owner = hand.dealt.seat_of(uid)
         if owner is None or owner == seat:
             return
-        if self._slot_of(hand, uid) == 0:
+        if hand.dealt.slot_of(uid) == 0:
             self._misdeal_or_late(hand, RuleKey.FIRST_CARD_WRONG_SEAT, Cause.OUT_OF_SEQUENCE, seat=seat, uid=uid,
                                   fill={"expected": owner})
         else:
@@ -1322,11 +1226,11 @@ class TableCore:
 
     def _showdown(self, hand: Hand) -> None:
         hand.phase = Phase.SHOWDOWN
-        board = [self._cards[uid].card for uid in hand.board]
+        board = [self._cards[uid].card for uid in hand.board.cards]
         hands: dict[int, Sequence[str]] = {
-            seat: [self._cards[uid].card for uid in hand.hole[seat]]
+            seat: [self._cards[uid].card for uid in hand.dealt.hole[seat]]
             for seat in hand.live()
-            if len(hand.hole[seat]) == 2 and seat not in hand.jokers
+            if len(hand.dealt.hole[seat]) == 2 and seat not in hand.dealt.jokers
         }
         if len(board) != 5 or len(hands) < 2:
             return
@@ -1360,12 +1264,12 @@ class TableCore:
             state = PlayerState.WAITING
             cards: tuple[str, ...] = ()
             if hand is not None and number in hand.seats and hand.phase is not Phase.IDLE:
-                cards = tuple(self._cards[uid].card for uid in hand.hole[number])
-                if number in hand.dead:
+                cards = tuple(self._cards[uid].card for uid in hand.dealt.hole[number])
+                if number in hand.betting.dead:
                     state = PlayerState.DEAD
-                elif number in hand.folded:
+                elif number in hand.betting.folded:
                     state = PlayerState.FOLDED
-                elif number in hand.allin:
+                elif number in hand.betting.allin:
                     state = PlayerState.ALLIN
                 else:
                     state = PlayerState.ACTIVE
@@ -1376,7 +1280,7 @@ class TableCore:
                 is_button=positions is not None and positions.button == number,
                 is_small_blind=positions is not None and positions.small_blind == number,
                 is_big_blind=positions is not None and positions.big_blind == number,
-                to_act=hand is not None and hand.to_act == number,
+                to_act=hand is not None and hand.betting.to_act == number,
                 **self._seat_chips(number),
             ))
         phase = hand.phase if hand is not None else Phase.IDLE
@@ -1391,9 +1295,9 @@ class TableCore:
             button=positions.button if positions else self._button_seat,
             small_blind=positions.small_blind if positions else None,
             big_blind=positions.big_blind if positions else None,
-            to_act=hand.to_act if hand is not None else None,
-            board=tuple(self._cards[uid].card for uid in hand.board) if hand is not None else (),
-            burns=tuple(self._cards[uid].card for uid in hand.burns) if hand is not None else (),
+            to_act=hand.betting.to_act if hand is not None else None,
+            board=tuple(self._cards[uid].card for uid in hand.board.cards) if hand is not None else (),
+            burns=tuple(self._cards[uid].card for uid in hand.board.burns.out) if hand is not None else (),
             in_play=self._in_play,
             unconfirmed=tuple(self._unconfirmed),
             hand_rulings=tuple(hand.rulings) if hand is not None else (),
@@ -1415,7 +1319,7 @@ class TableCore:
         chips = self._chips.hand
         if chips is None or hand is None:
             return None
-        actor = hand.to_act
+        actor = hand.betting.to_act
         live = actor is not None and actor in chips.behind
         return ChipsView(
             pot=chips.pot_total(), pots=chips.awarded or tuple(chips.pots()), level=chips.level.label(),
