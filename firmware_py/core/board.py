@@ -36,6 +36,13 @@ class StreetDeal:
                 seen.append(uid)
         return seen
 
+    def drawn_after_board(self) -> list[str]:
+        """Cards drawn after the street's last board card was drawn: the next street's, not burns of this one."""
+        drawn = [self.shoe.index(uid) for uid in self.board if uid in self.shoe]
+        if not drawn:
+            return []
+        return [uid for uid in self.shoe[max(drawn) + 1:] if uid not in self.board and uid not in self.extra]
+
 
 @dataclass(kw_only=True, slots=True)
 class BurnLedger:

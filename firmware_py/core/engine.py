@@ -517,61 +517,8 @@ class TableCore:
         else:
             self._too_late(hand, cause, seat=seat, uid=uid)
 
-    def _count_for_window(self, hand: Hand, seat: int, name: ButtonName) -> None:
-        assert self._profile is not None
-        window = self._profile.window
-        if not hand.betting.window_open or name not in window.closing_actions:
-            return
-        blinds = {hand.positions.small_blind, hand.positions.big_blind}
-        counted = [s for s in hand.seats if s not in blinds] if window.after_blinds_only else list(hand.seats)
-        if not counted:
-            counted = list(hand.seats)
-        if seat in counted:
-            hand.betting.window_actors.add(seat)
-        if len(hand.betting.window_actors) >= min(window.actions_needed, len(counted)):
-            hand.betting.window_open = False
-
     # ----------------------------------------------------------------------------------------
     # Betting
-
-    def _first_to_act(self, hand: Hand) -> int | None:
-        order = list(hand.seats)
-        if hand.street is Street.PREFLOP:
-            if hand.positions.heads_up:
-                start = order.index(hand.positions.button) if hand.positions.button in order else 0
-            else:
-                bb = hand.positions.big_blind
-                start = (order.index(bb) + 1) % len(order) if bb in order else 0
-        elif hand.positions.heads_up:
-            start = order.index(hand.positions.big_blind) if hand.positions.big_blind in order else 0
-        else:
-            start = 0
-        can = set(hand.can_act())
-        for step in range(len(order)):
-            seat = order[(start + step) % len(order)]
-            if seat in can:
-                return seat
-        return None
-
-    def _next_to_act(self, hand: Hand, after: int) -> int | None:
-        order = hand.seats
-        if self._round_complete(hand) or after not in order:
-            return None
-        can = set(hand.can_act())
-        start = order.index(after)
-        for step in range(1, len(order) + 1):
-            seat = order[(start + step) % len(order)]
-            if seat in can and seat not in hand.betting.acted:
-                return seat
-        return None
-
-    def _round_complete(self, hand: Hand) -> bool:
-        if hand.betting.round_closed:
-            return True
-        live = hand.live()
-        # Everyone who can still act (not all in) has acted since the last bet or raise (the big
-        # blind included).
-        return len(live) <= 1 or all(seat in hand.betting.acted or seat in hand.betting.allin for seat in live)
 
     def _start_round(self, hand: Hand, street: Street) -> None:
         hand.phase = Phase.BETTING
@@ -580,7 +527,7 @@ class TableCore:
         hand.betting.round_actions = 0
         hand.betting.round_closed = False
         hand.board.loose = []
-        hand.betting.to_act = self._first_to_act(hand)
+        hand.betting.to_act = hand.first_to_act()
         if street is not Street.PREFLOP:
             hand.betting.window_open = False
         if street is not Street.PREFLOP and len(hand.can_act()) <= 1:
@@ -625,14 +572,15 @@ class TableCore:
         hand.betting.round_actions += 1
         if hand.street is Street.PREFLOP:
             hand.betting.preflop_actions += 1
-            self._count_for_window(hand, actor, name)
-        hand.betting.to_act = self._next_to_act(hand, actor)
+            assert self._profile is not None
+            hand.count_for_window(actor, name, self._profile.window)
+        hand.betting.to_act = hand.next_to_act(actor)
         self._after_action(hand)
 
     def _after_action(self, hand: Hand) -> None:
         if self._uncontested(hand):
             return
-        if hand.phase is Phase.BETTING and hand.betting.round_actions and self._round_complete(hand):
+        if hand.phase is Phase.BETTING and hand.betting.round_actions and hand.round_complete():
             self._close_round(hand)  # everyone has acted since the last bet: the round is done
 
     def _uncontested(self, hand: Hand) -> bool:
@@ -843,7 +791,7 @@ class TableCore:
         if hand.phase is Phase.BETTING and hand.street is Street.PREFLOP and hand.dealt.owed:
             self._deliver_owed(hand, uid)
             return
-        if hand.phase is Phase.BETTING and self._round_complete(hand):
+        if hand.phase is Phase.BETTING and hand.round_complete():
             self._close_round(hand)
         if hand.phase is Phase.BETTING:
             if hand.street is Street.PREFLOP and hand.betting.preflop_actions == 0 and not hand.board.loose:
@@ -992,7 +940,7 @@ class TableCore:
         if where in (Where.BOARD, Where.VOID, Where.SCRAP):
             return  # a card that never left, read again
         next_street = len(hand.can_act()) <= 1 and uid in hand.board.loose  # all in: drawn after this street was out
-        if deal is not None and deal.lifted and self._before_action_on(hand, deal) and where != Where.HOLE \
+        if deal is not None and deal.lifted and hand.before_action_on(deal) and where != Where.HOLE \
                 and not next_street:
             self._replace_lifted(hand, deal, uid)
             return
@@ -1015,7 +963,7 @@ class TableCore:
         runout = len(hand.can_act()) <= 1 and uid in hand.board.loose and hand.board.loose.index(uid) > 0
         if uid in hand.board.loose:
             hand.board.loose.remove(uid)
-        if hand.phase is Phase.BETTING and self._round_complete(hand):
+        if hand.phase is Phase.BETTING and hand.round_complete():
             if (hand.board.deal is not None and hand.board.deal.street is hand.street
                     and hand.betting.round_actions == 0 and not runout):
                 self._extra_board_card(hand, hand.board.deal, uid)
@@ -1051,7 +999,7 @@ class TableCore:
         # No betting on this street (all in): the dealer runs the next cards out at once, and a board
         # card read late may come after the next street's burn left the shoe. A card drawn after the
         # street's last board card was drawn is the next street's, not a second burn of this one.
-        ahead = self._drawn_after_board(deal) if len(hand.can_act()) <= 1 else []
+        ahead = deal.drawn_after_board() if len(hand.can_act()) <= 1 else []
         for uid in ahead:
             deal.shoe.remove(uid)
         if len(deal.burn_cards()) < deal.expected_burns:
@@ -1060,13 +1008,6 @@ class TableCore:
         self._start_round(hand, deal.street)
         if ahead and hand.phase is Phase.BETTING:
             hand.board.loose.extend(ahead)
-
-    @staticmethod
-    def _drawn_after_board(deal: StreetDeal) -> list[str]:
-        drawn = [deal.shoe.index(uid) for uid in deal.board if uid in deal.shoe]
-        if not drawn:
-            return []
-        return [uid for uid in deal.shoe[max(drawn) + 1:] if uid not in deal.board and uid not in deal.extra]
 
     def _judge_burns(self, hand: Hand, deal: StreetDeal) -> None:
         hand.board.settle = None
@@ -1156,9 +1097,6 @@ class TableCore:
             hand.board.burns.due[after] = (rule.number("next_street_burns"), [])
         self._ruling(RulingKind.PREMATURE_CARD, PREMATURE_RULES[street], uid=uid, street=street)
 
-    def _before_action_on(self, hand: Hand, deal: StreetDeal) -> bool:
-        return hand.phase is Phase.BETTING and deal.street is hand.street and hand.betting.round_actions == 0
-
     def _replace_lifted(self, hand: Hand, deal: StreetDeal, uid: str) -> None:
         """A board card was taken off before anyone acted and another put in its place.
 
@@ -1182,7 +1120,7 @@ class TableCore:
         if hand is None or event.antenna not in BOARD_ANTENNAS or hand.phase is not Phase.BETTING:
             return
         deal = hand.board.deal
-        if deal is None or not self._before_action_on(hand, deal):
+        if deal is None or not hand.before_action_on(deal):
             return
         if not deal.extra:
             if event.uid in deal.board and event.uid not in deal.lifted:
