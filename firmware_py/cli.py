@@ -19,6 +19,7 @@ COMMANDS = {
     "floor": "firmware_py.commands.floor",
     "collect": "firmware_py.commands.collect",
     "broadcast": "firmware_py.commands.broadcast",
+    "profile": "firmware_py.commands.profile",
 }
 
 

@@ -20,6 +20,7 @@ from firmware_py.core.events import (
 )
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
 from firmware_py.core.snapshot import ChipsView, ClockView, Phase, PlayerState, SeatView, TableSnapshot
+from firmware_py.core.vocab import Cause, RuleKey, Where
 
 __all__ = [
     "ANTENNAS",
@@ -29,6 +30,7 @@ __all__ = [
     "PLAYER_ACTIONS",
     "Button",
     "ButtonName",
+    "Cause",
     "ChipsView",
     "ClockView",
     "Deck",
@@ -42,6 +44,7 @@ __all__ = [
     "Pot",
     "Read",
     "RegistryError",
+    "RuleKey",
     "Ruling",
     "RulingKind",
     "Seat",
@@ -51,6 +54,7 @@ __all__ = [
     "Stacks",
     "Street",
     "TableSnapshot",
+    "Where",
     "is_joker",
     "normalise_uid",
     "parse_card",

@@ -9,56 +9,57 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_py.core.events import ButtonName
+from firmware_py.core.vocab import RuleKey
 
 # Every rule the core consults, with the parameters it reads (and their types).
-RULE_PARAMS: dict[str, dict[str, type]] = {
-    "exposed_first_cards": {"first_cards": int},
-    "two_exposed": {},
-    "exposed_card": {},
-    "boxed_card": {"procedure": str},
-    "boxed_card_board": {"procedure": str},
-    "two_boxed": {},
-    "joker": {},
-    "joker_acted": {},
-    "joker_board": {},
-    "extra_card": {},
-    "two_extra": {},
-    "wrong_count": {},
-    "short_card": {"fixable_short": int},
-    "wrong_count_dead": {},
-    "out_of_sequence": {},
-    "first_card_wrong_seat": {},
-    "empty_seat_dealt": {},
-    "button_out_of_position": {"too_late_rule": str, "too_late_remedy": str},
-    "dealer_called": {},
-    "premature_flop": {"redeal_burns": int, "next_street_burns": int},
-    "premature_turn": {"redeal_burns": int, "next_street_burns": int},
-    "premature_river": {"redeal_burns": int, "next_street_burns": int},
-    "flop_too_many": {"procedure": str},
-    "turn_river_too_many": {"procedure": str},
-    "burn_missing": {},
-    "burn_extra": {},
-    "burn_missing_flop": {},
-    "burn_extra_flop": {},
-    "duplicate_card": {},
-    "foreign_card": {},
-    "unknown_card": {},
-    "showdown": {},
+RULE_PARAMS: dict[RuleKey, dict[str, type]] = {
+    RuleKey.EXPOSED_FIRST_CARDS: {"first_cards": int},
+    RuleKey.TWO_EXPOSED: {},
+    RuleKey.EXPOSED_CARD: {},
+    RuleKey.BOXED_CARD: {"procedure": str},
+    RuleKey.BOXED_CARD_BOARD: {"procedure": str},
+    RuleKey.TWO_BOXED: {},
+    RuleKey.JOKER: {},
+    RuleKey.JOKER_ACTED: {},
+    RuleKey.JOKER_BOARD: {},
+    RuleKey.EXTRA_CARD: {},
+    RuleKey.TWO_EXTRA: {},
+    RuleKey.WRONG_COUNT: {},
+    RuleKey.SHORT_CARD: {"fixable_short": int},
+    RuleKey.WRONG_COUNT_DEAD: {},
+    RuleKey.OUT_OF_SEQUENCE: {},
+    RuleKey.FIRST_CARD_WRONG_SEAT: {},
+    RuleKey.EMPTY_SEAT_DEALT: {},
+    RuleKey.BUTTON_OUT_OF_POSITION: {"too_late_rule": str, "too_late_remedy": str},
+    RuleKey.DEALER_CALLED: {},
+    RuleKey.PREMATURE_FLOP: {"redeal_burns": int, "next_street_burns": int},
+    RuleKey.PREMATURE_TURN: {"redeal_burns": int, "next_street_burns": int},
+    RuleKey.PREMATURE_RIVER: {"redeal_burns": int, "next_street_burns": int},
+    RuleKey.FLOP_TOO_MANY: {"procedure": str},
+    RuleKey.TURN_RIVER_TOO_MANY: {"procedure": str},
+    RuleKey.BURN_MISSING: {},
+    RuleKey.BURN_EXTRA: {},
+    RuleKey.BURN_MISSING_FLOP: {},
+    RuleKey.BURN_EXTRA_FLOP: {},
+    RuleKey.DUPLICATE_CARD: {},
+    RuleKey.FOREIGN_CARD: {},
+    RuleKey.UNKNOWN_CARD: {},
+    RuleKey.SHOWDOWN: {},
     # Chips (only when the table knows stacks): the minimum bet and raise, reopening, pots.
-    "min_bet": {},
-    "min_raise": {"procedure": str},
-    "raise_not_reopened": {},
-    "side_pots": {},
-    "odd_chip": {},
+    RuleKey.MIN_BET: {},
+    RuleKey.MIN_RAISE: {"procedure": str},
+    RuleKey.RAISE_NOT_REOPENED: {},
+    RuleKey.SIDE_POTS: {},
+    RuleKey.ODD_CHIP: {},
 }
-PROCEDURES = {
-    "boxed_card": ("scrap", "as_exposed"),
-    "boxed_card_board": ("scrap", "plays"),
-    "flop_too_many": ("redeal", "next_burn"),
-    "turn_river_too_many": ("premature", "next_burn"),
+PROCEDURES: dict[RuleKey, tuple[str, ...]] = {
+    RuleKey.BOXED_CARD: ("scrap", "as_exposed"),
+    RuleKey.BOXED_CARD_BOARD: ("scrap", "plays"),
+    RuleKey.FLOP_TOO_MANY: ("redeal", "next_burn"),
+    RuleKey.TURN_RIVER_TOO_MANY: ("premature", "next_burn"),
     # increment: raise by at least the last full bet or raise; double_faced: raise to at least
     # double the bet faced; double_full_bet: at least double the last full bet (short all-ins ignored).
-    "min_raise": ("increment", "double_faced", "double_full_bet"),
+    RuleKey.MIN_RAISE: ("increment", "double_faced", "double_full_bet"),
 }
 SECTIONS: dict[str, dict[str, type]] = {
     "misdeal_window": {
@@ -112,11 +113,12 @@ class ProfileError(ValueError):
 class Rule:
     """One rule of a profile: the rulebook's citation, the remedy text and its parameters."""
 
-    key: str
+    key: RuleKey
     citation: str
     source: str  # the profile whose rulebook the citation is from
     remedy: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    origin: Mapping[str, str] = field(default_factory=dict)  # each field's profile (a child may override one)
 
     @property
     def cite(self) -> str:
@@ -125,6 +127,25 @@ class Rule:
     def text(self, **values: object) -> str:
         """The remedy with {placeholders} filled in."""
         return self.remedy.format_map(_Blank(values))
+
+    def number(self, name: str) -> int:
+        """A whole-number parameter of the rule (validated at load: see RULE_PARAMS and RANGES)."""
+        value = self.params[name]
+        if not isinstance(value, int) or RULE_PARAMS[self.key].get(name) is not int:
+            raise TypeError(f"rules.{self.key}.{name} is not a whole-number parameter")
+        return value
+
+    def word(self, name: str) -> str:
+        """A text parameter of the rule (validated at load: see RULE_PARAMS)."""
+        value = self.params[name]
+        if not isinstance(value, str) or RULE_PARAMS[self.key].get(name) is not str:
+            raise TypeError(f"rules.{self.key}.{name} is not a text parameter")
+        return value
+
+    @property
+    def procedure(self) -> str:
+        """The procedure the house chose, for the rules that offer one (PROCEDURES)."""
+        return self.word("procedure")
 
 
 class _Blank(dict[str, object]):
@@ -167,14 +188,19 @@ class Profile:
     window: MisdealWindow
     clock: ClockRule
     blinds: BlindRule
-    rules: Mapping[str, Rule]
+    rules: Mapping[RuleKey, Rule]
+    lineage: tuple[tuple[str, str], ...] = ()  # (profile, source file), the root first
 
-    def rule(self, key: str) -> Rule:
+    def file_of(self, profile: str) -> str:
+        """The source file of a profile this one inherits from (or of itself)."""
+        return dict(self.lineage).get(profile, "?")
+
+    def rule(self, key: RuleKey) -> Rule:
         return self.rules[key]
 
 
 def _hint(key: str, choices: Any) -> str:
-    close = difflib.get_close_matches(key, sorted(choices), n=1)
+    close = difflib.get_close_matches(key, sorted(str(choice) for choice in choices), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
@@ -236,7 +262,7 @@ def build_profiles(raw: Mapping[str, tuple[str, Mapping[str, Any]]]) -> dict[str
         _validate(name, source, data, raw)
     resolved: dict[str, Profile] = {}
     for name in raw:
-        resolved[name] = _resolve(name, raw, chain=())
+        resolved[name] = _resolve(name, raw)
     return resolved
 
 
@@ -270,10 +296,11 @@ def _validate(name: str, source: str, data: Mapping[str, Any], raw: Mapping[str,
             _check(source, f"{section}.warnings", warning, int)
     rules = data.get("rules", {})
     _check(source, "rules", rules, dict)
-    for key, entry in rules.items():
-        where = f"rules.{key}"
-        if key not in RULE_PARAMS:
-            raise ProfileError(source, where, f"unknown rule{_hint(key, RULE_PARAMS)}")
+    for name_of_rule, entry in rules.items():
+        where = f"rules.{name_of_rule}"
+        if name_of_rule not in RULE_PARAMS:
+            raise ProfileError(source, where, f"unknown rule{_hint(name_of_rule, RULE_PARAMS)}")
+        key = RuleKey(name_of_rule)
         _check(source, where, entry, dict)
         fields = {"rule": str, "remedy": str, **RULE_PARAMS[key]}
         for field_name, value in entry.items():
@@ -288,15 +315,16 @@ def _validate(name: str, source: str, data: Mapping[str, Any], raw: Mapping[str,
                                f"must be one of {', '.join(PROCEDURES[key])}, not {_short(procedure)}")
 
 
-def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], chain: tuple[str, ...]) -> Profile:
+def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Profile:
     source, data = raw[name]
-    if name in chain:
-        raise ProfileError(source, "parent", f"inheritance cycle: {' -> '.join((*chain, name))}")
     lineage = [name]
     parent = data.get("parent")
     while parent is not None:
         if parent in lineage:
-            raise ProfileError(source, "parent", f"inheritance cycle: {' -> '.join((*lineage, parent))}")
+            # Name the files: the cycle is fixed by editing one of their `parent` keys.
+            cycle = " -> ".join(f"{step} ({raw[step][0]})" for step in (*lineage[lineage.index(parent):], parent))
+            raise ProfileError(source, "parent", f"inheritance cycle: {cycle}; one of these files must "
+                                                 "name another parent (or none, for a root profile)")
         lineage.append(parent)
         parent = raw[parent][1].get("parent")
     root_first = list(reversed(lineage))
@@ -305,6 +333,7 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], chain:
     section_source: dict[str, str] = {}
     rules: dict[str, dict[str, Any]] = {}
     rule_source: dict[str, str] = {}
+    origin: dict[str, dict[str, str]] = {}  # rule -> field -> the profile that set it
     for ancestor in root_first:
         anc_data = raw[ancestor][1]
         for section in SECTIONS:
@@ -314,6 +343,7 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], chain:
                 section_source[section] = ancestor
         for key, entry in anc_data.get("rules", {}).items():
             rules.setdefault(key, {}).update(entry)
+            origin.setdefault(key, {}).update(dict.fromkeys(entry, ancestor))
             if "rule" in entry:
                 rule_source[key] = ancestor
 
@@ -321,7 +351,7 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], chain:
         for key in fields:
             if key not in sections[section]:
                 raise ProfileError(source, f"{section}.{key}", "missing (and not inherited from a parent)")
-    built: dict[str, Rule] = {}
+    built: dict[RuleKey, Rule] = {}
     for key, params in RULE_PARAMS.items():
         entry = rules.get(key)
         if entry is None or "rule" not in entry or "remedy" not in entry:
@@ -336,6 +366,7 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], chain:
             source=rule_source[key],
             remedy=entry["remedy"],
             params={k: v for k, v in entry.items() if k not in ("rule", "remedy")},
+            origin=origin[key],
         )
     window, clock, blinds = sections["misdeal_window"], sections["clock"], sections["blinds"]
     return Profile(
@@ -364,4 +395,5 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], chain:
             new_player_between_button_and_blinds=blinds["new_player_between_button_and_blinds"],
         ),
         rules=built,
+        lineage=tuple((ancestor, raw[ancestor][0]) for ancestor in root_first),
     )

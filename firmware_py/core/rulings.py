@@ -7,6 +7,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from firmware_py.core.vocab import Cause
+
 if TYPE_CHECKING:
     from firmware_py.core.chips import Pot
 
@@ -34,7 +36,7 @@ class RulingKind(StrEnum):
 
 # Rulings about a card that lies face down (dealt to a player, or to become the burn): not named in public.
 FACE_DOWN = frozenset({RulingKind.EXTRA_CARD})
-FACE_DOWN_CAUSES = frozenset({"two_extra", "out_of_sequence", "wrong_count"})
+FACE_DOWN_CAUSES = frozenset({Cause.TWO_EXTRA, Cause.OUT_OF_SEQUENCE, Cause.WRONG_COUNT})
 
 
 class Street(StrEnum):
@@ -52,7 +54,7 @@ class Ruling:
     ruling: RulingKind
     rule: str
     remedy: str
-    cause: str | None = None
+    cause: Cause | None = None
     card: str | None = None
     seat: int | None = None
     street: Street | None = None

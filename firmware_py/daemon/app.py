@@ -478,7 +478,7 @@ class Daemon:
         for event in events:
             if isinstance(event, Button) and event.name is ButtonName.NEW_HAND:
                 now = schedule.level_at(event.t).level
-                current = self.core.chips.level
+                current = self.core.level
                 if current is None or (current.small, current.big, current.ante) != (now.small, now.big, now.ante):
                     out.append(Level(t=event.t, small=now.small, big=now.big, ante=now.ante))
             out.append(event)

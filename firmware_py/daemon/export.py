@@ -92,14 +92,13 @@ ACTIONS = frozenset({ButtonName.FOLD, ButtonName.CHECK, ButtonName.CALL, ButtonN
                      ButtonName.ALLIN})
 
 
-def _accepted(core: TableCore, hand: Any, actions_before: int, phase_before: Phase) -> bool:
+def _accepted(core: TableCore, hand_before: int, actions_before: int, phase_before: Phase) -> bool:
     """Whether the core took a player's press as an action (it ignores some, with or without a notice)."""
-    now = core.hand
-    if now is None or now is not hand:
+    if hand_before == 0 or core.hand_number != hand_before:
         return False
-    if phase_before is Phase.BOARD and now.round_actions == 1:
+    if phase_before is Phase.BOARD and core.round_actions == 1:
         return True  # the press finished the street's deal, which opened a new round, then counted
-    return bool(now.round_actions == actions_before + 1)
+    return core.round_actions == actions_before + 1
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -127,9 +126,8 @@ class HandCutter:
     def feed(self, event: Event) -> Step:
         """Feed the event to the core; raises ValueError where the core refuses it (nothing changes)."""
         core, before = self.core, self._before
-        hand_before = core.hand
-        actions_before = hand_before.round_actions if hand_before is not None else 0
-        wagers_before = len(core.chips.hand.log) if core.chips.hand is not None else 0
+        hand_before, actions_before = core.hand_number, core.round_actions
+        wagers_before = len(core.hand_chips.log) if core.hand_chips is not None else 0
         outcome = core.feed(event)
         after = self._before = core.snapshot()
         ended: list[HandRecord] = []
@@ -139,11 +137,11 @@ class HandCutter:
                 current.ended = True
                 ended.append(current)
             current = self.current = HandRecord(number=after.hand_number, t=event.t, seats=[])
-            chips = core.chips.hand
-            if chips is not None and core.hand is not None:
+            chips = core.hand_chips
+            if chips is not None:
                 current.stacks = {seat: chips.stacks[seat] for seat in chips.order}
                 current.blinds = (chips.level.small, chips.level.big, chips.level.ante)
-                current.dead_small_blind = core.hand.positions.small_blind is None
+                current.dead_small_blind = after.small_blind is None
         if current is None or current.ended:
             return Step(outcome=outcome, before=before, after=after, ended=tuple(ended))
         street = str(before.street or "preflop")
@@ -151,7 +149,7 @@ class HandCutter:
             actor = event.seat if event.seat is not None else before.to_act
             if actor is not None and _accepted(core, hand_before, actions_before, before.phase):
                 current.actions.append((street, actor, event.name))
-                chips = core.chips.hand
+                chips = core.hand_chips
                 if chips is not None and current.stacks and len(chips.log) > wagers_before:
                     current.wagers[len(current.actions) - 1] = chips.log[-1]
         if isinstance(event, Button) and event.name is ButtonName.ROUND_DONE and before.phase is Phase.BETTING:
@@ -175,7 +173,7 @@ class HandCutter:
             live = [v.seat for v in after.seats if v.seat in current.seats and v.state in ("active", "allin")]
             if after.phase is Phase.SHOWDOWN and current.winners is None and len(live) == 1:
                 current.winners = (live[0],)  # uncontested: the last live hand takes the pot
-        chips = core.chips.hand
+        chips = core.hand_chips
         if current.stacks and chips is not None and chips.settled and after.hand_number == current.number:
             current.final = chips.final_stacks()
             current.odd_chips = any(pot.odd_chips for pot in chips.awarded)

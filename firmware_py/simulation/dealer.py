@@ -30,6 +30,7 @@ from firmware_py.core import (
     Level,
     Phase,
     Read,
+    RuleKey,
     RulingKind,
     Setup,
     Stacks,
@@ -189,7 +190,7 @@ class _Script:
         core, bot = self.bot._core, self.bot
         assert core is not None
         small, big, ante = bot.level
-        if core.chips.level is None:
+        if core.level is None:
             self.emit(Level(t=self.tick(0.1), small=small, big=big, ante=ante))
         stacks = {view.seat: view.stack or 0 for view in core.snapshot().seats}
         short = [(seat, bot.stack) for seat in sorted(bot.seats)
@@ -205,7 +206,7 @@ class _Script:
         self.press("new_hand")
         order = _deal_order(bot.button, bot.seats)
         n = len(order)
-        boxed_is_exposed = bot.profile.rule("boxed_card").params["procedure"] == "as_exposed"
+        boxed_is_exposed = bot.profile.rule(RuleKey.BOXED_CARD).procedure == "as_exposed"
         for index in range(2 * n):
             if error is DealerMistake.FOREIGN_CARD and index == 2 and bot.other_deck is not None:
                 uid = next(iter(bot.other_deck.cards))
@@ -255,12 +256,12 @@ class _Script:
             if len(live) < 2:
                 self.press("hand_end")
                 return True
-            rule = bot.profile.rule("premature_flop")
-            for _ in range(int(rule.params["redeal_burns"]) - 1):  # the burn already out counts
+            rule = bot.profile.rule(RuleKey.PREMATURE_FLOP)
+            for _ in range(rule.number("redeal_burns") - 1):  # the burn already out counts
                 self.draw()
             flop = [self.draw() for _ in range(3)]
             return self._postflop(order, live, flop_dealt=flop, error=None,
-                                  turn_burns=int(rule.params["next_street_burns"]))
+                                  turn_burns=rule.number("next_street_burns"))
         live = self._betting(order, live, start=first, preflop=True)
         if len(live) < 2:
             self.press("hand_end")
@@ -290,7 +291,7 @@ class _Script:
                     for i, card in enumerate([*cards, extra], start=1):
                         self.land(card, i)
                     self.press("confirm")
-                    if self.bot.profile.rule("flop_too_many").params["procedure"] == "redeal":
+                    if self.bot.profile.rule(RuleKey.FLOP_TOO_MANY).procedure == "redeal":
                         self.lift([*cards, extra])
                         self.stub.extend([*cards, extra])  # mixed into the stub; the burn stays
                         self.bot.rng.shuffle(self.stub)
@@ -366,14 +367,14 @@ class _Script:
         assert core is not None
         raises = 0
         for _ in range(60):
-            hand, chips = core.hand, core.chips.hand
-            if hand is None or chips is None or hand.phase is not Phase.BETTING or hand.to_act is None:
+            view, chips = core.snapshot(), core.hand_chips
+            if chips is None or view.phase is not Phase.BETTING or view.to_act is None:
                 break
-            seat = hand.to_act
+            seat = view.to_act
             stack, bet = chips.behind[seat], chips.street_bet[seat]
             to_call, current, minimum = chips.to_call(seat), chips.current, min(chips.min_to(), bet + stack)
-            live = hand.live()
-            others = [s for s in hand.can_act() if s != seat]
+            live = core.live_seats()
+            others = [s for s in core.seats_able_to_act() if s != seat]
             coverable = any(chips.behind[s] + chips.street_bet[s] > current for s in others)
             may_raise = (chips.may_raise(seat) and stack > to_call and coverable and raises < MAX_RAISES
                          and (to_call == 0 or to_call >= chips.raised_by))
@@ -394,8 +395,7 @@ class _Script:
                 raises += 1
             self.emit(Button(t=self.tick(self.bot.seconds_per_action), name=ButtonName(name), seat=seat,
                              amount=amount))
-        hand = core.hand
-        return hand.live() if hand is not None else []
+        return list(core.live_seats())
 
 def _deal_order(button: int, seats: Sequence[int]) -> list[int]:
     ordered = sorted(seats)

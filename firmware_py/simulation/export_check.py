@@ -78,7 +78,7 @@ def table_stacks(events: Sequence[Event], profiles: dict[str, Profile]) -> dict[
     stacks: dict[int, dict[int, int]] = {}
     for event in events:
         core.feed(event)
-        chips = core.chips.hand
+        chips = core.hand_chips
         if chips is not None and chips.settled and chips.awarded:
             stacks[core.hand_number] = chips.final_stacks()
     return stacks

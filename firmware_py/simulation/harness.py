@@ -198,9 +198,9 @@ def _play_table(score: ProfileScore, *, profile: Profile, profiles: dict[str, Pr
 def _carry_chips(bot: DealerBot, cores: Sequence[TableCore]) -> None:
     """Fresh cores learn the level and stacks the bot's table had (the floor would enter them again)."""
     seen = bot._core
-    if seen is None or seen.chips.level is None:
+    if seen is None or seen.level is None:
         return
-    level = seen.chips.level
+    level = seen.level
     stacks = tuple((v.seat, v.stack) for v in seen.snapshot().seats if v.stack is not None)
     for core in cores:
         core.feed(Level(t=0.0, small=level.small, big=level.big, ante=level.ante))

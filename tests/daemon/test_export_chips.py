@@ -29,8 +29,8 @@ def test_hand_built_allin_sessions_export_and_pokerkit_ends_with_the_table_stack
     core = TableCore(profiles)
     for event in events:
         core.feed(event)
-    assert core.chips.hand is not None
-    table = core.chips.hand.final_stacks()
+    assert core.hand_chips is not None
+    table = core.hand_chips.final_stacks()
     (record,) = hand_records(events, profiles)
     text = hand_history(record).dumps()
     assert "antes" in text and "starting_stacks" in text

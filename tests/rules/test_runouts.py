@@ -39,7 +39,7 @@ def test_noise_a_flop_card_read_late_in_an_allin_runout_is_no_second_burn(profil
     t.read("board4", turn)
     t.river()
     assert kinds(t.rulings) == [RulingKind.SHOWDOWN]
-    assert t.core.snapshot().burns == tuple(t.core.cards[t.uid(x)].card for x in (burn, turn_burn)) + \
+    assert t.core.snapshot().burns == tuple(t.core.card(t.uid(x)) for x in (burn, turn_burn)) + \
         t.core.snapshot().burns[2:]
 
 

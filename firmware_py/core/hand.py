@@ -1,0 +1,146 @@
+"""One hand's state, by concept: the hole cards, the betting and its misdeal window, the board (board.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from firmware_py.core.board import Board, StreetDeal
+from firmware_py.core.events import ButtonName
+from firmware_py.core.profiles import MisdealWindow
+from firmware_py.core.rulings import Ruling, Street
+from firmware_py.core.snapshot import ClockView, Phase
+from firmware_py.core.table import Positions
+from firmware_py.core.vocab import Where
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CardInfo:
+    card: str
+    deck: str
+    back: str
+
+
+@dataclass(kw_only=True, slots=True)
+class Dealt:
+    """The hole cards: dealt by slot, held by seat, owed to a seat, and the deal's irregular cards."""
+
+    slots: list[str | None] = field(default_factory=list)  # the deal's cards in order (None: a scrapped card)
+    next_slot: int = 0
+    hole: dict[int, list[str]] = field(default_factory=dict)
+    owed: list[tuple[int, str | None]] = field(default_factory=list)  # seat, card it replaces
+    exposed: int = 0
+    boxed: int = 0
+    extra: list[str] = field(default_factory=list)
+    jokers: dict[int, str] = field(default_factory=dict)  # seat -> joker UID not yet replaced
+
+    def seat_of(self, uid: str) -> int | None:
+        for seat, cards in self.hole.items():
+            if uid in cards:
+                return seat
+        return None
+
+    def slot_of(self, uid: str) -> int | None:
+        return self.slots.index(uid) if uid in self.slots else None
+
+
+@dataclass(kw_only=True, slots=True)
+class Betting:
+    """Who is in, who acted, who is to act, and whether a misdeal may still be called."""
+
+    window_open: bool = True
+    window_actors: set[int] = field(default_factory=set)
+    folded: set[int] = field(default_factory=set)
+    allin: set[int] = field(default_factory=set)
+    dead: set[int] = field(default_factory=set)
+    acted: set[int] = field(default_factory=set)  # seats that acted since the last aggression
+    round_actions: int = 0
+    preflop_actions: int = 0
+    round_closed: bool = False
+    to_act: int | None = None
+
+
+@dataclass(kw_only=True, slots=True)
+class Hand:
+    number: int
+    positions: Positions
+    phase: Phase = Phase.DEALING
+    street: Street = Street.PREFLOP
+    where: dict[str, Where] = field(default_factory=dict)
+    identity: dict[str, str] = field(default_factory=dict)  # card -> UID, for duplicates
+    dealt: Dealt = field(default_factory=Dealt)
+    betting: Betting = field(default_factory=Betting)
+    board: Board = field(default_factory=Board)
+    clock: ClockView | None = None
+    rulings: list[Ruling] = field(default_factory=list)
+    showdown: Ruling | None = None
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return self.positions.deal_order
+
+    def live(self) -> list[int]:
+        return [s for s in self.seats if s not in self.betting.folded and s not in self.betting.dead]
+
+    def can_act(self) -> list[int]:
+        return [s for s in self.live() if s not in self.betting.allin]
+
+    # -- the betting round ---------------------------------------------------------------------
+
+    def first_to_act(self) -> int | None:
+        """Pre-flop: left of the big blind (heads-up, the button). After: left of the button (heads-up, the BB)."""
+        order = list(self.seats)
+        positions = self.positions
+        if self.street is Street.PREFLOP:
+            if positions.heads_up:
+                start = order.index(positions.button) if positions.button in order else 0
+            else:
+                bb = positions.big_blind
+                start = (order.index(bb) + 1) % len(order) if bb in order else 0
+        elif positions.heads_up:
+            start = order.index(positions.big_blind) if positions.big_blind in order else 0
+        else:
+            start = 0
+        can = set(self.can_act())
+        for step in range(len(order)):
+            seat = order[(start + step) % len(order)]
+            if seat in can:
+                return seat
+        return None
+
+    def next_to_act(self, after: int) -> int | None:
+        order = self.seats
+        if self.round_complete() or after not in order:
+            return None
+        can = set(self.can_act())
+        start = order.index(after)
+        for step in range(1, len(order) + 1):
+            seat = order[(start + step) % len(order)]
+            if seat in can and seat not in self.betting.acted:
+                return seat
+        return None
+
+    def round_complete(self) -> bool:
+        if self.betting.round_closed:
+            return True
+        live = self.live()
+        # Everyone who can still act (not all in) has acted since the last bet or raise (the big
+        # blind included).
+        return len(live) <= 1 or all(seat in self.betting.acted or seat in self.betting.allin for seat in live)
+
+    def before_action_on(self, deal: StreetDeal) -> bool:
+        """The street's betting is open and nobody has acted on it yet."""
+        return self.phase is Phase.BETTING and deal.street is self.street and self.betting.round_actions == 0
+
+    def count_for_window(self, seat: int, name: ButtonName, window: MisdealWindow) -> None:
+        """A pre-flop action: the misdeal window closes once enough players (after the blinds) acted."""
+        betting = self.betting
+        if not betting.window_open or name not in window.closing_actions:
+            return
+        blinds = {self.positions.small_blind, self.positions.big_blind}
+        counted = [s for s in self.seats if s not in blinds] if window.after_blinds_only else list(self.seats)
+        if not counted:
+            counted = list(self.seats)
+        if seat in counted:
+            betting.window_actors.add(seat)
+        if len(betting.window_actors) >= min(window.actions_needed, len(counted)):
+            betting.window_open = False

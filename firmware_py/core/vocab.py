@@ -1,0 +1,80 @@
+"""The rules core's vocabulary: the rule keys a profile defines, the causes a ruling names, where a card is."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class RuleKey(StrEnum):
+    """A rule the core consults: each is a `[rules.KEY]` table of every profile (inherited from the root)."""
+
+    EXPOSED_FIRST_CARDS = "exposed_first_cards"
+    TWO_EXPOSED = "two_exposed"
+    EXPOSED_CARD = "exposed_card"
+    BOXED_CARD = "boxed_card"
+    BOXED_CARD_BOARD = "boxed_card_board"
+    TWO_BOXED = "two_boxed"
+    JOKER = "joker"
+    JOKER_ACTED = "joker_acted"
+    JOKER_BOARD = "joker_board"
+    EXTRA_CARD = "extra_card"
+    TWO_EXTRA = "two_extra"
+    WRONG_COUNT = "wrong_count"
+    SHORT_CARD = "short_card"
+    WRONG_COUNT_DEAD = "wrong_count_dead"
+    OUT_OF_SEQUENCE = "out_of_sequence"
+    FIRST_CARD_WRONG_SEAT = "first_card_wrong_seat"
+    EMPTY_SEAT_DEALT = "empty_seat_dealt"
+    BUTTON_OUT_OF_POSITION = "button_out_of_position"
+    DEALER_CALLED = "dealer_called"
+    PREMATURE_FLOP = "premature_flop"
+    PREMATURE_TURN = "premature_turn"
+    PREMATURE_RIVER = "premature_river"
+    FLOP_TOO_MANY = "flop_too_many"
+    TURN_RIVER_TOO_MANY = "turn_river_too_many"
+    BURN_MISSING = "burn_missing"
+    BURN_EXTRA = "burn_extra"
+    BURN_MISSING_FLOP = "burn_missing_flop"
+    BURN_EXTRA_FLOP = "burn_extra_flop"
+    DUPLICATE_CARD = "duplicate_card"
+    FOREIGN_CARD = "foreign_card"
+    UNKNOWN_CARD = "unknown_card"
+    SHOWDOWN = "showdown"
+    # Chips (only when the table knows stacks): the minimum bet and raise, reopening, pots.
+    MIN_BET = "min_bet"
+    MIN_RAISE = "min_raise"
+    RAISE_NOT_REOPENED = "raise_not_reopened"
+    SIDE_POTS = "side_pots"
+    ODD_CHIP = "odd_chip"
+
+
+class Cause(StrEnum):
+    """Why a ruling was made, when its kind alone does not say (the `cause` of a ruling line)."""
+
+    BUTTON_OUT_OF_POSITION = "button_out_of_position"
+    DEALER_CALLED = "dealer_called"
+    WRONG_COUNT = "wrong_count"
+    OUT_OF_SEQUENCE = "out_of_sequence"
+    EXPOSED_FIRST_CARDS = "exposed_first_cards"
+    TWO_EXPOSED = "two_exposed"
+    TWO_BOXED = "two_boxed"
+    TWO_EXTRA = "two_extra"
+    JOKER = "joker"
+    FOREIGN_CARD = "foreign_card"
+    DUPLICATE_CARD = "duplicate_card"
+    UNKNOWN_TAG = "unknown_tag"
+    UNDER_MIN_BET = "under_min_bet"
+    UNDER_MIN_RAISE = "under_min_raise"
+    NOT_REOPENED = "not_reopened"
+
+
+class Where(StrEnum):
+    """Where a card of the hand is (by UID)."""
+
+    HOLE = "hole"
+    BOARD = "board"
+    BURN = "burn"
+    # Out of play: premature or redealt board cards, an exposed or extra card taken back. It may
+    # come out of the shoe again once mixed back into the stub; antennas seeing it again are noise.
+    VOID = "void"
+    SCRAP = "scrap"  # boxed cards and jokers treated as scraps of paper

@@ -1,0 +1,103 @@
+"""The rule vocabulary: every rule key the core consults is a profile's rule, and the other way round."""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from firmware_py.cli import main
+from firmware_py.core.profiles import PROCEDURES, RULE_PARAMS, build_profiles
+from firmware_py.core.vocab import Cause, RuleKey
+from firmware_py.errors import ConfigError
+from firmware_py.profiles import DEFAULT_DIR, load_profiles
+
+CORE = Path(__file__).resolve().parents[1] / "firmware_py" / "core"
+
+
+def _profile_files() -> dict[str, dict[str, object]]:
+    return {path.stem: tomllib.loads(path.read_text()) for path in sorted(DEFAULT_DIR.glob("*.toml"))}
+
+
+def test_every_rule_key_is_defined_in_the_root_profile() -> None:
+    assert set(RULE_PARAMS) == set(RuleKey)
+    roots = [data for data in _profile_files().values() if "parent" not in data]
+    assert [root["profile"] for root in roots] == ["robert"]
+    rules = roots[0]["rules"]
+    assert isinstance(rules, dict)
+    for key in RuleKey:
+        entry = rules.get(str(key))
+        assert entry is not None, f"robert.toml has no [rules.{key}]"
+        assert {"rule", "remedy", *RULE_PARAMS[key]} <= set(entry), f"robert.toml: rules.{key} is incomplete"
+
+
+def test_every_profile_rule_key_is_known() -> None:
+    for name, data in _profile_files().items():
+        rules = data.get("rules", {})
+        assert isinstance(rules, dict)
+        unknown = set(rules) - {str(key) for key in RuleKey}
+        assert not unknown, f"{name}.toml names rules the core does not know: {sorted(unknown)}"
+
+
+def test_the_core_spells_no_rule_key_or_cause_as_a_bare_string() -> None:
+    words = {str(key) for key in RuleKey} | {str(cause) for cause in Cause}
+    for path in CORE.glob("*.py"):
+        if path.name == "vocab.py":
+            continue
+        tree = ast.parse(path.read_text())
+        # The members of other enums (RulingKind.EXTRA_CARD = "extra_card") are names of their own.
+        members = {id(statement.value) for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef)
+                   for statement in cls.body if isinstance(statement, ast.Assign)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in members:
+                assert node.value not in words, f"{path.name}:{node.lineno}: {node.value!r} is a bare string"
+            if isinstance(node, ast.JoinedStr):  # f"premature_{street}": a key built at run time
+                head = node.values[0] if node.values else None
+                if isinstance(head, ast.Constant) and isinstance(head.value, str):
+                    assert not any(word.startswith(head.value) and head.value.endswith("_") for word in words), \
+                        f"{path.name}:{node.lineno}: a rule key or cause built at run time"
+
+
+def test_typed_parameters_refuse_the_wrong_type() -> None:
+    robert = load_profiles()["robert"]
+    assert robert.rule(RuleKey.SHORT_CARD).number("fixable_short") >= 0
+    assert robert.rule(RuleKey.BOXED_CARD).procedure in PROCEDURES[RuleKey.BOXED_CARD]
+    with pytest.raises(TypeError, match=r"rules\.boxed_card\.procedure is not a whole-number parameter"):
+        robert.rule(RuleKey.BOXED_CARD).number("procedure")
+    with pytest.raises(KeyError):
+        robert.rule(RuleKey.TWO_BOXED).word("procedure")
+
+
+def test_a_parent_cycle_is_reported_naming_the_files() -> None:
+    files = _profile_files()
+    raw = {name: (f"profiles/{name}.toml", data) for name, data in files.items()}
+    raw["robert"] = ("profiles/robert.toml", {**files["robert"], "parent": "upt"})
+    with pytest.raises(ValueError, match="inheritance cycle") as err:
+        build_profiles(raw)
+    message = str(err.value)
+    assert "profiles/robert.toml" in message and "profiles/upt.toml" in message, message
+
+
+def test_profile_show_prints_each_rule_with_its_source_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["profile", "show", "wfp-dealer"]) == 0
+    out = capsys.readouterr().out
+    assert "inherits: robert (" in out and "-> wfp (" in out and "-> wfp-dealer (" in out
+    # The joker's rule is wfp's; its citation comes from wfp.toml.
+    block = out.split("[rules.joker]\n", 1)[1].split("\n[", 1)[0]
+    assert "rule: wfp: Irregularities 7  (wfp.toml)" in block
+    assert all(f"[rules.{key}]" in out for key in RuleKey)
+
+
+def test_profile_show_names_an_unknown_profile_with_a_suggestion(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["profile", "show", "uptt"]) == 2
+    assert "no profile 'uptt'; did you mean 'upt'?" in capsys.readouterr().err
+
+
+def test_profile_show_reports_a_broken_profile_directory(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["profile", "show", "upt", "--profiles", str(tmp_path)]) == 2
+    assert "no profile files" in capsys.readouterr().err
+    with pytest.raises(ConfigError):
+        load_profiles(tmp_path)
