@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.table import Table
+from tests.rules.table_driver import Table
 
 
 def test_the_core_keeps_no_public_state() -> None:
