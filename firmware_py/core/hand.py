@@ -79,10 +79,12 @@ class Hand:
         return self.positions.deal_order
 
     def live(self) -> list[int]:
-        return [s for s in self.seats if s not in self.betting.folded and s not in self.betting.dead]
+        folded, dead = self.betting.folded, self.betting.dead  # bound once: asked after every event
+        return [s for s in self.positions.deal_order if s not in folded and s not in dead]
 
     def can_act(self) -> list[int]:
-        return [s for s in self.live() if s not in self.betting.allin]
+        allin = self.betting.allin
+        return [s for s in self.live() if s not in allin]
 
     # -- the betting round ---------------------------------------------------------------------
 
@@ -123,9 +125,10 @@ class Hand:
         if self.betting.round_closed:
             return True
         live = self.live()
+        acted, allin = self.betting.acted, self.betting.allin
         # Everyone who can still act (not all in) has acted since the last bet or raise (the big
         # blind included).
-        return len(live) <= 1 or all(seat in self.betting.acted or seat in self.betting.allin for seat in live)
+        return len(live) <= 1 or all(seat in acted or seat in allin for seat in live)
 
     def before_action_on(self, deal: StreetDeal) -> bool:
         """The street's betting is open and nobody has acted on it yet."""
