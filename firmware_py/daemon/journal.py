@@ -366,7 +366,11 @@ class Journal:
         Raises JournalFull or JournalError: then none of them is recorded (the transaction is
         rolled back), and the caller must not act on them.
         """
-        lines = [line_of(event) for event in events]
+        return self.append_lines([line_of(event) for event in events])
+
+    def append_lines(self, lines: Sequence[str]) -> list[int]:
+        """Append already-formatted event lines (events, or what `recover` salvages) in one transaction;
+        returns their sequence numbers."""
         seq, chain = self.last_seq, self._chain
         try:
             self._db.execute("BEGIN IMMEDIATE")
@@ -387,26 +391,6 @@ class Journal:
         self.last_seq, self._chain = seq, chain
         self._write_ack()
         return seqs
-
-    def append_lines(self, lines: Sequence[str]) -> None:
-        """Append already-formatted event lines (what `recover` salvages), in one transaction."""
-        seq, chain = self.last_seq, self._chain
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            for line in lines:
-                seq += 1
-                chain = chain_of(chain, seq, line)
-                self._db.execute("INSERT INTO events (seq, line, crc, chain) VALUES (?, ?, ?, ?)",
-                                 (seq, line, zlib.crc32(line.encode()), chain))
-            self._db.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
-            try:
-                self._db.execute("ROLLBACK")
-            except sqlite3.Error:
-                logger.debug("journal rollback after a failed commit failed", exc_info=True)
-            raise self._error(exc, "writing") from None
-        self.last_seq, self._chain = seq, chain
-        self._write_ack()
 
     def save_checkpoint(self, seq: int, fingerprint: str, state: bytes) -> None:
         """Keep the rules core's state after event `seq` (one row, replaced): a resume replays from there."""
