@@ -321,7 +321,8 @@ def bench_mfrc522(polls: int) -> Row:
     row: Row = {"polls": polls}
     with EmulatedHardware() as hw:
         chip = hw.add_mfrc522(bus=0, device=0, reset_pin=25)
-        reader = Mfrc522Reader(SpiReaderConfig(antenna="shoe", bus=0, device=0, reset_pin=25), sleep=hw.sleep)
+        reader = Mfrc522Reader(SpiReaderConfig(antenna="shoe", bus=0, device=0, reset_pin=25),
+                               open_spi=hw.open_spi, gpio=hw.gpio, sleep=hw.sleep)
         reader.open()
         row["ours"] = _count_polls(hw, chip, reader.poll, polls, Tag)
         reader.close()

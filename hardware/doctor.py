@@ -13,7 +13,7 @@ from gpiozero import Button as GpioButton
 
 from firmware_py.errors import ProtocolError, TableError
 from hardware.hardware_config import HardwareConfig, SpiReaderConfig
-from hardware.mfrc522_reader import VALID_VERSIONS, Mfrc522Reader
+from hardware.mfrc522_reader import VALID_VERSIONS, Mfrc522Reader, SpiOpener
 from hardware.protocol import Hello, Scan, decode
 
 
@@ -39,7 +39,8 @@ Prompt = Callable[[str], str]  # shows a question, returns the answer ("" when n
 
 def check_reader(config: SpiReaderConfig, *, spi_exists: Callable[[int, int], bool], sleep: Callable[[float], None],
                  prompt: Prompt | None, tag_wait_s: float = 10.0, clock: Callable[[], float] = time.monotonic,
-                 on_tag_request: Callable[[str], None] | None = None) -> list[Check]:
+                 on_tag_request: Callable[[str], None] | None = None, open_spi: SpiOpener | None = None,
+                 gpio: Any = None) -> list[Check]:
     name = f"reader {config.antenna}"
     checks = []
     if not spi_exists(config.bus, config.device):
@@ -47,7 +48,7 @@ def check_reader(config: SpiReaderConfig, *, spi_exists: Callable[[int, int], bo
                f"enable SPI bus {config.bus}: add dtoverlay=spi{config.bus}-3cs to /boot/firmware/config.txt")
         return [Check(name, False, f"{config.spi_path} does not exist", fix + ", then reboot")]
     checks.append(Check(name, True, f"{config.spi_path} present"))
-    reader = Mfrc522Reader(config, sleep=sleep)
+    reader = Mfrc522Reader(config, open_spi=open_spi, gpio=gpio, sleep=sleep)
     try:
         reader.open()
     except TableError as exc:

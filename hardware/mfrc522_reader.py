@@ -1,12 +1,14 @@
-"""MFRC522 readers on SPI: the `mfrc522` package's register access, with a correct ISO 14443-3 poll.
+"""MFRC522 readers on SPI: register access on an injected SPI device, with a correct ISO 14443-3 poll.
 
 The package's own polling (`MFRC522_Request`/`MFRC522_Anticoll`, `SimpleMFRC522`) sends REQA to a
 tag it left in READY, so a resting card answers every other poll; it spins 2,000 SPI reads on an
 empty poll because its timer-interrupt test is a bitwise `~` on booleans that is never false; it
 stops at cascade level 1 (a 7-byte NTAG UID comes back as `88` plus three bytes); it reports a
 collision as an error; `Close_MFRC522` calls `GPIO.cleanup()` for every pin of the process; and
-`SimpleMFRC522` is fixed to /dev/spidev0.0. Here only its register-level `Read_MFRC522` and
-`Write_MFRC522` are used, and the poll follows ISO/IEC 14443-3:2018 clause 6 itself.
+`SimpleMFRC522` is fixed to /dev/spidev0.0. Here the registers are read and written as the
+datasheet says (the package's `Read_MFRC522`/`Write_MFRC522` send the same bytes), on an SPI device
+from an opener the caller may inject (the emulator's, in tests and the simulated table); by default
+the package's `spidev` and `RPi.GPIO` on a Pi. The poll follows ISO/IEC 14443-3:2018 clause 6 itself.
 """
 
 from __future__ import annotations
@@ -36,11 +38,44 @@ from hardware.iso14443 import (
     bytes_to_bits,
     crc_a,
 )
+from hardware.mfrc522_registers import (
+    BIT_FRAMING,
+    BIT_S,
+    CMD_IDLE,
+    CMD_SOFT_RESET,
+    CMD_TRANSCEIVE,
+    COLL,
+    COLL_POS_NOT_VALID,
+    COMM_IRQ,
+    COMMAND,
+    CONTROL,
+    ERR_BUFFER_OVFL,
+    ERR_COLL,
+    ERR_CRC,
+    ERR_PARITY,
+    ERR_PROTOCOL,
+    ERROR,
+    FDT_S,
+    FIFO_DATA,
+    FIFO_LEVEL,
+    IRQ_ERR,
+    IRQ_RX,
+    IRQ_TIMER,
+    MODE,
+    POWER_DOWN,
+    T_MODE,
+    T_PRESCALER,
+    T_RELOAD_H,
+    T_RELOAD_L,
+    TX_ASK,
+    TX_CONTROL,
+    VERSION,
+    read_address,
+    write_address,
+)
 
 logger = logging.getLogger(__name__)
 
-BIT_S = 128 / 13_560_000  # one bit at 106 kbit/s
-FDT_S = 1236 / 13_560_000  # ISO 14443-3 6.2.1.1: the PICC answers the anticollision commands this soon
 # The chip's timer: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 41 ticks = 1.0 ms after the end of each frame.
 # Layer-3 answers come within one FDT (under 0.1 ms), and 6.4.3 gives HLTA a 1 ms window.
 TIMER_PRESCALER = 169
@@ -51,12 +86,8 @@ RESET_SETTLE_S = 0.05
 VALID_VERSIONS = {0x91: "MFRC522 v1.0", 0x92: "MFRC522 v2.0", 0x88: "FM17522 clone", 0x12: "clone (0x12)",
                   0xB2: "FM17522 clone", 0x89: "clone (0x89)"}
 
-# Register bits (MFRC522 datasheet section 9).
-IRQ_RX, IRQ_ERR, IRQ_TIMER = 0x20, 0x02, 0x01
-ERR_BUFFER_OVFL, ERR_COLL, ERR_CRC, ERR_PARITY, ERR_PROTOCOL = 0x10, 0x08, 0x04, 0x02, 0x01
-COLL_POS_NOT_VALID = 0x20
-CMD_IDLE, CMD_TRANSCEIVE, CMD_SOFT_RESET = 0x00, 0x0C, 0x0F
-POWER_DOWN = 0x10
+SpiOpener = Callable[[int, int], Any]
+"""(bus, device) -> an open device with spidev.SpiDev's `xfer2`, `max_speed_hz`, `mode` and `close`."""
 
 _reset_pin_users: dict[int, int] = {}
 _reset_pin_lock = threading.Lock()
@@ -112,23 +143,37 @@ def _mfrc522_module(reader: str) -> Any:
                                 "Pi 5. No Pi here? `run --simulate` or `enroll --emulate`") from None
 
 
+def _package_spi_opener(reader: str) -> tuple[SpiOpener, Any]:
+    """The real default: spidev and RPi.GPIO as the `mfrc522` package imports them on a Pi."""
+    module = _mfrc522_module(reader)
+
+    def open_spi(bus: int, device: int) -> Any:
+        spi = module.spidev.SpiDev()
+        spi.open(bus, device)
+        return spi
+
+    return open_spi, module.GPIO
+
+
 class Mfrc522Reader:
     """One MFRC522 on one chip select: `poll()` returns the UID of every Type A tag in its field.
 
-    Bus, chip select, reset pin and SPI clock come from the config; `sleep` is injected so a test
-    against the emulator runs on virtual time; `gpio` is the RPi.GPIO-compatible module (on a Pi 5,
-    rpi-lgpio provides it under the same name).
+    Bus, chip select, reset pin and SPI clock come from the config; `open_spi` opens the SPI device
+    and `gpio` is the RPi.GPIO-compatible module for the reset line (by default spidev and RPi.GPIO
+    on a Pi; on a Pi 5, rpi-lgpio provides it under the same name); `sleep` is injected so a test
+    against the emulator runs on virtual time: `Mfrc522Reader(config, open_spi=hw.open_spi,
+    gpio=hw.gpio, sleep=hw.sleep)`.
     """
 
-    def __init__(self, config: SpiReaderConfig, *, sleep: Callable[[float], None] = time.sleep,
-                 gpio: Any = None, max_tags: int = 8) -> None:
+    def __init__(self, config: SpiReaderConfig, *, open_spi: SpiOpener | None = None,
+                 sleep: Callable[[float], None] = time.sleep, gpio: Any = None, max_tags: int = 8) -> None:
         self.config = config
         self.name = config.antenna
         self.max_tags = max_tags
         self.stats = PollStats()
+        self._open_spi = open_spi
         self._sleep = sleep
         self._gpio = gpio
-        self._chip: Any = None
         self._spi: Any = None
         self._stalls = 0
         self.version: int | None = None
@@ -137,12 +182,12 @@ class Mfrc522Reader:
 
     def open(self) -> None:
         """Open the SPI device, raise the reset line and configure the chip; raises ReaderError."""
-        module = _mfrc522_module(self.name)
-        if self._gpio is None:
-            self._gpio = module.GPIO
-        spi = module.spidev.SpiDev()
+        if self._open_spi is None:
+            self._open_spi, gpio = _package_spi_opener(self.name)
+            if self._gpio is None:
+                self._gpio = gpio
         try:
-            spi.open(self.config.bus, self.config.device)
+            spi = self._open_spi(self.config.bus, self.config.device)
         except OSError as exc:
             raise ReaderError(self.name, f"{self.config.spi_path} cannot be opened ({exc.strerror or exc}): "
                               "enable SPI (dtparam=spi=on; dtoverlay=spi1-3cs for bus 1) and check "
@@ -150,11 +195,6 @@ class Mfrc522Reader:
         spi.max_speed_hz = self.config.spi_hz
         spi.mode = 0
         self._spi = spi
-        # The package's constructor would set BOARD numbering, claim pin 22, add a log handler per
-        # instance and run its own init: take its register class without it.
-        chip = module.MFRC522.__new__(module.MFRC522)
-        chip.spi = spi
-        self._chip = chip
         try:
             self._raise_reset_line()
             self.configure()
@@ -164,7 +204,7 @@ class Mfrc522Reader:
 
     def recover(self) -> None:
         """After a fault: configure the chip again (it may have been power-cycled), or open it."""
-        if self._chip is None:
+        if self._spi is None:
             self.open()
         else:
             self.configure()
@@ -175,7 +215,7 @@ class Mfrc522Reader:
             try:
                 self._spi.close()
             finally:
-                self._spi = self._chip = None
+                self._spi = None
         pin = self.config.reset_pin
         if pin is not None and self._gpio is not None:
             with _reset_pin_lock:
@@ -214,37 +254,43 @@ class Mfrc522Reader:
 
     def configure(self) -> None:
         """Soft-reset the chip and set its timer, modulation and antenna; raises ReaderNotAnswering."""
-        c = self._chip
-        c.Write_MFRC522(c.CommandReg, CMD_SOFT_RESET)
+        write, read = self._write, self._read
+        write(COMMAND, CMD_SOFT_RESET)
         self._sleep(RESET_SETTLE_S)
         for _ in range(3):
-            if not c.Read_MFRC522(c.CommandReg) & POWER_DOWN:
+            if not read(COMMAND) & POWER_DOWN:
                 break
             self._sleep(RESET_SETTLE_S)
         self.version = self.read_version()
-        c.Write_MFRC522(c.TModeReg, 0x80)  # TAuto: the timer starts at the end of every frame sent
-        c.Write_MFRC522(c.TPrescalerReg, TIMER_PRESCALER)
-        c.Write_MFRC522(c.TReloadRegH, TIMER_RELOAD >> 8)
-        c.Write_MFRC522(c.TReloadRegL, TIMER_RELOAD & 0xFF)
-        c.Write_MFRC522(c.TxAutoReg, 0x40)  # TxASKReg: 100 % ASK, as Type A requires
-        c.Write_MFRC522(c.ModeReg, 0x3D)  # CRC preset 6363h, the CRC_A start value
-        c.Write_MFRC522(c.CollReg, 0x00)  # ValuesAfterColl = 0: bits after a collision read as 0
-        c.Write_MFRC522(c.TxControlReg, c.Read_MFRC522(c.TxControlReg) | 0x03)  # antenna drivers on
+        write(T_MODE, 0x80)  # TAuto: the timer starts at the end of every frame sent
+        write(T_PRESCALER, TIMER_PRESCALER)
+        write(T_RELOAD_H, TIMER_RELOAD >> 8)
+        write(T_RELOAD_L, TIMER_RELOAD & 0xFF)
+        write(TX_ASK, 0x40)  # 100 % ASK, as Type A requires
+        write(MODE, 0x3D)  # CRC preset 6363h, the CRC_A start value
+        write(COLL, 0x00)  # ValuesAfterColl = 0: bits after a collision read as 0
+        write(TX_CONTROL, read(TX_CONTROL) | 0x03)  # antenna drivers on
         self._stalls = 0
 
     def read_version(self) -> int:
         """VersionReg; raises ReaderNotAnswering when the bus reads all zeros or all ones."""
-        version = int(self._chip.Read_MFRC522(self._chip.VersionReg))
+        version = self._read(VERSION)
         if version in (0x00, 0xFF):
             raise ReaderNotAnswering(self.name, f"no answer on {self.config.spi_path}: VersionReg reads "
                                      f"0x{version:02X} (check power, wiring and chip select)")
         return version
 
+    def _write(self, register: int, value: int) -> None:
+        self._spi.xfer2([write_address(register), value])
+
+    def _read(self, register: int) -> int:
+        return int(self._spi.xfer2([read_address(register), 0])[1])
+
     # -- the poll -------------------------------------------------------------------------------
 
     def poll(self) -> list[str]:
         """Every tag in the field, as upper-case hex UIDs; raises ReaderError if the chip fails."""
-        if self._chip is None:
+        if self._spi is None:
             raise ReaderError(self.name, "the reader is not open")
         self.stats.polls += 1
         found: list[str] = []
@@ -352,22 +398,21 @@ class Mfrc522Reader:
     def _transceive(self, frame: list[int], *, tx_last_bits: int = 0, rx_align: int = 0, answer_bits: int,
                     expect_silence: bool = False) -> _Answer | None:
         """Send one frame and wait, with bounded SPI reads, for the answer or the 1 ms timer."""
-        spi, c = self._spi, self._chip
+        spi, write = self._spi, self._write
         self.stats.transceives += 1
-        fifo = (c.FIFODataReg << 1) & 0x7E
-        c.Write_MFRC522(c.CommandReg, CMD_IDLE)  # stop whatever runs
-        c.Write_MFRC522(c.CommIrqReg, 0x7F)  # clear every interrupt flag
-        c.Write_MFRC522(c.FIFOLevelReg, 0x80)  # flush the FIFO
-        spi.xfer2([fifo, *frame])  # one burst into the FIFO
-        c.Write_MFRC522(c.CommandReg, CMD_TRANSCEIVE)
-        c.Write_MFRC522(c.BitFramingReg, 0x80 | (rx_align << 4) | tx_last_bits)  # StartSend
+        write(COMMAND, CMD_IDLE)  # stop whatever runs
+        write(COMM_IRQ, 0x7F)  # clear every interrupt flag
+        write(FIFO_LEVEL, 0x80)  # flush the FIFO
+        spi.xfer2([write_address(FIFO_DATA), *frame])  # one burst into the FIFO
+        write(COMMAND, CMD_TRANSCEIVE)
+        write(BIT_FRAMING, 0x80 | (rx_align << 4) | tx_last_bits)  # StartSend
         sent_bits = len(frame) * 9 + 2
         tx_s = sent_bits * BIT_S
         first = tx_s + (0 if expect_silence else FDT_S + (answer_bits * 9 // 8 + 2) * BIT_S) + 30e-6
         self._sleep(first if not expect_silence else tx_s + TIMEOUT_S + 50e-6)
         irq = 0
         for attempt in range(MAX_IRQ_READS):
-            irq = c.Read_MFRC522(c.CommIrqReg)
+            irq = self._read(COMM_IRQ)
             if irq & (IRQ_RX | IRQ_TIMER | IRQ_ERR):
                 break
             self._sleep(max(tx_s + TIMEOUT_S + 50e-6 - first, 50e-6) if attempt == 0 else TIMEOUT_S)
@@ -381,11 +426,10 @@ class Mfrc522Reader:
         if expect_silence:
             logger.debug("reader %s: a tag answered HLTA (a NAK); ignored", self.name)
             return None
-        reg = _read_address
-        _, error, level, control, coll = spi.xfer2([reg(c.ErrorReg), reg(c.FIFOLevelReg), reg(c.ControlReg),
-                                                   reg(c.CollReg), 0])
+        reg = read_address
+        _, error, level, control, coll = spi.xfer2([reg(ERROR), reg(FIFO_LEVEL), reg(CONTROL), reg(COLL), 0])
         level = min(level, 64)
-        data = spi.xfer2([reg(c.FIFODataReg)] * level + [0])[1:] if level else []
+        data = spi.xfer2([reg(FIFO_DATA)] * level + [0])[1:] if level else []
         last_bits = control & 0x07
         total = (level - 1) * 8 + last_bits if last_bits and level else level * 8
         bits = bytes_to_bits(data, total)[rx_align:]
@@ -418,7 +462,3 @@ def _uid_part(cln_bits: list[int]) -> list[int]:
     cln = bits_to_bytes(cln_bits)
     return list(cln[1:4]) if cln[0] == CASCADE_TAG else list(cln[0:4])
 
-
-def _read_address(register: int) -> int:
-    """The SPI address byte that reads a register (datasheet 8.1.2.3: bit 7 set, address in bits 6..1)."""
-    return ((register << 1) & 0x7E) | 0x80

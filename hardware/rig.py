@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hardware.hardware_config import HardwareConfig
-from hardware.mfrc522_reader import Mfrc522Reader
+from hardware.mfrc522_reader import Mfrc522Reader, SpiOpener
 from hardware.polling import Clock, EventSink, ReaderThread
 from hardware.presence import Presence
 from hardware.serial_board import SerialBoardReader, open_serial_port
@@ -28,14 +28,18 @@ class Sensors:
 
 def start_sensors(config: HardwareConfig, *, queue: EventSink, clock: Clock = time.monotonic,
                   sleep: Callable[[float], None] = time.sleep, antennas: set[str] | None = None,
-                  open_port: Callable[..., Any] = open_serial_port) -> Sensors:
-    """Start a thread per SPI reader and one for the serial board (only those serving `antennas`)."""
+                  open_port: Callable[..., Any] = open_serial_port, open_spi: SpiOpener | None = None,
+                  gpio: Any = None) -> Sensors:
+    """Start a thread per SPI reader and one for the serial board (only those serving `antennas`).
+
+    `open_spi` and `gpio` go to each `Mfrc522Reader` (None: spidev and RPi.GPIO on a Pi).
+    """
     sensors = Sensors()
     try:
         for reader_config in config.readers:
             if antennas is not None and reader_config.antenna not in antennas:
                 continue
-            reader = Mfrc522Reader(reader_config, sleep=sleep)
+            reader = Mfrc522Reader(reader_config, open_spi=open_spi, gpio=gpio, sleep=sleep)
             presence = Presence(reader_config.antenna, config.timing_for(reader_config.antenna))
             thread = ReaderThread(reader, presence, queue=queue, clock=clock,
                                   poll_interval_s=config.poll_interval_s)

@@ -71,6 +71,7 @@ def _readers(config, args, table) -> list[Check]:  # type: ignore[no-untyped-def
         if table is not None:
             hw = table.hardware
             checks += check_reader(reader, spi_exists=hw.spi_device_exists, sleep=hw.sleep,
+                                   open_spi=hw.open_spi, gpio=hw.gpio,
                                    prompt=_emulated_prompt if args.tags else None, clock=hw.now,
                                    on_tag_request=lambda antenna: table.place(antenna, "04D0C7041F2E3D"))
         else:

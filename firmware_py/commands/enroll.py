@@ -76,8 +76,11 @@ def _with_hardware(config: HardwareConfig, enrollment: Enrollment, args: argpars
     events: queue.Queue[object] = queue.Queue()
     sensors = None
     try:
+        hardware = table.hardware if table else None
         sensors = start_sensors(config, queue=events, antennas={args.antenna},
-                                sleep=table.hardware.sleep if table else _sleep)
+                                sleep=hardware.sleep if hardware else _sleep,
+                                open_spi=hardware.open_spi if hardware else None,
+                                gpio=hardware.gpio if hardware else None)
         return run_enrollment(enrollment, events, antenna=args.antenna, out=sys.stdout, on_prompt=on_prompt,
                               card_timeout_s=args.card_timeout, fault_timeout_s=args.fault_timeout)
     except KeyboardInterrupt:

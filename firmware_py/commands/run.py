@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         return 3
 
     if args.simulate:
-        from firmware_py.simulation.table import SimClock  # noqa: PLC0415
+        from firmware_py.simulation.simulated_table import SimClock  # noqa: PLC0415
 
         clock: object = SimClock()
     else:

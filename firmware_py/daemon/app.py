@@ -361,8 +361,7 @@ class Daemon:
         for ruling in self.core.unconfirmed:
             self.announced_again.append(ruling)
             ruling_log.info("%s [open before the restart]", ruling.public().explain())
-            for callback in self.on_ruling:
-                callback(ruling)
+            self._tell_ruling(ruling)
 
     def _same_setup(self) -> bool:
         if self._setup_line is None:
@@ -495,8 +494,7 @@ class Daemon:
         for ruling in outcome.rulings:
             self._count(ruling)
             ruling_log.info("%s [%s]", ruling.public().explain(), source)  # no face-down card named
-            for callback in self.on_ruling:
-                callback(ruling)
+            self._tell_ruling(ruling)
         for notice in outcome.notices:
             logger.info("notice t=%.2f %s: %s [%s]", notice.t, notice.notice, notice.message, source)
 
@@ -504,6 +502,14 @@ class Daemon:
         self.rulings += 1
         if ruling.ruling in (RulingKind.MISDEAL, RulingKind.VOID_HAND):
             self.void_deals += 1  # a deal that was never played: not a hand
+
+    def _tell_ruling(self, ruling: Ruling) -> None:
+        """Each ruling listener (the buzzer, the LED) in turn: one that raises is logged, not fatal."""
+        for callback in self.on_ruling:
+            try:
+                callback(ruling)
+            except Exception:
+                logger.exception("a ruling listener failed")
 
     def _publish(self) -> None:
         snapshot = self.core.snapshot()

@@ -114,7 +114,7 @@ class SimulationPlan:
 def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPlan, *,
                         speed: float | None) -> Any:
     """Emulated readers, board and panel driven by the seeded dealer bot; returns the dealer."""
-    from firmware_py.simulation.table import EmulatedSensors, SimulatedDealer, script  # noqa: PLC0415
+    from firmware_py.simulation.simulated_table import EmulatedSensors, SimulatedDealer, script  # noqa: PLC0415
 
     in_play = config.deck(config.in_play)
     missing = [card for card in FULL_DECK if card not in set(in_play.cards.values())]

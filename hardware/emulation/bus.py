@@ -1,7 +1,9 @@
 """Emulated Pi peripherals: MFRC522 chips on SPI chip selects, GPIO lines, and one virtual clock.
 
-`install_fake_modules()` puts a fake `spidev` and a fake `RPi.GPIO` in `sys.modules`, so the real
-`mfrc522` package imports and runs unchanged against whichever `EmulatedHardware` is active.
+A driver is handed this hardware's parts explicitly: `hw.open_spi` (an SPI opener), `hw.gpio` (an
+RPi.GPIO-compatible module) and `hw.sleep`. Only to run the `mfrc522` package itself (its own
+polling, kept as a baseline in the tests), `install_fake_modules()` puts a fake `spidev` and a fake
+`RPi.GPIO` in `sys.modules` that talk to whichever `EmulatedHardware` is active.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import sys
 import threading
 import time
 import types
+from collections.abc import Callable
 from typing import Any
 
 from hardware.emulation.chip import EmulatedMfrc522
@@ -43,6 +46,7 @@ class EmulatedHardware:
         self.gpio_setup: dict[int, int] = {}
         self.gpio_cleanups: list[int | None] = []
         self.missing_devices: set[tuple[int, int]] = set()
+        self.gpio = _fake_gpio_module(lambda: self)  # RPi.GPIO's interface, on these pins
 
     # clock
     def now(self) -> float:
@@ -72,6 +76,10 @@ class EmulatedHardware:
 
     def chip(self, bus: int, device: int) -> EmulatedMfrc522:
         return self.chips[(bus, device)]
+
+    def open_spi(self, bus: int, device: int) -> FakeSpiDev:
+        """The SPI opener to hand a driver: the chip on `bus`/`device`, or FileNotFoundError as spidev gives."""
+        return FakeSpiDev(bus, device, hardware=self)
 
     def spi_device_exists(self, bus: int, device: int) -> bool:
         return (bus, device) in self.chips and (bus, device) not in self.missing_devices
@@ -113,7 +121,8 @@ def active() -> EmulatedHardware:
 class FakeSpiDev:
     """The part of `spidev.SpiDev` that drivers use, wired to an emulated chip."""
 
-    def __init__(self, bus: int | None = None, device: int | None = None) -> None:
+    def __init__(self, bus: int | None = None, device: int | None = None, *,
+                 hardware: EmulatedHardware | None = None) -> None:
         self.max_speed_hz = 500_000
         self.mode = 0
         self.bits_per_word = 8
@@ -121,11 +130,12 @@ class FakeSpiDev:
         self.cshigh = False
         self.no_cs = False
         self._chip: EmulatedMfrc522 | None = None
+        self._hardware = hardware  # None: the active one (the fake `spidev` module's devices)
         if bus is not None and device is not None:
             self.open(bus, device)
 
     def open(self, bus: int, device: int) -> None:
-        hardware = active()
+        hardware = self._hardware or active()
         if not hardware.spi_device_exists(bus, device):
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", f"/dev/spidev{bus}.{device}")
         self._chip = hardware.chip(bus, device)
@@ -147,9 +157,9 @@ class FakeSpiDev:
         return self.xfer2([0] * count)
 
 
-def _fake_gpio_module() -> types.ModuleType:
+def _fake_gpio_module(active: Callable[[], EmulatedHardware]) -> types.ModuleType:
     gpio = types.ModuleType("RPi.GPIO")
-    gpio.__doc__ = "Fake RPi.GPIO routed to the active EmulatedHardware."
+    gpio.__doc__ = "Fake RPi.GPIO routed to an EmulatedHardware."
     constants = {"BOARD": 10, "BCM": 11, "OUT": 0, "IN": 1, "LOW": 0, "HIGH": 1,
                  "PUD_OFF": 20, "PUD_DOWN": 21, "PUD_UP": 22, "VERSION": "emulated"}
     for name, value in constants.items():
@@ -211,7 +221,7 @@ def install_fake_modules() -> None:
         sys.modules["spidev"] = spidev
     if "RPi.GPIO" not in sys.modules:
         rpi = types.ModuleType("RPi")
-        gpio = _fake_gpio_module()
+        gpio = _fake_gpio_module(active)
         gpio._pokertable_fake = True  # type: ignore[attr-defined]
         rpi.GPIO = gpio  # type: ignore[attr-defined]
         rpi.__path__ = []  # a package, so `import RPi.GPIO` works

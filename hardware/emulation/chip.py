@@ -31,18 +31,50 @@ from hardware.iso14443 import (
 if TYPE_CHECKING:
     from hardware.emulation.bus import EmulatedHardware
 
-FC_HZ = 13_560_000
-BIT_S = 128 / FC_HZ  # one bit at 106 kbit/s
-FDT_S = 1236 / FC_HZ  # frame delay time PCD -> PICC for the anticollision commands
-VERSION_MFRC522_V2 = 0x92
-
-# Registers (MFRC522 datasheet, table "MFRC522 register overview").
-COMMAND, COMM_IEN, DIV_IEN, COMM_IRQ, DIV_IRQ, ERROR, STATUS1, STATUS2 = range(1, 9)
-FIFO_DATA, FIFO_LEVEL, WATER_LEVEL, CONTROL, BIT_FRAMING, COLL = range(9, 15)
-MODE, TX_MODE, RX_MODE, TX_CONTROL, TX_ASK = range(0x11, 0x16)
-CRC_RESULT_H, CRC_RESULT_L = 0x21, 0x22
-T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L = 0x2A, 0x2B, 0x2C, 0x2D
-VERSION = 0x37
+from hardware.mfrc522_registers import (
+    BIT_FRAMING,
+    BIT_S,
+    CMD_AUTHENT,
+    CMD_CALC_CRC,
+    CMD_SOFT_RESET,
+    CMD_TRANSCEIVE,
+    CMD_TRANSMIT,
+    COLL,
+    COMM_IEN,
+    COMM_IRQ,
+    COMMAND,
+    CONTROL,
+    CRC_RESULT_H,
+    CRC_RESULT_L,
+    DIV_IRQ,
+    DIV_IRQ_CRC,
+    ERR_COLL,
+    ERR_CRC,
+    ERR_PROTOCOL,
+    ERROR,
+    FC_HZ,
+    FDT_S,
+    FIFO_DATA,
+    FIFO_LEVEL,
+    IRQ_ERR,
+    IRQ_IDLE,
+    IRQ_RX,
+    IRQ_TIMER,
+    IRQ_TX,
+    MODE,
+    RX_MODE,
+    STATUS1,
+    STATUS2,
+    T_MODE,
+    T_PRESCALER,
+    T_RELOAD_H,
+    T_RELOAD_L,
+    TX_CONTROL,
+    TX_MODE,
+    VERSION,
+    VERSION_MFRC522_V2,
+    WATER_LEVEL,
+)
 
 RESET_VALUES = {
     COMMAND: 0x20, COMM_IEN: 0x80, COMM_IRQ: 0x14, STATUS1: 0x21, WATER_LEVEL: 0x08,
@@ -50,13 +82,6 @@ RESET_VALUES = {
     0x19: 0x4D, 0x1A: 0x62, 0x1F: 0xEB, CRC_RESULT_H: 0xFF, CRC_RESULT_L: 0xFF, 0x24: 0x26,
     0x26: 0x48, 0x27: 0x88, 0x28: 0x20, 0x29: 0x20,
 }
-
-CMD_IDLE, CMD_CALC_CRC, CMD_TRANSMIT, CMD_RECEIVE = 0x00, 0x03, 0x04, 0x08
-CMD_TRANSCEIVE, CMD_AUTHENT, CMD_SOFT_RESET = 0x0C, 0x0E, 0x0F
-
-IRQ_TX, IRQ_RX, IRQ_IDLE, IRQ_ERR, IRQ_TIMER = 0x40, 0x20, 0x10, 0x02, 0x01
-ERR_COLL, ERR_CRC, ERR_PARITY, ERR_PROTOCOL = 0x08, 0x04, 0x02, 0x01
-DIV_IRQ_CRC = 0x04
 
 
 class TagState(StrEnum):

@@ -8,7 +8,7 @@ import subprocess
 
 from bench.sim_kills import ROOT, _command, _env, killed_session, rulings_of
 from firmware_py.core import Gone, Read
-from firmware_py.simulation.table import Act, align, expected_keys, lying_cards
+from firmware_py.simulation.simulated_table import Act, align, expected_keys, lying_cards
 
 BOARD = frozenset({"board1", "board2", "board3"})
 

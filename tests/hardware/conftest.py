@@ -1,4 +1,4 @@
-"""Fixtures: an emulated Pi with MFRC522 chips, and readers built on the real `mfrc522` package."""
+"""Fixtures: an emulated Pi with MFRC522 chips; readers are handed its parts (`hw.open_spi`, `hw.gpio`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import pytest
 from hardware.emulation.bus import EmulatedHardware, install_fake_modules
 from hardware.hardware_config import SpiReaderConfig
 
-install_fake_modules()  # before anything imports mfrc522: it imports RPi.GPIO and spidev at import time
+# Only for the `mfrc522` package's own polling (test_library_baseline.py): it imports RPi.GPIO and
+# spidev at import time, so the fakes must be in place before anything imports it.
+install_fake_modules()
 
 
 @pytest.fixture

@@ -70,7 +70,8 @@ def _enroll_with(operator, enrollment, config_path, antenna="shoe", timeout=10.0
     config = load_hardware_config(config_path)
     with EmulatedTable(config) as table:
         events: queue.Queue[object] = queue.Queue()
-        sensors = start_sensors(table.config, queue=events, antennas={antenna}, sleep=table.hardware.sleep)
+        sensors = start_sensors(table.config, queue=events, antennas={antenna}, sleep=table.hardware.sleep,
+                                open_spi=table.hardware.open_spi, gpio=table.hardware.gpio)
         lines: list[str] = []
 
         class Out:
@@ -158,11 +159,12 @@ def test_doctor_reports_a_dead_reader_with_the_fix(config_path, capsys):
     config = load_hardware_config(config_path)
     with EmulatedTable(config, realtime=False) as table:
         table.chips["shoe"].unplug()
-        checks = check_reader(config.readers[0], spi_exists=table.hardware.spi_device_exists,
-                              sleep=table.hardware.sleep, prompt=None, clock=table.hardware.now)
+        hw = table.hardware
+        checks = check_reader(config.readers[0], spi_exists=hw.spi_device_exists, open_spi=hw.open_spi,
+                              gpio=hw.gpio, sleep=hw.sleep, prompt=None, clock=hw.now)
         table.hardware.missing_devices.add((0, 0))
-        missing = check_reader(config.readers[0], spi_exists=table.hardware.spi_device_exists,
-                               sleep=table.hardware.sleep, prompt=None)
+        missing = check_reader(config.readers[0], spi_exists=hw.spi_device_exists, open_spi=hw.open_spi,
+                               gpio=hw.gpio, sleep=hw.sleep, prompt=None)
     assert checks[-1].ok is False and "VersionReg reads 0x00" in checks[-1].detail
     assert "check 3.3 V" in checks[-1].line()
     assert missing[0].ok is False and "dtparam=spi=on" in missing[0].fix
@@ -172,7 +174,8 @@ def test_the_emulated_table_places_tags_on_spi_and_serial_antennas(config_path):
     config = load_hardware_config(config_path)
     with EmulatedTable(config) as table:
         events: queue.Queue[object] = queue.Queue()
-        sensors = start_sensors(table.config, queue=events, sleep=table.hardware.sleep)
+        sensors = start_sensors(table.config, queue=events, sleep=table.hardware.sleep,
+                                open_spi=table.hardware.open_spi, gpio=table.hardware.gpio)
         try:
             table.place("shoe", "04A1B2C3D4E5F6")
             table.place("muck", "DEADBEEF")

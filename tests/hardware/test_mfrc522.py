@@ -1,4 +1,4 @@
-"""The MFRC522 poll, run as real `mfrc522` package code against the register-level emulator."""
+"""The MFRC522 poll, run by the real driver on the register-level emulator's SPI devices, handed to it."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def chip(hw):
 
 @pytest.fixture
 def reader(hw, chip, reader_config):
-    with Mfrc522Reader(reader_config(), sleep=hw.sleep) as r:
+    with Mfrc522Reader(reader_config(), open_spi=hw.open_spi, gpio=hw.gpio, sleep=hw.sleep) as r:
         chip.reset_counters()
         yield r
 
@@ -115,7 +115,7 @@ def test_a_reader_that_stops_answering_raises_a_clear_error(chip, reader):
 
 def test_a_missing_spi_device_names_the_device_and_the_fix(hw, reader_config):
     with pytest.raises(ReaderError, match=r"/dev/spidev0\.1 cannot be opened.*dtparam=spi=on"):
-        Mfrc522Reader(reader_config(device=1), sleep=hw.sleep).open()
+        Mfrc522Reader(reader_config(device=1), open_spi=hw.open_spi, gpio=hw.gpio, sleep=hw.sleep).open()
 
 
 def test_a_chip_reset_behind_the_readers_back_is_configured_again(chip, reader):
@@ -127,8 +127,8 @@ def test_a_chip_reset_behind_the_readers_back_is_configured_again(chip, reader):
 
 def test_closing_a_reader_releases_only_its_own_reset_pin(hw, chip, reader_config):
     other = hw.add_mfrc522(bus=0, device=1, reset_pin=25)
-    first = Mfrc522Reader(reader_config(), sleep=hw.sleep)
-    second = Mfrc522Reader(reader_config("burn", device=1), sleep=hw.sleep)
+    first = Mfrc522Reader(reader_config(), open_spi=hw.open_spi, gpio=hw.gpio, sleep=hw.sleep)
+    second = Mfrc522Reader(reader_config("burn", device=1), open_spi=hw.open_spi, gpio=hw.gpio, sleep=hw.sleep)
     first.open()
     second.open()
     first.close()
@@ -146,7 +146,7 @@ def test_readers_on_several_buses_and_chip_selects(hw, reader_config):
     for i, (bus, dev) in enumerate(chips):
         chips[(bus, dev)].place(Tag.classic(f"1000000{i}"))
         r = Mfrc522Reader(reader_config(f"board{i + 1}", bus=bus, device=dev, spi_hz=4_000_000),
-                          sleep=hw.sleep)
+                          open_spi=hw.open_spi, gpio=hw.gpio, sleep=hw.sleep)
         r.open()
         readers.append(r)
     try:
@@ -203,3 +203,28 @@ class TestReaderThread:
             hw.sleep(thread.step())
         kinds = [type(r) for r in drain(events)]
         assert kinds == [Read, ReaderFault, ReaderRecovered, Gone]
+
+
+def test_the_driver_takes_its_spi_device_and_gpio_explicitly_no_fake_modules_needed():
+    """In a fresh process (conftest installs the fakes into this one): no `spidev`, `RPi` or `mfrc522` import."""
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    code = """
+import sys
+from hardware.hardware_config import SpiReaderConfig
+from hardware.emulation.bus import EmulatedHardware
+from hardware.emulation.chip import Tag
+from hardware.mfrc522_reader import Mfrc522Reader
+hw = EmulatedHardware()  # never activated: nothing global points at it
+hw.add_mfrc522(bus=1, device=2, reset_pin=25).place(Tag.ntag("04A1B2C3D4E5F6"))
+config = SpiReaderConfig(antenna="burn", bus=1, device=2, reset_pin=25)
+with Mfrc522Reader(config, open_spi=hw.open_spi, gpio=hw.gpio, sleep=hw.sleep) as reader:
+    print(reader.poll(), hw.gpio_levels)
+print(sorted(n for n in ("spidev", "RPi", "RPi.GPIO", "mfrc522") if n in sys.modules))
+"""
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, env={"PYTHONPATH": str(root)},
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out == ["['04A1B2C3D4E5F6'] {25: 1}", "[]"]

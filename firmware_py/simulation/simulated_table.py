@@ -4,8 +4,10 @@ Nothing here posts a core event itself (except for a sensor the hardware config 
 script becomes physical acts, a tag on an emulated MFRC522's antenna, a tag on a port of an
 emulated serial board behind pyserial's `loop://`, a MockFactory pin driven low, and the real
 `ReaderThread`, `SerialBoardReader` and `DealerPanel` turn them into events on the daemon's
-queue, stamped by a virtual session clock. The world is stepped in lockstep on that clock, so
-fifty hands take seconds, not hours; `speed` slows it to a multiple of real time for a window.
+queue, stamped by a virtual session clock. The emulated parts are those of one
+`hardware.emulation.table.EmulatedTable`, handed to the drivers explicitly. The world is stepped in
+lockstep on that clock, so fifty hands take seconds, not hours; `speed` slows it to a multiple of
+real time for a window.
 
 On a restart after a crash, `align` finds how far the journal got through the same seeded script,
 the cards the journal says lie on the board are put back on the emulated antennas (known to their
@@ -213,50 +215,50 @@ class _Tap:
 
 
 class EmulatedSensors:
-    """The configured readers and panel on emulated hardware, stepped by the world, not by threads."""
+    """The configured readers and panel on an `EmulatedTable`, stepped by the world, not by threads."""
 
     def __init__(self, hardware_config: Any, *, queue: Any, clock: SimClock) -> None:
-        self.config = hardware_config
+        import serial  # noqa: PLC0415
+
+        from hardware.emulation.table import EmulatedTable  # noqa: PLC0415
+
         self.clock = clock
         self.tap = _Tap(queue)
+        self._loop = serial.serial_for_url("loop://", timeout=0)  # the board's wire, looped back
+        # SPI time is virtual (polls cost no waiting); the board writes a scan when the world steps it.
+        self.table = EmulatedTable(hardware_config, realtime=False, board_port=self._loop)
+        self.config = self.table.config
         self.spi: dict[str, Any] = {}  # antenna -> ReaderThread (never started: step() is called)
-        self.chips: dict[str, Any] = {}
         self.serial: Any = None
-        self.board: Any = None
-        self.board_antennas: tuple[str, ...] = ()
+        self.board_antennas: tuple[str, ...] = () if self.config.serial is None else self.config.serial.antennas
         self.panel: Any = None
         self.keypad: Any = None  # hardware.keypad.KeypadReader, fed the key events an emulated keypad sends
-        self.pin_factory: Any = None
-        self.hardware: Any = None
-        self._tags: dict[tuple[str, str], Any] = {}
+
+    @property
+    def board(self) -> Any:
+        return self.table.board
+
+    @property
+    def pin_factory(self) -> Any:
+        return self.table.pin_factory
 
     # -- life cycle (the daemon starts readers, then the panel; stops them in reverse) ------------
 
     def start_readers(self) -> None:
-        import serial  # noqa: PLC0415
-
-        from hardware.emulation.bus import EmulatedHardware, activate, install_fake_modules  # noqa: PLC0415
         from hardware.mfrc522_reader import Mfrc522Reader  # noqa: PLC0415
         from hardware.polling import ReaderThread  # noqa: PLC0415
         from hardware.presence import Presence  # noqa: PLC0415
 
-        install_fake_modules()
-        self.hardware = EmulatedHardware(realtime=False)  # SPI time is virtual: polls cost no waiting
-        activate(self.hardware)
+        hardware = self.table.hardware
         for reader in self.config.readers:
-            self.chips[reader.antenna] = self.hardware.add_mfrc522(bus=reader.bus, device=reader.device,
-                                                                    reset_pin=reader.reset_pin)
-            driver = Mfrc522Reader(reader, sleep=self.hardware.sleep)
+            driver = Mfrc522Reader(reader, open_spi=hardware.open_spi, gpio=hardware.gpio, sleep=hardware.sleep)
             presence = Presence(reader.antenna, self.config.timing_for(reader.antenna))
             self.spi[reader.antenna] = ReaderThread(driver, presence, queue=self.tap, clock=self.clock,
                                                     poll_interval_s=self.config.poll_interval_s)
         if self.config.serial is not None:
-            from hardware.emulation.serial_board import EmulatedBoard  # noqa: PLC0415
             from hardware.serial_board import SerialBoardReader  # noqa: PLC0415
 
-            loop = serial.serial_for_url("loop://", timeout=0)  # the board's wire, looped back
-            self.board = EmulatedBoard(len(self.config.serial.antennas), port=loop)
-            self.board_antennas = self.config.serial.antennas
+            loop = self._loop
             self.serial = SerialBoardReader(self.config.serial, queue=self.tap, clock=self.clock,
                                             timing_for=self.config.timing_for,
                                             open_port=lambda *_args, **_kwargs: loop)
@@ -268,23 +270,17 @@ class EmulatedSensors:
             thread.step()  # opens the reader and configures the chip
 
     def stop_readers(self) -> None:
-        from hardware.emulation.bus import deactivate  # noqa: PLC0415
-
         for thread in reversed(list(self.spi.values())):
             thread.stop()
         if self.serial is not None:
             self.serial.stop()
-        if self.hardware is not None:
-            deactivate(self.hardware)
+        self.table.close()
 
     def start_panel(self) -> None:
         if self.config.panel is None:
             return
-        from gpiozero.pins.mock import MockFactory, MockPWMPin  # noqa: PLC0415
-
         from hardware.panel import DealerPanel  # noqa: PLC0415
 
-        self.pin_factory = MockFactory(pin_class=MockPWMPin)
         self.panel = DealerPanel(self.config.panel, pin_factory=self.pin_factory, queue=self.tap, clock=self.clock)
         from hardware.keypad import KeypadConfig, KeypadReader  # noqa: PLC0415
 
@@ -294,8 +290,7 @@ class EmulatedSensors:
     def stop_panel(self) -> None:
         if self.panel is not None:
             self.panel.close()
-        if self.pin_factory is not None:
-            self.pin_factory.reset()
+        self.pin_factory.reset()
 
     # -- the physical world -----------------------------------------------------------------------
 
@@ -311,24 +306,15 @@ class EmulatedSensors:
             self.panel.service()
 
     def place(self, antenna: str, uid: str) -> bool:
-        if antenna in self.chips:
-            from hardware.emulation.chip import Tag  # noqa: PLC0415
-
-            tag = self._tags.setdefault((antenna, uid), Tag(uid=bytes.fromhex(uid)))
-            self.chips[antenna].place(tag)
-            return True
-        if antenna in self.board_antennas:
-            self.board.place(self.board_antennas.index(antenna), uid)
-            return True
-        return False
+        """Put a tag on `antenna`; False when no sensor of the config watches it."""
+        if not self.table.senses(antenna):
+            return False
+        self.table.place(antenna, uid)
+        return True
 
     def remove(self, antenna: str, uid: str) -> None:
-        if antenna in self.chips:
-            tag = self._tags.get((antenna, uid))
-            if tag is not None:
-                self.chips[antenna].remove(tag)
-        elif antenna in self.board_antennas:
-            self.board.remove(self.board_antennas.index(antenna), uid)
+        if self.table.senses(antenna):
+            self.table.remove(antenna, uid)
 
     def restore(self, lying: dict[str, list[str]]) -> None:
         """After a restart: the cards that lay on the board before it lie there again, already known."""
