@@ -122,9 +122,11 @@ class BroadcastPicture:
         body = self.feed.on_air(now)
         shown = snapshot_from_broadcast(body) if body is not None else None
         delayed = self.feed.delayed
+        odds = self.chances.lookup(shown) if shown is not None else None
         frame = BroadcastFrame(now=now, shown=shown, delay_s=delayed.delay_s,
                                next_release=delayed.next_release(now), first_release=delayed.first_release(),
-                               chances=self.chances.get(shown) if shown is not None else None)
+                               chances=odds.chances if odds is not None else None,
+                               computing=odds is not None and odds.computing)
         render_broadcast(surface, frame, config=self.config, painter=self.painter)
 
     def picture(self, size: tuple[int, int], path: Path, now: float) -> None:
@@ -145,11 +147,19 @@ class BroadcastPicture:
         pygame.font.init()
         screen = pygame.display.set_mode(size, pygame.FULLSCREEN if fullscreen else 0)
         pygame.display.set_caption(f"Broadcast: {self.feed.room}/{self.feed.table}")
-        while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
-            for event in pygame.event.get():
-                if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
-                    stop.set()
-            self.draw(screen, time.monotonic())
-            pygame.display.flip()
-            stop.wait(0.25)
-        pygame.display.quit()
+        from display.chances import ChancesCache  # noqa: PLC0415
+
+        # On screen the chances come from a worker process, as on the table's own broadcast screen: a
+        # nine-handed pre-flop calculation never holds up a frame; the picture says "computing" meanwhile.
+        self.chances = ChancesCache(background=True)
+        try:
+            while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
+                for event in pygame.event.get():
+                    if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+                        stop.set()
+                self.draw(screen, time.monotonic())
+                pygame.display.flip()
+                stop.wait(0.25)
+        finally:
+            self.chances.close()
+            pygame.display.quit()
