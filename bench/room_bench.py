@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.room.services import Mosquitto, ensure_installed  # noqa: E402
+from tests.room.services import Mosquitto, ensure_installed, simulated_table_file  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -41,22 +41,7 @@ def rss_mib(pid: int) -> float:
 
 
 def config(work: Path, name: str, room: str) -> Path:
-    path = work / f"{name}.toml"
-    path.write_text(f"""
-[table]
-profile = "robert"
-seats = [1, 2, 3, 4, 5, 6, 7, 8, 9]
-button = 1
-decks = ["{ROOT}/config/decks/test-red.json", "{ROOT}/config/decks/test-blue.json"]
-in_play = "test-red"
-hardware = "{ROOT}/config/hardware.toml"
-profiles = "{ROOT}/config/profiles"
-
-[display]
-enabled = false
-{room}
-""")
-    return path
+    return simulated_table_file(work, name, seats=9, room=room)
 
 
 def main(argv: list[str] | None = None) -> int:

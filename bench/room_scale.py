@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from firmware_py.room.messages import parse_topic  # noqa: E402
 from firmware_py.room.mqtt import connect_properties, make_client  # noqa: E402
 from firmware_py.room.room_config import BrokerConfig  # noqa: E402
-from tests.room.services import ACL_FILE, Mosquitto, ensure_installed  # noqa: E402
+from tests.room.services import ACL_FILE, Mosquitto, ensure_installed, simulated_table_file  # noqa: E402
 from tests.room.truth import journal_truth, last_seq  # noqa: E402
 
 ROOM = "scale"
@@ -111,20 +111,7 @@ def forged_publish(broker: Mosquitto, password_file: Path) -> str:
 
 
 def table_config(work: Path, table: str, broker: Mosquitto, password: Path) -> Path:
-    path = work / f"{table}.toml"
-    path.write_text(f"""
-[table]
-profile = "robert"
-seats = [1, 2, 3, 4, 5, 6, 7, 8, 9]
-button = 1
-decks = ["{ROOT}/config/decks/test-red.json", "{ROOT}/config/decks/test-blue.json"]
-in_play = "test-red"
-hardware = "{ROOT}/config/hardware.toml"
-profiles = "{ROOT}/config/profiles"
-
-[display]
-enabled = false
-
+    return simulated_table_file(work, table, seats=9, room=f"""
 [room]
 room = "{ROOM}"
 table = "{table}"
@@ -134,9 +121,7 @@ tls = true
 ca_file = "{broker.certs.ca}"
 password_file = "{password}"
 dealer = "dealer-{int(table[1:]) % 7}"
-heartbeat_s = 2
-""")
-    return path
+heartbeat_s = 2""")
 
 
 class Table:

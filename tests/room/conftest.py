@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from firmware_py.room.room_config import BrokerConfig
-from tests.room.services import ACL_FILE, Mosquitto, Postgres, ensure_installed, postgres_bin
+from tests.room.services import ACL_FILE, Mosquitto, Postgres, ensure_installed, postgres_bin, simulated_table_file
 
 ROOT = Path(__file__).resolve().parents[2]
 USERS = {"t01": "table-one-secret", "t02": "table-two-secret", "floor": "floor-secret",
@@ -136,20 +136,7 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgr
 
 def table_file(directory: Path, *, room: str = "main", table: str = "t01", port: int, extra: str = "") -> Path:
     """A simulated table's config file with a [room] section."""
-    path = directory / f"{table}.toml"
-    path.write_text(f"""
-[table]
-profile = "robert"
-seats = [1, 2, 3, 4, 5, 6]
-button = 1
-decks = ["{ROOT}/config/decks/test-red.json", "{ROOT}/config/decks/test-blue.json"]
-in_play = "test-red"
-hardware = "{ROOT}/config/hardware.toml"
-profiles = "{ROOT}/config/profiles"
-
-[display]
-enabled = false
-
+    return simulated_table_file(directory, table, room=f"""
 [room]
 room = "{room}"
 table = "{table}"
@@ -157,6 +144,4 @@ broker = "127.0.0.1"
 port = {port}
 dealer = "Dana"
 heartbeat_s = 1
-{extra}
-""")
-    return path
+{extra}""")

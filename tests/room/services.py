@@ -16,6 +16,26 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ACL_FILE = ROOT / "config" / "room" / "acl"
+
+
+def simulated_table_file(directory: Path, name: str, *, seats: int = 6, room: str = "") -> Path:
+    """A simulated table's config file, headless; `room` is its `[room]` section (empty: no room)."""
+    path = directory / f"{name}.toml"
+    path.write_text(f"""
+[table]
+profile = "robert"
+seats = {list(range(1, seats + 1))}
+button = 1
+decks = ["{ROOT}/config/decks/test-red.json", "{ROOT}/config/decks/test-blue.json"]
+in_play = "test-red"
+hardware = "{ROOT}/config/hardware.toml"
+profiles = "{ROOT}/config/profiles"
+
+[display]
+enabled = false
+{room}
+""")
+    return path
 START_TIMEOUT_S = 15.0
 
 
