@@ -26,8 +26,9 @@ def test_every_error_is_a_table_error_and_a_builtin():
 def test_the_old_error_modules_and_colliding_module_names_are_gone():
     for old in ("hardware/errors.py", "hardware/config.py", "display/config.py", "firmware_py/daemon/config.py",
                 "firmware_py/room/config.py", "firmware_py/daemon/faults.py", "hardware/faults.py",
-                "tests/rules/table.py"):
+                "tests/rules/table.py", "firmware_py/core/table.py", "hardware/emulation/table.py",
+                "firmware_py/simulation/table.py"):
         assert not (ROOT / old).exists(), old
     names = [p.name for top in ("firmware_py", "display", "hardware") for p in (ROOT / top).rglob("*.py")]
-    for name in ("config.py", "faults.py", "errors.py"):
+    for name in ("config.py", "faults.py", "errors.py", "table.py"):
         assert names.count(name) <= 1, name

@@ -11,7 +11,7 @@ from gpiozero.devices import Device
 
 from firmware_py.errors import ConfigError
 from hardware.doctor import Check, check_panel, check_reader, check_serial
-from hardware.emulation.table import EmulatedTable
+from hardware.emulation.emulated_table import EmulatedTable
 from hardware.hardware_config import DEFAULT_PATH, load_hardware_config
 from hardware.serial_board import open_serial_port
 

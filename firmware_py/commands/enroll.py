@@ -14,7 +14,7 @@ from typing import TextIO
 from firmware_py.config_toolkit import did_you_mean
 from firmware_py.core.events import Read
 from firmware_py.errors import ConfigError, DeckFileError
-from hardware.emulation.table import EmulatedTable
+from hardware.emulation.emulated_table import EmulatedTable
 from hardware.enrollment import Enrollment
 from hardware.hardware_config import DEFAULT_PATH, HardwareConfig, load_hardware_config
 from hardware.reader_health import ReaderFault, ReaderRecovered

@@ -36,8 +36,8 @@ from firmware_py.core.events import (
 from firmware_py.core.hand import CardInfo, Dealt, Hand
 from firmware_py.core.profiles import Profile, Rule
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
+from firmware_py.core.seating import Positions, between, first_positions, next_positions
 from firmware_py.core.snapshot import ChipsView, ClockView, Phase, PlayerState, SeatView, TableSnapshot
-from firmware_py.core.table import Positions, between, first_positions, next_positions
 from firmware_py.core.vocab import Cause, RuleKey, Where
 
 NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}

@@ -5,7 +5,7 @@ script becomes physical acts, a tag on an emulated MFRC522's antenna, a tag on a
 emulated serial board behind pyserial's `loop://`, a MockFactory pin driven low, and the real
 `ReaderThread`, `SerialBoardReader` and `DealerPanel` turn them into events on the daemon's
 queue, stamped by a virtual session clock. The emulated parts are those of one
-`hardware.emulation.table.EmulatedTable`, handed to the drivers explicitly. The world is stepped in
+`hardware.emulation.emulated_table.EmulatedTable`, handed to the drivers explicitly. The world is stepped in
 lockstep on that clock, so fifty hands take seconds, not hours; `speed` slows it to a multiple of
 real time for a window.
 
@@ -220,7 +220,7 @@ class EmulatedSensors:
     def __init__(self, hardware_config: Any, *, queue: Any, clock: SimClock) -> None:
         import serial  # noqa: PLC0415
 
-        from hardware.emulation.table import EmulatedTable  # noqa: PLC0415
+        from hardware.emulation.emulated_table import EmulatedTable  # noqa: PLC0415
 
         self.clock = clock
         self.tap = _Tap(queue)

@@ -14,7 +14,7 @@ from firmware_py.commands import doctor, enroll
 from firmware_py.core.events import Read
 from firmware_py.session import load_deck
 from hardware.doctor import check_reader
-from hardware.emulation.table import EmulatedTable
+from hardware.emulation.emulated_table import EmulatedTable
 from hardware.enrollment import ENROLL_ORDER, Enrollment
 from hardware.hardware_config import load_hardware_config
 from hardware.rig import start_sensors
