@@ -7,6 +7,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from firmware_py.errors import ConfigError
+
 # Each module defines `HELP`, `add_arguments(parser)` and `run(args) -> int` (the exit status).
 COMMANDS = {
     "replay": "firmware_py.commands.replay",
@@ -38,6 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status: int = modules[args.command].run(args)
+    except ConfigError as exc:  # a bad file or option: the message names what and where, no traceback
+        print(f"{args.command}: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

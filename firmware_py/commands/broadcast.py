@@ -38,7 +38,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from display.display_config import DisplayConfig  # noqa: PLC0415
     from firmware_py.daemon.logs import setup_logging  # noqa: PLC0415
-    from firmware_py.errors import ConfigError  # noqa: PLC0415
     from firmware_py.room.broadcast import DelayedFeed, FeedServer  # noqa: PLC0415
     from firmware_py.room.mqtt import broker_from_args  # noqa: PLC0415
     from firmware_py.room.room_config import check_id  # noqa: PLC0415
@@ -53,12 +52,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"broadcast: {exc}" if str(exc).startswith("--") else f"broadcast: {exc} (--size is e.g. 1920x1080)",
               file=sys.stderr)
         return 2
-    try:
-        options = {"broadcast_delay_s": args.delay, "allow_zero_delay": args.allow_zero_delay}
-        config = DisplayConfig.from_mapping(options, source="broadcast options")
-    except ConfigError as exc:
-        print(f"broadcast: {exc}", file=sys.stderr)
-        return 2
+    options = {"broadcast_delay_s": args.delay, "allow_zero_delay": args.allow_zero_delay}
+    config = DisplayConfig.from_mapping(options, source="broadcast options")
     if not -1 <= args.feed_port <= 65535:
         print(f"broadcast: --feed-port {args.feed_port}: a TCP port 0..65535, or -1 for no feed", file=sys.stderr)
         return 2
@@ -78,16 +73,10 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    try:
-        subscriber.start()
-    except Exception as exc:
-        print(f"broadcast: cannot connect to {broker.host}:{broker.port}: {exc}", file=sys.stderr)
+    if not subscriber.start_and_wait("broadcast"):
         if server is not None:
             server.stop()
         return 2
-    if not subscriber.wait_connected(10.0):
-        why = f"refused: {subscriber.refused}" if subscriber.refused else "no answer in 10 s"
-        print(f"broadcast: the broker {broker.host}:{broker.port} {why}; still trying", file=sys.stderr)
     deadline = time.monotonic() + args.seconds if args.seconds is not None else None
     view = BroadcastPicture(feed, config)
     try:

@@ -26,7 +26,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from firmware_py.daemon.logs import setup_logging  # noqa: PLC0415
-    from firmware_py.errors import ConfigError  # noqa: PLC0415
     from firmware_py.room.collector import Collector, open_store  # noqa: PLC0415
     from firmware_py.room.mqtt import broker_from_args  # noqa: PLC0415
     from firmware_py.room.room_config import check_id  # noqa: PLC0415
@@ -39,11 +38,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"collect: {exc}", file=sys.stderr)
         return 2
-    try:
-        store = open_store(args.db)
-    except ConfigError as exc:
-        print(f"collect: {exc}", file=sys.stderr)
-        return 2
+    store = open_store(args.db)
     client_id = args.client_id or f"collector-{'all' if room == '+' else room}"
     collector = Collector(store)
     subscriber = RoomSubscriber(broker, [f"pokertable/{room}/+/ruling", f"pokertable/{room}/+/hand"],
@@ -54,16 +49,10 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     collector.start()
-    try:
-        subscriber.start()
-    except Exception as exc:
-        print(f"collect: cannot connect to {broker.host}:{broker.port}: {exc}", file=sys.stderr)
+    if not subscriber.start_and_wait("collect"):
         collector.stop()
         store.close()
         return 2
-    if not subscriber.wait_connected(10.0):
-        why = f"refused: {subscriber.refused}" if subscriber.refused else "no answer in 10 s"
-        print(f"collect: the broker {broker.host}:{broker.port} {why}; still trying", file=sys.stderr)
     deadline = time.monotonic() + args.seconds if args.seconds is not None else None
     while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
         stop.wait(0.2)

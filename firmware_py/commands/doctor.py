@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 from gpiozero.devices import Device
 
-from firmware_py.errors import ConfigError
 from hardware.doctor import Check, check_panel, check_reader, check_serial
 from hardware.emulation.emulated_table import EmulatedTable
 from hardware.hardware_config import DEFAULT_PATH, load_hardware_config
@@ -27,11 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load_hardware_config(args.config)
-    except ConfigError as exc:
-        print(f"doctor: {exc}", file=sys.stderr)
-        return 2
+    config = load_hardware_config(args.config)
     print(f"Checking the hardware of {config.source}")
     table = None
     if args.emulate:

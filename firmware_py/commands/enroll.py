@@ -13,7 +13,7 @@ from typing import TextIO
 
 from firmware_py.config_toolkit import did_you_mean
 from firmware_py.core.events import Read
-from firmware_py.errors import ConfigError, DeckFileError
+from firmware_py.errors import DeckFileError
 from hardware.emulation.emulated_table import EmulatedTable
 from hardware.enrollment import Enrollment
 from hardware.hardware_config import DEFAULT_PATH, HardwareConfig, load_hardware_config
@@ -43,11 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load_hardware_config(args.config)
-    except ConfigError as exc:
-        print(f"enroll: {exc}", file=sys.stderr)
-        return 2
+    config = load_hardware_config(args.config)
     if args.antenna not in config.antennas:
         hint = did_you_mean(args.antenna, config.antennas)
         print(f"enroll: --antenna {args.antenna!r} is not in {config.source}{hint}; configured antennas: "

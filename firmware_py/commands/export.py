@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from firmware_py.errors import ConfigError, SessionError
+from firmware_py.errors import SessionError
 
 HELP = "write the journal as a session file (replays) and the hand histories in PHH, both mode 0600"
 
@@ -25,11 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_py.daemon.table_config import DEFAULT_PATH, load_table_config  # noqa: PLC0415
     from firmware_py.daemon.wiring import SIM_JOURNAL  # noqa: PLC0415
 
-    try:
-        config = load_table_config(args.config or DEFAULT_PATH, with_display=False)
-    except ConfigError as exc:
-        print(f"export: {exc}", file=sys.stderr)
-        return 2
+    config = load_table_config(args.config or DEFAULT_PATH, with_display=False)
     if args.journal:
         path = Path(args.journal)
     else:

@@ -78,14 +78,8 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    try:
-        subscriber.start()
-    except Exception as exc:  # an unreadable password file, a bad CA file
-        print(f"floor: cannot connect to {broker.host}:{broker.port}: {exc}", file=sys.stderr)
+    if not subscriber.start_and_wait("floor"):
         return 2
-    if not subscriber.wait_connected(10.0):
-        why = f"refused: {subscriber.refused}" if subscriber.refused else "no answer in 10 s"
-        print(f"floor: the broker {broker.host}:{broker.port} {why}; still trying", file=sys.stderr)
     deadline = time.monotonic() + args.seconds if args.seconds is not None else None
     status = 0
     try:

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 from firmware_py.core.profiles import Profile
-from firmware_py.errors import ConfigError
 from firmware_py.profiles import load_profiles
 
 HELP = "print a house-rule profile as resolved (parents included), each rule with its source file"
@@ -22,11 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        profiles = load_profiles(args.profiles)
-    except ConfigError as exc:
-        print(f"profile: {exc}", file=sys.stderr)
-        return 2
+    profiles = load_profiles(args.profiles)
     profile = profiles.get(args.name)
     if profile is None:
         close = difflib.get_close_matches(args.name, sorted(profiles), n=1)

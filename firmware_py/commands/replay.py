@@ -7,7 +7,7 @@ import json
 import sys
 
 from firmware_py.core.engine import TableCore
-from firmware_py.errors import ConfigError, SessionError
+from firmware_py.errors import SessionError
 from firmware_py.profiles import load_profiles
 from firmware_py.session import read_session
 
@@ -23,11 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        profiles = load_profiles(args.profiles)
-    except ConfigError as exc:
-        print(f"replay: {exc}", file=sys.stderr)
-        return 2
+    profiles = load_profiles(args.profiles)
     core = TableCore(profiles)
     out = sys.stdout
     try:

@@ -81,11 +81,7 @@ def run(args: argparse.Namespace) -> int:
         print("run: --hands must be at least 1", file=sys.stderr)
         return 2
     headless = args.headless
-    try:
-        config = load_table_config(args.config or DEFAULT_PATH, with_display=not headless)
-    except ConfigError as exc:
-        print(f"run: {exc}", file=sys.stderr)
-        return 2
+    config = load_table_config(args.config or DEFAULT_PATH, with_display=not headless)
     if not headless and not config.screen.enabled:
         headless = True
     if not headless and args.simulate and not _has_screen():

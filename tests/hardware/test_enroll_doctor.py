@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_py.cli import main
 from firmware_py.commands import doctor, enroll
 from firmware_py.core.events import Read
 from firmware_py.session import load_deck
@@ -140,8 +141,7 @@ def test_enroll_explains_a_bad_antenna_and_a_bad_config(config_path, tmp_path, c
     assert "did you mean 'board1'" in capsys.readouterr().err
     broken = tmp_path / "broken.toml"
     broken.write_text(CONFIG.replace("reset_pin", "reset_pim"))
-    args = parse(enroll, ["--deck", "x", "--back", "red", "--config", str(broken)])
-    assert enroll.run(args) == 2
+    assert main(["enroll", "--deck", "x", "--back", "red", "--config", str(broken)]) == 2  # the CLI words it
     assert "reset_pim: unknown key (did you mean 'reset_pin'?)" in capsys.readouterr().err
 
 
