@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
 import pygame
 
 from display import theme
@@ -38,3 +42,37 @@ def count_colour(surface: pygame.Surface, colour: tuple[int, int, int],
 
 def face_pixels(surface: pygame.Surface, region: pygame.Rect | None = None) -> int:
     return count_colour(surface, theme.CARD_FACE, region)
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    text: str
+    size: int
+    colour: tuple[int, int, int]
+    rect: pygame.Rect
+
+
+class TextRecord(list[DrawnText]):
+    """Every line of text drawn, in order; `texts` the strings alone."""
+
+    @property
+    def texts(self) -> list[str]:
+        return [line.text for line in self]
+
+
+@contextmanager
+def recorded_text() -> Iterator[TextRecord]:
+    """Record what `theme.draw_text` draws inside the block: text, size, colour and where it went."""
+    drawn = TextRecord()
+    real = theme.draw_text
+
+    def record(surface, text, size, colour, *args, **kwargs):
+        rect = real(surface, text, size, colour, *args, **kwargs)
+        drawn.append(DrawnText(text, size, colour, rect))
+        return rect
+
+    theme.draw_text = record
+    try:
+        yield drawn
+    finally:
+        theme.draw_text = real

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pygame
-from pictures import RecordingPainter
+from pictures import RecordingPainter, recorded_text
 
 from display import theme
 from display.app import Screen, View
@@ -28,20 +28,10 @@ def history() -> list[tuple[float, object]]:
 
 
 def texts(view: View, at: float, *, delay: float = 60.0, size=(1280, 720)) -> list[str]:
-    drawn: list[str] = []
-    real = theme.draw_text
-
-    def spy(surface, text, *args, **kwargs):
-        drawn.append(text)
-        return real(surface, text, *args, **kwargs)
-
-    theme.draw_text = spy
-    try:
+    with recorded_text() as drawn:
         render_view(view, history(), at=at, size=size, config=DisplayConfig(broadcast_delay_s=delay),
                     painter=RecordingPainter())
-    finally:
-        theme.draw_text = real
-    return drawn
+    return drawn.texts
 
 
 def test_venue_shows_the_pot_side_pots_stacks_and_last_actions() -> None:
@@ -69,15 +59,10 @@ def test_a_session_without_chips_draws_no_amounts() -> None:
     for _line, event in read_session(path):
         core.feed(event)
         snaps.append((event.t, core.snapshot()))
-    drawn: list[str] = []
-    real = theme.draw_text
-    theme.draw_text = lambda surface, text, *a, **k: drawn.append(text) or real(surface, text, *a, **k)
-    try:
+    with recorded_text() as drawn:
         render_view(View.VENUE, snaps, at=snaps[-1][0], size=(800, 480), config=DisplayConfig(),
                     painter=RecordingPainter())
-    finally:
-        theme.draw_text = real
-    assert not [text for text in drawn if text.startswith("POT")]
+    assert not [text for text in drawn.texts if text.startswith("POT")]
 
 
 def test_the_venue_shows_the_amount_being_keyed_for_the_seat_to_act() -> None:
@@ -86,38 +71,23 @@ def test_the_venue_shows_the_amount_being_keyed_for_the_seat_to_act() -> None:
         core.feed(event)
         if event.t >= 6.0:  # seat 4 raised to 300: seat 1 is to act
             break
-    drawn: list[str] = []
-    real = theme.draw_text
-    theme.draw_text = lambda surface, text, *a, **k: drawn.append(text) or real(surface, text, *a, **k)
-    try:
+    with recorded_text() as drawn:
         screen = Screen(view=View.VENUE, config=DisplayConfig(), painter=RecordingPainter())
         screen.update(core.snapshot())
         screen.keyed = "1200"
         screen.draw(pygame.Surface((800, 480)), now=9.0)
-    finally:
-        theme.draw_text = real
     assert core.snapshot().to_act == 1
-    assert "Seat 1: 1,200 keyed" in drawn
+    assert "Seat 1: 1,200 keyed" in drawn.texts
 
 
 def test_broadcast_chances_never_cover_the_action_line() -> None:
     # The shipped font's line is taller than the glyphs: a big percentage drawn up to the bar once
     # covered "call 2,000 · pair of jacks" at 1280x720. Its ink now starts below the line above it.
     for size in ((800, 480), (1280, 720), (1920, 1080)):
-        drawn: list[tuple[str, pygame.Rect, int]] = []
-        real = theme.draw_text
-
-        def spy(surface, text, text_size, *args, _drawn=drawn, _real=real, **kwargs):
-            rect = _real(surface, text, text_size, *args, **kwargs)
-            _drawn.append((text, rect, text_size))
-            return rect
-
-        theme.draw_text = spy
-        try:
+        with recorded_text() as lines:
             render_view(View.BROADCAST, history(), at=60.0 + 18.0, size=size,
                         config=DisplayConfig(broadcast_delay_s=60.0), painter=RecordingPainter())
-        finally:
-            theme.draw_text = real
+        drawn = [(line.text, line.rect, line.size) for line in lines]
         chances = [i for i, (text, _r, _s) in enumerate(drawn) if text.endswith("%") and not text.startswith("tie")]
         assert len(chances) >= 2, size
         for i in chances:

@@ -12,9 +12,8 @@ import dataclasses
 import pygame
 import pytest
 import samples
-from pictures import RecordingPainter
+from pictures import RecordingPainter, recorded_text
 
-from display import theme
 from display.app import Screen, View
 from display.display_config import DisplayConfig
 from display.operator import OperatorStatus, operator_lines, render_operator
@@ -35,16 +34,9 @@ SIZES = [(800, 480), (1920, 1080)]
 
 
 @pytest.fixture
-def drawn_text(monkeypatch):
-    texts: list[str] = []
-    real = theme.draw_text
-
-    def record(surface, text, *args, **kwargs):
-        texts.append(text)
-        return real(surface, text, *args, **kwargs)
-
-    monkeypatch.setattr(theme, "draw_text", record)
-    return texts
+def drawn_text():
+    with recorded_text() as drawn:
+        yield drawn
 
 
 def broadcast(history, *, size, at=135.0):
@@ -56,8 +48,8 @@ def broadcast(history, *, size, at=135.0):
 @pytest.mark.parametrize("size", SIZES)
 def test_broadcast_during_the_delay_draws_no_live_hand_board_ruling_or_count(size, drawn_text):
     surface, painter = broadcast([(10.0, ON_AIR), (130.0, LIVE)], size=size)
-    assert any("Hand 3" in text for text in drawn_text)  # the delayed hand is on air
-    leaked = [text for text in drawn_text for word in LIVE_WORDS if word in text]
+    assert any("Hand 3" in text for text in drawn_text.texts)  # the delayed hand is on air
+    leaked = [text for text in drawn_text.texts for word in LIVE_WORDS if word in text]
     assert leaked == []
     faces = {card for card, _role, _rect in painter.faces}
     assert faces.isdisjoint({"3s", "4d", "5h", "6c", "6d"})  # no live board or hole card
@@ -79,7 +71,7 @@ def test_broadcast_screen_given_operator_status_still_draws_none_of_it(drawn_tex
     screen.update(LIVE, t=130.0)
     screen.operator = OperatorStatus(readers=(("shoe", "no answer on /dev/spidev0.0"),), note="FAULT")
     screen.draw(pygame.Surface((800, 480)), 135.0)
-    assert not [text for text in drawn_text if "shoe" in text or "FAULT" in text or "spidev" in text]
+    assert not [text for text in drawn_text.texts if "shoe" in text or "FAULT" in text or "spidev" in text]
 
 
 def test_the_operator_screen_shows_the_live_status_without_hole_cards(drawn_text):
@@ -88,7 +80,7 @@ def test_the_operator_screen_shows_the_live_status_without_hole_cards(drawn_text
     assert "hand 5 · flop" in lines and "deck test-blue" in lines and "shoe: ok" in lines
     assert "12 hole cards out · board 3 · burns 1" in lines
     render_operator(pygame.Surface((800, 480)), LIVE, operator=status)
-    assert not [text for text in drawn_text if "6c" in text or "6d" in text]
+    assert not [text for text in drawn_text.texts if "6c" in text or "6d" in text]
 
 
 def test_the_old_operator_strip_setting_is_refused_with_the_way_forward():

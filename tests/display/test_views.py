@@ -7,7 +7,7 @@ import dataclasses
 import pygame
 import pytest
 import samples
-from pictures import RecordingPainter, count_colour, face_pixels
+from pictures import RecordingPainter, count_colour, face_pixels, recorded_text
 
 from display import theme
 from display.app import Screen, View
@@ -87,22 +87,12 @@ def test_venue_view_never_draws_a_hole_card_face(size):
 
 def test_venue_view_holds_no_hole_card_text():
     """Even the text drawn never spells a hole card: the view works on a redacted copy."""
-    drawn: list[str] = []
-    real = theme.draw_text
-
-    def spy(surface, text, *args, **kwargs):
-        drawn.append(text)
-        return real(surface, text, *args, **kwargs)
-
-    theme.draw_text = spy
-    try:
+    with recorded_text() as drawn:
         venue(samples.showdown())
         venue(samples.clock_on(), now=110)
-    finally:
-        theme.draw_text = real
     holes = {card for cards in samples.HOLES.values() for card in cards}
     assert drawn
-    assert not [text for text in drawn if any(card in text for card in holes)]
+    assert not [text for text in drawn.texts if any(card in text for card in holes)]
 
 
 def test_folded_seats_are_dimmed_and_their_cards_gone():
