@@ -181,6 +181,23 @@ def draw_seat(surface: pygame.Surface, box: pygame.Rect, seat: SeatView, *,
             colour = theme.SEAT_TO_ACT
         elif seat.state == PlayerState.DEAD:
             colour = theme.ALARM
-        theme.draw_text(surface, label, round(card_h * 0.48), colour, (x, row_y),
-                        anchor="midleft", max_width=max(10, right_edge - x))
+        draw_state_label(surface, label, round(card_h * 0.48), colour, (x, row_y),
+                         room=max(10, right_edge - x), height=card_h)
+
+
+def draw_state_label(surface: pygame.Surface, label: str, size: int, colour: tuple[int, int, int],
+                     midleft: tuple[int, int], *, room: int, height: int) -> None:
+    """A seat's state beside its badges: on one line if it fits, else a word a line ("ALL" over "IN"
+    beside the blind badge of a small seat box) rather than cut short to "AL…"."""
+    words = label.split()
+    one_line = theme.fit_size(label, size, room)
+    if len(words) == 1 or theme.text_size(label, one_line)[0] <= room:
+        theme.draw_text(surface, label, size, colour, midleft, anchor="midleft", max_width=room)
+        return
+    line = min(size, max(theme.READABLE_PX, height // len(words)))
+    step = theme.line_height(line) * 0.85
+    top = midleft[1] - step * (len(words) - 1) / 2
+    for index, word in enumerate(words):
+        theme.draw_text(surface, word, line, colour, (midleft[0], round(top + index * step)), anchor="midleft",
+                        max_width=room)
 

@@ -3,16 +3,24 @@ titles at WCAG AA contrast (4.5:1)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 import pytest
 import samples
+from pictures import recorded_text
 
 from display import theme
+from display.app import View
 from display.cards import CardPainter
 from display.display_config import DisplayConfig
+from display.render import render_view
 from display.venue import render_venue
 from display.widgets import banner_colours, ruling_title
+from firmware_py.core.engine import TableCore
 from firmware_py.core.rulings import RulingKind
+from firmware_py.profiles import load_profiles
+from firmware_py.session import read_session
 
 MISSING = "\U000f0000"  # a private-use character no font has: drawn as the "missing glyph" box
 SIZES = [(800, 480), (1920, 1080)]
@@ -78,17 +86,10 @@ def test_banner_title_contrast_is_at_least_wcag_aa(kind, monkeypatch):
     ink = theme.ink_on(fill)
     assert theme.contrast(ink, fill) >= 4.5, (kind, fill, ink)
     # And it is the colour the title is drawn in, on that band.
-    colours: list[tuple[str, tuple[int, int, int]]] = []
-    real = theme.draw_text
-
-    def record(surface, text, size, colour, *args, **kwargs):
-        colours.append((text, colour))
-        return real(surface, text, size, colour, *args, **kwargs)
-
-    monkeypatch.setattr(theme, "draw_text", record)
-    render_venue(pygame.Surface((800, 480)), snapshot, now=12.0, config=samples.CONFIG, painter=CardPainter())
+    with recorded_text() as drawn:
+        render_venue(pygame.Surface((800, 480)), snapshot, now=12.0, config=samples.CONFIG, painter=CardPainter())
     title = ruling_title(ruling) if kind != RulingKind.SHOWDOWN else "WINNER"
-    assert (title, ink) in colours
+    assert (title, ink) in [(line.text, line.colour) for line in drawn]
 
 
 def test_title_letters_are_not_pulled_apart():
@@ -102,3 +103,21 @@ def test_title_letters_are_not_pulled_apart():
                 + theme.text_size(pair[1], size)[0] + 1]
         assert wide == [], size
 
+
+
+def test_all_in_beside_a_blind_badge_is_not_cut_short(monkeypatch):
+    """At 800x480 a seat box with a blind badge left "ALL IN" no room: it was cut to "AL…". It now
+    goes a word a line, at a readable size."""
+    session = Path(__file__).resolve().parents[1] / "sessions" / "three_way_allin_robert.jsonl"
+    core, history = TableCore(load_profiles()), []
+    for _line, event in read_session(session):
+        core.feed(event)
+        history.append((event.t, core.snapshot()))
+    drawn = _words_drawn(monkeypatch)
+    render_view(View.VENUE, history, at=9.0, size=(800, 480), config=DisplayConfig(), painter=CardPainter())
+    words = [text for text, _px in drawn]
+    assert not [text for text in words if text.startswith("AL") and text.endswith("…")], words
+    split = [(text, px) for text, px in drawn if text in ("ALL", "IN")]
+    assert len(split) >= 4, words  # two all-in seats with a blind badge (SB and BB), a word a line
+    assert all(px >= theme.READABLE_PX for _text, px in split)
+    assert "ALL IN" in words  # the all-in seat without a badge keeps one line
