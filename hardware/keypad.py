@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import select
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +30,7 @@ from firmware_py.config_toolkit import Section
 from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName
 from firmware_py.errors import ConfigError
 from hardware.polling import Clock, EventSink
+from hardware.worker import Worker
 
 logger = logging.getLogger(__name__)
 
@@ -120,7 +120,7 @@ class KeypadDecoder:
         return action, amount
 
 
-class KeypadReader:
+class KeypadReader(Worker):
     """The keypad's thread: reads an evdev device, decodes, posts `Button` events to `queue`.
 
     `device` is an `evdev.InputDevice` (or anything with `fileno()` and `read()` yielding input
@@ -134,8 +134,7 @@ class KeypadReader:
         self.queue = queue
         self.clock = clock
         self.on_entry = on_entry  # told the digits keyed so far, for the dealer's screen
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        super().__init__("keypad", error_wait_s=0.0)
 
     def handle(self, event: Any) -> Button | None:
         """One input event from the device: a Button posted to the queue when an action key went down."""
@@ -155,30 +154,18 @@ class KeypadReader:
         self.queue.put(button)
         return button
 
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="keypad", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                ready, _, _ = select.select([self.device.fileno()], [], [], 0.2)
-                if not ready:
-                    continue
+    def _cycle(self) -> float | None:
+        try:
+            ready, _, _ = select.select([self.device.fileno()], [], [], 0.2)
+            if ready:
                 for event in self.device.read():
                     self.handle(event)
-            except BlockingIOError:
-                continue
-            except OSError as exc:  # unplugged: say so once and stop; the panel still works
-                logger.error("keypad: %s: %s (unplugged?); amounts can no longer be keyed", self.device, exc)
-                return
-            except Exception:  # a callback boundary: log and survive
-                logger.exception("keypad: reading failed")
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(2.0)
+        except BlockingIOError:
+            pass
+        except OSError as exc:  # unplugged: say so once and stop; the panel still works
+            logger.error("keypad: %s: %s (unplugged?); amounts can no longer be keyed", self.device, exc)
+            return None
+        return 0.0
 
 
 def open_keypad(config: KeypadConfig) -> Any:

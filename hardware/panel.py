@@ -12,6 +12,7 @@ from gpiozero import Button as GpioButton
 from firmware_py.core.events import Button, ButtonName
 from hardware.hardware_config import ButtonConfig, PanelConfig
 from hardware.polling import Clock, EventSink
+from hardware.worker import Worker
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ class ButtonLogic:
         return self._stable
 
 
-class DealerPanel:
+class DealerPanel(Worker):
     """The panel's gpiozero devices on an explicit pin factory; posts `Button` events to `queue`.
 
     Edges come from gpiozero callbacks (its own thread on a Pi), decisions from `service()`,
@@ -76,6 +77,7 @@ class DealerPanel:
     """
 
     def __init__(self, config: PanelConfig, *, pin_factory: Any, queue: EventSink, clock: Clock) -> None:
+        super().__init__("panel", error_wait_s=SERVICE_INTERVAL_S)  # first: a failed pin closes the panel
         self.config = config
         self.queue = queue
         self.clock = clock
@@ -102,8 +104,6 @@ class DealerPanel:
         self._devices += [d for d in (self.buzzer, self.led) if d is not None]
         self._buzzer_until: float | None = None
         self._led_until: float | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def _edge_handler(self, logic: ButtonLogic, pressed: bool) -> Any:
         def handler() -> None:
@@ -154,21 +154,9 @@ class DealerPanel:
     def is_pressed(self, name: ButtonName) -> bool:
         return bool(self._buttons[name].is_pressed)
 
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="panel", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.wait(SERVICE_INTERVAL_S):
-            try:
-                self.service()
-            except Exception:
-                logger.exception("panel: service failed")
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(2.0)
+    def _cycle(self) -> float:
+        self.service()
+        return SERVICE_INTERVAL_S
 
     def close(self) -> None:
         """Release this panel's pins only, in reverse order of creation."""

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from typing import Protocol
 
 from firmware_py.errors import TableError
 from hardware.presence import Presence
 from hardware.reader_health import ReaderFault, ReaderRecovered
+from hardware.worker import Worker
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ class FaultLatch:
         return True
 
 
-class ReaderThread:
+class ReaderThread(Worker):
     """Polls one single-antenna reader on its own thread; `step()` is one poll, for tests.
 
     It never calls the rules core: `Read`/`Gone` events and `ReaderFault`/`ReaderRecovered`
@@ -83,8 +83,7 @@ class ReaderThread:
         self.retry_s = retry_s
         self.latch = FaultLatch(reader.name, queue=queue, clock=clock)
         self._opened = False
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        super().__init__(f"reader-{reader.name}", error_wait_s=retry_s)
 
     def step(self) -> float:
         """Poll once; returns how long to wait before the next step."""
@@ -110,22 +109,13 @@ class ReaderThread:
             self.queue.put(event)
         return self.poll_interval_s
 
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name=f"reader-{self.reader.name}", daemon=True)
-        self._thread.start()
+    def _cycle(self) -> float:
+        return self.step()
 
-    def stop(self, timeout: float = 2.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
+    def _close(self) -> None:
         if self._opened:
             try:
                 self.reader.close()
             except Exception:
                 logger.exception("reader %s: error while closing", self.reader.name)
             self._opened = False
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            delay = self.step()
-            self._stop.wait(delay)

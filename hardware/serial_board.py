@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +13,7 @@ from hardware.hardware_config import PresenceTiming, SerialBoardConfig
 from hardware.polling import Clock, EventSink, FaultLatch
 from hardware.presence import Presence
 from hardware.protocol import MAX_LINE_BYTES, SEQ_MODULO, Hello, PortFailure, Scan, decode
+from hardware.worker import Worker
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ def open_serial_port(url: str, *, baudrate: int, timeout: float) -> Any:
     return serial.serial_for_url(url, baudrate=baudrate, timeout=timeout)
 
 
-class SerialBoardReader:
+class SerialBoardReader(Worker):
     """Reads the antenna board's lines on its own thread; `feed()` and `step()` drive it in tests.
 
     Every port's scan line updates that antenna's presence; a malformed or corrupted line is
@@ -57,8 +57,7 @@ class SerialBoardReader:
         self._last_line_at: float | None = None
         self._port: Any = None
         self._next_attempt = 0.0
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        super().__init__(f"board-{self.name}", error_wait_s=config.reconnect_s)
 
     # -- bytes to events ------------------------------------------------------------------------
 
@@ -171,26 +170,13 @@ class SerialBoardReader:
         self._next_attempt = self.clock() + self.config.reconnect_s
         self.latch.fault(message)
 
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name=f"board-{self.name}", daemon=True)
-        self._thread.start()
+    def _cycle(self) -> float:
+        self.step()  # a read waits at most READ_TIMEOUT_S for bytes
+        return min(self.config.reconnect_s, 0.05) if self._port is None else 0.0
 
-    def stop(self, timeout: float = 2.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
+    def _close(self) -> None:
         if self._port is not None:
             try:
                 self._port.close()
             finally:
                 self._port = None
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.step()
-            except Exception:  # never let the thread die: the table would go blind silently
-                logger.exception("board %s: unexpected error", self.name)
-                self._stop.wait(self.config.reconnect_s)
-            if self._port is None:
-                self._stop.wait(min(self.config.reconnect_s, 0.05))
