@@ -64,3 +64,36 @@ def test_a_broken_hardware_file_is_named_by_its_own_path(tmp_path):
     path = _write(tmp_path, GOOD.replace('hardware = "hardware.toml"', f'hardware = "{hardware}"'))
     with pytest.raises(ConfigError, match=r"hardware\.toml.*debounnce_s.*did you mean 'debounce_s'"):
         load_table_config(path, with_display=False)
+
+
+def test_table_config_reports_every_bad_value_at_once(tmp_path):
+    text = (GOOD.replace('profile = "robert"', 'profile = "robrt"').replace("button = 1 ", "button = 9 ")
+            .replace('view = "venue"', 'view = "venu"').replace("size = [800, 480]", 'size = "800x480"')
+            + '\n[chips]\nstarting_stack = "1500"\n')
+    path = _write(tmp_path, text)
+    with pytest.raises(ConfigError) as caught:
+        load_table_config(path, with_display=True)
+    lines = str(caught.value).splitlines()
+    assert all(line.startswith(f"{path}: [") for line in lines), lines
+    assert [line.split(": ")[1] for line in lines] == [
+        "[table] profile", "[table] button", "[display] view", "[display] size", "[chips] starting_stack"]
+    for line, suggestion in zip(lines, ["did you mean 'robert'", "occupied seats [1, 2, 3, 4, 5, 6]",
+                                        "did you mean 'venue'", "e.g. size = [800, 480]",
+                                        "write starting_stack = 1500, without quotes"], strict=True):
+        assert suggestion in line
+
+
+def test_table_config_names_a_wrong_key_once_not_the_keys_that_depend_on_it(tmp_path):
+    # one seat only: the button cannot be checked against it, and is not reported as a second mistake
+    path = _write(tmp_path, GOOD.replace("seats = [1, 2, 3, 4, 5, 6]", "seats = [1]"))
+    with pytest.raises(ConfigError) as caught:
+        load_table_config(path, with_display=False)
+    assert str(caught.value).splitlines() == [
+        f"{path}: [table] seats: must list at least two occupied seats, e.g. [1, 2, 3], not [1]"]
+
+
+def test_table_config_with_every_section_right_is_still_accepted(tmp_path):
+    text = GOOD + '\n[journal]\npath = "state/j.sqlite3"\n\n[chips]\nstarting_stack = 1500\n'
+    config = load_table_config(_write(tmp_path, text), with_display=True)
+    assert config.starting_stack == 1500 and config.schedule.blind_levels[2].ante == 25
+    assert config.journal_path == tmp_path / "state" / "j.sqlite3" and config.screen.view == "venue"
