@@ -163,10 +163,8 @@ def _blind_levels(top: Section, mistakes: ConfigMistakes) -> tuple[BlindLevel, .
         return ()
     levels = []
     for number, row in enumerate(raw, start=1):
-        try:
-            level = Section(top.source, f"{top.path}.blind_levels #{number}", row, mistakes=mistakes)
-        except ConfigError as exc:  # not a table: nothing more to check in it
-            mistakes.note(exc)
+        level = mistakes.section(top.source, f"{top.path}.blind_levels #{number}", row)
+        if level is None:
             continue
         values: dict[str, Any] = {}
         for key in ("small", "big", "ante"):

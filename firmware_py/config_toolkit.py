@@ -34,7 +34,7 @@ import re
 import tomllib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from firmware_py.core.mistakes import Mistakes, closest, shown
 from firmware_py.errors import ConfigError, FormatError
@@ -219,6 +219,14 @@ class ConfigMistakes(Mistakes[ConfigError]):
     def __init__(self) -> None:
         super().__init__(ConfigError, joined)
 
+    def section(self, source: str, path: str, data: Any, known: Iterable[str] | None = None) -> Section | None:
+        """A Section that notes its unknown keys here; None once `data` not being a table is noted."""
+        try:
+            return Section(source, path, data, known, mistakes=self)
+        except ConfigError as exc:
+            self.note(exc)
+            return None
+
 
 def toml_value(value: Any) -> str:
     """`value` as it is written in a TOML file.
@@ -312,6 +320,14 @@ class Section:
         if not low <= value <= high:
             raise self.error(f"must be between {low:g} and {high:g}, not {shown(value)}", key)
         return float(value)
+
+    @overload
+    def integer(self, key: str, default: int, *, choices: Iterable[int] | None = None,
+                low: int | None = None, high: int | None = None, what: str = "a whole number") -> int: ...
+
+    @overload
+    def integer(self, key: str, default: None, *, choices: Iterable[int] | None = None,
+                low: int | None = None, high: int | None = None, what: str = "a whole number") -> int | None: ...
 
     def integer(self, key: str, default: int | None, *, choices: Iterable[int] | None = None,
                 low: int | None = None, high: int | None = None, what: str = "a whole number") -> int | None:
