@@ -97,6 +97,22 @@ def test_a_bad_tracker_config_names_the_key(raw: dict[str, object], message: str
         parse_tracker_config(raw, source="table.toml")
 
 
+def test_tracker_config_reports_every_bad_value_at_once() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_tracker_config({"listen": "tablet", "port": "8080", "token": "short", "tokn": 1}, source="table.toml")
+    lines = str(caught.value).splitlines()
+    assert [line.split(": ")[1] for line in lines] == [
+        "[tracker] tokn", "[tracker] listen", "[tracker] port", "[tracker] token"]
+    for line, suggestion in zip(lines, ["did you mean 'token'", 'e.g. listen = "192.168.4.1"',
+                                        "write port = 8080, without quotes", "token_urlsafe"], strict=True):
+        assert line.startswith("table.toml: [tracker] ") and suggestion in line
+
+
+def test_tracker_config_with_every_key_right_is_still_accepted() -> None:
+    config = parse_tracker_config({"listen": "192.168.4.1", "port": 8081, "token": TOKEN}, source="table.toml")
+    assert config == TrackerConfig(listen="192.168.4.1", port=8081, token=TOKEN)
+
+
 def test_an_action_from_the_page_reaches_the_core_through_the_daemon(tmp_path: Path) -> None:
     import dataclasses  # noqa: PLC0415
     import threading  # noqa: PLC0415

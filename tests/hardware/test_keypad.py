@@ -86,6 +86,24 @@ def test_a_keymap_names_the_bad_key_and_action() -> None:
         parse_keypad_config({})
 
 
+def test_keypad_config_reports_every_bad_value_at_once() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_keypad_config({"device": 3, "keys": {"KEY_KPENTR": "call", "KEY_KPENTER": "rase"}, "dev": 1},
+                            source="hw.toml")
+    lines = str(caught.value).splitlines()
+    assert len(lines) == 4 and all(line.startswith("hw.toml: [keypad") for line in lines)
+    for line, suggestion in zip(lines, ["dev: unknown key (did you mean 'device'?)", "e.g. /dev/input/by-id/",
+                                        "KEY_KPENTR: not an evdev key name (e.g. KEY_KPENTER)",
+                                        "KEY_KPENTER: 'rase' is not one of"], strict=True):
+        assert suggestion in line
+    assert "did you mean 'raise'" in lines[3]
+
+
+def test_a_keypad_config_with_a_keymap_is_still_accepted() -> None:
+    config = parse_keypad_config({"device": "/dev/x", "keys": {"KEY_KPENTER": "check", "KEY_KPSLASH": "call"}})
+    assert config.keys[K.KEY_KPENTER] is ButtonName.CHECK and config.keys[K.KEY_KPSLASH] is ButtonName.CALL
+
+
 def uinput_device() -> object | None:
     try:
         from evdev import UInput  # noqa: PLC0415
