@@ -11,47 +11,22 @@ from firmware_py.core.events import ButtonName
 from firmware_py.core.mistakes import Mistakes, closest, shown
 from firmware_py.core.vocab import RuleKey
 
-# Every rule the core consults, with the parameters it reads (and their types).
-RULE_PARAMS: dict[RuleKey, dict[str, type]] = {
+# The parameters a rule reads besides its citation and remedy (and their types); the other rules read none.
+_PARAMETERS: dict[RuleKey, dict[str, type]] = {
     RuleKey.EXPOSED_FIRST_CARDS: {"first_cards": int},
-    RuleKey.TWO_EXPOSED: {},
-    RuleKey.EXPOSED_CARD: {},
     RuleKey.BOXED_CARD: {"procedure": str},
     RuleKey.BOXED_CARD_BOARD: {"procedure": str},
-    RuleKey.TWO_BOXED: {},
-    RuleKey.JOKER: {},
-    RuleKey.JOKER_ACTED: {},
-    RuleKey.JOKER_BOARD: {},
-    RuleKey.EXTRA_CARD: {},
-    RuleKey.TWO_EXTRA: {},
-    RuleKey.WRONG_COUNT: {},
     RuleKey.SHORT_CARD: {"fixable_short": int},
-    RuleKey.WRONG_COUNT_DEAD: {},
-    RuleKey.OUT_OF_SEQUENCE: {},
-    RuleKey.FIRST_CARD_WRONG_SEAT: {},
-    RuleKey.EMPTY_SEAT_DEALT: {},
     RuleKey.BUTTON_OUT_OF_POSITION: {"too_late_rule": str, "too_late_remedy": str},
-    RuleKey.DEALER_CALLED: {},
     RuleKey.PREMATURE_FLOP: {"redeal_burns": int, "next_street_burns": int},
     RuleKey.PREMATURE_TURN: {"redeal_burns": int, "next_street_burns": int},
     RuleKey.PREMATURE_RIVER: {"redeal_burns": int, "next_street_burns": int},
     RuleKey.FLOP_TOO_MANY: {"procedure": str},
     RuleKey.TURN_RIVER_TOO_MANY: {"procedure": str},
-    RuleKey.BURN_MISSING: {},
-    RuleKey.BURN_EXTRA: {},
-    RuleKey.BURN_MISSING_FLOP: {},
-    RuleKey.BURN_EXTRA_FLOP: {},
-    RuleKey.DUPLICATE_CARD: {},
-    RuleKey.FOREIGN_CARD: {},
-    RuleKey.UNKNOWN_CARD: {},
-    RuleKey.SHOWDOWN: {},
-    # Chips (only when the table knows stacks): the minimum bet and raise, reopening, pots.
-    RuleKey.MIN_BET: {},
     RuleKey.MIN_RAISE: {"procedure": str},
-    RuleKey.RAISE_NOT_REOPENED: {},
-    RuleKey.SIDE_POTS: {},
-    RuleKey.ODD_CHIP: {},
 }
+# Every rule the core consults (the closed set RuleKey, in its order), with the parameters it reads.
+RULE_PARAMS: dict[RuleKey, dict[str, type]] = {key: _PARAMETERS.get(key, {}) for key in RuleKey}
 PROCEDURES: dict[RuleKey, tuple[str, ...]] = {
     RuleKey.BOXED_CARD: ("scrap", "as_exposed"),
     RuleKey.BOXED_CARD_BOARD: ("scrap", "plays"),
