@@ -30,23 +30,22 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import tomllib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, overload
 
-from firmware_py.core.mistakes import Mistakes, closest, shown
+from firmware_py.core.mistakes import Mistakes, closest, shown, unquoted
 from firmware_py.errors import ConfigError, FormatError
 
 __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "MAX_INT_DIGITS", "ConfigMistakes", "FormatError", "Section",
            "check_depth", "closest", "decode_utf8", "did_you_mean", "how_to_write", "joined", "out_of_range",
-           "parse_json", "parse_toml", "read_json", "read_text", "read_toml", "shown", "toml_value"]
+           "parse_json", "parse_toml", "read_json", "read_text", "read_toml", "shown", "toml_value",
+           "unquoted"]
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # far beyond any table, profile or deck file; a session reads line by line
 MAX_DEPTH = 32  # nesting of tables and lists; the deepest real file nests 4
 MAX_INT_DIGITS = 18  # every whole number in these files fits in 64 bits
-QUOTED_NUMBER = re.compile(r"[+-]?[0-9][0-9_]*(\.[0-9]+)?")  # "25" where 25 was meant
 
 
 def decode_utf8(data: bytes) -> str:
@@ -249,9 +248,7 @@ def how_to_write(key: str, value: Any, example: Any = None) -> str:
     >>> how_to_write("small", "25"), how_to_write("hold_s", True, 1.0), how_to_write("port", "x")
     (' (write small = 25, without quotes)', ' (e.g. hold_s = 1.0)', '')
     """
-    if isinstance(value, str) and QUOTED_NUMBER.fullmatch(value.strip()):
-        return f" (write {key} = {value.strip()}, without quotes)"
-    return "" if example is None else f" (e.g. {key} = {toml_value(example)})"
+    return unquoted(key, value) or ("" if example is None else f" (e.g. {key} = {toml_value(example)})")
 
 
 class Section:

@@ -20,11 +20,13 @@ invalid literal for int() with base 10: 'nine'
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 MAX_SHOWN = 80  # characters of a bad value quoted in a message
+QUOTED_NUMBER = re.compile(r"[+-]?[0-9][0-9_]*(\.[0-9]+)?")
 
 E = TypeVar("E", bound=Exception)
 T = TypeVar("T")
@@ -37,6 +39,17 @@ def shown(value: Any) -> str:
     except (RecursionError, ValueError):
         text = f"a {type(value).__name__}"
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
+
+
+def unquoted(key: str, value: Any) -> str:
+    """The suggestion for a number written in quotes ("25" where 25 was meant), else "".
+
+    >>> unquoted("small", " 25"), unquoted("view", "venue")
+    (' (write small = 25, without quotes)', '')
+    """
+    if isinstance(value, str) and QUOTED_NUMBER.fullmatch(value.strip()):
+        return f" (write {key} = {value.strip()}, without quotes)"
+    return ""
 
 
 def closest(value: str, choices: Iterable[Any]) -> str | None:

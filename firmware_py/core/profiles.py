@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_py.core.events import ButtonName
-from firmware_py.core.mistakes import Mistakes, closest, shown
+from firmware_py.core.mistakes import Mistakes, closest, shown, unquoted
 from firmware_py.core.vocab import RuleKey
 
 # The parameters a rule reads besides its citation and remedy (and their types); the other rules read none.
@@ -187,7 +187,8 @@ def _hint(key: str, choices: Any) -> str:
 
 def _check(source: str, where: str, value: Any, kind: type) -> None:
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ProfileError(source, where, f"must be a whole number, not {shown(value)}")
+        raise ProfileError(source, where, f"must be a whole number, not {shown(value)}"
+                                          f"{unquoted(where.rsplit('.', 1)[-1], value)}")
     if kind is int:
         low, high = RANGES.get(where.rsplit(".", 1)[-1], (0, 10_000))
         if not low <= value <= high:
