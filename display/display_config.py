@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware_py.config_toolkit import Section, collected, shown
+from firmware_py.config_toolkit import ConfigMistakes, Section, how_to_write, shown
 from firmware_py.core.events import MAX_SEATS
 from firmware_py.errors import ConfigError
 
@@ -112,90 +112,78 @@ not True
             raise ConfigError(f"{source}: [{section}] show_operator_status is gone: the broadcast picture never "
                               "shows live status (it leaked the live hand past the delay); remove the key and "
                               "show the operator's status on its own screen with view = \"operator\"")
+        mistakes = ConfigMistakes()
         top = Section(source, section, dict(data), ("seat_names", "blind_levels", "levels_start_t",
                                                     "broadcast_delay_s", "broadcast_delay_minutes",
-                                                    "allow_zero_delay"))
-        errors: list[ConfigError] = []
+                                                    "allow_zero_delay"), mistakes=mistakes)
         kwargs: dict[str, Any] = {}
         if top.has("seat_names"):
-            kwargs["seat_names"] = _seat_names(top, errors)
+            kwargs["seat_names"] = _seat_names(top, mistakes)
         if top.has("blind_levels"):
-            kwargs["blind_levels"] = _blind_levels(top, errors)
+            kwargs["blind_levels"] = _blind_levels(top, mistakes)
         for key, target, scale in (("levels_start_t", "levels_start_t", 1), ("broadcast_delay_minutes",
                                    "broadcast_delay_s", 60), ("broadcast_delay_s", "broadcast_delay_s", 1)):
             if top.has(key):
-                try:
-                    kwargs[target] = top.number(key, 0.0, low=-math.inf, what="a number of seconds" if scale == 1
-                                                else "a number of minutes") * scale
-                except ConfigError as exc:
-                    errors.append(exc)
+                what = "a number of seconds" if scale == 1 else "a number of minutes"
+                with mistakes.check():
+                    kwargs[target] = top.number(key, 0.0, low=-math.inf, what=what) * scale
         if top.has("allow_zero_delay"):
-            try:
+            with mistakes.check():
                 kwargs["allow_zero_delay"] = top.boolean("allow_zero_delay", False)
-            except ConfigError as exc:
-                errors.append(exc)
-        error = collected(errors)
-        if error is not None:
-            raise error
+        mistakes.raise_if_any()
         try:
             return cls(**kwargs)
         except ConfigError as exc:
             raise ConfigError(f"{source}: [{section}] {exc}") from None
 
 
-def _seat_names(top: Section, errors: list[ConfigError]) -> dict[int, str]:
+def _seat_names(top: Section, mistakes: ConfigMistakes) -> dict[int, str]:
     raw = top.get("seat_names")
     if not isinstance(raw, dict):
-        errors.append(top.error(f"must be a table of seat = \"name\", e.g. [{top.path}.seat_names] 1 = \"Ada\", "
+        mistakes.note(top.error(f"must be a table of seat = \"name\", e.g. [{top.path}.seat_names] 1 = \"Ada\", "
                                 f"not {shown(raw)}", "seat_names"))
         return {}
     names: dict[int, str] = {}
     for seat, name in raw.items():
         key = f"seat_names {seat}"
         if not str(seat).isdigit() or not 1 <= int(seat) <= MAX_SEATS:
-            errors.append(top.error(f"is not a seat: seats are 1..{MAX_SEATS}", key))
+            mistakes.note(top.error(f"is not a seat: seats are 1..{MAX_SEATS}", key))
         elif not isinstance(name, str):
-            errors.append(top.error(f"must be a name in quotes, e.g. \"Ada\", not {shown(name)}", key))
+            mistakes.note(top.error(f"must be a name in quotes, e.g. \"Ada\", not {shown(name)}", key))
         else:
             names[int(seat)] = name
     return names
 
 
-def _blind_levels(top: Section, errors: list[ConfigError]) -> tuple[BlindLevel, ...]:
+def _blind_levels(top: Section, mistakes: ConfigMistakes) -> tuple[BlindLevel, ...]:
     raw = top.get("blind_levels")
     if not isinstance(raw, list):
-        errors.append(top.error("must be a list of levels, e.g. [{ small = 25, big = 50, minutes = 20 }], "
+        mistakes.note(top.error("must be a list of levels, e.g. [{ small = 25, big = 50, minutes = 20 }], "
                                 f"not {shown(raw)}", "blind_levels"))
         return ()
     levels = []
     for number, row in enumerate(raw, start=1):
-        try:
-            level = Section(top.source, f"{top.path}.blind_levels #{number}", row)
-        except ConfigError as exc:
-            errors.append(exc)
+        level = mistakes.section(top.source, f"{top.path}.blind_levels #{number}", row)
+        if level is None:
             continue
         values: dict[str, Any] = {}
         for key in ("small", "big", "ante"):
             value = level.get(key, 0) if key == "ante" else level.get(key)
             if value is None:
-                errors.append(level.error("is missing: give the blind in chips, e.g. small = 25", key))
+                mistakes.note(level.error("is missing: give the blind in chips, e.g. small = 25", key))
             elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                hint = (f" (write {key} = {value}, without quotes)"
-                        if isinstance(value, str) and value.strip().isdigit() else "")
-                errors.append(level.error(f"must be a whole number of chips, not {shown(value)}{hint}", key))
+                mistakes.note(level.error(f"must be a whole number of chips, not {shown(value)}"
+                                          f"{how_to_write(key, value)}", key))
             else:
                 values[key] = value
         minutes = level.get("minutes")
         if (isinstance(minutes, bool) or not isinstance(minutes, int | float) or not math.isfinite(minutes)
                 or minutes <= 0):
-            errors.append(level.error(f"must be a number of minutes above 0, e.g. minutes = 20, not {shown(minutes)}",
+            mistakes.note(level.error(f"must be a number of minutes above 0, e.g. minutes = 20, not {shown(minutes)}",
                                       "minutes"))
         else:
             values["minutes"] = float(minutes)
-        try:
-            level.finish()
-        except ConfigError as exc:
-            errors.append(exc)
+        level.finish()
         if len(values) == 4:
             levels.append(BlindLevel(**values))
     return tuple(levels)

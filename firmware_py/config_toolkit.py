@@ -4,7 +4,9 @@ Every loader (table, display, hardware, room, tracker, keypad, profiles, decks, 
 enrollment) reads through here, so a file with a byte that is not UTF-8, nesting a thousand deep,
 a number with thousands of digits or `1e400` is a clear error naming the file and where, never a
 traceback. A `Section` remembers which keys were read; `finish()` refuses the others, every one of
-them in one error, each naming the file, section and key with a suggestion:
+them in one error, each naming the file, section and key with a suggestion. Bad values are gathered
+the same way: a loader notes each mistake in a `ConfigMistakes` (`firmware_py.core.mistakes`, which
+the profile validation in the core uses too) and raises them all at the end, one a line:
 
 >>> section = Section("table.toml", "room", {"brokr": "pi", "room": "main"})
 >>> section.string("room")
@@ -26,29 +28,24 @@ the number 1e400 is out of range
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import tomllib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
+from firmware_py.core.mistakes import Mistakes, closest, shown, unquoted
 from firmware_py.errors import ConfigError, FormatError
+
+__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "MAX_INT_DIGITS", "ConfigMistakes", "FormatError", "Section",
+           "check_depth", "closest", "decode_utf8", "did_you_mean", "how_to_write", "joined", "out_of_range",
+           "parse_json", "parse_toml", "read_json", "read_text", "read_toml", "shown", "toml_value",
+           "unquoted"]
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # far beyond any table, profile or deck file; a session reads line by line
 MAX_DEPTH = 32  # nesting of tables and lists; the deepest real file nests 4
 MAX_INT_DIGITS = 18  # every whole number in these files fits in 64 bits
-MAX_SHOWN = 80  # characters of a bad value quoted in a message
-
-
-def shown(value: Any) -> str:
-    """A value for an error message: its repr, cut short (a bad file may hold a huge or deep one)."""
-    try:
-        text = repr(value)
-    except (RecursionError, ValueError):
-        text = f"a {type(value).__name__}"
-    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
 
 
 def decode_utf8(data: bytes) -> str:
@@ -193,30 +190,84 @@ def did_you_mean(value: str, choices: Iterable[str]) -> str:
     >>> did_you_mean("brodcast", ["venue", "broadcast"]), did_you_mean("zzz", ["venue"])
     (" (did you mean 'broadcast'?)", '')
     """
-    close = difflib.get_close_matches(value, [str(c) for c in choices], n=1, cutoff=0.6)
-    return f" (did you mean {shown(close[0])}?)" if close else ""
+    close = closest(value, choices)
+    return f" (did you mean {shown(close)}?)" if close is not None else ""
 
 
-def collected(errors: Iterable[ConfigError]) -> ConfigError | None:
-    """One ConfigError holding every message (one a line), or None when there are none."""
-    messages = [str(e) for e in errors]
-    return ConfigError("\n".join(messages)) if messages else None
+def joined(errors: Iterable[ConfigError]) -> ConfigError:
+    """One ConfigError holding every message, one a line."""
+    return ConfigError("\n".join(str(e) for e in errors))
+
+
+class ConfigMistakes(Mistakes[ConfigError]):
+    """The mistakes of one load (a file, and the files it names), raised together as one ConfigError.
+
+    >>> mistakes = ConfigMistakes()
+    >>> section = Section("hardware.toml", "panel", {"hold_s": "1", "beep_s": 99}, mistakes=mistakes)
+    >>> hold_s = mistakes.attempt(lambda: section.number("hold_s", 1.0), fallback=1.0)
+    >>> beep_s = mistakes.attempt(lambda: section.number("beep_s", 0.15, high=5.0), fallback=0.15)
+    >>> section.finish(extra=("led_s",))  # nothing unknown; with an unknown key it would be noted too
+    >>> mistakes.raise_if_any()
+    Traceback (most recent call last):
+    ...
+    firmware_py.errors.ConfigError: hardware.toml: [panel] hold_s: must be a number of seconds, not '1' \
+(write hold_s = 1, without quotes)
+    hardware.toml: [panel] beep_s: must be between 0 and 5, not 99
+    """
+
+    def __init__(self) -> None:
+        super().__init__(ConfigError, joined)
+
+    def section(self, source: str, path: str, data: Any, known: Iterable[str] | None = None) -> Section | None:
+        """A Section that notes its unknown keys here; None once `data` not being a table is noted."""
+        try:
+            return Section(source, path, data, known, mistakes=self)
+        except ConfigError as exc:
+            self.note(exc)
+            return None
+
+
+def toml_value(value: Any) -> str:
+    """`value` as it is written in a TOML file.
+
+    >>> toml_value(True), toml_value(0.05), toml_value("venue"), toml_value([800, 480])
+    ('true', '0.05', '"venue"', '[800, 480]')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return repr(value)
+
+
+def how_to_write(key: str, value: Any, example: Any = None) -> str:
+    """A suggestion for a value of the wrong kind: a number in quotes without them, else `example` written out.
+
+    >>> how_to_write("small", "25"), how_to_write("hold_s", True, 1.0), how_to_write("port", "x")
+    (' (write small = 25, without quotes)', ' (e.g. hold_s = 1.0)', '')
+    """
+    return unquoted(key, value) or ("" if example is None else f" (e.g. {key} = {toml_value(example)})")
 
 
 class Section:
     """One TOML table under validation: errors name the file, section and key; keys read are tracked.
 
     With `known`, keys outside it are refused at once; otherwise `finish()` refuses every key that
-    was never read (nor listed in `extra`). Either way all unknown keys are reported together.
+    was never read (nor listed in `extra`). Either way all unknown keys are reported together, and
+    with `mistakes` they are noted there, beside the load's other mistakes, instead of raised.
     """
 
-    def __init__(self, source: str, path: str, data: Any, known: Iterable[str] | None = None) -> None:
+    def __init__(self, source: str, path: str, data: Any, known: Iterable[str] | None = None, *,
+                 mistakes: Mistakes[ConfigError] | None = None) -> None:
         self.source = source
         self.path = path
         if not isinstance(data, dict):
             raise self.error(f"must be a table (a [{path}] section), not {type(data).__name__}")
         self.data: dict[str, Any] = data
         self.used: set[str] = set()
+        self.mistakes = mistakes
         if known is not None:
             self.used.update(known)
             self.finish()
@@ -237,8 +288,8 @@ class Section:
 
     def required(self, key: str) -> Any:
         if key not in self.data:
-            typo = difflib.get_close_matches(key, [str(k) for k in self.data], n=1, cutoff=0.6)
-            hint = f" (is {shown(typo[0])} a misspelling of it?)" if typo else ""
+            typo = closest(key, self.data)
+            hint = f" (is {shown(typo)} a misspelling of it?)" if typo is not None else ""
             raise self.error(f"is missing{hint}", key)
         return self.get(key)
 
@@ -247,13 +298,13 @@ class Section:
         if value is None:
             raise self.error("is missing", key)
         if not isinstance(value, str) or not value:
-            raise self.error(f"must be a non-empty string, not {shown(value)}", key)
+            raise self.error(f"must be a non-empty string, not {shown(value)}{how_to_write(key, value, default)}", key)
         return value
 
     def boolean(self, key: str, default: bool) -> bool:
         value = self.get(key, default)
         if not isinstance(value, bool):
-            raise self.error(f"must be true or false, not {shown(value)}", key)
+            raise self.error(f"must be true or false, not {shown(value)}{how_to_write(key, value, default)}", key)
         return value
 
     def number(self, key: str, default: float, *, low: float = 0.0, high: float = math.inf,
@@ -262,10 +313,18 @@ class Section:
         if value is None:
             return default
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise self.error(f"must be {what}, not {shown(value)}", key)
+            raise self.error(f"must be {what}, not {shown(value)}{how_to_write(key, value, default)}", key)
         if not low <= value <= high:
             raise self.error(f"must be between {low:g} and {high:g}, not {shown(value)}", key)
         return float(value)
+
+    @overload
+    def integer(self, key: str, default: int, *, choices: Iterable[int] | None = None,
+                low: int | None = None, high: int | None = None, what: str = "a whole number") -> int: ...
+
+    @overload
+    def integer(self, key: str, default: None, *, choices: Iterable[int] | None = None,
+                low: int | None = None, high: int | None = None, what: str = "a whole number") -> int | None: ...
 
     def integer(self, key: str, default: int | None, *, choices: Iterable[int] | None = None,
                 low: int | None = None, high: int | None = None, what: str = "a whole number") -> int | None:
@@ -275,7 +334,7 @@ class Section:
                 return None
             return default
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(f"must be {what}, not {shown(value)}", key)
+            raise self.error(f"must be {what}, not {shown(value)}{how_to_write(key, value, default)}", key)
         if choices is not None and value not in choices:
             raise self.error(f"must be {what}, not {value}", key)
         if (low is not None and value < low) or (high is not None and value > high):
@@ -285,7 +344,10 @@ class Section:
     def finish(self, *, extra: Iterable[str] = ()) -> None:
         """Refuse every key nobody read, all in one ConfigError, each with a suggestion among the known ones."""
         known = sorted(self.used | set(extra))
-        error = collected(self.error(f"unknown key{did_you_mean(str(key), known)}", str(key))
-                          for key in self.data if key not in known)
-        if error is not None:
-            raise error
+        unknown = [self.error(f"unknown key{did_you_mean(str(key), known)}", str(key))
+                   for key in self.data if key not in known]
+        if not unknown:
+            return
+        if self.mistakes is None:
+            raise joined(unknown)
+        self.mistakes.errors.extend(unknown)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from firmware_py.config_toolkit import Section, did_you_mean, read_toml, shown
+from firmware_py.config_toolkit import ConfigMistakes, Section, did_you_mean, read_toml, shown, toml_value
 from firmware_py.core.events import ANTENNAS, ButtonName
 from firmware_py.errors import ConfigError
 
@@ -22,6 +23,7 @@ SPI_BUS_PINS = {0: (9, 10, 11), 1: (19, 20, 21)}
 SPI_CS_PINS = {0: (8, 7), 1: (18, 17, 16)}
 
 DEFAULT_LONG_PRESS = (ButtonName.MISDEAL, ButtonName.UNDO)
+BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -128,53 +130,72 @@ def _antenna(section: Section, key: str, value: Any) -> str:
     return value
 
 
-def _timing(section: Section, default: PresenceTiming) -> PresenceTiming:
-    return PresenceTiming(
-        debounce_s=section.number("debounce_s", default.debounce_s, high=5.0),
-        removal_delay_s=section.number("removal_delay_s", default.removal_delay_s, high=60.0),
-    )
+def _timing(section: Section, default: PresenceTiming, mistakes: ConfigMistakes) -> PresenceTiming:
+    debounce_s = mistakes.attempt(lambda: section.number("debounce_s", default.debounce_s, high=5.0),
+                                  default.debounce_s)
+    removal_delay_s = mistakes.attempt(lambda: section.number("removal_delay_s", default.removal_delay_s,
+                                                              high=60.0), default.removal_delay_s)
+    return PresenceTiming(debounce_s=debounce_s, removal_delay_s=removal_delay_s)
 
 
 def load_hardware_config(path: str | Path = DEFAULT_PATH) -> HardwareConfig:
-    """Read and validate a hardware file; a broken one raises ConfigError naming file, section and key."""
+    """Read and validate a hardware file; every mistake in it is one line of one ConfigError naming
+    the file, section and key."""
     path = Path(path)
     data = read_toml(path, what="hardware config")
     return parse_hardware_config(data, source=str(path))
 
 
 def parse_hardware_config(data: Mapping[str, Any], *, source: str = "hardware.toml") -> HardwareConfig:
-    """Validate an already-parsed hardware config (the TOML document as a dict)."""
-    top = Section(source, "", dict(data))
+    """Validate an already-parsed hardware config (the TOML document as a dict): all its mistakes at once.
 
-    presence, overrides, poll_interval_s = PresenceTiming(), {}, 0.01
+    A section with a mistake is left out of the checks across sections (pins used twice, an antenna
+    sensed twice), so one mistake is not reported again as a conflict it seems to cause.
+    """
+    mistakes = ConfigMistakes()
+    top = Section(source, "", dict(data), mistakes=mistakes)
+
+    presence, overrides, poll_interval_s = PresenceTiming(), dict[str, PresenceTiming](), 0.01
     if top.has("presence"):
-        sec = Section(source, "presence", top.get("presence"))
-        presence = _timing(sec, presence)
-        poll_interval_s = sec.number("poll_interval_s", poll_interval_s, low=0.001, high=1.0)
-        for key, value in sec.data.items():
-            if key in sec.used or not isinstance(value, dict):
-                continue
-            antenna = _antenna(sec, key, key)
-            sub = Section(source, f"presence.{key}", value)
-            overrides[antenna] = _timing(sub, presence)
-            sub.finish()
-        sec.finish(extra=overrides)
-
-    readers = tuple(_reader(source, i, raw) for i, raw in enumerate(_list(top, "reader")))
-    serial = _serial(source, top.get("serial")) if top.has("serial") else None
-    panel = _panel(source, top.get("panel")) if top.has("panel") else None
+        with mistakes.check():
+            presence, overrides, poll_interval_s = _presence(source, top.get("presence"), mistakes)
+    before = len(mistakes.errors)
+    listed: list[Any] = mistakes.attempt(lambda: _list(top, "reader"), [])
+    readers = tuple(r for i, raw in enumerate(listed) if (r := _reader(source, i, raw, mistakes)) is not None)
+    serial = _serial(source, top.get("serial"), mistakes) if top.has("serial") else None
+    sensors_complete = len(mistakes.errors) == before
+    panel = _panel(source, top.get("panel"), mistakes) if top.has("panel") else None
     keypad = None
     if top.has("keypad"):
         from hardware.keypad import parse_keypad_config  # noqa: PLC0415 (evdev only where a keypad is fitted)
 
-        keypad = parse_keypad_config(top.get("keypad"), source=source)
+        keypad = mistakes.attempt(lambda: parse_keypad_config(top.get("keypad"), source=source), None)
     top.finish()
 
     config = HardwareConfig(source=source, presence=presence, presence_overrides=overrides,
                             poll_interval_s=poll_interval_s, readers=readers, serial=serial, panel=panel,
                             keypad=keypad)
-    _check_conflicts(config)
+    _check_conflicts(config, mistakes, sensors_complete=sensors_complete)
+    mistakes.raise_if_any()
     return config
+
+
+def _presence(source: str, raw: Any, mistakes: ConfigMistakes) -> tuple[PresenceTiming, dict[str, PresenceTiming],
+                                                                         float]:
+    sec = Section(source, "presence", raw, mistakes=mistakes)
+    presence = _timing(sec, PresenceTiming(), mistakes)
+    poll_interval_s = mistakes.attempt(lambda: sec.number("poll_interval_s", 0.01, low=0.001, high=1.0), 0.01)
+    overrides: dict[str, PresenceTiming] = {}
+    for key, value in sec.data.items():
+        if key in sec.used or not isinstance(value, dict):
+            continue
+        with mistakes.check():
+            antenna = _antenna(sec, key, key)
+            sub = Section(source, f"presence.{key}", value, mistakes=mistakes)
+            overrides[antenna] = _timing(sub, presence, mistakes)
+            sub.finish()
+    sec.finish(extra=(k for k, v in sec.data.items() if isinstance(v, dict)))  # a bad antenna is reported above
+    return presence, overrides, poll_interval_s
 
 
 def _list(top: Section, key: str) -> list[Any]:
@@ -186,93 +207,117 @@ def _list(top: Section, key: str) -> list[Any]:
     return value
 
 
-def _reader(source: str, index: int, raw: Any) -> SpiReaderConfig:
-    sec = Section(source, f"reader #{index + 1}", raw)
-    antenna = _antenna(sec, "antenna", sec.required("antenna"))
-    sec.path = f"reader {antenna}"
-    bus = sec.integer("bus", 0, low=0, high=6, what="an SPI bus number")
-    device = sec.integer("device", 0, low=0, high=23, what="an SPI chip-select number")
-    reset_pin = _pin(sec, "reset_pin")
-    spi_hz = sec.integer("spi_hz", 1_000_000, low=MIN_SPI_HZ, high=MFRC522_MAX_SPI_HZ,
-                         what="an SPI clock in Hz")
+def _reader(source: str, index: int, raw: Any, mistakes: ConfigMistakes) -> SpiReaderConfig | None:
+    """One `[[reader]]`, or None when it has a mistake (noted: a wrong bus or chip select would clash)."""
+    before = len(mistakes.errors)
+    sec = mistakes.section(source, f"reader #{index + 1}", raw)
+    if sec is None:
+        return None
+    antenna = mistakes.attempt(lambda: _antenna(sec, "antenna", sec.required("antenna")), "")
+    if antenna:
+        sec.path = f"reader {antenna}"
+    bus = mistakes.attempt(lambda: sec.integer("bus", 0, low=0, high=6, what="an SPI bus number"), 0)
+    device = mistakes.attempt(lambda: sec.integer("device", 0, low=0, high=23, what="an SPI chip-select number"), 0)
+    reset_pin = mistakes.attempt(lambda: _pin(sec, "reset_pin"), None)
+    spi_hz = mistakes.attempt(lambda: sec.integer("spi_hz", 1_000_000, low=MIN_SPI_HZ, high=MFRC522_MAX_SPI_HZ,
+                                                  what="an SPI clock in Hz"), 1_000_000)
     sec.finish()
-    assert bus is not None and device is not None and spi_hz is not None
+    if len(mistakes.errors) > before:
+        return None
     return SpiReaderConfig(antenna=antenna, bus=bus, device=device, reset_pin=reset_pin, spi_hz=spi_hz)
 
 
-def _serial(source: str, raw: Any) -> SerialBoardConfig:
-    sec = Section(source, "serial", raw)
-    port = sec.string("port")
-    name = sec.string("name", "antenna-board")
-    baudrate = sec.integer("baudrate", 115_200, choices=(9600, 19200, 38400, 57600, 115200, 230400,
-                                                        460800, 921600), what="a standard baud rate")
-    antennas_raw = sec.required("antennas")
-    if not isinstance(antennas_raw, list) or not antennas_raw:
-        raise sec.error("must list the table antenna of each board port, e.g. [\"board1\", \"board2\"]",
-                        "antennas")
-    antennas = tuple(_antenna(sec, "antennas", a) for a in antennas_raw)
-    reconnect_s = sec.number("reconnect_s", 0.2, low=0.01, high=10.0)
-    silence_s = sec.number("silence_s", 1.0, low=0.05, high=60.0)
+def _serial(source: str, raw: Any, mistakes: ConfigMistakes) -> SerialBoardConfig | None:
+    """`[serial]` (its mistakes noted, the antennas that are right kept for the checks across sections)."""
+    sec = mistakes.section(source, "serial", raw)
+    if sec is None:
+        return None
+    port = mistakes.attempt(lambda: sec.string("port"), "")
+    name = mistakes.attempt(lambda: sec.string("name", "antenna-board"), "")
+    baudrate = mistakes.attempt(lambda: sec.integer("baudrate", 115_200, choices=BAUD_RATES,
+                                                    what="a standard baud rate"), 115_200)
+    antennas_raw = mistakes.attempt(lambda: sec.required("antennas"), None)
+    antennas: list[str] = []
+    if antennas_raw is not None and (not isinstance(antennas_raw, list) or not antennas_raw):
+        mistakes.note(sec.error("must list the table antenna of each board port, e.g. [\"board1\", \"board2\"]",
+                                "antennas"))
+    elif antennas_raw is not None:
+        for antenna in antennas_raw:
+            with mistakes.check():
+                antennas.append(_antenna(sec, "antennas", antenna))
+    reconnect_s = mistakes.attempt(lambda: sec.number("reconnect_s", 0.2, low=0.01, high=10.0), 0.2)
+    silence_s = mistakes.attempt(lambda: sec.number("silence_s", 1.0, low=0.05, high=60.0), 1.0)
     sec.finish()
-    assert baudrate is not None
-    return SerialBoardConfig(name=name, port=port, baudrate=baudrate, antennas=antennas,
+    return SerialBoardConfig(name=name, port=port, baudrate=baudrate, antennas=tuple(antennas),
                              reconnect_s=reconnect_s, silence_s=silence_s)
 
 
-def _panel(source: str, raw: Any) -> PanelConfig:
-    sec = Section(source, "panel", raw)
-    debounce_s = sec.number("debounce_s", 0.03, high=1.0)
-    hold_s = sec.number("hold_s", 1.0, low=0.1, high=10.0)
-    beep_s = sec.number("beep_s", 0.15, low=0.01, high=5.0)
-    led_s = sec.number("led_s", 3.0, low=0.1, high=600.0)
-    buzzer_pin = _pin(sec, "buzzer_pin")
-    led_pin = _pin(sec, "led_pin")
+def _panel(source: str, raw: Any, mistakes: ConfigMistakes) -> PanelConfig | None:
+    """`[panel]` and `[panel.buttons]` (their mistakes noted, the pins that are right kept for the checks
+    across sections)."""
+    sec = mistakes.section(source, "panel", raw)
+    if sec is None:
+        return None
+    debounce_s = mistakes.attempt(lambda: sec.number("debounce_s", 0.03, high=1.0), 0.03)
+    hold_s = mistakes.attempt(lambda: sec.number("hold_s", 1.0, low=0.1, high=10.0), 1.0)
+    beep_s = mistakes.attempt(lambda: sec.number("beep_s", 0.15, low=0.01, high=5.0), 0.15)
+    led_s = mistakes.attempt(lambda: sec.number("led_s", 3.0, low=0.1, high=600.0), 3.0)
+    buzzer_pin = mistakes.attempt(lambda: _pin(sec, "buzzer_pin"), None)
+    led_pin = mistakes.attempt(lambda: _pin(sec, "led_pin"), None)
     names = [b.value for b in ButtonName]
     long_raw = sec.get("long_press")
-    if long_raw is None:
-        long_press = set(DEFAULT_LONG_PRESS)
-    else:
-        if not isinstance(long_raw, list):
-            raise sec.error("must be a list of button names", "long_press")
-        long_press = set()
+    long_press = set(DEFAULT_LONG_PRESS) if long_raw is None else set()
+    if long_raw is not None and not isinstance(long_raw, list):
+        mistakes.note(sec.error(f"must be a list of button names, e.g. long_press = "
+                                f"{toml_value([str(b) for b in DEFAULT_LONG_PRESS])}", "long_press"))
+    elif long_raw is not None:
         for name in long_raw:
-            if name not in names:
-                raise sec.error(f"unknown button {shown(name)}{did_you_mean(str(name), names)}", "long_press")
-            long_press.add(ButtonName(name))
-    buttons_sec = Section(source, "panel.buttons", sec.required("buttons"))
+            if name in names:
+                long_press.add(ButtonName(name))
+            else:
+                mistakes.note(sec.error(f"unknown button {shown(name)}{did_you_mean(str(name), names)}",
+                                        "long_press"))
     buttons = []
-    for key in list(buttons_sec.data):
-        if key not in names:
-            raise buttons_sec.error(f"unknown button{did_you_mean(key, names)}", key)
-        pin = _pin(buttons_sec, key)
-        assert pin is not None
-        buttons.append(ButtonConfig(name=ButtonName(key), pin=pin, long_press=ButtonName(key) in long_press))
-    buttons_sec.finish()
+    with mistakes.check():
+        buttons_sec = Section(source, "panel.buttons", sec.required("buttons"), mistakes=mistakes)
+        for key in list(buttons_sec.data):
+            if key not in names:
+                buttons_sec.get(key)  # reported here, with its suggestion, not again as an unknown key
+                mistakes.note(buttons_sec.error(f"unknown button{did_you_mean(key, names)}", key))
+                continue
+            pin = mistakes.attempt(partial(_pin, buttons_sec, key), None)
+            if pin is not None:
+                buttons.append(ButtonConfig(name=ButtonName(key), pin=pin, long_press=ButtonName(key) in long_press))
+        buttons_sec.finish()
     sec.finish()
     return PanelConfig(buttons=tuple(buttons), debounce_s=debounce_s, hold_s=hold_s, buzzer_pin=buzzer_pin,
                        led_pin=led_pin, beep_s=beep_s, led_s=led_s)
 
 
-def _check_conflicts(config: HardwareConfig) -> None:
-    """One antenna per sensor, one reader per chip select, one use per header pin."""
+def _check_conflicts(config: HardwareConfig, mistakes: ConfigMistakes, *, sensors_complete: bool) -> None:
+    """One antenna per sensor, one reader per chip select, one use per header pin; each clash noted.
+
+    Without `sensors_complete` (a reader or the serial board had a mistake, so it is missing here) an
+    antenna that no reader senses is not a mistake of its own.
+    """
     source = config.source
     seen_antennas: dict[str, str] = {}
     for reader in config.readers:
         where = f"[reader {reader.antenna}]"
         if reader.antenna in seen_antennas:
-            raise ConfigError(f"{source}: {where} antenna: {shown(reader.antenna)} is already sensed by "
-                              f"{seen_antennas[reader.antenna]}")
+            mistakes.note(ConfigError(f"{source}: {where} antenna: {shown(reader.antenna)} is already sensed by "
+                                      f"{seen_antennas[reader.antenna]}"))
         seen_antennas[reader.antenna] = where
     if config.serial:
         for index, antenna in enumerate(config.serial.antennas):
             if antenna in seen_antennas:
-                raise ConfigError(f"{source}: [serial] antennas: {shown(antenna)} (board port {index}) is "
-                                  f"already sensed by {seen_antennas[antenna]}")
+                mistakes.note(ConfigError(f"{source}: [serial] antennas: {shown(antenna)} (board port {index}) is "
+                                          f"already sensed by {seen_antennas[antenna]}"))
             seen_antennas[antenna] = f"[serial] port {index}"
     for antenna in config.presence_overrides:
-        if antenna not in seen_antennas:
-            raise ConfigError(f"{source}: [presence.{antenna}]: no reader senses antenna {shown(antenna)}"
-                              f"{did_you_mean(antenna, seen_antennas)}")
+        if antenna not in seen_antennas and sensors_complete:
+            mistakes.note(ConfigError(f"{source}: [presence.{antenna}]: no reader senses antenna {shown(antenna)}"
+                                      f"{did_you_mean(antenna, seen_antennas)}"))
 
     pins: dict[int, str] = {}
 
@@ -281,15 +326,17 @@ def _check_conflicts(config: HardwareConfig) -> None:
             return
         other = pins.get(pin)
         if other is not None and not (shared and other == user):
-            raise ConfigError(f"{source}: {user}: GPIO {pin} is already used by {other}")
+            mistakes.note(ConfigError(f"{source}: {user}: GPIO {pin} is already used by {other}"))
+            return
         pins[pin] = user
 
     chip_selects: dict[tuple[int, int], str] = {}
     for reader in config.readers:
         key = (reader.bus, reader.device)
         if key in chip_selects:
-            raise ConfigError(f"{source}: [reader {reader.antenna}] device: SPI bus {reader.bus} chip "
-                              f"select {reader.device} is already {chip_selects[key]}")
+            mistakes.note(ConfigError(f"{source}: [reader {reader.antenna}] device: SPI bus {reader.bus} chip "
+                                      f"select {reader.device} is already {chip_selects[key]}"))
+            continue
         chip_selects[key] = f"[reader {reader.antenna}]"
         for pin in SPI_BUS_PINS.get(reader.bus, ()):
             claim(pin, f"SPI bus {reader.bus}", shared=True)
@@ -302,5 +349,5 @@ def _check_conflicts(config: HardwareConfig) -> None:
             claim(button.pin, f"[panel.buttons] {button.name}")
         claim(config.panel.buzzer_pin, "[panel] buzzer_pin")
         claim(config.panel.led_pin, "[panel] led_pin")
-    if not config.readers and not config.serial:
-        raise ConfigError(f"{source}: no readers: add a [[reader]] section or a [serial] board")
+    if not config.readers and not config.serial and sensors_complete:
+        mistakes.note(ConfigError(f"{source}: no readers: add a [[reader]] section or a [serial] board"))

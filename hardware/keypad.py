@@ -26,7 +26,7 @@ from typing import Any
 
 from evdev import InputDevice, ecodes
 
-from firmware_py.config_toolkit import Section
+from firmware_py.config_toolkit import ConfigMistakes, Section, did_you_mean, shown
 from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName
 from firmware_py.errors import ConfigError
 from hardware.polling import Clock, EventSink
@@ -63,26 +63,32 @@ class KeypadConfig:
 
 
 def parse_keypad_config(raw: Any, *, source: str = "hardware.toml") -> KeypadConfig:
-    """Validate `[keypad]`: `device` and an optional `[keypad.keys]` of evdev key name to button."""
-    where = f"{source}: [keypad]"
-    Section(source, "keypad", raw, ("device", "keys"))  # a table, with no unknown key
-    device = raw.get("device", "")
+    """Validate `[keypad]`: `device` and an optional `[keypad.keys]` of evdev key name to button; every
+    mistake in one ConfigError."""
+    mistakes = ConfigMistakes()
+    section = Section(source, "keypad", raw, ("device", "keys"), mistakes=mistakes)
+    device = section.get("device", "")
     if not isinstance(device, str) or not device:
-        raise ConfigError(f"{where} device: must be the keypad's event device, e.g. "
-                          "/dev/input/by-id/usb-...-event-kbd (see `ls /dev/input/by-id`)")
+        mistakes.note(section.error("must be the keypad's event device, e.g. "
+                                    "/dev/input/by-id/usb-...-event-kbd (see `ls /dev/input/by-id`)", "device"))
     keys = dict(KeypadConfig().keys)
-    table = raw.get("keys", {})
+    table = section.get("keys", {})
     if not isinstance(table, dict):
-        raise ConfigError(f"{where} keys: must be a table of key name = action")
+        mistakes.note(section.error("must be a table of key name = action, e.g. [keypad.keys] KEY_KPENTER = "
+                                    "\"call\"", "keys"))
+        table = {}
     actions = sorted(b.value for b in PLAYER_ACTIONS)
     for name, action in table.items():
         code = ecodes.ecodes.get(name)
         if not isinstance(code, int) or not name.startswith("KEY_"):
-            raise ConfigError(f"{where}.keys {name}: not an evdev key name (e.g. KEY_KPENTER)")
-        if action not in actions:
-            raise ConfigError(f"{where}.keys {name}: {action!r} is not one of {', '.join(actions)}")
-        keys = {c: b for c, b in keys.items() if b != ButtonName(action)}
-        keys[code] = ButtonName(action)
+            mistakes.note(ConfigError(f"{source}: [keypad].keys {name}: not an evdev key name (e.g. KEY_KPENTER)"))
+        elif action not in actions:
+            mistakes.note(ConfigError(f"{source}: [keypad].keys {name}: {shown(action)} is not one of "
+                                      f"{', '.join(actions)}{did_you_mean(str(action), actions)}"))
+        else:
+            keys = {c: b for c, b in keys.items() if b != ButtonName(action)}
+            keys[code] = ButtonName(action)
+    mistakes.raise_if_any()
     return KeypadConfig(device=device, keys=keys)
 
 

@@ -111,3 +111,42 @@ def test_a_new_house_profile_is_a_file_and_changes_the_ruling(profiles_dir: Path
     table.new_hand()
     table.deal(count=2)
     assert table.press("exposed")[0].ruling is RulingKind.EXPOSED_CARD
+
+
+def test_profiles_report_every_mistake_in_every_file_at_once(profiles_dir: Path) -> None:
+    _edit(profiles_dir / "rpl.toml", "first_cards = 1", 'first_cards = "one"')
+    _edit(profiles_dir / "wfp.toml", 'procedure = "next_burn"', 'procedure = "shuffle"')
+    _edit(profiles_dir / "upt.toml", "[rules.two_boxed]", "[rules.two_boxd]")
+    with pytest.raises(ConfigError) as err:
+        load_profiles(profiles_dir)
+    lines = str(err.value).splitlines()
+    assert len(lines) == 3
+    for line, start, suggestion in zip(lines, ["rpl.toml: rules.exposed_first_cards.first_cards: ",
+                                               "upt.toml: rules.two_boxd: ", "wfp.toml: rules."],
+                                       ["must be a whole number", "did you mean 'two_boxed'",
+                                        "must be one of redeal, next_burn"], strict=True):
+        assert f"{profiles_dir / start}" in line and suggestion in line
+
+
+def test_a_rule_missing_from_the_root_is_one_mistake_not_one_per_profile_that_inherits_it(profiles_dir: Path) -> None:
+    path = profiles_dir / "robert.toml"
+    path.write_text(re.sub(r"\[rules\.(two_boxed|joker)\]\n(.+\n)+", "", path.read_text()))
+    with pytest.raises(ConfigError) as err:
+        load_profiles(profiles_dir)
+    assert str(err.value).splitlines() == [f"{path}: rules.{key}: missing (and not inherited from a parent)"
+                                           for key in ("two_boxed", "joker")]
+
+
+def test_an_inheritance_cycle_is_reported_once(profiles_dir: Path) -> None:
+    _edit(profiles_dir / "robert.toml", 'profile = "robert"\n', 'profile = "robert"\nparent = "upt"\n')
+    with pytest.raises(ConfigError) as err:
+        load_profiles(profiles_dir)
+    assert len(str(err.value).splitlines()) == 1 and "inheritance cycle: robert" in str(err.value)
+
+
+def test_profiles_with_a_child_overriding_one_parameter_are_still_accepted(profiles_dir: Path) -> None:
+    (profiles_dir / "house.toml").write_text('profile = "house"\nparent = "wfp"\n\n'
+                                            '[rules.min_raise]\nprocedure = "double_faced"\n')
+    profiles = load_profiles(profiles_dir)
+    assert profiles["house"].rule("min_raise").procedure == "double_faced"
+    assert profiles["house"].rule("joker").cite == profiles["wfp"].rule("joker").cite

@@ -2,56 +2,31 @@
 
 from __future__ import annotations
 
-import difflib
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_py.core.events import ButtonName
+from firmware_py.core.mistakes import Mistakes, closest, shown, unquoted
 from firmware_py.core.vocab import RuleKey
 
-# Every rule the core consults, with the parameters it reads (and their types).
-RULE_PARAMS: dict[RuleKey, dict[str, type]] = {
+# The parameters a rule reads besides its citation and remedy (and their types); the other rules read none.
+_PARAMETERS: dict[RuleKey, dict[str, type]] = {
     RuleKey.EXPOSED_FIRST_CARDS: {"first_cards": int},
-    RuleKey.TWO_EXPOSED: {},
-    RuleKey.EXPOSED_CARD: {},
     RuleKey.BOXED_CARD: {"procedure": str},
     RuleKey.BOXED_CARD_BOARD: {"procedure": str},
-    RuleKey.TWO_BOXED: {},
-    RuleKey.JOKER: {},
-    RuleKey.JOKER_ACTED: {},
-    RuleKey.JOKER_BOARD: {},
-    RuleKey.EXTRA_CARD: {},
-    RuleKey.TWO_EXTRA: {},
-    RuleKey.WRONG_COUNT: {},
     RuleKey.SHORT_CARD: {"fixable_short": int},
-    RuleKey.WRONG_COUNT_DEAD: {},
-    RuleKey.OUT_OF_SEQUENCE: {},
-    RuleKey.FIRST_CARD_WRONG_SEAT: {},
-    RuleKey.EMPTY_SEAT_DEALT: {},
     RuleKey.BUTTON_OUT_OF_POSITION: {"too_late_rule": str, "too_late_remedy": str},
-    RuleKey.DEALER_CALLED: {},
     RuleKey.PREMATURE_FLOP: {"redeal_burns": int, "next_street_burns": int},
     RuleKey.PREMATURE_TURN: {"redeal_burns": int, "next_street_burns": int},
     RuleKey.PREMATURE_RIVER: {"redeal_burns": int, "next_street_burns": int},
     RuleKey.FLOP_TOO_MANY: {"procedure": str},
     RuleKey.TURN_RIVER_TOO_MANY: {"procedure": str},
-    RuleKey.BURN_MISSING: {},
-    RuleKey.BURN_EXTRA: {},
-    RuleKey.BURN_MISSING_FLOP: {},
-    RuleKey.BURN_EXTRA_FLOP: {},
-    RuleKey.DUPLICATE_CARD: {},
-    RuleKey.FOREIGN_CARD: {},
-    RuleKey.UNKNOWN_CARD: {},
-    RuleKey.SHOWDOWN: {},
-    # Chips (only when the table knows stacks): the minimum bet and raise, reopening, pots.
-    RuleKey.MIN_BET: {},
     RuleKey.MIN_RAISE: {"procedure": str},
-    RuleKey.RAISE_NOT_REOPENED: {},
-    RuleKey.SIDE_POTS: {},
-    RuleKey.ODD_CHIP: {},
 }
+# Every rule the core consults (the closed set RuleKey, in its order), with the parameters it reads.
+RULE_PARAMS: dict[RuleKey, dict[str, type]] = {key: _PARAMETERS.get(key, {}) for key in RuleKey}
 PROCEDURES: dict[RuleKey, tuple[str, ...]] = {
     RuleKey.BOXED_CARD: ("scrap", "as_exposed"),
     RuleKey.BOXED_CARD_BOARD: ("scrap", "plays"),
@@ -102,11 +77,17 @@ TEXT_MAX = 2000  # characters in a citation or remedy: the screen shows a few li
 
 
 class ProfileError(ValueError):
-    """A profile that cannot be used: names the file, the key and a suggestion."""
+    """A profile that cannot be used: names the file, the key and a suggestion (several mistakes: one a line)."""
 
     def __init__(self, source: str, key: str, message: str) -> None:
-        self.source, self.key = source, key
+        self.source, self.key, self.reason = source, key, message
         super().__init__(f"{source}: {key}: {message}")
+
+    @classmethod
+    def joined(cls, errors: Sequence[ProfileError]) -> ProfileError:
+        """Every mistake in one error, one a line; its `source` and `key` are the first one's."""
+        first = errors[0]
+        return cls(first.source, first.key, "\n".join([first.reason, *(str(e) for e in errors[1:])]))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -200,36 +181,28 @@ class Profile:
 
 
 def _hint(key: str, choices: Any) -> str:
-    close = difflib.get_close_matches(key, sorted(str(choice) for choice in choices), n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    close = closest(key, sorted(str(choice) for choice in choices))
+    return f"; did you mean {close!r}?" if close is not None else ""
 
 
 def _check(source: str, where: str, value: Any, kind: type) -> None:
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ProfileError(source, where, f"must be a whole number, not {_short(value)}")
+        raise ProfileError(source, where, f"must be a whole number, not {shown(value)}"
+                                          f"{unquoted(where.rsplit('.', 1)[-1], value)}")
     if kind is int:
         low, high = RANGES.get(where.rsplit(".", 1)[-1], (0, 10_000))
         if not low <= value <= high:
-            raise ProfileError(source, where, f"must be from {low} to {high}, not {_short(value)}")
+            raise ProfileError(source, where, f"must be from {low} to {high}, not {shown(value)}")
     if kind is dict and not isinstance(value, dict):
-        raise ProfileError(source, where, f"must be a table of keys, not {_short(value)}")
+        raise ProfileError(source, where, f"must be a table of keys, not {shown(value)}")
     if not isinstance(value, kind):
-        raise ProfileError(source, where, f"must be a {kind.__name__}, not {_short(value)}")
+        raise ProfileError(source, where, f"must be a {kind.__name__}, not {shown(value)}")
     if isinstance(value, str) and len(value) > TEXT_MAX:
         raise ProfileError(source, where, f"is {len(value)} characters long; at most {TEXT_MAX}")
     if isinstance(value, str) and not value.strip() and where.rsplit(".", 1)[-1] in NOT_EMPTY:
         raise ProfileError(source, where, "is empty: every ruling cites its rule and states its remedy")
     if isinstance(value, str) and any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
         raise ProfileError(source, where, "holds a control character; write the text on one line")
-
-
-def _short(value: Any) -> str:
-    """A value for an error message: its repr, cut short (a bad file may hold a huge one)."""
-    try:
-        text = repr(value)
-    except (RecursionError, ValueError):
-        text = f"a {type(value).__name__}"
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def check_remedy(source: str, where: str, remedy: str) -> None:
@@ -248,85 +221,121 @@ def check_remedy(source: str, where: str, remedy: str) -> None:
                                               f"the placeholders are {names}")
         if spec or conversion:
             raise ProfileError(source, where, f"write {{{name}}} alone, without a format or conversion "
-                                              f"({_short(remedy)[:60]})")
+                                              f"({shown(remedy)[:60]})")
     remedy.format_map(PLACEHOLDERS)  # cannot fail now; rendered once so the first ruling is not the test
 
 
 def build_profiles(raw: Mapping[str, tuple[str, Mapping[str, Any]]]) -> dict[str, Profile]:
     """Validate and resolve profiles given as {name: (source file, parsed TOML)}.
 
-    Unknown keys, missing fields, wrong types, a missing parent and inheritance cycles raise
-    ProfileError naming the file and the key.
+    Unknown keys, missing fields, wrong types, a missing parent and inheritance cycles raise one
+    ProfileError holding every mistake in every file, one a line, each naming the file and the key.
+    A profile is resolved after its parent, and not at all if its parent has a mistake (that one is
+    reported, once, in the parent's file).
     """
+    mistakes: Mistakes[ProfileError] = Mistakes(ProfileError, ProfileError.joined)
     for name, (source, data) in raw.items():
-        _validate(name, source, data, raw)
+        _validate(name, source, data, raw, mistakes)
+    mistakes.raise_if_any()
     resolved: dict[str, Profile] = {}
-    for name in raw:
-        resolved[name] = _resolve(name, raw)
-    return resolved
+    cycles: set[frozenset[str]] = set()
+    for name in sorted(raw, key=lambda n: len(_lineage(n, raw)[0])):  # parents first
+        lineage, cycle = _lineage(name, raw)
+        if cycle and frozenset(cycle) not in cycles:
+            cycles.add(frozenset(cycle))
+            # Name the files: the cycle is fixed by editing one of their `parent` keys.
+            steps = " -> ".join(f"{step} ({raw[step][0]})" for step in (*cycle, cycle[0]))
+            mistakes.note(ProfileError(raw[name][0], "parent", f"inheritance cycle: {steps}; one of these "
+                                       "files must name another parent (or none, for a root profile)"))
+        if not cycle and all(ancestor in resolved for ancestor in lineage[1:]):
+            with mistakes.check():
+                resolved[name] = _resolve(name, raw, lineage)
+    mistakes.raise_if_any()
+    return {name: resolved[name] for name in raw}
 
 
-def _validate(name: str, source: str, data: Mapping[str, Any], raw: Mapping[str, Any]) -> None:
+def _validate(name: str, source: str, data: Mapping[str, Any], raw: Mapping[str, Any],
+              mistakes: Mistakes[ProfileError]) -> None:
+    """Note every mistake of one profile file (a value with a mistake is not looked into further)."""
     allowed = set(TOP_KEYS) | set(SECTIONS) | {"rules"}
     for key, value in data.items():
         if key not in allowed:
-            raise ProfileError(source, key, f"unknown key{_hint(key, allowed)}")
-        if key in TOP_KEYS:
-            _check(source, key, value, TOP_KEYS[key])
+            mistakes.note(ProfileError(source, key, f"unknown key{_hint(key, allowed)}"))
+        elif key in TOP_KEYS:
+            with mistakes.check():
+                _check(source, key, value, TOP_KEYS[key])
     if data.get("profile") != name:
-        raise ProfileError(source, "profile",
-                           f"must be {name!r} (the file's name), not {_short(data.get('profile'))}")
+        mistakes.note(ProfileError(source, "profile",
+                                   f"must be {name!r} (the file's name), not {shown(data.get('profile'))}"))
     parent = data.get("parent")
-    if parent is not None and parent not in raw:
-        raise ProfileError(source, "parent", f"no profile {_short(parent)}{_hint(parent, raw)}")
-    buttons = [b.value for b in ButtonName]
+    if isinstance(parent, str) and parent not in raw:
+        mistakes.note(ProfileError(source, "parent", f"no profile {shown(parent)}{_hint(parent, raw)}"))
     for section, fields in SECTIONS.items():
-        values = data.get(section, {})
+        _validate_section(source, section, fields, data.get(section, {}), mistakes)
+    rules = data.get("rules", {})
+    with mistakes.check():
+        _check(source, "rules", rules, dict)
+        for name_of_rule, entry in rules.items():
+            with mistakes.check():
+                _validate_rule(source, name_of_rule, entry, mistakes)
+
+
+def _validate_section(source: str, section: str, fields: Mapping[str, type], values: Any,
+                      mistakes: Mistakes[ProfileError]) -> None:
+    with mistakes.check():
         _check(source, section, values, dict)
+        buttons = [b.value for b in ButtonName]
         for key, value in values.items():
             where = f"{section}.{key}"
             if key not in fields:
-                raise ProfileError(source, where, f"unknown key{_hint(key, fields)}")
-            _check(source, where, value, fields[key])
-        for action in values.get("closing_actions", []):
-            if not isinstance(action, str) or action not in buttons:
-                hint = _hint(action, buttons) if isinstance(action, str) else ""
-                raise ProfileError(source, f"{section}.closing_actions", f"{_short(action)} is not a button{hint}")
-        for warning in values.get("warnings", []):
-            _check(source, f"{section}.warnings", warning, int)
-    rules = data.get("rules", {})
-    _check(source, "rules", rules, dict)
-    for name_of_rule, entry in rules.items():
-        where = f"rules.{name_of_rule}"
-        if name_of_rule not in RULE_PARAMS:
-            raise ProfileError(source, where, f"unknown rule{_hint(name_of_rule, RULE_PARAMS)}")
-        key = RuleKey(name_of_rule)
-        _check(source, where, entry, dict)
-        fields = {"rule": str, "remedy": str, **RULE_PARAMS[key]}
-        for field_name, value in entry.items():
+                mistakes.note(ProfileError(source, where, f"unknown key{_hint(key, fields)}"))
+                continue
+            with mistakes.check():
+                _check(source, where, value, fields[key])
+                if key == "closing_actions":
+                    for action in value:
+                        if not isinstance(action, str) or action not in buttons:
+                            hint = _hint(action, buttons) if isinstance(action, str) else ""
+                            mistakes.note(ProfileError(source, where, f"{shown(action)} is not a button{hint}"))
+                elif key == "warnings":
+                    for warning in value:
+                        with mistakes.check():
+                            _check(source, where, warning, int)
+
+
+def _validate_rule(source: str, name_of_rule: str, entry: Any, mistakes: Mistakes[ProfileError]) -> None:
+    where = f"rules.{name_of_rule}"
+    if name_of_rule not in RULE_PARAMS:
+        raise ProfileError(source, where, f"unknown rule{_hint(name_of_rule, RULE_PARAMS)}")
+    key = RuleKey(name_of_rule)
+    _check(source, where, entry, dict)
+    fields = {"rule": str, "remedy": str, **RULE_PARAMS[key]}
+    for field_name, value in entry.items():
+        with mistakes.check():
             if field_name not in fields:
                 raise ProfileError(source, f"{where}.{field_name}", f"unknown key{_hint(field_name, fields)}")
             _check(source, f"{where}.{field_name}", value, fields[field_name])
-        if "remedy" in entry:
-            check_remedy(source, f"{where}.remedy", entry["remedy"])
-        procedure = entry.get("procedure")
-        if procedure is not None and procedure not in PROCEDURES[key]:
-            raise ProfileError(source, f"{where}.procedure",
-                               f"must be one of {', '.join(PROCEDURES[key])}, not {_short(procedure)}")
+            if field_name == "remedy":
+                check_remedy(source, f"{where}.remedy", value)
+            if field_name == "procedure" and value not in PROCEDURES[key]:
+                raise ProfileError(source, f"{where}.procedure",
+                                   f"must be one of {', '.join(PROCEDURES[key])}, not {shown(value)}")
 
 
-def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Profile:
-    source, data = raw[name]
+def _lineage(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]]) -> tuple[list[str], list[str]]:
+    """The profile and its ancestors, itself first; and the cycle its parents run into (empty if none)."""
     lineage = [name]
-    parent = data.get("parent")
+    parent = raw[name][1].get("parent")
     while parent is not None:
         if parent in lineage:
-            # Name the files: the cycle is fixed by editing one of their `parent` keys.
-            cycle = " -> ".join(f"{step} ({raw[step][0]})" for step in (*lineage[lineage.index(parent):], parent))
-            raise ProfileError(source, "parent", f"inheritance cycle: {cycle}; one of these files must "
-                                                 "name another parent (or none, for a root profile)")
+            return lineage, lineage[lineage.index(parent):]
         lineage.append(parent)
         parent = raw[parent][1].get("parent")
+    return lineage, []
+
+
+def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineage: list[str]) -> Profile:
+    source, data = raw[name]
     root_first = list(reversed(lineage))
 
     sections: dict[str, dict[str, Any]] = {s: {} for s in SECTIONS}
@@ -347,19 +356,17 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Pro
             if "rule" in entry:
                 rule_source[key] = ancestor
 
-    for section, fields in SECTIONS.items():
-        for key in fields:
-            if key not in sections[section]:
-                raise ProfileError(source, f"{section}.{key}", "missing (and not inherited from a parent)")
+    missing = [f"{section}.{key}" for section, fields in SECTIONS.items() for key in fields
+               if key not in sections[section]]
+    missing += [f"rules.{key}" for key in RULE_PARAMS if key not in rules]  # the whole rule: one mistake
+    missing += [f"rules.{key}.{field}" for key, params in RULE_PARAMS.items() if key in rules
+                for field in ("rule", "remedy", *params) if field not in rules[key]]
+    if missing:
+        raise ProfileError.joined([ProfileError(source, where, "missing (and not inherited from a parent)")
+                                   for where in missing])
     built: dict[RuleKey, Rule] = {}
-    for key, params in RULE_PARAMS.items():
-        entry = rules.get(key)
-        if entry is None or "rule" not in entry or "remedy" not in entry:
-            missing = "rule" if entry is None or "rule" not in entry else "remedy"
-            raise ProfileError(source, f"rules.{key}.{missing}", "missing (and not inherited from a parent)")
-        for param in params:
-            if param not in entry:
-                raise ProfileError(source, f"rules.{key}.{param}", "missing (and not inherited from a parent)")
+    for key in RULE_PARAMS:
+        entry = rules[key]
         built[key] = Rule(
             key=key,
             citation=entry["rule"],

@@ -1,7 +1,8 @@
 """Loading `config/table.toml`: seats, profile, decks, the hardware file, the display and the journal.
 
-Read once at start-up and validated before anything is touched: an unknown key or a bad value
-raises ConfigError naming the file, the section and key, with a "did you mean" suggestion.
+Read once at start-up and validated before anything is touched: every unknown key and bad value, in
+this file and in the hardware, profile and deck files it names, is reported in one ConfigError, one
+mistake a line, each naming the file, the section and key, with a "did you mean" or how to write it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py.config_toolkit import Section, collected, did_you_mean, out_of_range, read_toml, shown
+from firmware_py.config_toolkit import (
+    ConfigMistakes,
+    Section,
+    did_you_mean,
+    how_to_write,
+    out_of_range,
+    read_toml,
+    shown,
+    toml_value,
+)
 from firmware_py.core import Deck, Setup
 from firmware_py.core.events import MAX_SEATS
 from firmware_py.core.profiles import Profile
@@ -69,12 +79,6 @@ class TableConfig:
         return next(d for d in self.decks if d.name == name)
 
 
-def _seat(section: Section, key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEATS:
-        raise section.error(f"must hold seat numbers 1..{MAX_SEATS}, not {shown(value)}", key)
-    return value
-
-
 def default_journal_path() -> Path:
     """systemd's StateDirectory= when run as the appliance, else ./state beside the current directory."""
     state = os.environ.get("STATE_DIRECTORY")
@@ -92,78 +96,131 @@ def load_table_config(path: str | Path = DEFAULT_PATH, *, with_display: bool = T
 
 def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
                        with_display: bool = True) -> TableConfig:
+    """Validate a parsed table file: every mistake in it (and in the files it names) in one ConfigError."""
+    mistakes = ConfigMistakes()
     sections = ("table", "display", "journal", "chips", "tracker", "room")
-    unknown = collected(ConfigError(f"{source}: [{key}]: unknown section{did_you_mean(key, sections)}")
-                        for key in data if key not in sections)
-    if unknown is not None:
-        raise unknown
+    for key in data:
+        if key not in sections:
+            mistakes.note(ConfigError(f"{source}: [{key}]: unknown section{did_you_mean(key, sections)}"))
+    game: dict[str, Any] = {}
     if "table" not in data:
-        raise ConfigError(f"{source}: [table]: is missing (profile, seats, button, decks, in_play)")
-    table = Section(source, "table", data["table"],
-                     ("profile", "seats", "button", "decks", "in_play", "hardware", "profiles"))
+        mistakes.note(ConfigError(f"{source}: [table]: is missing (profile, seats, button, decks, in_play)"))
+    else:
+        with mistakes.check():
+            table = Section(source, "table", data["table"],
+                            ("profile", "seats", "button", "decks", "in_play", "hardware", "profiles"),
+                            mistakes=mistakes)
+            game = _game(table, base_dir, mistakes)
+    screen = mistakes.attempt(lambda: _screen(source, data.get("display", {}), with_display=with_display),
+                              ScreenConfig())
+    journal_path = default_journal_path()
+    if "journal" in data:
+        journal_path = mistakes.attempt(lambda: _journal(source, data["journal"], base_dir), journal_path)
+    starting_stack, schedule = mistakes.attempt(lambda: _chips(source, data.get("chips", {}),
+                                                               data.get("display", {})), (0, None))
+    tracker = None
+    if "tracker" in data:
+        from firmware_py.daemon.tracker import parse_tracker_config  # noqa: PLC0415
 
+        tracker = mistakes.attempt(lambda: parse_tracker_config(data["tracker"], source=source), None)
+    room = None
+    if "room" in data:
+        from firmware_py.room.room_config import parse_room  # noqa: PLC0415
+
+        room = mistakes.attempt(lambda: parse_room(source, data["room"], base_dir=base_dir), None)
+    mistakes.raise_if_any()
+    return TableConfig(source=source, **game, screen=screen, journal_path=journal_path,
+                       starting_stack=starting_stack, schedule=schedule, tracker=tracker, room=room)
+
+
+def _game(table: Section, base_dir: Path, mistakes: ConfigMistakes) -> dict[str, Any]:
+    """The `[table]` section: each key checked on its own, a key that depends on another checked once that one
+    is right (the button against good seats, `in_play` against decks that all loaded)."""
+    no_profiles: dict[str, Profile] = {}
+    profiles_dir, profiles = mistakes.attempt(lambda: _profiles(table, base_dir), (base_dir, no_profiles))
+    profile = mistakes.attempt(lambda: _profile(table, profiles), "")
+    seats: tuple[int, ...] = mistakes.attempt(lambda: _seats(table), ())
+    button = mistakes.attempt(lambda: _button(table, seats), 0)
+    deck_paths, decks, in_play = _decks(table, base_dir, mistakes)
+    hardware_file, hardware = base_dir, None
+    with mistakes.check():
+        hardware_file = _path(base_dir, table.string("hardware", "hardware.toml"), table, "hardware")
+        from hardware.hardware_config import load_hardware_config  # noqa: PLC0415 (the hardware layer loads on demand)
+
+        hardware = load_hardware_config(hardware_file)  # its ConfigError names its own file and key
+    return {"profile": profile, "seats": seats, "button": button, "deck_files": tuple(str(p) for p in deck_paths),
+            "decks": tuple(decks), "in_play": in_play, "profiles": profiles, "profiles_dir": profiles_dir,
+            "hardware_file": hardware_file, "hardware": hardware}
+
+
+def _profiles(table: Section, base_dir: Path) -> tuple[Path, dict[str, Profile]]:
     profiles_dir = _path(base_dir, table.string("profiles", "profiles"), table, "profiles")
     try:
-        profiles = load_profiles(profiles_dir)
+        return profiles_dir, load_profiles(profiles_dir)
     except ConfigError as exc:
-        raise ConfigError(f"{source}: [table] profiles: {exc}") from None
+        raise ConfigError(f"{table.source}: [table] profiles: {exc}") from None
+
+
+def _profile(table: Section, profiles: Mapping[str, Profile]) -> str:
     profile = table.string("profile")
-    if profile not in profiles:
+    if profiles and profile not in profiles:  # no profiles: they did not load, and that is reported already
         raise table.error(f"unknown profile {shown(profile)}{did_you_mean(profile, profiles)}; "
                           f"profiles are {', '.join(sorted(profiles))}", "profile")
+    return profile
 
+
+def _seat(section: Section, key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEATS:
+        raise section.error(f"must hold seat numbers 1..{MAX_SEATS}, not {shown(value)}", key)
+    return value
+
+
+def _seats(table: Section) -> tuple[int, ...]:
     raw_seats = table.required("seats")
     if not isinstance(raw_seats, list) or len(raw_seats) < 2:
         raise table.error(f"must list at least two occupied seats, e.g. [1, 2, 3], not {shown(raw_seats)}", "seats")
     seats = tuple(sorted(_seat(table, "seats", s) for s in raw_seats))
     if len(set(seats)) != len(seats):
-        raise table.error("lists a seat twice", "seats")
+        raise table.error(f"lists a seat twice, e.g. seats = {toml_value(sorted(set(seats)))}", "seats")
+    return seats
+
+
+def _button(table: Section, seats: tuple[int, ...]) -> int:
     button = _seat(table, "button", table.required("button"))
-    if button not in seats:
+    if seats and button not in seats:  # no seats: they are wrong, and that is reported already
         raise table.error(f"seat {button} is not one of the occupied seats {list(seats)}", "button")
+    return button
 
-    raw_decks = table.required("decks")
-    if not isinstance(raw_decks, list) or not raw_decks or not all(isinstance(d, str) for d in raw_decks):
-        raise table.error("must list deck registry files, e.g. [\"decks/test-red.json\"]", "decks")
-    deck_paths = [_path(base_dir, d, table, "decks") for d in raw_decks]
-    decks = []
-    for deck_path in deck_paths:
-        try:
-            decks.append(load_deck(deck_path))
-        except DeckFileError as exc:
-            raise table.error(str(exc), "decks") from None
+
+def _decks(table: Section, base_dir: Path, mistakes: ConfigMistakes) -> tuple[list[Path], list[Deck], str]:
+    """`decks`, each file loaded on its own, and `in_play`, checked against them when they all loaded."""
+    raw_decks = mistakes.attempt(lambda: table.required("decks"), None)
+    listed = isinstance(raw_decks, list) and raw_decks and all(isinstance(d, str) for d in raw_decks)
+    if raw_decks is not None and not listed:
+        mistakes.note(table.error("must list deck registry files, e.g. decks = [\"decks/test-red.json\"]", "decks"))
+    deck_paths, decks = [], []
+    for name in raw_decks if listed else ():
+        with mistakes.check():
+            deck_path = _path(base_dir, name, table, "decks")
+            deck_paths.append(deck_path)
+            try:
+                decks.append(load_deck(deck_path))
+            except DeckFileError as exc:
+                raise table.error(str(exc), "decks") from None
+    in_play = mistakes.attempt(lambda: table.string("in_play"), "")
     names = [d.name for d in decks]
-    in_play = table.string("in_play")
-    if in_play not in names:
-        raise table.error(f"{shown(in_play)} is none of the decks {names}{did_you_mean(in_play, names)}", "in_play")
+    if in_play and listed and len(decks) == len(raw_decks) and in_play not in names:
+        # (a deck that did not load may be the one in play: its own mistake is reported already)
+        mistakes.note(table.error(f"{shown(in_play)} is none of the decks {names}{did_you_mean(in_play, names)}",
+                                  "in_play"))
+    return deck_paths, decks, in_play
 
-    hardware_file = _path(base_dir, table.string("hardware", "hardware.toml"), table, "hardware")
-    from hardware.hardware_config import load_hardware_config  # noqa: PLC0415 (the hardware layer loads on demand)
 
-    hardware = load_hardware_config(hardware_file)  # its ConfigError names its own file and key
-
-    screen = _screen(source, data.get("display", {}), with_display=with_display)
-    journal_path = default_journal_path()
-    if "journal" in data:
-        journal = Section(source, "journal", data["journal"], ("path",))
-        if "path" in journal.data:
-            journal_path = _path(base_dir, journal.string("path"), journal, "path")
-    starting_stack, schedule = _chips(source, data.get("chips", {}), data.get("display", {}))
-    tracker = None
-    if "tracker" in data:
-        from firmware_py.daemon.tracker import parse_tracker_config  # noqa: PLC0415
-
-        tracker = parse_tracker_config(data["tracker"], source=source)
-    room = None
-    if "room" in data:
-        from firmware_py.room.room_config import parse_room  # noqa: PLC0415
-
-        room = parse_room(source, data["room"], base_dir=base_dir)
-    return TableConfig(source=source, profile=profile, seats=seats, button=button,
-                       deck_files=tuple(str(p) for p in deck_paths), decks=tuple(decks), in_play=in_play,
-                       profiles=profiles, profiles_dir=profiles_dir, hardware_file=hardware_file,
-                       hardware=hardware, screen=screen, journal_path=journal_path,
-                       starting_stack=starting_stack, schedule=schedule, tracker=tracker, room=room)
+def _journal(source: str, raw: Any, base_dir: Path) -> Path:
+    journal = Section(source, "journal", raw, ("path",))
+    if "path" not in journal.data:
+        return default_journal_path()
+    return _path(base_dir, journal.string("path"), journal, "path")
 
 
 def _chips(source: str, raw: Any, display: Any) -> tuple[int, Any]:
@@ -171,7 +228,8 @@ def _chips(source: str, raw: Any, display: Any) -> tuple[int, Any]:
     section = Section(source, "chips", raw, ("starting_stack",))
     stack = section.data.get("starting_stack", 0)
     if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
-        raise section.error(f"must be a whole number of chips (0: count no chips), not {stack!r}", "starting_stack")
+        raise section.error(f"must be a whole number of chips (0: count no chips), not {shown(stack)}"
+                            f"{how_to_write('starting_stack', stack, 1500)}", "starting_stack")
     if not stack:
         return 0, None
     from display.display_config import DisplayConfig  # noqa: PLC0415 (no pygame: the schedule only)
@@ -182,30 +240,46 @@ def _chips(source: str, raw: Any, display: Any) -> tuple[int, Any]:
 
 
 def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:
+    """`[display]`: how the daemon drives the screen, and (with_display) what the views need; every mistake."""
+    mistakes = ConfigMistakes()
     ours = ("enabled", "view", "size", "fullscreen")
     theirs = ("seat_names", "blind_levels", "levels_start_t", "broadcast_delay_s", "broadcast_delay_minutes",
               "allow_zero_delay", "show_operator_status")  # the last: refused with a clear message
-    section = Section(source, "display", raw, ours + theirs)
-    view = section.string("view", "venue")
-    if view not in VIEWS:
-        raise section.error(f"must be one of {', '.join(VIEWS)}, not {shown(view)}{did_you_mean(view, VIEWS)}", "view")
-    size = section.data.get("size", [800, 480])
-    if (not isinstance(size, list) or len(size) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 8000 for v in size)):
-        raise section.error(f"must be [width, height] in pixels (100..8000), not {shown(size)}", "size")
+    section = Section(source, "display", raw, ours + theirs, mistakes=mistakes)
+    view = mistakes.attempt(lambda: _view(section), "venue")
+    size = mistakes.attempt(lambda: _size(section), (800, 480))
+    theirs_given = {k: v for k, v in section.data.items() if k in theirs}
     for key, high in (("broadcast_delay_s", MAX_DELAY_S), ("broadcast_delay_minutes", MAX_DELAY_S / 60)):
         value = section.data.get(key)
         problem = None if value is None else out_of_range(value, low=0, high=high)
         if problem:
-            raise section.error(problem, key)
+            mistakes.note(section.error(f"{problem}{how_to_write(key, value)}", key))
+            del theirs_given[key]  # one message for one mistake: the views' check would repeat it
     display_config = None
     if with_display:
         from display.display_config import DisplayConfig  # noqa: PLC0415 (display is optional for headless runs)
 
-        display_config = DisplayConfig.from_mapping({k: v for k, v in section.data.items() if k in theirs},
-                                                    source=source)
-    return ScreenConfig(enabled=section.boolean("enabled", True), view=view, size=(size[0], size[1]),
-                        fullscreen=section.boolean("fullscreen", True), display=display_config)
+        display_config = mistakes.attempt(lambda: DisplayConfig.from_mapping(theirs_given, source=source), None)
+    enabled = mistakes.attempt(lambda: section.boolean("enabled", True), True)
+    fullscreen = mistakes.attempt(lambda: section.boolean("fullscreen", True), True)
+    mistakes.raise_if_any()
+    return ScreenConfig(enabled=enabled, view=view, size=size, fullscreen=fullscreen, display=display_config)
+
+
+def _view(section: Section) -> str:
+    view = section.string("view", "venue")
+    if view not in VIEWS:
+        raise section.error(f"must be one of {', '.join(VIEWS)}, not {shown(view)}{did_you_mean(view, VIEWS)}", "view")
+    return view
+
+
+def _size(section: Section) -> tuple[int, int]:
+    size = section.data.get("size", [800, 480])
+    if (not isinstance(size, list) or len(size) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 8000 for v in size)):
+        raise section.error(f"must be [width, height] in pixels (100..8000), e.g. size = [800, 480], "
+                            f"not {shown(size)}", "size")
+    return size[0], size[1]
 
 
 def _path(base_dir: Path, name: str, section: Section, key: str) -> Path:

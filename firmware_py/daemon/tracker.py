@@ -23,10 +23,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from firmware_py.config_toolkit import Section
+from firmware_py.config_toolkit import ConfigMistakes, Section, how_to_write, shown
 from firmware_py.core import Button, ButtonName, TableSnapshot
 from firmware_py.core.events import PLAYER_ACTIONS
-from firmware_py.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
@@ -45,25 +44,43 @@ class TrackerConfig:
 
 
 def parse_tracker_config(raw: Any, *, source: str) -> TrackerConfig:
-    where = f"{source}: [tracker]"
-    Section(source, "tracker", raw, ("listen", "port", "token"))  # a table, with no unknown key
-    listen = raw.get("listen")
+    """Validate `[tracker]`: every mistake in one ConfigError, each naming the file, the key and how to write it."""
+    mistakes = ConfigMistakes()
+    section = Section(source, "tracker", raw, ("listen", "port", "token"), mistakes=mistakes)
+    listen = mistakes.attempt(lambda: _listen(section), "")
+    port = mistakes.attempt(lambda: _port(section), 8080)
+    token = mistakes.attempt(lambda: _token(section), "")
+    mistakes.raise_if_any()
+    return TrackerConfig(listen=listen, port=port, token=token)
+
+
+def _listen(section: Section) -> str:
+    listen = section.get("listen")
     try:
-        address = ipaddress.ip_address(listen)  # type: ignore[arg-type]
+        address = ipaddress.ip_address(listen)
     except ValueError:
-        raise ConfigError(f"{where} listen: {listen!r} is not an IP address; give the address of the "
-                          "interface the operator's tablet is on, e.g. \"192.168.4.1\"") from None
+        raise section.error(f"{shown(listen)} is not an IP address; give the address of the interface the "
+                            "operator's tablet is on, e.g. listen = \"192.168.4.1\"", "listen") from None
     if address.is_unspecified:
-        raise ConfigError(f"{where} listen: {listen} would listen on every interface; give the address "
-                          "of the one interface the tablet is on")
-    port = raw.get("port", 8080)
+        raise section.error(f"{listen} would listen on every interface; give the address of the one interface "
+                            "the tablet is on", "listen")
+    return str(address)
+
+
+def _port(section: Section) -> int:
+    port = section.get("port", 8080)
     if isinstance(port, bool) or not isinstance(port, int) or not 1024 <= port <= 65535:
-        raise ConfigError(f"{where} port: must be a port number 1024..65535, not {port!r}")
-    token = raw.get("token")
+        raise section.error(f"must be a port number 1024..65535, not {shown(port)}{how_to_write('port', port, 8080)}",
+                            "port")
+    return port
+
+
+def _token(section: Section) -> str:
+    token = section.get("token")
     if not isinstance(token, str) or len(token) < MIN_TOKEN:
-        raise ConfigError(f"{where} token: must be a secret of at least {MIN_TOKEN} characters "
-                          "(e.g. from `python -c 'import secrets; print(secrets.token_urlsafe())'`)")
-    return TrackerConfig(listen=str(address), port=port, token=token)
+        raise section.error(f"must be a secret of at least {MIN_TOKEN} characters "
+                            "(e.g. from `python -c 'import secrets; print(secrets.token_urlsafe())'`)", "token")
+    return token
 
 
 def public_state(snapshot: TableSnapshot) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """The `[room]` section of the table file, and how any room client reaches the broker.
 
 Publishing is off unless `[room]` is present. Ids go into MQTT topics, so they are checked here:
-letters, digits, `-` and `_` only (no `/`, `+` or `#`). A bad key names the file, the key and a
-"did you mean", like every other section of the table file.
+letters, digits, `-` and `_` only (no `/`, `+` or `#`). Like every other section of the table file,
+all its mistakes are reported at once, each naming the file and the key, with a "did you mean" or
+how to write it.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from firmware_py.config_toolkit import Section, shown
+from firmware_py.config_toolkit import ConfigMistakes, Section, how_to_write, shown
 from firmware_py.errors import ConfigError
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -70,9 +72,9 @@ def check_id(value: str, what: str) -> str:
 
 
 def parse_room(source: str, raw: Any, *, base_dir: Path) -> RoomConfig:
-    """Validate the `[room]` table of `source`; raises ConfigError naming the file and key."""
-
-    section = Section(source, "room", raw, ROOM_KEYS)
+    """Validate the `[room]` table of `source`: every mistake in one ConfigError, each naming the file and key."""
+    mistakes = ConfigMistakes()
+    section = Section(source, "room", raw, ROOM_KEYS, mistakes=mistakes)
     error, string, boolean = section.error, section.string, section.boolean
 
     def ident(key: str) -> str:
@@ -84,7 +86,8 @@ def parse_room(source: str, raw: Any, *, base_dir: Path) -> RoomConfig:
     def seconds(key: str, default: float, *, low: float) -> float:
         value = raw.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < low:
-            raise error(f"must be a number of seconds, at least {low:g}, not {shown(value)}", key)
+            raise error(f"must be a number of seconds, at least {low:g}, not {shown(value)}"
+                        f"{how_to_write(key, value, default)}", key)
         return float(value)
 
     def path(key: str) -> Path | None:
@@ -96,26 +99,44 @@ def parse_room(source: str, raw: Any, *, base_dir: Path) -> RoomConfig:
             raise error(f"no such file: {found}", key)
         return found
 
-    room, table = ident("room"), ident("table")
-    if table in RESERVED_USERS:
-        raise error(f"{table!r} is reserved for the room's own clients ({', '.join(RESERVED_USERS)}): "
-                    "name the table otherwise", "table")
-    tls = boolean("tls", False)
-    port = raw.get("port", DEFAULT_TLS_PORT if tls else DEFAULT_PORT)
-    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
-        raise error(f"must be a TCP port 1..65535, not {port!r}", "port")
-    ca_file, cert_file, key_file = path("ca_file"), path("cert_file"), path("key_file")
-    if not tls and (ca_file or cert_file or key_file):
-        raise error("is set but tls is false: set tls = true or remove it",
-                    "ca_file" if ca_file else "cert_file" if cert_file else "key_file")
-    if (cert_file is None) != (key_file is None):
-        raise error("a client certificate needs both cert_file and key_file", "cert_file")
-    broker = BrokerConfig(host=string("broker", "localhost"), port=port, tls=tls, ca_file=ca_file,
-                          cert_file=cert_file, key_file=key_file, username=string("username", table),
-                          password_file=path("password_file"))
-    dealer = raw.get("dealer", "")
-    if not isinstance(dealer, str):
-        raise error(f"must be the dealer's name, a string, not {dealer!r}", "dealer")
-    return RoomConfig(room=room, table=table, broker=broker, dealer=dealer,
-                      heartbeat_s=seconds("heartbeat_s", 5.0, low=0.5), broadcast=boolean("broadcast", True),
-                      broadcast_hold_s=seconds("broadcast_hold_s", 0.0, low=0.0))
+    def not_reserved(table: str) -> str:
+        if table in RESERVED_USERS:
+            raise error(f"{table!r} is reserved for the room's own clients ({', '.join(RESERVED_USERS)}): "
+                        "name the table otherwise", "table")
+        return table
+
+    def tcp_port(tls: bool) -> int:
+        port = raw.get("port", DEFAULT_TLS_PORT if tls else DEFAULT_PORT)
+        if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+            raise error(f"must be a TCP port 1..65535, not {shown(port)}{how_to_write('port', port, DEFAULT_PORT)}",
+                        "port")
+        return port
+
+    def dealer() -> str:
+        name = raw.get("dealer", "")
+        if not isinstance(name, str):
+            raise error(f"must be the dealer's name, a string, not {shown(name)} (e.g. dealer = \"Ada\")", "dealer")
+        return name
+
+    room = mistakes.attempt(lambda: ident("room"), "")
+    table = mistakes.attempt(lambda: not_reserved(ident("table")), "")
+    tls = mistakes.attempt(lambda: boolean("tls", False), None)  # None: wrong, and noted
+    port = mistakes.attempt(lambda: tcp_port(bool(tls)), DEFAULT_PORT)
+    ca_file, cert_file, key_file, password_file = (
+        mistakes.attempt(partial(path, key), None) for key in ("ca_file", "cert_file", "key_file", "password_file"))
+    given = [key for key in ("ca_file", "cert_file", "key_file") if key in raw]
+    if tls is False and given:
+        mistakes.note(error("is set but tls is false: set tls = true or remove it", given[0]))
+    if ("cert_file" in raw) != ("key_file" in raw):
+        mistakes.note(error("a client certificate needs both cert_file and key_file", "cert_file"))
+    host = mistakes.attempt(lambda: string("broker", "localhost"), "")
+    username = mistakes.attempt(lambda: string("username", table or "table"), "")  # (a wrong table is noted)
+    name = mistakes.attempt(dealer, "")
+    heartbeat_s = mistakes.attempt(lambda: seconds("heartbeat_s", 5.0, low=0.5), 5.0)
+    broadcast = mistakes.attempt(lambda: boolean("broadcast", True), True)
+    broadcast_hold_s = mistakes.attempt(lambda: seconds("broadcast_hold_s", 0.0, low=0.0), 0.0)
+    mistakes.raise_if_any()
+    broker = BrokerConfig(host=host, port=port, tls=bool(tls), ca_file=ca_file, cert_file=cert_file, key_file=key_file,
+                          username=username, password_file=password_file)
+    return RoomConfig(room=room, table=table, broker=broker, dealer=name, heartbeat_s=heartbeat_s,
+                      broadcast=broadcast, broadcast_hold_s=broadcast_hold_s)

@@ -8,6 +8,7 @@ import pytest
 
 from firmware_py.daemon.table_config import load_table_config
 from firmware_py.errors import ConfigError
+from tests.config_mistakes import assert_mistakes
 from tests.daemon.conftest import ROOT, run_daemon
 
 GOOD = (ROOT / "config" / "table.toml").read_text()
@@ -64,3 +65,32 @@ def test_a_broken_hardware_file_is_named_by_its_own_path(tmp_path):
     path = _write(tmp_path, GOOD.replace('hardware = "hardware.toml"', f'hardware = "{hardware}"'))
     with pytest.raises(ConfigError, match=r"hardware\.toml.*debounnce_s.*did you mean 'debounce_s'"):
         load_table_config(path, with_display=False)
+
+
+def test_table_config_reports_every_bad_value_at_once(tmp_path):
+    text = (GOOD.replace('profile = "robert"', 'profile = "robrt"').replace("button = 1 ", "button = 9 ")
+            .replace('view = "venue"', 'view = "venu"').replace("size = [800, 480]", 'size = "800x480"')
+            + '\n[chips]\nstarting_stack = "1500"\n')
+    path = _write(tmp_path, text)
+    with pytest.raises(ConfigError) as caught:
+        load_table_config(path, with_display=True)
+    assert_mistakes(caught.value, str(path), [
+        ("[table] profile", "did you mean 'robert'"), ("[table] button", "occupied seats [1, 2, 3, 4, 5, 6]"),
+        ("[display] view", "did you mean 'venue'"), ("[display] size", "e.g. size = [800, 480]"),
+        ("[chips] starting_stack", "write starting_stack = 1500, without quotes")])
+
+
+def test_table_config_names_a_wrong_key_once_not_the_keys_that_depend_on_it(tmp_path):
+    # one seat only: the button cannot be checked against it, and is not reported as a second mistake
+    path = _write(tmp_path, GOOD.replace("seats = [1, 2, 3, 4, 5, 6]", "seats = [1]"))
+    with pytest.raises(ConfigError) as caught:
+        load_table_config(path, with_display=False)
+    assert str(caught.value).splitlines() == [
+        f"{path}: [table] seats: must list at least two occupied seats, e.g. [1, 2, 3], not [1]"]
+
+
+def test_table_config_with_every_section_right_is_still_accepted(tmp_path):
+    text = GOOD + '\n[journal]\npath = "state/j.sqlite3"\n\n[chips]\nstarting_stack = 1500\n'
+    config = load_table_config(_write(tmp_path, text), with_display=True)
+    assert config.starting_stack == 1500 and config.schedule.blind_levels[2].ante == 25
+    assert config.journal_path == tmp_path / "state" / "j.sqlite3" and config.screen.view == "venue"

@@ -15,6 +15,7 @@ from firmware_py.core import Button, ButtonName
 from firmware_py.daemon.table_config import load_table_config
 from firmware_py.daemon.tracker import ActionTracker, TrackerConfig, parse_tracker_config, public_state
 from firmware_py.errors import ConfigError
+from tests.config_mistakes import assert_mistakes
 from tests.rules.table_driver import Table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,6 +96,19 @@ def test_the_state_shows_stacks_and_pot_but_never_a_card(tracker: tuple[ActionTr
 def test_a_bad_tracker_config_names_the_key(raw: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         parse_tracker_config(raw, source="table.toml")
+
+
+def test_tracker_config_reports_every_bad_value_at_once() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_tracker_config({"listen": "tablet", "port": "8080", "token": "short", "tokn": 1}, source="table.toml")
+    assert_mistakes(caught.value, "table.toml", [
+        ("[tracker] tokn", "did you mean 'token'"), ("[tracker] listen", 'e.g. listen = "192.168.4.1"'),
+        ("[tracker] port", "write port = 8080, without quotes"), ("[tracker] token", "token_urlsafe")])
+
+
+def test_tracker_config_with_every_key_right_is_still_accepted() -> None:
+    config = parse_tracker_config({"listen": "192.168.4.1", "port": 8081, "token": TOKEN}, source="table.toml")
+    assert config == TrackerConfig(listen="192.168.4.1", port=8081, token=TOKEN)
 
 
 def test_an_action_from_the_page_reaches_the_core_through_the_daemon(tmp_path: Path) -> None:

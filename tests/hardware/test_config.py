@@ -9,6 +9,7 @@ import pytest
 from firmware_py.core.events import ButtonName
 from firmware_py.errors import ConfigError
 from hardware.hardware_config import DEFAULT_PATH, load_hardware_config
+from tests.config_mistakes import assert_mistakes
 
 GOOD = """
 [presence]
@@ -88,3 +89,32 @@ def test_unreadable_and_invalid_files_say_so(tmp_path):
 def test_an_unknown_top_level_section_is_suggested(tmp_path):
     with pytest.raises(ConfigError, match=r"hardware.toml: readers: unknown key \(did you mean 'reader'\?\)"):
         load_hardware_config(write(tmp_path, GOOD.replace("[[reader]]", "[[readers]]")))
+
+
+def test_hardware_config_reports_every_bad_value_at_once(tmp_path):
+    text = (GOOD.replace("debounce_s = 0.05", 'debounce_s = "0.05"').replace('antenna = "shoe"', 'antenna = "shoo"')
+            .replace("buzzer_pin = 12", "buzzer_pin = 12\nhold_s = 99").replace("fold = 5", "flod = 5\nundo = 23"))
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as caught:
+        load_hardware_config(path)
+    assert_mistakes(caught.value, str(path), [
+        ("[presence] debounce_s", "write debounce_s = 0.05, without quotes"),
+        ("[reader #1] antenna", "did you mean 'shoe'"), ("[panel] hold_s", "between 0.1 and 10"),
+        ("[panel.buttons] flod", "did you mean 'fold'"),
+        ("[panel.buttons] misdeal", "GPIO 23 is already used by [panel.buttons] undo")])
+
+
+def test_a_reader_with_a_mistake_is_not_reported_again_as_missing_for_its_antenna(tmp_path):
+    # [presence.shoe] names the antenna of the misspelt reader: one mistake, one line
+    path = write(tmp_path, GOOD.replace('antenna = "shoe"', 'antenna = "shoo"'))
+    with pytest.raises(ConfigError) as caught:
+        load_hardware_config(path)
+    assert len(str(caught.value).splitlines()) == 1 and "'shoo'" in str(caught.value)
+
+
+def test_a_hardware_file_with_a_serial_board_and_long_presses_is_still_accepted(tmp_path):
+    text = GOOD.replace("buzzer_pin = 12", 'buzzer_pin = 12\nlong_press = ["misdeal"]') + (
+        '[serial]\nport = "/dev/ttyACM0"\nbaudrate = 230400\nantennas = ["board1", "board2"]\n')
+    config = load_hardware_config(write(tmp_path, text))
+    assert config.serial.antennas == ("board1", "board2") and config.serial.baudrate == 230400
+    assert config.panel.button("misdeal").long_press and not config.panel.button("fold").long_press

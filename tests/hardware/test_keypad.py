@@ -27,6 +27,7 @@ from firmware_py.daemon.table_config import load_table_config
 from firmware_py.daemon.wiring import add_keypad
 from firmware_py.errors import ConfigError
 from hardware.keypad import KeypadConfig, KeypadDecoder, KeypadReader, parse_keypad_config
+from tests.config_mistakes import assert_mistakes
 
 ROOT = Path(__file__).resolve().parents[2]
 K = ecodes
@@ -84,6 +85,22 @@ def test_a_keymap_names_the_bad_key_and_action() -> None:
         parse_keypad_config({"device": "/dev/x", "keys": {"KEY_KPENTER": "rase"}})
     with pytest.raises(ConfigError, match="device: must be the keypad's event device"):
         parse_keypad_config({})
+
+
+def test_keypad_config_reports_every_bad_value_at_once() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_keypad_config({"device": 3, "keys": {"KEY_KPENTR": "call", "KEY_KPENTER": "rase"}, "dev": 1},
+                            source="hw.toml")
+    assert_mistakes(caught.value, "hw.toml", [
+        ("[keypad] dev", "unknown key (did you mean 'device'?)"), ("[keypad] device", "e.g. /dev/input/by-id/"),
+        ("[keypad].keys KEY_KPENTR", "not an evdev key name (e.g. KEY_KPENTER)"),
+        ("[keypad].keys KEY_KPENTER", "'rase' is not one of allin, bet, call, check, fold, raise "
+                                      "(did you mean 'raise'?)")])
+
+
+def test_a_keypad_config_with_a_keymap_is_still_accepted() -> None:
+    config = parse_keypad_config({"device": "/dev/x", "keys": {"KEY_KPENTER": "check", "KEY_KPSLASH": "call"}})
+    assert config.keys[K.KEY_KPENTER] is ButtonName.CHECK and config.keys[K.KEY_KPSLASH] is ButtonName.CALL
 
 
 def uinput_device() -> object | None:
