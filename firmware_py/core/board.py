@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from firmware_py.core.rulings import Street
 
 BOARD_NEEDED = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
 UNKNOWN_BURN = "?"  # a burn put back on the deck without the core knowing which card it was
 
 

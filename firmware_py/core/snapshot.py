@@ -1,12 +1,17 @@
-"""Immutable views of the table that the display and the daemon read; they never touch the core."""
+"""Immutable views of the table that the display and the daemon read (never the core itself), and how they are drawn."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from firmware_py.core.chips import Pot
 from firmware_py.core.rulings import Ruling, Street
+
+if TYPE_CHECKING:
+    from firmware_py.core.hand import Hand
+    from firmware_py.core.state import TableState
 
 
 class Phase(StrEnum):
@@ -96,3 +101,82 @@ class TableSnapshot:
             if view.seat == number:
                 return view
         raise KeyError(number)
+
+
+def snapshot_of(table: TableState) -> TableSnapshot:
+    """An immutable view of the table now, for the display and the daemon."""
+    hand = table.hand
+    profile = table.profile
+    positions = hand.positions if hand is not None else None
+    seats: list[SeatView] = []
+    for number in sorted(table.occupied | (set(positions.deal_order) if positions else set())):
+        state = PlayerState.WAITING
+        cards: tuple[str, ...] = ()
+        if hand is not None and number in hand.seats and hand.phase is not Phase.IDLE:
+            cards = tuple(table.cards[uid].card for uid in hand.dealt.hole[number])
+            if number in hand.betting.dead:
+                state = PlayerState.DEAD
+            elif number in hand.betting.folded:
+                state = PlayerState.FOLDED
+            elif number in hand.betting.allin:
+                state = PlayerState.ALLIN
+            else:
+                state = PlayerState.ACTIVE
+        elif number not in table.occupied:
+            state = PlayerState.EMPTY
+        seats.append(SeatView(
+            seat=number, state=state, cards=cards,
+            is_button=positions is not None and positions.button == number,
+            is_small_blind=positions is not None and positions.small_blind == number,
+            is_big_blind=positions is not None and positions.big_blind == number,
+            to_act=hand is not None and hand.betting.to_act == number,
+            **_seat_chips(table, number),
+        ))
+    phase = hand.phase if hand is not None else Phase.IDLE
+    return TableSnapshot(
+        t=table.t,
+        profile=profile.name if profile else "",
+        profile_title=profile.title if profile else "",
+        hand_number=table.hand_number,
+        phase=phase,
+        street=hand.street if hand is not None and phase is not Phase.IDLE else None,
+        seats=tuple(seats),
+        button=positions.button if positions else table.button_seat,
+        small_blind=positions.small_blind if positions else None,
+        big_blind=positions.big_blind if positions else None,
+        to_act=hand.betting.to_act if hand is not None else None,
+        board=tuple(table.cards[uid].card for uid in hand.board.cards) if hand is not None else (),
+        burns=tuple(table.cards[uid].card for uid in hand.board.burns.out) if hand is not None else (),
+        in_play=table.in_play,
+        unconfirmed=tuple(table.unconfirmed),
+        hand_rulings=tuple(hand.rulings) if hand is not None else (),
+        showdown=hand.showdown if hand is not None else None,
+        clock=hand.clock if hand is not None else None,
+        notices=tuple(table.notices),
+        chips=_chips_view(table, hand),
+    )
+
+
+def _seat_chips(table: TableState, seat: int) -> dict[str, Any]:
+    chips = table.chips.hand
+    if chips is not None and seat in chips.behind:
+        return {"stack": chips.behind[seat], "bet": chips.street_bet[seat], "last_action": chips.last.get(seat)}
+    if seat in table.chips.stacks:
+        return {"stack": table.chips.stacks[seat]}
+    return {}
+
+
+def _chips_view(table: TableState, hand: Hand | None) -> ChipsView | None:
+    chips = table.chips.hand
+    if chips is None or hand is None:
+        return None
+    actor = hand.betting.to_act
+    live = actor is not None and actor in chips.behind
+    return ChipsView(
+        pot=chips.pot_total(), pots=chips.awarded or tuple(chips.pots()), level=chips.level.label(),
+        to_call=chips.to_call(actor) if live and actor is not None else 0,
+        min_raise_to=min(chips.min_to(), chips.street_bet[actor] + chips.behind[actor])
+        if live and actor is not None else None,
+        may_raise=chips.may_raise(actor) if live and actor is not None else False,
+        raised_by=chips.raised_by,
+    )

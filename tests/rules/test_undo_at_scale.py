@@ -7,6 +7,7 @@ import dataclasses
 import pickle
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -102,6 +103,17 @@ def test_a_saved_core_restored_carries_on_as_the_original() -> None:
     for event in [*rest[:40], Button(t=rest[39].t, name=ButtonName.UNDO), *rest[40:]]:
         assert restored.feed(event) == original.feed(event)
     assert restored.snapshot() == original.snapshot()
+
+
+def test_a_save_of_another_state_layout_is_refused_and_the_core_left_as_it_was() -> None:
+    core = TableCore(PROFILES)
+    for event in SESSION[:100]:
+        core.feed(event)
+    before = core.snapshot()
+    old_layout = {f"_{key}": value for key, value in core.save().items()}  # the attribute names before the split
+    with pytest.raises(ValueError, match="unknown fields"):
+        core.restore(old_layout)
+    assert core.snapshot() == before  # the daemon replays the journal instead
 
 
 def test_undo_after_an_unknown_card_is_the_full_replay() -> None:

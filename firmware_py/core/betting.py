@@ -1,0 +1,232 @@
+"""Betting rounds and chips: actions, the round's close and the next street, wagers, pots and the showdown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from firmware_py.core import misdeals, shoe, streets
+from firmware_py.core.board import NEXT_STREET, StreetDeal
+from firmware_py.core.cards import is_unknown
+from firmware_py.core.chips import Pot, Problem, Stakes, Wager
+from firmware_py.core.evaluator import winners as read_winners
+from firmware_py.core.events import ButtonName, Level, Stacks
+from firmware_py.core.hand import Hand
+from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind, Street
+from firmware_py.core.snapshot import Phase
+from firmware_py.core.state import TableState
+from firmware_py.core.vocab import Cause, RuleKey
+
+AGGRESSIVE = frozenset({ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN})
+
+
+def start_round(table: TableState, hand: Hand, street: Street) -> None:
+    hand.phase = Phase.BETTING
+    hand.street = street
+    hand.betting.acted = set()
+    hand.betting.round_actions = 0
+    hand.betting.round_closed = False
+    hand.board.loose = []
+    hand.betting.to_act = hand.first_to_act()
+    if street is not Street.PREFLOP:
+        hand.betting.window_open = False
+    if street is not Street.PREFLOP and len(hand.can_act()) <= 1:
+        hand.betting.round_closed = True  # no betting possible: everyone else is all in
+        hand.betting.to_act = None
+        if street is Street.RIVER and len(hand.live()) > 1:
+            close_round(table, hand)  # all in and the board complete: the hands are read now
+
+
+def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, amount: int | None = None) -> None:
+    if hand.phase is Phase.DEALING and not shoe.deal_interrupted(table, hand):
+        return
+    if hand.phase is Phase.BOARD:
+        table.notice(NoticeKind.IGNORED, f"{name} pressed while the {hand.street} was still being dealt")
+        deal = hand.board.deal
+        if deal is not None:
+            streets.complete_street(table, hand, deal)
+    if hand.phase is not Phase.BETTING:
+        table.notice(NoticeKind.IGNORED, f"{name} pressed with no betting round open")
+        return
+    actor = seat if seat is not None else hand.betting.to_act
+    if actor is None or actor not in hand.seats or actor in hand.betting.folded or actor in hand.betting.dead:
+        table.notice(NoticeKind.IGNORED, f"{name}: seat {actor} cannot act now")
+        return
+    if actor in hand.dealt.jokers:
+        table.ruling(RulingKind.DEAD_HAND, RuleKey.JOKER_ACTED, cause=Cause.JOKER, seat=actor,
+                     uid=hand.dealt.jokers[actor])
+        hand.betting.dead.add(actor)
+        after_action(table, hand)
+        return
+    wager = _wager(table, actor, name, amount)
+    if wager is not None and not wager.taken:
+        return
+    if hand.clock is not None and hand.clock.seat == actor:
+        hand.clock = None
+    if name is ButtonName.FOLD:
+        hand.betting.folded.add(actor)
+    elif wager.raises if wager is not None else name in AGGRESSIVE:
+        hand.betting.acted = set()
+    if (wager.allin if wager is not None else name is ButtonName.ALLIN):
+        hand.betting.allin.add(actor)
+    hand.betting.acted.add(actor)
+    hand.betting.round_actions += 1
+    if hand.street is Street.PREFLOP:
+        hand.betting.preflop_actions += 1
+        assert table.profile is not None
+        hand.count_for_window(actor, name, table.profile.window)
+    hand.betting.to_act = hand.next_to_act(actor)
+    after_action(table, hand)
+
+
+def after_action(table: TableState, hand: Hand) -> None:
+    if _uncontested(table, hand):
+        return
+    if hand.phase is Phase.BETTING and hand.betting.round_actions and hand.round_complete():
+        close_round(table, hand)  # everyone has acted since the last bet: the round is done
+
+
+def _uncontested(table: TableState, hand: Hand) -> bool:
+    if hand.phase in (Phase.BETTING, Phase.BOARD, Phase.DEALING) and len(hand.live()) <= 1:
+        hand.phase = Phase.SHOWDOWN  # the pot goes to the last hand; there is no showdown to read
+        hand.betting.to_act = None
+        hand.clock = None
+        _award(table, hand, None)
+    return hand.phase is Phase.SHOWDOWN
+
+
+def close_round(table: TableState, hand: Hand) -> None:
+    hand.betting.round_closed = True
+    if table.chips.hand is not None:
+        table.chips.hand.end_round()
+    hand.board.last_drawn = None  # a card reshuffled into the stub may be the next one out
+    hand.betting.to_act = None
+    hand.clock = None
+    if hand.street is Street.RIVER:
+        _showdown(table, hand)
+        return
+    if hand.street is Street.PREFLOP:
+        hand.betting.window_open = False
+        _owed_at_flop(table, hand)
+        if hand.phase is not Phase.BETTING:
+            return
+    street = NEXT_STREET[hand.street]
+    expected, credited = hand.board.burns.take(street)
+    deal = StreetDeal(street=street, expected_burns=expected, burns=list(credited))
+    deal.shoe.extend(hand.board.loose)  # a burn drawn before the round was declared done
+    hand.board.loose = []
+    hand.board.deal = deal
+    hand.phase = Phase.BOARD
+    hand.street = street
+    hand.board.premature = None
+
+
+def _owed_at_flop(table: TableState, hand: Hand) -> None:
+    """Seats still short a card when the flop comes: their hands are dead (or a misdeal)."""
+    for seat, _replaces in list(hand.dealt.owed):
+        if hand.betting.window_open:
+            misdeals.misdeal(table, hand, RuleKey.WRONG_COUNT, Cause.WRONG_COUNT, seat=seat,
+                             fill={"detail": f"seat {seat} has the wrong number of cards"})
+            return
+        table.ruling(RulingKind.DEAD_HAND, RuleKey.WRONG_COUNT_DEAD, cause=Cause.WRONG_COUNT, seat=seat)
+        hand.betting.dead.add(seat)
+    hand.dealt.owed = []
+    _uncontested(table, hand)
+
+
+def chip_event(table: TableState, event: Stacks | Level) -> None:
+    if isinstance(event, Level):
+        table.chips.level = Stakes(small=event.small, big=event.big, ante=event.ante)
+        return
+    message = table.chips.set_stacks(event.stacks)
+    if message:
+        table.notice(NoticeKind.IGNORED, message)
+
+
+def _wager(table: TableState, seat: int, name: ButtonName, amount: int | None) -> Wager | None:
+    """The action in chips; an illegal amount gets a ruling (brought up) or a notice (not taken)."""
+    chips = table.chips.hand
+    if chips is None or seat not in chips.behind:
+        return None
+    opening = chips.current == 0
+    wager = chips.act(seat, str(name), amount)
+    if wager.problem is Problem.UNDER_MINIMUM:
+        key, cause = ((RuleKey.MIN_BET, Cause.UNDER_MIN_BET) if opening
+                      else (RuleKey.MIN_RAISE, Cause.UNDER_MIN_RAISE))
+        table.emit(Ruling(t=table.t, ruling=RulingKind.BET_TOO_SMALL, cause=cause, seat=seat,
+                          amount=wager.keyed, rule=table.rule(key).cite,
+                          remedy=table.rule(key).text(seat=seat, amount=f"{wager.keyed:,}",
+                                                      minimum=f"{wager.to:,}")))
+    elif wager.problem is Problem.NOT_REOPENED:
+        rule = table.rule(RuleKey.RAISE_NOT_REOPENED)
+        table.emit(Ruling(t=table.t, ruling=RulingKind.RAISE_NOT_ALLOWED, cause=Cause.NOT_REOPENED, seat=seat,
+                          amount=wager.keyed, rule=rule.cite,
+                          remedy=rule.text(seat=seat, minimum=f"{wager.minimum or 0:,}")))
+    elif wager.problem is Problem.OVER_STACK:
+        table.notice(NoticeKind.IGNORED, f"{name} {wager.keyed:,}: seat {seat} has only {wager.minimum:,} "
+                     "in all; press not taken, key the amount again (or allin)")
+    elif wager.problem is Problem.NOT_ABOVE_BET:
+        table.notice(NoticeKind.IGNORED, f"{name} {wager.keyed:,} is not above the bet of {wager.minimum:,}: "
+                     "press not taken; press call, or key a larger amount")
+    elif wager.problem is Problem.CHECK_FACING_BET:
+        table.notice(NoticeKind.IGNORED, f"check: seat {seat} faces a bet of {wager.minimum:,}; "
+                     "press not taken, press call or fold")
+    return wager
+
+
+def _award(table: TableState, hand: Hand,
+           best: Callable[[Sequence[int]], Sequence[int]] | None) -> tuple[Pot, ...] | None:
+    chips = table.chips.hand
+    if chips is None or chips.settled:
+        return None
+    for seat in (*hand.betting.folded, *hand.betting.dead):
+        chips.fold_out(seat)
+
+    def read(seats: Sequence[int]) -> Sequence[int]:
+        won = best(seats) if best is not None else ()
+        return won or seats  # no hand to read (jokers, wrong counts): the pot is split
+
+    return chips.award(read)
+
+
+def _pots_text(table: TableState, pots: Sequence[Pot]) -> str:
+    contested = [pot for pot in pots if len(pot.seats) > 1]
+    names = ["main pot", *(f"side pot {n}" for n in range(1, len(contested)))]
+    parts = [f"{name} {pot.amount:,} to " + " and ".join(f"seat {s} ({c:,})" for s, c in pot.shares)
+             for name, pot in zip(names, contested, strict=True)]
+    parts += [f"{pot.amount:,} not called goes back to seat {pot.seats[0]}" for pot in pots if len(pot.seats) == 1]
+    text = "Pots: " + "; ".join(parts) + "."
+    if len(contested) > 1:
+        text += f" Each pot is split separately ({table.rule(RuleKey.SIDE_POTS).cite})."
+    odd = [seat for pot in pots for seat in pot.odd_chips]
+    if odd:
+        who = ", ".join(f"seat {s}" for s in odd)
+        text += f" Odd chip to {who}, first clockwise from the button ({table.rule(RuleKey.ODD_CHIP).cite})."
+    return text
+
+
+def _showdown(table: TableState, hand: Hand) -> None:
+    hand.phase = Phase.SHOWDOWN
+    board = [table.cards[uid].card for uid in hand.board.cards]
+    hands: dict[int, Sequence[str]] = {
+        seat: [table.cards[uid].card for uid in hand.dealt.hole[seat]]
+        for seat in hand.live()
+        if len(hand.dealt.hole[seat]) == 2 and seat not in hand.dealt.jokers
+    }
+    if len(board) != 5 or len(hands) < 2:
+        return
+    if any(is_unknown(card) for card in [*board, *(c for cards in hands.values() for c in cards)]):
+        return  # a card the table could not read is in play: the dealer reads the hands
+    tied, name = read_winners(hands, board)
+    who = " and ".join(f"seat {s}" for s in tied)
+    summary = f"{who} {'split the pot' if len(tied) > 1 else 'wins'} with {name}"
+    rule = table.rule(RuleKey.SHOWDOWN)
+
+    def best(seats: Sequence[int]) -> Sequence[int]:
+        readable = {s: hands[s] for s in seats if s in hands}
+        return read_winners(readable, board)[0] if readable else ()  # none to read: the pot is split
+
+    pots = _award(table, hand, best)
+    remedy = rule.text(summary=summary) + (f" {_pots_text(table, pots)}" if pots else "")
+    hand.showdown = table.emit(Ruling(t=table.t, ruling=RulingKind.SHOWDOWN, rule=rule.cite,
+                                      remedy=remedy, winners=tied, hand=name, pots=pots))
+    table.unconfirmed.remove(hand.showdown)

@@ -1,0 +1,167 @@
+"""The table's flow: the setup, seats taken and left, the dealer's panel, and hands started and ended."""
+
+from __future__ import annotations
+
+from firmware_py.core import betting, misdeals, shoe
+from firmware_py.core.decks import Deck
+from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName, Seat, SeatStatus, Setup
+from firmware_py.core.hand import CardInfo, Dealt, Hand
+from firmware_py.core.rulings import NoticeKind
+from firmware_py.core.seating import Positions, between, first_positions, next_positions
+from firmware_py.core.snapshot import ClockView, Phase
+from firmware_py.core.state import TableState
+from firmware_py.core.vocab import Cause, RuleKey
+
+
+def setup(table: TableState, event: Setup) -> None:
+    if event.profile not in table.profiles:
+        names = ", ".join(sorted(table.profiles))
+        raise ValueError(f"unknown profile {event.profile!r}: the profiles are {names}")
+    if event.button not in event.seats:
+        raise ValueError(f"the button seat {event.button} is not among the seats {list(event.seats)}")
+    table.profile = table.profiles[event.profile]
+    table.cards = {}
+    decks: dict[str, Deck] = {deck.name: deck for deck in event.decks}
+    for deck in event.decks:
+        for uid, card in deck.cards.items():
+            table.cards.setdefault(uid, CardInfo(card=card, deck=deck.name, back=deck.back))
+    table.in_play = event.in_play
+    table.back = decks[event.in_play].back
+    table.occupied = set(event.seats)
+    hand = table.hand
+    if hand is not None and hand.phase in (Phase.DEALING, Phase.BETTING, Phase.BOARD):
+        if event.button != hand.positions.button:
+            misdeals.button_out_of_position(table, hand, event.button)
+        return
+    table.button_seat = event.button
+    table.previous = None
+    table.redeal = None
+
+
+def seat_change(table: TableState, event: Seat) -> None:
+    hand = table.hand
+    if event.status is SeatStatus.IN:
+        if event.seat not in table.occupied:
+            table.occupied.add(event.seat)
+            table.joined.add(event.seat)
+        return
+    table.occupied.discard(event.seat)
+    table.joined.discard(event.seat)
+    if hand is not None and event.seat in hand.seats and event.seat not in hand.betting.folded:
+        hand.betting.folded.add(event.seat)
+        table.notice(NoticeKind.IGNORED, f"seat {event.seat} left during the hand: folded")
+        betting.after_action(table, hand)
+
+
+def press(table: TableState, event: Button) -> None:
+    name, hand = event.name, table.hand
+    if name is ButtonName.NEW_HAND:
+        new_hand(table)
+    elif name is ButtonName.HAND_END:
+        hand_end(table)
+    elif name is ButtonName.CONFIRM:
+        if table.unconfirmed:
+            done = table.unconfirmed.pop(0)
+            table.notice(NoticeKind.CONFIRMED, f"{done.ruling} ({done.rule})")
+    elif hand is None or hand.phase in (Phase.MISDEALT, Phase.IDLE):
+        table.notice(NoticeKind.IGNORED, f"{name} pressed with no hand in progress")
+    elif name in PLAYER_ACTIONS:
+        betting.action(table, hand, name, event.seat, event.amount)
+    elif name is ButtonName.ROUND_DONE:
+        if hand.phase is Phase.BETTING:
+            betting.close_round(table, hand)
+        elif hand.phase is Phase.BOARD and hand.board.deal is not None and not hand.board.deal.shoe:
+            pass  # the presses already showed the round complete
+        else:
+            table.notice(NoticeKind.IGNORED, "round_done pressed while no betting round is open")
+    elif name is ButtonName.EXPOSED:
+        shoe.exposed_button(table, hand)
+    elif name is ButtonName.BOXED:
+        shoe.boxed_button(table, hand)
+    elif name is ButtonName.MISDEAL:
+        if hand.phase is Phase.SHOWDOWN:
+            table.notice(NoticeKind.IGNORED, "misdeal pressed after the hand reached showdown")
+        elif hand.betting.window_open:
+            misdeals.misdeal(table, hand, RuleKey.DEALER_CALLED, Cause.DEALER_CALLED)
+        else:
+            misdeals.too_late(table, hand, Cause.DEALER_CALLED, seat=None)
+    elif name is ButtonName.CLOCK:
+        assert table.profile is not None
+        clock = table.profile.clock
+        if hand.betting.to_act is None:
+            table.notice(NoticeKind.IGNORED, "clock pressed with no player to act")
+        else:
+            hand.clock = ClockView(seat=hand.betting.to_act, started_t=table.t, seconds=clock.seconds,
+                                   warnings=tuple(float(w) for w in clock.warnings),
+                                   countdown=clock.countdown, rule=clock.cite)
+
+
+def new_hand(table: TableState) -> None:
+    assert table.profile is not None
+    hand = table.hand
+    if hand is not None and hand.phase in (Phase.BETTING, Phase.BOARD, Phase.SHOWDOWN):
+        table.notice(NoticeKind.IGNORED, "new_hand pressed before hand_end: the last hand is ended")
+        hand_end(table)
+    elif hand is not None and hand.phase is Phase.DEALING:
+        table.redeal = hand.positions
+    if table.redeal is not None:
+        positions = table.redeal
+        present = [s for s in positions.deal_order if s in table.occupied]
+        if len(present) != len(positions.deal_order):
+            positions = first_positions(positions.button if positions.button in table.occupied
+                                        else present[-1], set(present))
+    elif table.previous is None:
+        if table.button_seat is None or table.button_seat not in table.occupied:
+            table.button_seat = min(table.occupied) if table.occupied else None
+        if table.button_seat is None or len(table.occupied) < 2:
+            table.notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated")
+            return
+        positions = first_positions(table.button_seat, table.occupied)
+    else:
+        if len(table.occupied) < 2:
+            table.notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated")
+            return
+        positions = next_positions(table.previous, table.occupied, table.profile.blinds)
+    positions = _seat_new_players(table, positions)
+    table.redeal = None
+    table.hand_number += 1
+    slots: list[str | None] = [None] * (2 * len(positions.deal_order))
+    table.hand = Hand(number=table.hand_number, positions=positions,
+                      dealt=Dealt(slots=slots, hole={seat: [] for seat in positions.deal_order}))
+    table.unconfirmed = []
+    message = table.chips.start_hand(positions.deal_order, (positions.small_blind, positions.big_blind),
+                                     table.rule(RuleKey.MIN_RAISE).procedure)
+    if message:
+        table.notice(NoticeKind.IGNORED, message)
+    if table.chips.hand is not None:  # a blind or ante that took a whole stack: all in from the start
+        table.hand.betting.allin.update(s for s, left in table.chips.hand.behind.items() if left == 0)
+
+
+def _seat_new_players(table: TableState, positions: Positions) -> Positions:
+    """A new player is not dealt in between the button and the big blind, where the profile says so."""
+    assert table.profile is not None
+    if table.profile.blinds.new_player_between_button_and_blinds or positions.heads_up:
+        table.joined.clear()
+        return positions
+    waiting = {s for s in table.joined if between(s, positions.button, positions.big_blind)}
+    table.joined = waiting
+    if not waiting:
+        return positions
+    order = tuple(s for s in positions.deal_order if s not in waiting)
+    small = positions.small_blind if positions.small_blind not in waiting else None
+    return Positions(button=positions.button, small_blind=small, big_blind=positions.big_blind,
+                     deal_order=order)
+
+
+def hand_end(table: TableState) -> None:
+    hand = table.hand
+    if hand is None:
+        return
+    if hand.phase in (Phase.MISDEALT, Phase.DEALING):
+        table.redeal = table.redeal or hand.positions
+    else:
+        table.previous = table.corrected or hand.positions
+        table.corrected = None
+    hand.phase = Phase.IDLE
+    hand.betting.to_act = None
+    hand.clock = None

@@ -1,0 +1,72 @@
+"""The table's state between events, and the voice every rule handler speaks with: rulings and notices."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+
+from firmware_py.core.chips import TableChips
+from firmware_py.core.hand import CardInfo, Hand
+from firmware_py.core.profiles import Profile, Rule
+from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
+from firmware_py.core.seating import Positions
+from firmware_py.core.vocab import Cause, RuleKey
+
+
+@dataclass(kw_only=True, slots=True)
+class TableState:
+    """All the rule handlers read and change: private to the core, which saves it and takes it back.
+
+    The handlers (flow.py, misdeals.py, deal.py, streets.py, betting.py) take it as their first
+    argument; what the current event caused collects in `out_rulings` and `out_notices`.
+    """
+
+    profiles: Mapping[str, Profile]  # the profiles a setup may name: the core's own, never saved
+    profile: Profile | None = None
+    t: float = 0.0
+    occupied: set[int] = field(default_factory=set)
+    joined: set[int] = field(default_factory=set)
+    cards: dict[str, CardInfo] = field(default_factory=dict)
+    in_play: str = ""
+    back: str = ""
+    button_seat: int | None = None
+    previous: Positions | None = None
+    redeal: Positions | None = None  # positions to reuse after a misdeal
+    corrected: Positions | None = None  # positions found right after the window closed
+    hand: Hand | None = None
+    hand_number: int = 0
+    unconfirmed: list[Ruling] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    chips: TableChips = field(default_factory=TableChips)  # amounts, once a `stacks` event gave the seats' chips
+    out_rulings: list[Ruling] = field(default_factory=list)  # outputs of one event, never saved
+    out_notices: list[Notice] = field(default_factory=list)
+
+    def rule(self, key: RuleKey) -> Rule:
+        assert self.profile is not None
+        return self.profile.rule(key)
+
+    def ruling(self, kind: RulingKind, key: RuleKey, *, cause: Cause | None = None, uid: str | None = None,
+               seat: int | None = None, street: Street | None = None,
+               fill: Mapping[str, object] | None = None) -> Ruling:
+        """The ruling the profile's rule gives, its remedy filled in, emitted."""
+        rule = self.rule(key)
+        card = self.cards[uid].card if uid is not None and uid in self.cards else None
+        text = rule.text(seat=seat, card=card, street=street, **(fill or {}))
+        return self.emit(Ruling(t=self.t, ruling=kind, rule=rule.cite, remedy=text, cause=cause, card=card,
+                                seat=seat, street=street))
+
+    def emit(self, ruling: Ruling) -> Ruling:
+        """Out to the dealer: shown until confirmed, and kept with the hand."""
+        self.out_rulings.append(ruling)
+        self.unconfirmed.append(ruling)
+        if self.hand is not None:
+            self.hand.rulings.append(ruling)
+        return ruling
+
+    def notice(self, kind: NoticeKind, message: str) -> None:
+        """Out to the operator; the screen keeps the last five."""
+        self.out_notices.append(Notice(t=self.t, notice=kind, message=message))
+        self.notices = [*self.notices[-4:], message]
+
+
+SAVED = tuple(f.name for f in fields(TableState) if f.name not in {"profiles", "out_rulings", "out_notices"})
