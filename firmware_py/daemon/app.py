@@ -321,12 +321,12 @@ class Daemon:
                 logger.warning("the table config differs from the journaled setup: it applies from now")
                 self._commit([self.config.setup(t=max(self._last_t, self.clock()))])
         else:
-            logger.info("new session: %s, seats %s, button %d", self.config.profile,
-                        ",".join(map(str, self.config.seats)), self.config.button)
+            logger.info("new session: %s, seats %s, button %d", self.config.game.profile,
+                        ",".join(map(str, self.config.game.seats)), self.config.game.button)
             t = max(0.0, self.clock())
             start: list[Event] = [self.config.setup(t=t)]
             if self.config.starting_stack:
-                start.append(Stacks(t=t, stacks=tuple((s, self.config.starting_stack) for s in self.config.seats)))
+                start.append(Stacks(t=t, stacks=tuple((s, self.config.starting_stack) for s in self.config.game.seats)))
             self._commit(start)
 
     def _restore_checkpoint(self) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -53,12 +53,7 @@ class TableConfig:
     """The whole table file, validated, with the decks, profiles and hardware already loaded."""
 
     source: str
-    profile: str
-    seats: tuple[int, ...]
-    button: int
-    deck_files: tuple[str, ...]  # absolute paths, as the journal's setup line stores them
-    decks: tuple[Deck, ...]
-    in_play: str
+    game: Setup  # [table]: profile, seats, button, decks (deck_files: absolute paths) and in_play, at t=0
     profiles: Mapping[str, Profile]
     profiles_dir: Path
     hardware_file: Path
@@ -72,11 +67,10 @@ class TableConfig:
 
     def setup(self, t: float = 0.0) -> Setup:
         """The session's `setup` event for this configuration."""
-        return Setup(t=t, profile=self.profile, seats=self.seats, button=self.button, decks=self.decks,
-                     in_play=self.in_play, deck_files=self.deck_files)
+        return replace(self.game, t=t)
 
     def deck(self, name: str) -> Deck:
-        return next(d for d in self.decks if d.name == name)
+        return next(d for d in self.game.decks if d.name == name)
 
 
 def default_journal_path() -> Path:
@@ -148,9 +142,10 @@ def _game(table: Section, base_dir: Path, mistakes: ConfigMistakes) -> dict[str,
         from hardware.hardware_config import load_hardware_config  # noqa: PLC0415 (the hardware layer loads on demand)
 
         hardware = load_hardware_config(hardware_file)  # its ConfigError names its own file and key
-    return {"profile": profile, "seats": seats, "button": button, "deck_files": tuple(str(p) for p in deck_paths),
-            "decks": tuple(decks), "in_play": in_play, "profiles": profiles, "profiles_dir": profiles_dir,
-            "hardware_file": hardware_file, "hardware": hardware}
+    game = Setup(t=0.0, profile=profile, seats=seats, button=button, decks=tuple(decks), in_play=in_play,
+                 deck_files=tuple(str(p) for p in deck_paths))
+    return {"game": game, "profiles": profiles, "profiles_dir": profiles_dir, "hardware_file": hardware_file,
+            "hardware": hardware}
 
 
 def _profiles(table: Section, base_dir: Path) -> tuple[Path, dict[str, Profile]]:

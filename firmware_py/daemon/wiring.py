@@ -116,10 +116,11 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
     """Emulated readers, board and panel driven by the seeded dealer bot; returns the dealer."""
     from firmware_py.simulation.simulated_table import EmulatedSensors, SimulatedDealer, script  # noqa: PLC0415
 
-    in_play = config.deck(config.in_play)
+    in_play = config.deck(config.game.in_play)
     missing = [card for card in FULL_DECK if card not in set(in_play.cards.values())]
     if missing:
-        where = next((f for f, d in zip(config.deck_files, config.decks, strict=True) if d is in_play), config.source)
+        game = config.game
+        where = next((f for f, d in zip(game.deck_files, game.decks, strict=True) if d is in_play), config.source)
         raise ConfigError(f"{where}: deck {in_play.name!r} lacks {len(missing)} card"
                           f"{'s' if len(missing) > 1 else ''} ({', '.join(missing[:8])}"
                           f"{', ...' if len(missing) > 8 else ''}): the simulated dealer deals from a full deck. "
@@ -127,8 +128,9 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
                           f"--back {in_play.back} --out {where}` resumes it), or set [table] in_play in "
                           f"{config.source} to a complete deck")
     sensors = EmulatedSensors(config.hardware, queue=daemon.queue, clock=daemon.clock)
-    other = next((d for d in config.decks if d.name != config.in_play), None)
-    acts, _errors = script(profile=config.profiles[config.profile], seats=config.seats, button=config.button,
+    other = next((d for d in config.game.decks if d.name != config.game.in_play), None)
+    game = config.game
+    acts, _errors = script(profile=config.profiles[game.profile], seats=game.seats, button=game.button,
                            deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,
                            error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK)
     dealer = SimulatedDealer(sensors, acts, speed=speed,

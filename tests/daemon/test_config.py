@@ -26,7 +26,7 @@ def _write(tmp_path: Path, text: str) -> Path:
 
 def test_the_shipped_table_config_is_valid():
     config = load_table_config(ROOT / "config" / "table.toml", with_display=False)
-    assert config.profile in config.profiles and config.button in config.seats
+    assert config.game.profile in config.profiles and config.game.button in config.game.seats
 
 
 def test_daemon_with_an_unknown_key_exits_naming_file_key_and_suggestion(tmp_path):

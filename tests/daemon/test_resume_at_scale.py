@@ -21,8 +21,8 @@ CONFIG = load_table_config(ROOT / "config" / "table.toml", with_display=False)
 
 
 def _hands(count: int, seed: int = 2) -> list[Event]:
-    bot = DealerBot(rng=random.Random(seed), deck=CONFIG.deck(CONFIG.in_play), profile=CONFIG.profiles["robert"],
-                    seats=CONFIG.seats, button=CONFIG.button, error_rate=0.0)
+    bot = DealerBot(rng=random.Random(seed), deck=CONFIG.deck(CONFIG.game.in_play), profile=CONFIG.profiles["robert"],
+                    seats=CONFIG.game.seats, button=CONFIG.game.button, error_rate=0.0)
     return [event for hand in bot.session(count, t=1.0) for event in hand.events]
 
 

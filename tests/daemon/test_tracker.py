@@ -15,6 +15,7 @@ from firmware_py.core import Button, ButtonName
 from firmware_py.daemon.table_config import load_table_config
 from firmware_py.daemon.tracker import ActionTracker, TrackerConfig, parse_tracker_config, public_state
 from firmware_py.errors import ConfigError
+from tests.chips_daemon import dealt_daemon
 from tests.config_mistakes import assert_mistakes
 from tests.rules.table_driver import Table
 
@@ -112,25 +113,14 @@ def test_tracker_config_with_every_key_right_is_still_accepted() -> None:
 
 
 def test_an_action_from_the_page_reaches_the_core_through_the_daemon(tmp_path: Path) -> None:
-    import dataclasses  # noqa: PLC0415
     import threading  # noqa: PLC0415
     import time  # noqa: PLC0415
 
-    from display.display_config import DisplayConfig  # noqa: PLC0415
-    from firmware_py.core import Read  # noqa: PLC0415
-    from firmware_py.daemon.app import Daemon, Stop  # noqa: PLC0415
-    from firmware_py.daemon.journal import Journal  # noqa: PLC0415
+    from firmware_py.daemon.app import Stop  # noqa: PLC0415
     from firmware_py.daemon.wiring import add_tracker  # noqa: PLC0415
 
-    config = dataclasses.replace(load_table_config(ROOT / "config" / "table.toml", with_display=False),
-                                 starting_stack=1000, seats=(1, 2, 3), schedule=DisplayConfig())  # 25/50
-    events: queue.Queue[object] = queue.Queue()
-    journal = Journal.open(tmp_path / "j.sqlite3")
-    daemon = Daemon(config, journal=journal, clock=lambda: 1.0, events=events)
+    daemon, journal, events = dealt_daemon(tmp_path)
     page = add_tracker(daemon, TrackerConfig(listen="127.0.0.1", port=0, token=TOKEN))
-    events.put(Button(t=1.0, name=ButtonName.NEW_HAND))
-    for uid in list(config.deck(config.in_play).cards)[:6]:
-        events.put(Read(t=1.0, antenna="shoe", uid=uid))
 
     def operator() -> None:
         deadline = time.monotonic() + 10

@@ -8,7 +8,6 @@ codes, key down, repeat, key up, EV_SYN) from a pipe, through the same `select` 
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import queue
 import struct
@@ -19,14 +18,12 @@ from pathlib import Path
 import pytest
 from evdev import InputEvent, ecodes
 
-from display.display_config import DisplayConfig
-from firmware_py.core import Button, ButtonName, Read
-from firmware_py.daemon.app import Daemon, Stop
-from firmware_py.daemon.journal import Journal
-from firmware_py.daemon.table_config import load_table_config
+from firmware_py.core import Button, ButtonName
+from firmware_py.daemon.app import Stop
 from firmware_py.daemon.wiring import add_keypad
 from firmware_py.errors import ConfigError
 from hardware.keypad import KeypadConfig, KeypadDecoder, KeypadReader, parse_keypad_config
+from tests.chips_daemon import dealt_daemon
 from tests.config_mistakes import assert_mistakes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,11 +116,7 @@ DIGIT_KEYS = [getattr(K, f"KEY_KP{d}") for d in range(10)]
 
 def test_keypad_end_to_end_through_the_daemon(tmp_path: Path) -> None:
     """Key '3 0 0 +' (raise to 300), Enter (call), Enter: the daemon journals and the core counts the chips."""
-    config = dataclasses.replace(load_table_config(ROOT / "config" / "table.toml", with_display=False),
-                                 starting_stack=1000, seats=(1, 2, 3), schedule=DisplayConfig())  # 25/50 first
-    events: queue.Queue[object] = queue.Queue()
-    journal = Journal.open(tmp_path / "j.sqlite3")
-    daemon = Daemon(config, journal=journal, clock=lambda: 1.0, events=events)
+    daemon, journal, events = dealt_daemon(tmp_path)
     presses = [K.KEY_KP3, K.KEY_KP0, K.KEY_KP0, K.KEY_KPPLUS, K.KEY_KPENTER, K.KEY_KPENTER]
     ui = uinput_device()
     if ui is not None:
@@ -134,9 +127,6 @@ def test_keypad_end_to_end_through_the_daemon(tmp_path: Path) -> None:
     else:
         device = RecordedKeypad(strokes(*presses))
     add_keypad(daemon, KeypadConfig(device="test"), device=device)
-    events.put(Button(t=1.0, name=ButtonName.NEW_HAND))
-    for uid in list(config.deck(config.in_play).cards)[:6]:  # the deal, out of the shoe
-        events.put(Read(t=1.0, antenna="shoe", uid=uid))
 
     def type_keys() -> None:
         time.sleep(0.3)  # the daemon is running and the keypad thread reading
