@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_py.config_toolkit import ConfigMistakes, Section, how_to_write, shown
+from firmware_py.core.chips import Stakes
 from firmware_py.core.events import MAX_SEATS
 from firmware_py.errors import ConfigError
 
@@ -15,17 +16,10 @@ DEFAULT_DELAY_S = 120.0
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BlindLevel:
-    """One level of the blind schedule."""
+class BlindLevel(Stakes):
+    """One level of the blind schedule: the core's stakes (blinds, ante, their label) and how long they last."""
 
-    small: int
-    big: int
     minutes: float
-    ante: int = 0
-
-    def label(self) -> str:
-        stakes = f"{self.small:,}/{self.big:,}"
-        return stakes + (f" ante {self.ante:,}" if self.ante else "")
 
 
 DEFAULT_LEVELS = tuple(
