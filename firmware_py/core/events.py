@@ -62,8 +62,8 @@ class Setup:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Read:
-    """An antenna saw a tag arrive."""
+class Sighting:
+    """What an antenna says of a tag, at session time `t`: it arrived (`Read`) or left (`Gone`)."""
 
     t: float
     antenna: str
@@ -71,12 +71,13 @@ class Read:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Gone:
-    """An antenna stopped seeing a tag."""
+class Read(Sighting):
+    """An antenna saw a tag arrive."""
 
-    t: float
-    antenna: str
-    uid: str
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Gone(Sighting):
+    """An antenna stopped seeing a tag."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

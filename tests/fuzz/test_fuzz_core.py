@@ -8,6 +8,7 @@ board and the burns), and no more than the 52 cards of the deck are out (the res
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -69,7 +70,7 @@ def play(profile: str, table: tuple[int, ...], events: list[Event]) -> None:
     core.feed(Setup(t=0.0, profile=profile, seats=table, button=table[0], decks=(RED, BLUE), in_play=RED.name))
     check(core.snapshot())
     for t, event in enumerate(events, start=1):
-        core.feed(type(event)(**{**{f: getattr(event, f) for f in event.__slots__}, "t": float(t)}))
+        core.feed(dataclasses.replace(event, t=float(t)))
         check(core.snapshot())
 
 
