@@ -17,6 +17,7 @@ from typing import Any
 from firmware_py.core import betting, flow, shoe, streets
 from firmware_py.core.chips import HandChips, Stakes
 from firmware_py.core.events import SHOE, Button, ButtonName, Event, Gone, Level, Read, Seat, Setup, Stacks
+from firmware_py.core.hand import Hand
 from firmware_py.core.profiles import Profile
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling
 from firmware_py.core.snapshot import TableSnapshot, snapshot_of
@@ -77,6 +78,8 @@ def _clone(value: Any) -> Any:
         return value if _frozen(value) else tuple(_clone(item) for item in value)
     if _frozen_type(kind):
         return value
+    if kind is Hand:  # one kept at every hand: its own copy method, written out, is three times as fast
+        return value.copy()
     if is_dataclass(value) and not isinstance(value, type):  # the hand, a street's deal: field by field
         names = _FIELDS.get(kind)
         if names is None:

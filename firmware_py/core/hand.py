@@ -33,6 +33,11 @@ class Dealt:
     extra: list[str] = field(default_factory=list)
     jokers: dict[int, str] = field(default_factory=dict)  # seat -> joker UID not yet replaced
 
+    def copy(self) -> Dealt:
+        return Dealt(slots=self.slots.copy(), next_slot=self.next_slot,
+                     hole={seat: cards.copy() for seat, cards in self.hole.items()}, owed=self.owed.copy(),
+                     exposed=self.exposed, boxed=self.boxed, extra=self.extra.copy(), jokers=self.jokers.copy())
+
     def seat_of(self, uid: str) -> int | None:
         for seat, cards in self.hole.items():
             if uid in cards:
@@ -58,6 +63,12 @@ class Betting:
     round_closed: bool = False
     to_act: int | None = None
 
+    def copy(self) -> Betting:
+        return Betting(window_open=self.window_open, window_actors=self.window_actors.copy(),
+                       folded=self.folded.copy(), allin=self.allin.copy(), dead=self.dead.copy(),
+                       acted=self.acted.copy(), round_actions=self.round_actions, preflop_actions=self.preflop_actions,
+                       round_closed=self.round_closed, to_act=self.to_act)
+
 
 @dataclass(kw_only=True, slots=True)
 class Hand:
@@ -73,6 +84,13 @@ class Hand:
     clock: ClockView | None = None
     rulings: list[Ruling] = field(default_factory=list)
     showdown: Ruling | None = None
+
+    def copy(self) -> Hand:
+        """A copy sharing nothing mutable (an undo checkpoint): written out, as one is kept at every hand."""
+        return Hand(number=self.number, positions=self.positions, phase=self.phase, street=self.street,
+                    where=self.where.copy(), identity=self.identity.copy(), dealt=self.dealt.copy(),
+                    betting=self.betting.copy(), board=self.board.copy(), clock=self.clock,
+                    rulings=self.rulings.copy(), showdown=self.showdown)
 
     @property
     def seats(self) -> tuple[int, ...]:
