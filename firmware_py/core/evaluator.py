@@ -72,14 +72,14 @@ def strength(cards: Sequence[str]) -> int:
 def best_five(cards: Sequence[str]) -> tuple[int, tuple[str, ...]]:
     """The rank of the best five of 5 to 7 cards, and those five (the first found, on a tie)."""
     ids = [card_id(card) for card in cards]
-    best: tuple[int, tuple[int, ...]] | None = None
-    for combo in combinations(range(len(ids)), 5):
-        rank = int(evaluate_5cards(*(ids[i] for i in combo)))
-        if best is None or rank < best[0]:
-            best = (rank, combo)
-    if best is None:
+    rank_all = _RANK_BY_SIZE.get(len(ids))
+    if rank_all is None:
         raise ValueError(f"a hand to rank is five to seven cards, not {len(ids)}")
-    return best[0], tuple(cards[i] for i in best[1])
+    best = int(rank_all(*ids))  # phevaluator ranks a hand of six or seven by its best five: find them
+    for combo in combinations(range(len(ids)), 5):
+        if evaluate_5cards(*[ids[i] for i in combo]) == best:
+            return best, tuple(cards[i] for i in combo)
+    raise AssertionError("phevaluator ranked the hand better than any five of its cards")  # pragma: no cover
 
 
 def category(rank: int) -> str:
