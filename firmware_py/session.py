@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -72,18 +72,26 @@ class SessionReader:
             raise SessionError(f"not usable JSON ({shown(str(exc))})", source=self.source, line=line) from None
         return self._event(obj, line)
 
-    def parse_bytes(self, data: bytes, line: int) -> Event | None:
-        """Parse one line as read from a file. A line orjson takes is parsed straight from its bytes
-        (orjson checks they are UTF-8); any other goes the way of `parse_line`, for the same errors."""
-        try:
-            obj = orjson.loads(data)
-        except orjson.JSONDecodeError:
+    def read(self, lines: Iterable[bytes]) -> Iterator[tuple[int, Event]]:
+        """(line number, event) for each line of a file's bytes; SessionError on the first bad line.
+
+        A line orjson takes is parsed straight from its bytes (orjson checks they are UTF-8); any
+        other goes the way of `parse_line`, for the same errors.
+        """
+        for number, data in enumerate(lines, start=1):
             try:
-                text = decode_utf8(data)
-            except FormatError as exc:
-                raise SessionError(str(exc).split(", ", 1)[-1], source=self.source, line=line) from None
-            return self.parse_line(text, line)
-        return self._event(obj, line)
+                obj = orjson.loads(data)
+            except orjson.JSONDecodeError:
+                try:
+                    text = decode_utf8(data)
+                except FormatError as exc:
+                    raise SessionError(str(exc).split(", ", 1)[-1], source=self.source, line=number) from None
+                event = self.parse_line(text, number)
+                if event is None:
+                    continue
+            else:
+                event = self._event(obj, number)
+            yield number, event
 
     def _event(self, obj: Any, line: int) -> Event:
         try:
@@ -161,7 +169,10 @@ def _tag(obj: dict[str, Any]) -> tuple[str, str]:
     antenna = obj.get("antenna")
     if type(antenna) is not str or antenna not in ANTENNAS:
         antenna = _antenna(obj)
-    return antenna, normalise_uid(_string(obj, "uid"))
+    uid = obj.get("uid")
+    if type(uid) is not str or not uid:
+        uid = _string(obj, "uid")  # raises, saying why
+    return antenna, normalise_uid(uid)
 
 
 def _antenna(obj: dict[str, Any]) -> str:
@@ -265,10 +276,7 @@ def read_session(path: str | Path) -> Iterator[tuple[int, Event]]:
     except OSError as exc:
         raise SessionError(f"cannot open the session file ({exc.strerror or exc})", source=str(path)) from None
     with handle:
-        for number, data in enumerate(handle, start=1):
-            event = reader.parse_bytes(data, number)
-            if event is not None:
-                yield number, event
+        yield from reader.read(handle)
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
