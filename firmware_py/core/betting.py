@@ -74,8 +74,10 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
         hand.betting.preflop_actions += 1
         assert table.profile is not None
         hand.count_for_window(actor, name, table.profile.window)
-    hand.betting.to_act = hand.next_to_act(actor)
-    after_action(table, hand)
+    complete = hand.round_complete()  # asked once: nothing below changes it until the round closes
+    hand.betting.to_act = None if complete else hand.next_waiting(actor)
+    if not _uncontested(table, hand) and complete:
+        close_round(table, hand)  # everyone has acted since the last bet: the round is done
 
 
 def after_action(table: TableState, hand: Hand) -> None:

@@ -135,8 +135,12 @@ class Hand:
 
     def next_to_act(self, after: int) -> int | None:
         """The first seat after `after` that can act and has not acted since the last aggression."""
+        return None if self.round_complete() else self.next_waiting(after)
+
+    def next_waiting(self, after: int) -> int | None:
+        """`next_to_act` for a caller that already knows the round is not complete."""
         order = self.positions.deal_order
-        if self.round_complete() or after not in order:
+        if after not in order:
             return None
         betting = self.betting
         folded, dead, allin, acted = betting.folded, betting.dead, betting.allin, betting.acted
