@@ -47,14 +47,15 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
     if hand.phase is not Phase.BETTING:
         table.notice(NoticeKind.IGNORED, f"{name} pressed with no betting round open")
         return
-    actor = seat if seat is not None else hand.betting.to_act
-    if actor is None or actor not in hand.seats or actor in hand.betting.folded or actor in hand.betting.dead:
+    betting = hand.betting
+    actor = seat if seat is not None else betting.to_act
+    if actor is None or actor not in hand.positions.deal_order or actor in betting.folded or actor in betting.dead:
         table.notice(NoticeKind.IGNORED, f"{name}: seat {actor} cannot act now")
         return
     if actor in hand.dealt.jokers:
         table.ruling(RulingKind.DEAD_HAND, RuleKey.JOKER_ACTED, cause=Cause.JOKER, seat=actor,
                      uid=hand.dealt.jokers[actor])
-        hand.betting.dead.add(actor)
+        betting.dead.add(actor)
         after_action(table, hand)
         return
     wager = _wager(table, actor, name, amount)
@@ -63,19 +64,19 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
     if hand.clock is not None and hand.clock.seat == actor:
         hand.clock = None
     if name is ButtonName.FOLD:
-        hand.betting.folded.add(actor)
+        betting.folded.add(actor)
     elif wager.raises if wager is not None else name in AGGRESSIVE:
-        hand.betting.acted = set()
+        betting.acted = set()
     if (wager.allin if wager is not None else name is ButtonName.ALLIN):
-        hand.betting.allin.add(actor)
-    hand.betting.acted.add(actor)
-    hand.betting.round_actions += 1
+        betting.allin.add(actor)
+    betting.acted.add(actor)
+    betting.round_actions += 1
     if hand.street is Street.PREFLOP:
-        hand.betting.preflop_actions += 1
+        betting.preflop_actions += 1
         assert table.profile is not None
         hand.count_for_window(actor, name, table.profile.window)
     complete = hand.round_complete()  # asked once: nothing below changes it until the round closes
-    hand.betting.to_act = None if complete else hand.next_waiting(actor)
+    betting.to_act = None if complete else hand.next_waiting(actor)
     if not _uncontested(table, hand) and complete:
         close_round(table, hand)  # everyone has acted since the last bet: the round is done
 
