@@ -12,7 +12,7 @@ from firmware_py.core.evaluator import winners as read_winners
 from firmware_py.core.events import ButtonName, Level, Stacks
 from firmware_py.core.hand import Hand
 from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind, Street
-from firmware_py.core.snapshot import Phase
+from firmware_py.core.snapshot import IN_PLAY, Phase
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey
 
@@ -89,7 +89,7 @@ def after_action(table: TableState, hand: Hand) -> None:
 
 
 def _uncontested(table: TableState, hand: Hand) -> bool:
-    if hand.phase in (Phase.BETTING, Phase.BOARD, Phase.DEALING) and len(hand.live()) <= 1:
+    if hand.phase in IN_PLAY and len(hand.live()) <= 1:
         hand.phase = Phase.SHOWDOWN  # the pot goes to the last hand; there is no showdown to read
         hand.betting.to_act = None
         hand.clock = None

@@ -10,7 +10,7 @@ from firmware_py.core.cards import UNKNOWN_PREFIX, is_joker, is_unknown
 from firmware_py.core.events import BOARD_ANTENNAS, BURN, SHOE, Read
 from firmware_py.core.hand import CardInfo, Hand
 from firmware_py.core.rulings import NoticeKind, RulingKind, Street
-from firmware_py.core.snapshot import Phase
+from firmware_py.core.snapshot import HAND_OVER, Phase
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey, Where
 
@@ -24,7 +24,7 @@ def read(table: TableState, event: Read) -> None:
     if info is None or (antenna == SHOE and hand is not None and uid not in hand.where and is_unknown(info.card)):
         _unknown_tag(table, event)
         return
-    if hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
+    if hand is None or hand.phase in HAND_OVER:
         return  # cards gathered, mucked or shown between hands
     if info.back != table.back:
         misdeals.void(table, hand, RuleKey.FOREIGN_CARD, Cause.FOREIGN_CARD, uid=uid, fill={"back": info.back})
@@ -39,7 +39,7 @@ def read(table: TableState, event: Read) -> None:
         # A card out of play (a premature or redealt board card) comes out again only after
         # it was mixed back into the stub; any other card already out is a double read.
         # The card just drawn cannot come out again at once: that is the reader seeing it twice.
-        if where in (None, Where.VOID) and uid != hand.board.last_drawn:
+        if (where is None or where is Where.VOID) and uid != hand.board.last_drawn:
             draw(table, hand, uid)
     elif antenna in BOARD_ANTENNAS:
         streets.board_read(table, hand, uid, where)
@@ -56,7 +56,7 @@ def _unknown_tag(table: TableState, event: Read) -> None:
     as if it were absent) and the dealer is alarmed at once to look at it (its back decides,
     Irregularities 3). Anywhere else, or between hands, it is a notice for the operator."""
     hand = table.hand
-    if event.antenna != SHOE or hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
+    if event.antenna != SHOE or hand is None or hand.phase in HAND_OVER:
         table.notice(NoticeKind.UNKNOWN_TAG,
                      f"unknown tag {event.uid} on antenna {event.antenna}: not in any enrolled deck")
         return
