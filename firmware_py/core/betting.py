@@ -37,16 +37,18 @@ def start_round(table: TableState, hand: Hand, street: Street) -> None:
 
 
 def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, amount: int | None = None) -> None:
-    if hand.phase is Phase.DEALING and not shoe.deal_interrupted(table, hand):
-        return
-    if hand.phase is Phase.BOARD:
-        table.notice(NoticeKind.IGNORED, f"{name} pressed while the {hand.street} was still being dealt")
-        deal = hand.board.deal
-        if deal is not None:
-            streets.complete_street(table, hand, deal)
-    if hand.phase is not Phase.BETTING:
-        table.notice(NoticeKind.IGNORED, f"{name} pressed with no betting round open")
-        return
+    phase = hand.phase
+    if phase is not Phase.BETTING:  # (one test for the common press: see IN_PLAY in snapshot.py)
+        if phase is Phase.DEALING and not shoe.deal_interrupted(table, hand):
+            return
+        if phase is Phase.BOARD:
+            table.notice(NoticeKind.IGNORED, f"{name} pressed while the {hand.street} was still being dealt")
+            deal = hand.board.deal
+            if deal is not None:
+                streets.complete_street(table, hand, deal)
+        if hand.phase is not Phase.BETTING:
+            table.notice(NoticeKind.IGNORED, f"{name} pressed with no betting round open")
+            return
     betting = hand.betting
     actor = seat if seat is not None else betting.to_act
     if actor is None or actor not in hand.positions.deal_order or actor in betting.folded or actor in betting.dead:

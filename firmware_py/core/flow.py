@@ -55,7 +55,9 @@ def seat_change(table: TableState, event: Seat) -> None:
 
 def press(table: TableState, event: Button) -> None:
     name, hand = event.name, table.hand
-    if name is ButtonName.NEW_HAND:
+    if name in PLAYER_ACTIONS and hand is not None and hand.phase not in NO_HAND:  # the common press first
+        betting.action(table, hand, name, event.seat, event.amount)
+    elif name is ButtonName.NEW_HAND:
         new_hand(table)
     elif name is ButtonName.HAND_END:
         hand_end(table)
@@ -65,8 +67,6 @@ def press(table: TableState, event: Button) -> None:
             table.notice(NoticeKind.CONFIRMED, f"{done.ruling} ({done.rule})")
     elif hand is None or hand.phase in NO_HAND:
         table.notice(NoticeKind.IGNORED, f"{name} pressed with no hand in progress")
-    elif name in PLAYER_ACTIONS:
-        betting.action(table, hand, name, event.seat, event.amount)
     elif name is ButtonName.ROUND_DONE:
         if hand.phase is Phase.BETTING:
             betting.close_round(table, hand)
