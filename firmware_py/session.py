@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,8 @@ from firmware_py.errors import DeckFileError, SessionError
 
 KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level")
 AMOUNT_BUTTONS = frozenset({ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN})
+BUTTONS = {button.value: button for button in ButtonName}  # a dict look-up: calling the enum is slower
+NUMBER = (int, float)
 MAX_T_S = 1e9  # session seconds: some 30 years
 
 def load_deck(path: str | Path) -> Deck:
@@ -52,6 +54,10 @@ class SessionReader:
         self.base_dir = base_dir or Path.cwd()
         self._deck_cache: dict[Path, Deck] = {}
         self._last_t = -math.inf
+        self._kinds: dict[str, Callable[[dict[str, Any], float], Event]] = {
+            "setup": self._setup, "read": _read, "gone": _gone, "button": _button, "seat": _seat,
+            "stacks": _stacks, "level": _level,
+        }
 
     def parse_line(self, text: str, line: int) -> Event | None:
         """Parse one line; blank lines give None. Raises SessionError naming the line."""
@@ -64,6 +70,30 @@ class SessionReader:
                                source=self.source, line=line) from None
         except (RecursionError, ValueError) as exc:  # nested past the parser's limit, an int past Python's
             raise SessionError(f"not usable JSON ({shown(str(exc))})", source=self.source, line=line) from None
+        return self._event(obj, line)
+
+    def read(self, lines: Iterable[bytes]) -> Iterator[tuple[int, Event]]:
+        """(line number, event) for each line of a file's bytes; SessionError on the first bad line.
+
+        A line orjson takes is parsed straight from its bytes (orjson checks they are UTF-8); any
+        other goes the way of `parse_line`, for the same errors.
+        """
+        for number, data in enumerate(lines, start=1):
+            try:
+                obj = orjson.loads(data)
+            except orjson.JSONDecodeError:
+                try:
+                    text = decode_utf8(data)
+                except FormatError as exc:
+                    raise SessionError(str(exc).split(", ", 1)[-1], source=self.source, line=number) from None
+                event = self.parse_line(text, number)
+                if event is None:
+                    continue
+            else:
+                event = self._event(obj, number)
+            yield number, event
+
+    def _event(self, obj: Any, line: int) -> Event:
         try:
             event = self.parse_object(obj)
         except (ValueError, DeckFileError) as exc:
@@ -78,64 +108,18 @@ class SessionReader:
         return event
 
     def parse_object(self, obj: Any) -> Event:
+        """One event from a parsed line. Raises ValueError saying what is wrong with it."""
         if not isinstance(obj, dict):
             raise ValueError("each line must be one JSON object")
         kind = obj.get("kind")
-        if kind not in KINDS:
+        build = self._kinds.get(kind) if isinstance(kind, str) else None
+        if build is None:
             hint = did_you_mean(str(kind), KINDS) if isinstance(kind, str) else ""
             raise ValueError(f"'kind' must be one of {', '.join(KINDS)}, not {shown(kind)}{hint}")
         t = obj.get("t")
-        if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= MAX_T_S:
+        if isinstance(t, bool) or not isinstance(t, NUMBER) or not 0 <= t <= MAX_T_S:
             raise ValueError(f"'t' must be a non-negative number of seconds (at most {MAX_T_S:g}), not {shown(t)}")
-        t = float(t)
-        if kind == "setup":
-            return self._setup(obj, t)
-        if kind in ("read", "gone"):
-            antenna = _string(obj, "antenna")
-            if antenna not in ANTENNAS:
-                raise ValueError(f"unknown antenna {shown(antenna)}{did_you_mean(antenna, sorted(ANTENNAS))}")
-            uid = normalise_uid(_string(obj, "uid"))
-            return Read(t=t, antenna=antenna, uid=uid) if kind == "read" else Gone(t=t, antenna=antenna, uid=uid)
-        if kind == "button":
-            name = _string(obj, "name")
-            try:
-                button = ButtonName(name)
-            except ValueError:
-                names = [b.value for b in ButtonName]
-                raise ValueError(f"unknown button {shown(name)}{did_you_mean(name, names)}") from None
-            seat = obj.get("seat")
-            if seat is not None:
-                seat = _seat_number(seat, "seat")
-            amount = obj.get("amount")
-            if amount is not None:
-                if button not in AMOUNT_BUTTONS:
-                    raise ValueError(f"'amount' goes with bet, raise or allin, not with {button}")
-                amount = _chips(amount, "amount", least=1)
-            return Button(t=t, name=button, seat=seat, amount=amount)
-        if kind == "stacks":
-            stacks = obj.get("stacks")
-            if not isinstance(stacks, dict) or not stacks:
-                raise ValueError("'stacks' must be an object of seat number to chips, e.g. {\"1\": 10000}")
-            pairs = []
-            for key, chips in stacks.items():
-                try:
-                    number = int(key)
-                except ValueError:
-                    raise ValueError(f"'stacks' key {key!r} is not a seat number 1..{MAX_SEATS}") from None
-                pairs.append((_seat_number(number, "stacks"), _chips(chips, f"stacks[{key}]", least=0)))
-            return Stacks(t=t, stacks=tuple(sorted(pairs)))
-        if kind == "level":
-            small, big = _chips(obj.get("small"), "small", least=0), _chips(obj.get("big"), "big", least=1)
-            ante = _chips(obj.get("ante", 0), "ante", least=0)
-            if small > big:
-                raise ValueError(f"the small blind {small} is more than the big blind {big}")
-            return Level(t=t, small=small, big=big, ante=ante)
-        seat_no = _seat_number(obj.get("seat"), "seat")
-        status = _string(obj, "status")
-        try:
-            return Seat(t=t, seat=seat_no, status=SeatStatus(status))
-        except ValueError:
-            raise ValueError(f"'status' must be 'in' or 'out', not {shown(status)}") from None
+        return build(obj, float(t))
 
     def _setup(self, obj: dict[str, Any], t: float) -> Setup:
         profile = _string(obj, "profile")
@@ -166,6 +150,92 @@ class SessionReader:
         if path not in self._deck_cache:
             self._deck_cache[path] = load_deck(path)
         return self._deck_cache[path]
+
+
+# -- one function per kind of line: the common line takes the first test of each field, anything
+# else the full check that words the error
+
+def _read(obj: dict[str, Any], t: float) -> Read:
+    antenna, uid = _tag(obj)
+    return Read(t=t, antenna=antenna, uid=uid)
+
+
+def _gone(obj: dict[str, Any], t: float) -> Gone:
+    antenna, uid = _tag(obj)
+    return Gone(t=t, antenna=antenna, uid=uid)
+
+
+def _tag(obj: dict[str, Any]) -> tuple[str, str]:
+    antenna = obj.get("antenna")
+    if type(antenna) is not str or antenna not in ANTENNAS:
+        antenna = _antenna(obj)
+    uid = obj.get("uid")
+    if type(uid) is not str or not uid:
+        uid = _string(obj, "uid")  # raises, saying why
+    return antenna, normalise_uid(uid)
+
+
+def _antenna(obj: dict[str, Any]) -> str:
+    antenna = _string(obj, "antenna")
+    if antenna not in ANTENNAS:
+        raise ValueError(f"unknown antenna {shown(antenna)}{did_you_mean(antenna, sorted(ANTENNAS))}")
+    return antenna
+
+
+def _button(obj: dict[str, Any], t: float) -> Button:
+    name = obj.get("name")
+    button = BUTTONS.get(name) if type(name) is str else None
+    if button is None:
+        button = _button_name(obj)
+    seat = obj.get("seat")
+    if seat is not None:
+        seat = _seat_number(seat, "seat")
+    amount = obj.get("amount")
+    if amount is not None:
+        if button not in AMOUNT_BUTTONS:
+            raise ValueError(f"'amount' goes with bet, raise or allin, not with {button}")
+        amount = _chips(amount, "amount", least=1)
+    return Button(t=t, name=button, seat=seat, amount=amount)
+
+
+def _button_name(obj: dict[str, Any]) -> ButtonName:
+    name = _string(obj, "name")
+    try:
+        return ButtonName(name)
+    except ValueError:
+        names = [b.value for b in ButtonName]
+        raise ValueError(f"unknown button {shown(name)}{did_you_mean(name, names)}") from None
+
+
+def _stacks(obj: dict[str, Any], t: float) -> Stacks:
+    stacks = obj.get("stacks")
+    if not isinstance(stacks, dict) or not stacks:
+        raise ValueError("'stacks' must be an object of seat number to chips, e.g. {\"1\": 10000}")
+    pairs = []
+    for key, chips in stacks.items():
+        try:
+            number = int(key)
+        except ValueError:
+            raise ValueError(f"'stacks' key {key!r} is not a seat number 1..{MAX_SEATS}") from None
+        pairs.append((_seat_number(number, "stacks"), _chips(chips, f"stacks[{key}]", least=0)))
+    return Stacks(t=t, stacks=tuple(sorted(pairs)))
+
+
+def _level(obj: dict[str, Any], t: float) -> Level:
+    small, big = _chips(obj.get("small"), "small", least=0), _chips(obj.get("big"), "big", least=1)
+    ante = _chips(obj.get("ante", 0), "ante", least=0)
+    if small > big:
+        raise ValueError(f"the small blind {small} is more than the big blind {big}")
+    return Level(t=t, small=small, big=big, ante=ante)
+
+
+def _seat(obj: dict[str, Any], t: float) -> Seat:
+    seat_no = _seat_number(obj.get("seat"), "seat")
+    status = _string(obj, "status")
+    try:
+        return Seat(t=t, seat=seat_no, status=SeatStatus(status))
+    except ValueError:
+        raise ValueError(f"'status' must be 'in' or 'out', not {shown(status)}") from None
 
 
 def _loads(text: str) -> Any:
@@ -206,14 +276,7 @@ def read_session(path: str | Path) -> Iterator[tuple[int, Event]]:
     except OSError as exc:
         raise SessionError(f"cannot open the session file ({exc.strerror or exc})", source=str(path)) from None
     with handle:
-        for number, data in enumerate(handle, start=1):
-            try:
-                text = decode_utf8(data)
-            except FormatError as exc:
-                raise SessionError(str(exc).split(", ", 1)[-1], source=str(path), line=number) from None
-            event = reader.parse_line(text, number)
-            if event is not None:
-                yield number, event
+        yield from reader.read(handle)
 
 
 def event_to_json(event: Event) -> dict[str, Any]:

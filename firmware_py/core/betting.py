@@ -12,7 +12,7 @@ from firmware_py.core.evaluator import winners as read_winners
 from firmware_py.core.events import ButtonName, Level, Stacks
 from firmware_py.core.hand import Hand
 from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind, Street
-from firmware_py.core.snapshot import Phase
+from firmware_py.core.snapshot import IN_PLAY, Phase
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey
 
@@ -37,24 +37,27 @@ def start_round(table: TableState, hand: Hand, street: Street) -> None:
 
 
 def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, amount: int | None = None) -> None:
-    if hand.phase is Phase.DEALING and not shoe.deal_interrupted(table, hand):
-        return
-    if hand.phase is Phase.BOARD:
-        table.notice(NoticeKind.IGNORED, f"{name} pressed while the {hand.street} was still being dealt")
-        deal = hand.board.deal
-        if deal is not None:
-            streets.complete_street(table, hand, deal)
-    if hand.phase is not Phase.BETTING:
-        table.notice(NoticeKind.IGNORED, f"{name} pressed with no betting round open")
-        return
-    actor = seat if seat is not None else hand.betting.to_act
-    if actor is None or actor not in hand.seats or actor in hand.betting.folded or actor in hand.betting.dead:
+    phase = hand.phase
+    if phase is not Phase.BETTING:  # (one test for the common press: see IN_PLAY in snapshot.py)
+        if phase is Phase.DEALING and not shoe.deal_interrupted(table, hand):
+            return
+        if phase is Phase.BOARD:
+            table.notice(NoticeKind.IGNORED, f"{name} pressed while the {hand.street} was still being dealt")
+            deal = hand.board.deal
+            if deal is not None:
+                streets.complete_street(table, hand, deal)
+        if hand.phase is not Phase.BETTING:
+            table.notice(NoticeKind.IGNORED, f"{name} pressed with no betting round open")
+            return
+    betting = hand.betting
+    actor = seat if seat is not None else betting.to_act
+    if actor is None or actor not in hand.positions.deal_order or actor in betting.folded or actor in betting.dead:
         table.notice(NoticeKind.IGNORED, f"{name}: seat {actor} cannot act now")
         return
     if actor in hand.dealt.jokers:
         table.ruling(RulingKind.DEAD_HAND, RuleKey.JOKER_ACTED, cause=Cause.JOKER, seat=actor,
                      uid=hand.dealt.jokers[actor])
-        hand.betting.dead.add(actor)
+        betting.dead.add(actor)
         after_action(table, hand)
         return
     wager = _wager(table, actor, name, amount)
@@ -63,19 +66,21 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
     if hand.clock is not None and hand.clock.seat == actor:
         hand.clock = None
     if name is ButtonName.FOLD:
-        hand.betting.folded.add(actor)
+        betting.folded.add(actor)
     elif wager.raises if wager is not None else name in AGGRESSIVE:
-        hand.betting.acted = set()
+        betting.acted = set()
     if (wager.allin if wager is not None else name is ButtonName.ALLIN):
-        hand.betting.allin.add(actor)
-    hand.betting.acted.add(actor)
-    hand.betting.round_actions += 1
+        betting.allin.add(actor)
+    betting.acted.add(actor)
+    betting.round_actions += 1
     if hand.street is Street.PREFLOP:
-        hand.betting.preflop_actions += 1
+        betting.preflop_actions += 1
         assert table.profile is not None
         hand.count_for_window(actor, name, table.profile.window)
-    hand.betting.to_act = hand.next_to_act(actor)
-    after_action(table, hand)
+    complete = hand.round_complete()  # asked once: nothing below changes it until the round closes
+    betting.to_act = None if complete else hand.next_waiting(actor)
+    if not _uncontested(table, hand) and complete:
+        close_round(table, hand)  # everyone has acted since the last bet: the round is done
 
 
 def after_action(table: TableState, hand: Hand) -> None:
@@ -86,7 +91,7 @@ def after_action(table: TableState, hand: Hand) -> None:
 
 
 def _uncontested(table: TableState, hand: Hand) -> bool:
-    if hand.phase in (Phase.BETTING, Phase.BOARD, Phase.DEALING) and len(hand.live()) <= 1:
+    if hand.phase in IN_PLAY and len(hand.live()) <= 1:
         hand.phase = Phase.SHOWDOWN  # the pot goes to the last hand; there is no showdown to read
         hand.betting.to_act = None
         hand.clock = None

@@ -25,6 +25,11 @@ class StreetDeal:
     extra: list[str] = field(default_factory=list)  # flop cards past three
     lifted: list[str] = field(default_factory=list)  # board cards taken off before anyone acted
 
+    def copy(self) -> StreetDeal:
+        return StreetDeal(street=self.street, expected_burns=self.expected_burns, burns=self.burns.copy(),
+                          shoe=self.shoe.copy(), board=self.board.copy(), judged=self.judged,
+                          missing_ruled=self.missing_ruled, extra=self.extra.copy(), lifted=self.lifted.copy())
+
     @property
     def needed(self) -> int:
         return BOARD_NEEDED[self.street]
@@ -55,6 +60,10 @@ class BurnLedger:
 
     due: dict[Street, tuple[int, list[str]]] = field(default_factory=dict)  # street: (expected, credited)
     out: list[str] = field(default_factory=list)  # the burns judged so far, in order
+
+    def copy(self) -> BurnLedger:
+        due = {street: (expected, credited.copy()) for street, (expected, credited) in self.due.items()}
+        return BurnLedger(due=due, out=self.out.copy())
 
     def credit(self, street: Street, uid: str) -> None:
         """A card (or UNKNOWN_BURN) set aside as a burn of a street to come."""
@@ -91,3 +100,10 @@ class Board:
     loose: list[str] = field(default_factory=list)  # shoe cards drawn during a betting round
     premature: Street | None = None  # the street a premature card was turned for
     last_drawn: str | None = None  # the card just out of the shoe: read again at once, it is the same read
+
+    def copy(self) -> Board:
+        # `settle` may be `deal` itself: copied apart, as the undo checkpoints always did
+        return Board(cards=self.cards.copy(), burns=self.burns.copy(),
+                     deal=self.deal.copy() if self.deal is not None else None,
+                     settle=self.settle.copy() if self.settle is not None else None, loose=self.loose.copy(),
+                     premature=self.premature, last_drawn=self.last_drawn)

@@ -25,6 +25,7 @@ _PH_SUITS = "cdhs"
 CARD_IDS: dict[str, int] = {rank + suit: r * 4 + _PH_SUITS.index(suit)
                             for r, rank in enumerate(RANKS) for suit in SUITS}
 _RANK_BY_SIZE: dict[int, Callable[..., int]] = {5: evaluate_5cards, 6: evaluate_6cards, 7: evaluate_7cards}
+_RANK_ORDER = {rank: index for index, rank in enumerate(RANKS)}
 RANK_7: Callable[[int, int, int, int, int, int, int], int] = evaluate_7cards
 """Rank of seven card ids (`card_id`): lower is better. The inner loop of the win chances."""
 
@@ -72,14 +73,14 @@ def strength(cards: Sequence[str]) -> int:
 def best_five(cards: Sequence[str]) -> tuple[int, tuple[str, ...]]:
     """The rank of the best five of 5 to 7 cards, and those five (the first found, on a tie)."""
     ids = [card_id(card) for card in cards]
-    best: tuple[int, tuple[int, ...]] | None = None
-    for combo in combinations(range(len(ids)), 5):
-        rank = int(evaluate_5cards(*(ids[i] for i in combo)))
-        if best is None or rank < best[0]:
-            best = (rank, combo)
-    if best is None:
+    rank_all = _RANK_BY_SIZE.get(len(ids))
+    if rank_all is None:
         raise ValueError(f"a hand to rank is five to seven cards, not {len(ids)}")
-    return best[0], tuple(cards[i] for i in best[1])
+    best = int(rank_all(*ids))  # phevaluator ranks a hand of six or seven by its best five: find them
+    for five_ids, five in zip(combinations(ids, 5), combinations(cards, 5), strict=True):
+        if evaluate_5cards(*five_ids) == best:
+            return best, five
+    raise AssertionError("phevaluator ranked the hand better than any five of its cards")  # pragma: no cover
 
 
 def category(rank: int) -> str:
@@ -115,7 +116,7 @@ def describe(cards: Sequence[str]) -> str:
         if sizes[0] == 2:
             name = "two pair" if len(sizes) > 1 and sizes[1] == 2 else "pair"
     counts = Counter(card[0] for card in five)
-    by_count = sorted(counts, key=lambda r: (counts[r], RANKS.index(r)), reverse=True)
+    by_count = sorted(counts, key=lambda r: (counts[r], _RANK_ORDER[r]), reverse=True)
     top = by_count[0]
     if name in ("straight", "straight flush"):
         ranks = {RANKS.index(r) for r in counts}

@@ -8,7 +8,7 @@ from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName, Seat, Se
 from firmware_py.core.hand import CardInfo, Dealt, Hand
 from firmware_py.core.rulings import NoticeKind
 from firmware_py.core.seating import Positions, between, first_positions, next_positions
-from firmware_py.core.snapshot import ClockView, Phase
+from firmware_py.core.snapshot import IN_PLAY, NO_HAND, ClockView, Phase
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey
 
@@ -29,7 +29,7 @@ def setup(table: TableState, event: Setup) -> None:
     table.back = decks[event.in_play].back
     table.occupied = set(event.seats)
     hand = table.hand
-    if hand is not None and hand.phase in (Phase.DEALING, Phase.BETTING, Phase.BOARD):
+    if hand is not None and hand.phase in IN_PLAY:
         if event.button != hand.positions.button:
             misdeals.button_out_of_position(table, hand, event.button)
         return
@@ -55,7 +55,9 @@ def seat_change(table: TableState, event: Seat) -> None:
 
 def press(table: TableState, event: Button) -> None:
     name, hand = event.name, table.hand
-    if name is ButtonName.NEW_HAND:
+    if name in PLAYER_ACTIONS and hand is not None and hand.phase not in NO_HAND:  # the common press first
+        betting.action(table, hand, name, event.seat, event.amount)
+    elif name is ButtonName.NEW_HAND:
         new_hand(table)
     elif name is ButtonName.HAND_END:
         hand_end(table)
@@ -63,10 +65,8 @@ def press(table: TableState, event: Button) -> None:
         if table.unconfirmed:
             done = table.unconfirmed.pop(0)
             table.notice(NoticeKind.CONFIRMED, f"{done.ruling} ({done.rule})")
-    elif hand is None or hand.phase in (Phase.MISDEALT, Phase.IDLE):
+    elif hand is None or hand.phase in NO_HAND:
         table.notice(NoticeKind.IGNORED, f"{name} pressed with no hand in progress")
-    elif name in PLAYER_ACTIONS:
-        betting.action(table, hand, name, event.seat, event.amount)
     elif name is ButtonName.ROUND_DONE:
         if hand.phase is Phase.BETTING:
             betting.close_round(table, hand)

@@ -33,6 +33,11 @@ class Dealt:
     extra: list[str] = field(default_factory=list)
     jokers: dict[int, str] = field(default_factory=dict)  # seat -> joker UID not yet replaced
 
+    def copy(self) -> Dealt:
+        return Dealt(slots=self.slots.copy(), next_slot=self.next_slot,
+                     hole={seat: cards.copy() for seat, cards in self.hole.items()}, owed=self.owed.copy(),
+                     exposed=self.exposed, boxed=self.boxed, extra=self.extra.copy(), jokers=self.jokers.copy())
+
     def seat_of(self, uid: str) -> int | None:
         for seat, cards in self.hole.items():
             if uid in cards:
@@ -58,6 +63,12 @@ class Betting:
     round_closed: bool = False
     to_act: int | None = None
 
+    def copy(self) -> Betting:
+        return Betting(window_open=self.window_open, window_actors=self.window_actors.copy(),
+                       folded=self.folded.copy(), allin=self.allin.copy(), dead=self.dead.copy(),
+                       acted=self.acted.copy(), round_actions=self.round_actions, preflop_actions=self.preflop_actions,
+                       round_closed=self.round_closed, to_act=self.to_act)
+
 
 @dataclass(kw_only=True, slots=True)
 class Hand:
@@ -74,17 +85,30 @@ class Hand:
     rulings: list[Ruling] = field(default_factory=list)
     showdown: Ruling | None = None
 
+    def copy(self) -> Hand:
+        """A copy sharing nothing mutable (an undo checkpoint): written out, as one is kept at every hand."""
+        return Hand(number=self.number, positions=self.positions, phase=self.phase, street=self.street,
+                    where=self.where.copy(), identity=self.identity.copy(), dealt=self.dealt.copy(),
+                    betting=self.betting.copy(), board=self.board.copy(), clock=self.clock,
+                    rulings=self.rulings.copy(), showdown=self.showdown)
+
     @property
     def seats(self) -> tuple[int, ...]:
         return self.positions.deal_order
 
     def live(self) -> list[int]:
-        folded, dead = self.betting.folded, self.betting.dead  # bound once: asked after every event
+        betting = self.betting  # asked after every event: the common case (nobody out) copies the order
+        folded, dead = betting.folded, betting.dead
+        if not folded and not dead:
+            return list(self.positions.deal_order)
         return [s for s in self.positions.deal_order if s not in folded and s not in dead]
 
     def can_act(self) -> list[int]:
-        allin = self.betting.allin
-        return [s for s in self.live() if s not in allin]
+        betting = self.betting
+        folded, dead, allin = betting.folded, betting.dead, betting.allin
+        if not folded and not dead and not allin:
+            return list(self.positions.deal_order)
+        return [s for s in self.positions.deal_order if s not in folded and s not in dead and s not in allin]
 
     # -- the betting round ---------------------------------------------------------------------
 
@@ -110,25 +134,36 @@ class Hand:
         return None
 
     def next_to_act(self, after: int) -> int | None:
-        order = self.seats
-        if self.round_complete() or after not in order:
+        """The first seat after `after` that can act and has not acted since the last aggression."""
+        return None if self.round_complete() else self.next_waiting(after)
+
+    def next_waiting(self, after: int) -> int | None:
+        """`next_to_act` for a caller that already knows the round is not complete."""
+        order = self.positions.deal_order
+        if after not in order:
             return None
-        can = set(self.can_act())
-        start = order.index(after)
-        for step in range(1, len(order) + 1):
-            seat = order[(start + step) % len(order)]
-            if seat in can and seat not in self.betting.acted:
+        betting = self.betting
+        folded, dead, allin, acted = betting.folded, betting.dead, betting.allin, betting.acted
+        start = order.index(after) + 1
+        for seat in order[start:] + order[:start]:
+            if seat not in folded and seat not in dead and seat not in allin and seat not in acted:
                 return seat
         return None
 
     def round_complete(self) -> bool:
-        if self.betting.round_closed:
+        betting = self.betting
+        if betting.round_closed:
             return True
-        live = self.live()
-        acted, allin = self.betting.acted, self.betting.allin
         # Everyone who can still act (not all in) has acted since the last bet or raise (the big
-        # blind included).
-        return len(live) <= 1 or all(seat in acted or seat in allin for seat in live)
+        # blind included), or one hand is left. One pass: asked at every press and every card.
+        folded, dead, acted, allin = betting.folded, betting.dead, betting.acted, betting.allin
+        live = 0
+        waiting = False
+        for seat in self.positions.deal_order:
+            if seat not in folded and seat not in dead:
+                live += 1
+                waiting = waiting or (seat not in acted and seat not in allin)
+        return live <= 1 or not waiting
 
     def before_action_on(self, deal: StreetDeal) -> bool:
         """The street's betting is open and nobody has acted on it yet."""

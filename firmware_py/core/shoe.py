@@ -10,7 +10,7 @@ from firmware_py.core.cards import UNKNOWN_PREFIX, is_joker, is_unknown
 from firmware_py.core.events import BOARD_ANTENNAS, BURN, SHOE, Read
 from firmware_py.core.hand import CardInfo, Hand
 from firmware_py.core.rulings import NoticeKind, RulingKind, Street
-from firmware_py.core.snapshot import Phase
+from firmware_py.core.snapshot import HAND_OVER, Phase
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey, Where
 
@@ -18,36 +18,36 @@ ORDINAL = ("first", "second")
 
 
 def read(table: TableState, event: Read) -> None:
-    info = table.cards.get(event.uid)
+    uid, antenna = event.uid, event.antenna
+    info = table.cards.get(uid)
     hand = table.hand
-    if info is None or (is_unknown(info.card) and event.antenna == SHOE and hand is not None
-                        and event.uid not in hand.where):
+    if info is None or (antenna == SHOE and hand is not None and uid not in hand.where and is_unknown(info.card)):
         _unknown_tag(table, event)
         return
-    if hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
+    if hand is None or hand.phase in HAND_OVER:
         return  # cards gathered, mucked or shown between hands
     if info.back != table.back:
-        misdeals.void(table, hand, RuleKey.FOREIGN_CARD, Cause.FOREIGN_CARD, uid=event.uid, fill={"back": info.back})
+        misdeals.void(table, hand, RuleKey.FOREIGN_CARD, Cause.FOREIGN_CARD, uid=uid, fill={"back": info.back})
         return
     known = hand.identity.get(info.card)
-    if known is not None and known != event.uid:
-        misdeals.void(table, hand, RuleKey.DUPLICATE_CARD, Cause.DUPLICATE_CARD, uid=event.uid)
+    if known is not None and known != uid:
+        misdeals.void(table, hand, RuleKey.DUPLICATE_CARD, Cause.DUPLICATE_CARD, uid=uid)
         return
-    hand.identity[info.card] = event.uid
-    where = hand.where.get(event.uid)
-    if event.antenna == SHOE:
+    hand.identity[info.card] = uid
+    where = hand.where.get(uid)
+    if antenna == SHOE:
         # A card out of play (a premature or redealt board card) comes out again only after
         # it was mixed back into the stub; any other card already out is a double read.
         # The card just drawn cannot come out again at once: that is the reader seeing it twice.
-        if where in (None, Where.VOID) and event.uid != hand.board.last_drawn:
-            draw(table, hand, event.uid)
-    elif event.antenna in BOARD_ANTENNAS:
-        streets.board_read(table, hand, event.uid, where)
-    elif event.antenna == BURN:
+        if (where is None or where is Where.VOID) and uid != hand.board.last_drawn:
+            draw(table, hand, uid)
+    elif antenna in BOARD_ANTENNAS:
+        streets.board_read(table, hand, uid, where)
+    elif antenna == BURN:
         if where is None or where == Where.VOID:
-            draw(table, hand, event.uid)
-    elif event.antenna.startswith("seat"):
-        _seat_read(table, hand, int(event.antenna[4:]), event.uid, where)
+            draw(table, hand, uid)
+    elif antenna.startswith("seat"):
+        _seat_read(table, hand, int(antenna[4:]), uid, where)
 
 
 def _unknown_tag(table: TableState, event: Read) -> None:
@@ -56,7 +56,7 @@ def _unknown_tag(table: TableState, event: Read) -> None:
     as if it were absent) and the dealer is alarmed at once to look at it (its back decides,
     Irregularities 3). Anywhere else, or between hands, it is a notice for the operator."""
     hand = table.hand
-    if event.antenna != SHOE or hand is None or hand.phase in (Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN):
+    if event.antenna != SHOE or hand is None or hand.phase in HAND_OVER:
         table.notice(NoticeKind.UNKNOWN_TAG,
                      f"unknown tag {event.uid} on antenna {event.antenna}: not in any enrolled deck")
         return
@@ -84,16 +84,17 @@ def draw(table: TableState, hand: Hand, uid: str) -> None:
     hand.board.last_drawn = uid
     card = table.cards[uid].card
     if hand.phase is Phase.DEALING:
-        seat = hand.seats[hand.dealt.next_slot % len(hand.seats)]
-        hand.dealt.slots[hand.dealt.next_slot] = uid
-        hand.dealt.next_slot += 1
-        hand.dealt.hole[seat].append(uid)
+        dealt, seats = hand.dealt, hand.positions.deal_order
+        seat = seats[dealt.next_slot % len(seats)]
+        dealt.slots[dealt.next_slot] = uid
+        dealt.next_slot += 1
+        dealt.hole[seat].append(uid)
         hand.where[uid] = Where.HOLE
         if is_joker(card):
-            hand.dealt.jokers[seat] = uid
-            hand.dealt.owed.append((seat, uid))
+            dealt.jokers[seat] = uid
+            dealt.owed.append((seat, uid))
             table.ruling(RulingKind.SCRAP_CARD, RuleKey.JOKER, cause=Cause.JOKER, seat=seat, uid=uid)
-        if hand.dealt.next_slot == len(hand.dealt.slots):
+        if dealt.next_slot == len(dealt.slots):
             betting.start_round(table, hand, Street.PREFLOP)
         return
     if hand.phase is Phase.BETTING and hand.street is Street.PREFLOP and hand.dealt.owed:

@@ -25,6 +25,13 @@ class Phase(StrEnum):
     MISDEALT = "misdealt"  # a misdeal or void hand was ruled; waiting for new_hand
 
 
+# Phases by what they allow, as sets: asked at every read and press, and on Python 3.11 a
+# member looked up on its enum class (`Phase.IDLE`) costs some 100 ns, five times a global's.
+IN_PLAY = frozenset({Phase.DEALING, Phase.BETTING, Phase.BOARD})  # cards coming or bets open
+NO_HAND = frozenset({Phase.IDLE, Phase.MISDEALT})  # nothing for a player's press to act on
+HAND_OVER = frozenset({Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN})  # a card read no longer changes the hand
+
+
 class PlayerState(StrEnum):
     EMPTY = "empty"  # no player in the seat
     WAITING = "waiting"  # seated but not dealt into this hand

@@ -27,9 +27,8 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None) -> 
         return
     if where in (Where.BOARD, Where.VOID, Where.SCRAP):
         return  # a card that never left, read again
-    next_street = len(hand.can_act()) <= 1 and uid in hand.board.loose  # all in: drawn after this street was out
     if deal is not None and deal.lifted and hand.before_action_on(deal) and where != Where.HOLE \
-            and not next_street:
+            and not (uid in hand.board.loose and len(hand.can_act()) <= 1):  # all in: the next street's card
         _replace_lifted(table, hand, deal, uid)
         return
     if where == Where.HOLE:
@@ -48,7 +47,7 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None) -> 
         if hand.phase is Phase.MISDEALT or where not in (Where.BURN, None):
             return
     # All in, no betting: a card with a burn drawn before it is the next street, not an extra card.
-    runout = len(hand.can_act()) <= 1 and uid in hand.board.loose and hand.board.loose.index(uid) > 0
+    runout = uid in hand.board.loose and hand.board.loose.index(uid) > 0 and len(hand.can_act()) <= 1
     if uid in hand.board.loose:
         hand.board.loose.remove(uid)
     if hand.phase is Phase.BETTING and hand.round_complete():

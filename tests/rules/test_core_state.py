@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
+from firmware_py.core.board import Board, BurnLedger, StreetDeal
+from firmware_py.core.engine import TableCore
+from firmware_py.core.hand import Betting, Dealt, Hand
+from firmware_py.profiles import load_profiles
+from firmware_py.session import read_session
 from tests.rules.table_driver import Table
+
+SESSIONS = Path(__file__).resolve().parents[1] / "sessions"
 
 
 def test_the_core_keeps_no_public_state() -> None:
@@ -27,3 +38,58 @@ def test_the_accessors_read_the_hand_and_cannot_be_written() -> None:
     for name in ("t", "profile", "hand_number", "unconfirmed", "level", "hand_chips", "round_actions"):
         with pytest.raises(AttributeError):
             setattr(core, name, None)
+
+
+def _mutable_parts(value: object) -> Iterator[object]:
+    """Every list, dict, set and non-frozen dataclass reachable from `value` (frozen records are shared by design)."""
+    if isinstance(value, list | set | dict | tuple):
+        if not isinstance(value, tuple):
+            yield value
+        items = value.values() if isinstance(value, dict) else value
+        for item in items:
+            yield from _mutable_parts(item)
+    elif dataclasses.is_dataclass(value) and not value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        yield value
+        for field in dataclasses.fields(value):
+            yield from _mutable_parts(getattr(value, field.name))
+
+
+def _check_copy(hand: Hand, differs: set[tuple[str, str]]) -> None:
+    """The copy equals the hand and shares no mutable part; note the fields away from their defaults."""
+    copy = hand.copy()
+    assert copy == hand
+    assert not {id(part) for part in _mutable_parts(copy)} & {id(part) for part in _mutable_parts(hand)}
+    for part in _mutable_parts(hand):
+        if dataclasses.is_dataclass(part):
+            differs |= {(type(part).__name__, name) for name, default in _defaults(type(part)).items()
+                        if getattr(part, name) != default}
+
+
+def _defaults(cls: type) -> dict[str, object]:
+    fields = dataclasses.fields(cls)
+    return {**{f.name: f.default for f in fields if f.default is not dataclasses.MISSING},
+            **{f.name: f.default_factory() for f in fields if f.default_factory is not dataclasses.MISSING}}
+
+
+def test_a_hand_copy_is_equal_and_shares_nothing_mutable() -> None:
+    """Undo checkpoints copy the hand with `Hand.copy`, written out field by field: a field it forgot
+    would come back at its default. Checked at every event of every example session."""
+    differs: set[tuple[str, str]] = set()  # (class, field) seen away from its default: its copy was checked
+    for path in sorted(SESSIONS.glob("*.jsonl")):
+        if path.name.endswith(".expected.jsonl"):
+            continue
+        core = TableCore(load_profiles())
+        for _line, event in read_session(path):
+            core.feed(event)
+            if core._table.hand is not None:  # what the checkpoints copy
+                _check_copy(core._table.hand, differs)
+    t = Table("robert")  # the clock, and a flop card lifted before anyone acted: in no example session
+    t.clean_preflop()
+    t.flop(["2c", "7d", "Jh"])
+    t.gone("board1", "2c")
+    t.press("clock")
+    assert t.core._table.hand is not None
+    _check_copy(t.core._table.hand, differs)
+    copied = {(cls.__name__, name) for cls in (Hand, Dealt, Betting, Board, BurnLedger, StreetDeal)
+              for name in _defaults(cls)}
+    assert copied - differs == set()
