@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from firmware_py.core.rulings import Street
 
 BOARD_NEEDED = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+POSITION_STREET = {1: Street.FLOP, 2: Street.FLOP, 3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}  # board1..5
+STREET_ORDER = {Street.PREFLOP: 0, Street.FLOP: 1, Street.TURN: 2, Street.RIVER: 3}
 NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
 UNKNOWN_BURN = "?"  # a burn put back on the deck without the core knowing which card it was
 
@@ -100,10 +102,13 @@ class Board:
     loose: list[str] = field(default_factory=list)  # shoe cards drawn during a betting round
     premature: Street | None = None  # the street a premature card was turned for
     last_drawn: str | None = None  # the card just out of the shoe: read again at once, it is the same read
+    # All in, no betting: a card seen on a later street's position (board4) while the street being
+    # dealt still lacks a card whose read is late (board3 after a reader dropout). (uid, position).
+    early: list[tuple[str, int]] = field(default_factory=list)
 
     def copy(self) -> Board:
         # `settle` may be `deal` itself: copied apart, as the undo checkpoints always did
         return Board(cards=self.cards.copy(), burns=self.burns.copy(),
                      deal=self.deal.copy() if self.deal is not None else None,
                      settle=self.settle.copy() if self.settle is not None else None, loose=self.loose.copy(),
-                     premature=self.premature, last_drawn=self.last_drawn)
+                     premature=self.premature, last_drawn=self.last_drawn, early=self.early.copy())

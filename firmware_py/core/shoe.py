@@ -42,7 +42,7 @@ def read(table: TableState, event: Read) -> None:
         if (where is None or where is Where.VOID) and uid != hand.board.last_drawn:
             draw(table, hand, uid)
     elif antenna in BOARD_ANTENNAS:
-        streets.board_read(table, hand, uid, where)
+        streets.board_read(table, hand, uid, where, position=int(antenna[5:]))
     elif antenna == BURN:
         if where is None or where == Where.VOID:
             draw(table, hand, uid)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from firmware_py.core import betting, shoe
-from firmware_py.core.board import NEXT_STREET, UNKNOWN_BURN, StreetDeal
+from firmware_py.core.board import NEXT_STREET, POSITION_STREET, STREET_ORDER, UNKNOWN_BURN, StreetDeal
 from firmware_py.core.cards import is_joker
 from firmware_py.core.events import BOARD_ANTENNAS, Gone
 from firmware_py.core.hand import Hand
@@ -20,7 +20,8 @@ BURN_RULES = {  # (missing, on the flop): the flop's burn may be ruled on apart 
 }
 
 
-def board_read(table: TableState, hand: Hand, uid: str, where: Where | None) -> None:
+def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, position: int) -> None:
+    """A card seen on the board antenna at `position` (1-3 the flop, 4 the turn, 5 the river)."""
     deal = hand.board.deal
     if deal is not None and uid in deal.lifted:
         deal.lifted.remove(uid)  # it flickered, or was put back: nothing changed
@@ -46,6 +47,9 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None) -> 
         where = hand.where.get(uid)
         if hand.phase is Phase.MISDEALT or where not in (Where.BURN, None):
             return
+    if _ahead_of_its_street(hand, position):
+        hand.board.early.append((uid, position))  # placed once the street before it is complete
+        return
     # All in, no betting: a card with a burn drawn before it is the next street, not an extra card.
     runout = uid in hand.board.loose and hand.board.loose.index(uid) > 0 and len(hand.can_act()) <= 1
     if uid in hand.board.loose:
@@ -96,6 +100,20 @@ def complete_street(table: TableState, hand: Hand, deal: StreetDeal) -> None:
     betting.start_round(table, hand, deal.street)
     if ahead and hand.phase is Phase.BETTING:
         hand.board.loose.extend(ahead)
+    early, hand.board.early = hand.board.early, []
+    if early:  # a later street's card is down already: this street has settled, its burns are judged now
+        judge_burns(table, hand, deal)
+    for uid, position in early:  # the later street's cards that landed first, read now in their turn
+        board_read(table, hand, uid, hand.where.get(uid), position=position)
+
+
+def _ahead_of_its_street(hand: Hand, position: int) -> bool:
+    """All in, the board run out: a card landed on a later street's position while the street being
+    dealt still waits for a card (its read late: a reader dropped out for a moment). The positions
+    say which street each card is; the order of the reads does not."""
+    deal = hand.board.deal
+    return (hand.phase is Phase.BOARD and deal is not None and len(deal.board) < deal.needed
+            and STREET_ORDER[POSITION_STREET[position]] > STREET_ORDER[deal.street] and len(hand.can_act()) <= 1)
 
 
 def judge_burns(table: TableState, hand: Hand, deal: StreetDeal) -> None:

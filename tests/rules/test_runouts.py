@@ -44,6 +44,60 @@ def test_noise_a_flop_card_read_late_in_an_allin_runout_is_no_second_burn(profil
 
 
 @pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_noise_a_flop_card_read_after_the_turn_landed_in_an_allin_runout_is_no_ruling(profile: str) -> None:
+    # Regression (the noise harness with amounts, 5 in 10,000 clean hands): the board3 reader dropped
+    # out for a moment, so the turn's board4 read came in before the third flop card's. The turn was
+    # taken for the third flop card, then the real one for a fourth (flop_too_many, burn_extra).
+    # The antenna's position says which street a card is; the order of the reads does not.
+    t = allin_preflop(profile)
+    burn, a, b, c = (t.take() for _ in range(4))
+    for card in (burn, a, b, c):
+        t.read("shoe", card)
+    t.read("board1", a)
+    t.read("board2", b)
+    turn_burn, turn = t.take(), t.take()
+    t.read("shoe", turn_burn)
+    t.read("shoe", turn)
+    t.read("board4", turn)  # lands, and is read, first
+    t.read("board3", c)  # the late read
+    t.river()
+    assert kinds(t.rulings) == [RulingKind.SHOWDOWN]
+    snapshot = t.core.snapshot()
+    assert snapshot.board == tuple(t.core.card(t.uid(x)) for x in (a, b, c, turn)) + snapshot.board[4:]
+    assert snapshot.burns[:2] == tuple(t.core.card(t.uid(x)) for x in (burn, turn_burn))
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_noise_the_turn_read_after_the_river_landed_in_an_allin_runout_is_no_ruling(profile: str) -> None:
+    t = allin_preflop(profile)
+    t.flop()
+    turn_burn, turn, river_burn, river = (t.take() for _ in range(4))
+    for card in (turn_burn, turn, river_burn, river):
+        t.read("shoe", card)
+    t.read("board5", river)
+    t.read("board4", turn)
+    assert kinds(t.rulings) == [RulingKind.SHOWDOWN]
+    assert t.core.snapshot().board[3:] == (t.core.card(t.uid(turn)), t.core.card(t.uid(river)))
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_hold_em_a_turn_card_on_its_position_before_the_flop_is_complete_with_betting_to_come(profile: str) -> None:
+    # With players still to act the positions change nothing: the card is judged as before.
+    t = Table(profile)
+    t.clean_preflop()
+    burn, a, b, c = (t.take() for _ in range(4))
+    for card in (burn, a, b):
+        t.read("shoe", card)
+    t.read("board1", a)
+    t.read("board2", b)
+    before = [r.ruling for r in t.rulings]
+    t.read("shoe", c)
+    t.read("board4", c)  # a third flop card put down on the turn's antenna
+    assert [r.ruling for r in t.rulings] == before
+    assert t.core.snapshot().board[:3] == tuple(t.core.card(t.uid(x)) for x in (a, b, c))
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
 def test_all_in_with_the_board_complete_the_hands_are_read_at_once(profile: str) -> None:
     t = allin_preflop(profile)
     t.flop()

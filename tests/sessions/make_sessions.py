@@ -154,6 +154,27 @@ def three_way_allin(t: Recorder) -> None:
     t.river("3h")
 
 
+def runout_late_read(t: Recorder) -> None:
+    """Three all in before the flop, the board run out at once; the board3 reader drops out for a
+    moment, so the turn on board4 is read before the third flop card: the showdown, and no ruling."""
+    t.reserved = {"2c", "7d", "9s", "4c", "3h", "5d", "8h", "Td"}
+    t.level(50, 100)
+    t.stacks(s1=1000, s2=1000, s3=1000, s4=1000)
+    t.new_hand()
+    t.deal(["As", "Ks", "Qs", "Js", "Ah", "Kh", "Qh", "Jh"])  # seats 2, 3, 4, 1 (twice)
+    t.bet("allin")  # seat 4
+    t.bet("call")  # seat 1: all in
+    t.press("fold")  # seat 2
+    t.bet("call")  # seat 3: all in
+    for card in ("5d", "2c", "7d", "9s", "8h", "4c"):  # burn, flop, burn, turn: the dealer runs it out
+        t.read("shoe", card)
+    t.read("board1", "2c")
+    t.read("board2", "7d")
+    t.read("board4", "4c")  # the turn lands, and is read, first
+    t.read("board3", "9s")  # the late read
+    t.river("3h")
+
+
 def odd_chip(t: Recorder) -> None:
     """Seat 2 folds its small blind: a pot of 125 split between seats 3 and 1; the odd chip to seat 3."""
     t.reserved = {"As", "Kh", "Qd", "Jc", "Ts"}
@@ -251,6 +272,7 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "raise_too_small_upt": ("upt", {}, raise_too_small_upt),
     "short_allin_not_reopened_wfp_dealer": ("wfp-dealer", {}, short_allin_not_reopened),
     "unknown_card_rpl": ("rpl", {}, unknown_card),
+    "runout_late_read_upt": ("upt", {}, runout_late_read),
 }
 
 
