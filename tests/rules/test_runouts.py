@@ -22,16 +22,22 @@ def allin_preflop(profile: str) -> Table:
     return t
 
 
-@pytest.mark.parametrize("profile", ALL_PROFILES)
-def test_noise_a_flop_card_read_late_in_an_allin_runout_is_no_second_burn(profile: str) -> None:
-    # Regression: the turn's burn left the shoe before the third flop card's board read came in;
-    # it was counted as a second flop burn (burn_extra), and the turn as a fourth flop card.
-    t = allin_preflop(profile)
+def flop_two_down(t: Table) -> tuple[str, str, str, str]:
+    """The flop's burn and three cards out of the shoe; the first two read on board1 and board2."""
     burn, a, b, c = (t.take() for _ in range(4))
     for card in (burn, a, b, c):
         t.read("shoe", card)
     t.read("board1", a)
     t.read("board2", b)
+    return burn, a, b, c
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_noise_a_flop_card_read_late_in_an_allin_runout_is_no_second_burn(profile: str) -> None:
+    # Regression: the turn's burn left the shoe before the third flop card's board read came in;
+    # it was counted as a second flop burn (burn_extra), and the turn as a fourth flop card.
+    t = allin_preflop(profile)
+    burn, _a, _b, c = flop_two_down(t)
     turn_burn, turn = t.take(), t.take()
     t.read("shoe", turn_burn)  # the dealer is already at the turn
     t.read("board3", c)  # ... when the third flop card's read arrives
@@ -50,11 +56,7 @@ def test_noise_a_flop_card_read_after_the_turn_landed_in_an_allin_runout_is_no_r
     # taken for the third flop card, then the real one for a fourth (flop_too_many, burn_extra).
     # The antenna's position says which street a card is; the order of the reads does not.
     t = allin_preflop(profile)
-    burn, a, b, c = (t.take() for _ in range(4))
-    for card in (burn, a, b, c):
-        t.read("shoe", card)
-    t.read("board1", a)
-    t.read("board2", b)
+    burn, a, b, c = flop_two_down(t)
     turn_burn, turn = t.take(), t.take()
     t.read("shoe", turn_burn)
     t.read("shoe", turn)
