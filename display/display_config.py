@@ -16,10 +16,20 @@ DEFAULT_DELAY_S = 120.0
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BlindLevel(Stakes):
-    """One level of the blind schedule: the core's stakes (blinds, ante, their label) and how long they last."""
+class BlindLevel:
+    """One level of the blind schedule: the core's stakes (blinds, ante) and how long they last.
 
+    Its own record, not a subclass of the core's `Stakes`: a compiled core (mypyc) cannot be extended.
+    """
+
+    small: int
+    big: int
+    ante: int = 0
     minutes: float
+
+    @property
+    def stakes(self) -> Stakes:
+        return Stakes(small=self.small, big=self.big, ante=self.ante)
 
 
 DEFAULT_LEVELS = tuple(

@@ -124,7 +124,7 @@ def draw_top_bar(surface: pygame.Surface, rect: pygame.Rect, snapshot: TableSnap
     size = round(rect.height * 0.62)
     pad = round(rect.height * 0.25)
     level = config.level_at(now)
-    stakes = snapshot.chips.level if snapshot is not None and snapshot.chips is not None else level.level.label()
+    stakes = snapshot.chips.level if snapshot is not None and snapshot.chips is not None else level.level.stakes.label()
     left = f"Level {level.number}  {stakes}"
     if level.seconds_left is not None:
         left += f"  {theme.mmss(level.seconds_left)}"

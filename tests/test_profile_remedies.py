@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.core import RulingKind
+from firmware_py.core import RuleKey, RulingKind
 from firmware_py.core.engine import TableCore
 from firmware_py.core.profiles import PLACEHOLDERS
 from firmware_py.errors import ConfigError
@@ -54,7 +54,7 @@ def test_a_bad_remedy_template_names_the_profile_file_and_key(profiles: Path, te
 
 def test_a_literal_brace_written_double_loads_and_renders(profiles: Path) -> None:
     _edit_exposed_card_remedy(profiles, "Deal on {{really}}.")
-    rule = load_profiles(profiles)["robert"].rule("exposed_card")
+    rule = load_profiles(profiles)["robert"].rule(RuleKey.EXPOSED_CARD)
     assert rule.text(seat=6, card="Qc").startswith("Deal on {really}. Seat 6 may not keep the Qc")
 
 

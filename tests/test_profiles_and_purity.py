@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.core import RulingKind
+from firmware_py.core import RuleKey, RulingKind
 from firmware_py.errors import ConfigError
 from firmware_py.profiles import DEFAULT_DIR, load_profiles
 from tests.rules.table_driver import Table
@@ -26,7 +26,7 @@ def test_every_profile_loads_with_its_parent_chain() -> None:
     assert profiles["wfp-dealer"].parent == "wfp" and profiles["wfp"].parent == "robert"
     assert profiles["robert"].parent is None
     # Inherited rules keep the citation of the rulebook that has them.
-    assert profiles["wfp-dealer"].rule("joker").cite == "wfp: Irregularities 7"
+    assert profiles["wfp-dealer"].rule(RuleKey.JOKER).cite == "wfp: Irregularities 7"
 
 
 def test_core_imports_no_io_clock_or_randomness() -> None:
@@ -148,5 +148,5 @@ def test_profiles_with_a_child_overriding_one_parameter_are_still_accepted(profi
     (profiles_dir / "house.toml").write_text('profile = "house"\nparent = "wfp"\n\n'
                                             '[rules.min_raise]\nprocedure = "double_faced"\n')
     profiles = load_profiles(profiles_dir)
-    assert profiles["house"].rule("min_raise").procedure == "double_faced"
-    assert profiles["house"].rule("joker").cite == profiles["wfp"].rule("joker").cite
+    assert profiles["house"].rule(RuleKey.MIN_RAISE).procedure == "double_faced"
+    assert profiles["house"].rule(RuleKey.JOKER).cite == profiles["wfp"].rule(RuleKey.JOKER).cite

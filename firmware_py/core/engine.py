@@ -9,12 +9,26 @@ checkpoints); the rules themselves are in flow.py, misdeals.py, shoe.py, streets
 from __future__ import annotations
 
 import copy
+import copyreg
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
 from typing import Any
 
-from firmware_py.core import betting, flow, shoe, streets
+from firmware_py.core import (  # the rule handlers, and the modules whose records pickle by constructor (see the end)
+    betting,
+    chips,
+    decks,
+    events,
+    flow,
+    hand,
+    profiles,
+    rulings,
+    seating,
+    shoe,
+    snapshot,
+    streets,
+)
 from firmware_py.core.chips import HandChips, Stakes
 from firmware_py.core.events import SHOE, Button, ButtonName, Event, Gone, Level, Read, Seat, Setup, Stacks
 from firmware_py.core.hand import Hand
@@ -65,7 +79,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {}  # per dataclass type: its field names
 
 def _clone(value: Any) -> Any:
     """A copy of a piece of core state: containers and the hand's own dataclasses copied, frozen values shared."""
-    kind = type(value)
+    kind: Any = type(value)  # Any: for a type[Any], mypy takes `kind.__new__` below for `type.__new__`
     if kind is list:
         return value.copy() if _shared(value) else [_clone(item) for item in value]
     if kind is dict:
@@ -84,12 +98,27 @@ def _clone(value: Any) -> Any:
         names = _FIELDS.get(kind)
         if names is None:
             names = _FIELDS[kind] = tuple(value.__dataclass_fields__)
-        clone = object.__new__(kind)
+        clone = kind.__new__(kind)  # not object.__new__, which refuses a compiled (mypyc) class
         for name in names:
             item = getattr(value, name)
             object.__setattr__(clone, name, item if _frozen_type(type(item)) else _clone(item))
         return clone
     return copy.deepcopy(value)
+
+
+def _record(kind: type[Any], values: tuple[object, ...]) -> Any:
+    """A frozen record back from a pickle (a checkpoint's), made by its constructor."""
+    return kind(**{f.name: value for f, value in zip(fields(kind), values, strict=True)})
+
+
+def _pickled(record: Any) -> tuple[Callable[..., Any], tuple[object, ...]]:
+    """How a frozen record pickles: its type and field values, for `_record`.
+
+    Compiled by mypyc, a frozen record would otherwise unpickle (and `copy.copy`) field by field
+    through the `__setattr__` that refuses it. The interpreted core pickles the same way: one path to test.
+    """
+    kind = type(record)
+    return _record, (kind, tuple(getattr(record, f.name) for f in fields(kind)))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -287,3 +316,16 @@ class TableCore:
         table.out_rulings = []
         table.out_notices = [Notice(t=event.t, notice=NoticeKind.UNDONE,
                                     message=f"took back the {old.name} press at t={old.t:g}")]
+
+
+def _pickle_by_constructor() -> None:
+    """Every frozen record of the core pickles by its constructor (see _pickled)."""
+    for module in (chips, decks, events, hand, profiles, rulings, seating, snapshot):
+        for kind in vars(module).values():
+            if (isinstance(kind, type) and kind.__module__ == module.__name__ and is_dataclass(kind)
+                    and _frozen_type(kind)):
+                copyreg.pickle(kind, _pickled)
+    copyreg.pickle(Outcome, _pickled)
+
+
+_pickle_by_constructor()

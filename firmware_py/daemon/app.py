@@ -40,6 +40,7 @@ from firmware_py.core import (
     Setup,
     Stacks,
     TableSnapshot,
+    engine,
 )
 from firmware_py.core.engine import TableCore
 from firmware_py.core.profiles import Profile
@@ -144,10 +145,12 @@ CORE_SOURCES = Path(__file__).resolve().parent.parent / "core"
 
 
 def core_fingerprint(profiles: Mapping[str, Profile]) -> str:
-    """What a core checkpoint is valid for: this core's code, these profiles, this Python."""
+    """What a core checkpoint is valid for: this core's code and build, these profiles, this Python."""
     digest = hashlib.sha256(f"{sys.version_info[:2]}".encode())
     for source in sorted(CORE_SOURCES.glob("*.py")):
         digest.update(source.name.encode() + source.read_bytes())
+    # Compiled (mypyc, setup.py) or not: the two builds pickle the core's mutable records differently.
+    digest.update(Path(engine.__file__ or "").suffix.encode())
     digest.update(_canonical(dict(profiles)).encode())
     return digest.hexdigest()[:32]
 

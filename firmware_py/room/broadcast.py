@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from display.delay import DelayedSnapshots
-from firmware_py.core import Ruling, RulingKind, TableSnapshot
+from firmware_py.core import Cause, Ruling, RulingKind, TableSnapshot
 from firmware_py.core.rulings import Street
 from firmware_py.core.snapshot import Phase, PlayerState, SeatView
 
@@ -40,8 +40,9 @@ def snapshot_from_broadcast(body: dict[str, Any]) -> TableSnapshot:
 
 def ruling_from_json(data: dict[str, Any]) -> Ruling:
     return Ruling(t=float(data["t"]), ruling=RulingKind(data["ruling"]), rule=str(data.get("rule", "")),
-                  remedy=str(data.get("remedy", "")), cause=data.get("cause"), card=data.get("card"),
-                  seat=data.get("seat"), street=Street(data["street"]) if data.get("street") else None,
+                  remedy=str(data.get("remedy", "")), cause=Cause(data["cause"]) if data.get("cause") else None,
+                  card=data.get("card"), seat=data.get("seat"),
+                  street=Street(data["street"]) if data.get("street") else None,
                   winners=tuple(data["winners"]) if data.get("winners") is not None else None,
                   hand=data.get("hand"))
 

@@ -12,7 +12,7 @@ import sys
 import pytest
 from pokerkit import ChipsPushing, HandHistory
 
-from firmware_py.core import Gone, Ruling, RulingKind, Street
+from firmware_py.core import Cause, Gone, Ruling, RulingKind, Street
 from firmware_py.daemon.app import journal_events
 from firmware_py.daemon.journal import Journal
 from firmware_py.profiles import load_profiles
@@ -46,7 +46,7 @@ def test_fifty_simulated_hands_complete_and_print_rulings_with_their_sensor(sess
 
 def _public(obj: dict) -> str:
     ruling = Ruling(t=obj["t"], ruling=RulingKind(obj["ruling"]), rule=obj["rule"], remedy=obj["remedy"],
-                    cause=obj.get("cause"), card=obj.get("card"), seat=obj.get("seat"),
+                    cause=Cause(obj["cause"]) if obj.get("cause") else None, card=obj.get("card"), seat=obj.get("seat"),
                     street=Street(obj["street"]) if obj.get("street") else None,
                     winners=tuple(obj["winners"]) if "winners" in obj else None, hand=obj.get("hand"))
     return ruling.public().explain()

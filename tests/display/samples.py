@@ -7,6 +7,7 @@ import dataclasses
 from display.display_config import DisplayConfig
 from firmware_py.core.rulings import Ruling, RulingKind, Street
 from firmware_py.core.snapshot import ClockView, Phase, PlayerState, SeatView, TableSnapshot
+from firmware_py.core.vocab import Cause
 
 HOLES = {1: ("As", "Ah"), 2: ("Kd", "Kc"), 3: ("7s", "8s"), 4: ("Qh", "Jh"), 5: ("2c", "2d"),
          6: ("9c", "Th")}
@@ -38,6 +39,8 @@ def ruling(kind: RulingKind, **fields: object) -> Ruling:
     base: dict[str, object] = {"t": 9.0, "ruling": kind, "rule": "robert: Misdeals 1(a)",
                                "remedy": "Gather all cards, reshuffle, recut and redeal."}
     base.update(fields)
+    if "cause" in base:
+        base["cause"] = Cause(base["cause"])  # a compiled core (mypyc) takes a Cause, not its string
     return Ruling(**base)  # type: ignore[arg-type]
 
 

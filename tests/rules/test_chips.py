@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from firmware_py.core import RulingKind, Setup
+from firmware_py.core import RuleKey, RulingKind, Setup
 from firmware_py.core.chips import HandChips, Problem, Stakes
 from firmware_py.core.engine import TableCore
 from firmware_py.simulation.dealer import DealerBot
@@ -59,7 +59,7 @@ def test_min_bet_is_the_big_blind(profile: str) -> None:
     t = flop_table(profile)
     ruling = only(t.bet("bet", 150))
     assert ruling.ruling is RulingKind.BET_TOO_SMALL and ruling.cause == "under_min_bet"
-    assert ruling.rule == t.core.profile.rule("min_bet").cite  # type: ignore[union-attr]
+    assert ruling.rule == t.core.profile.rule(RuleKey.MIN_BET).cite  # type: ignore[union-attr]
     assert t.core.snapshot().seat(2).bet == 200  # brought up to the big blind
 
 
