@@ -7,7 +7,7 @@
 #
 #   bench/compiled.sh                      # python -m bench --only replay --quick, compiled
 #   bench/compiled.sh bench ARGS...        # python -m bench ARGS, compiled
-#   bench/compiled.sh test [PYTEST ARGS]   # the rules tests and the replay tests, compiled
+#   bench/compiled.sh test [PYTEST ARGS]   # the rules, replay and session-reader tests, compiled
 #
 # PYTHON picks the interpreter (python3 by default). Without a C compiler or the Python headers it
 # says so and exits 0 (CI runs `test` as a step: about 70 s here, 45-55 s of it the build).
@@ -56,5 +56,6 @@ if [[ "$mode" == bench ]]; then
     mkdir -p "$root/bench/results"
     cp bench/results/bench.json "$root/bench/results/bench-compiled.json"
 else
-    "$python" -m pytest -p no:cacheprovider tests/rules tests/test_replay.py "$@"
+    "$python" -m pytest -p no:cacheprovider tests/rules tests/test_replay.py tests/test_session_chips.py \
+        tests/fuzz/test_fuzz_inputs.py "$@"
 fi
