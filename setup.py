@@ -1,4 +1,5 @@
-"""The opt-in compiled build: `POKERTABLE_COMPILE=1` at build time compiles the rules core and the session reader with mypyc.
+"""The opt-in compiled build: `POKERTABLE_COMPILE=1` at build time compiles the rules core and the
+session reader with mypyc.
 
 Without the variable (the README's `pip install -e '.[test]'`, development) the package is pure
 Python, as pyproject.toml describes it; this file only adds the extension modules. With it, mypyc
