@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from firmware_py.commands import start_subscriber
+
 HELP = "render a feature table's broadcast view off the table, on the secure delay (and a delayed JSON feed)"
 DEFAULT_FEED_PORT = 8765
 
@@ -73,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    if not subscriber.start_and_wait("broadcast"):
+    if not start_subscriber(subscriber, "broadcast"):
         if server is not None:
             server.stop()
         return 2

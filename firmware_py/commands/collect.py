@@ -8,6 +8,8 @@ import sys
 import threading
 import time
 
+from firmware_py.commands import start_subscriber
+
 HELP = "store every ruling and every finished hand (PHH) of a room in PostgreSQL or SQLite, once each"
 DEFAULT_DB = "state/room.sqlite3"
 
@@ -49,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     collector.start()
-    if not subscriber.start_and_wait("collect"):
+    if not start_subscriber(subscriber, "collect"):
         collector.stop()
         store.close()
         return 2

@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from firmware_py.commands import start_subscriber
+
 HELP = "the floor view: every table of a room on one screen (status, open rulings, misdeals, hands per hour)"
 REFRESH_S = 0.5
 
@@ -78,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    if not subscriber.start_and_wait("floor"):
+    if not start_subscriber(subscriber, "floor"):
         return 2
     deadline = time.monotonic() + args.seconds if args.seconds is not None else None
     status = 0

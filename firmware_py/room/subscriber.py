@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -48,22 +47,6 @@ class RoomSubscriber:
                                   properties=connect_properties(session_expiry_s=SESSION_EXPIRY_S
                                                                 if self.persistent else 0))
         self.client.loop_start()
-
-    def start_and_wait(self, command: str, timeout: float = 10.0) -> bool:
-        """Start, then wait up to `timeout` for the broker, telling stderr why if it is not there yet.
-
-        False only when the client cannot start at all (an unreadable password or CA file): the
-        command then stops. A broker that refuses or does not answer yet is retried in the background.
-        """
-        try:
-            self.start()
-        except Exception as exc:
-            print(f"{command}: cannot connect to {self.broker.host}:{self.broker.port}: {exc}", file=sys.stderr)
-            return False
-        if not self.wait_connected(timeout):
-            why = f"refused: {self.refused}" if self.refused else f"no answer in {timeout:g} s"
-            print(f"{command}: the broker {self.broker.host}:{self.broker.port} {why}; still trying", file=sys.stderr)
-        return True
 
     def ack(self, mid: int) -> None:
         self.client.ack(mid, 1)
