@@ -8,7 +8,7 @@ from firmware_py.core.rulings import Street
 
 BOARD_NEEDED = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
 POSITION_STREET = {1: Street.FLOP, 2: Street.FLOP, 3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}  # board1..5
-STREET_ORDER = {Street.PREFLOP: 0, Street.FLOP: 1, Street.TURN: 2, Street.RIVER: 3}
+STREET_ORDER = {street: order for order, street in enumerate(Street)}  # preflop 0 .. river 3, as declared
 NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
 UNKNOWN_BURN = "?"  # a burn put back on the deck without the core knowing which card it was
 
