@@ -84,6 +84,11 @@ def _compute(key: Key, rng: random.Random) -> TableChances | None:
     return TableChances(seats=seats, equity=equity)
 
 
+def compute_chances(key: Key, *, seed: int = 0) -> TableChances | None:
+    """The chances of a deal, seeded per deal as `ChancesCache` seeds them: the same numbers on every screen."""
+    return _compute(key, _rng_for(seed, key))
+
+
 def best_hands(snapshot: TableSnapshot) -> dict[int, str]:
     """The best hand each dealt seat holds with the board, named as the showdown ruling names it."""
     board = [card for card in snapshot.board if not is_joker(card)]
