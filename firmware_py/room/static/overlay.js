@@ -105,15 +105,18 @@ function drawStrip(s, seat, air, data, odds, winners) {
   show(s.win, !!o); show(s.tie, !!(o && o.tie >= 0.0005)); show(s.bar, !!o);
   if (o) {
     setText(s.win, (ch.exact ? (o.win * 100).toFixed(1) : Math.round(o.win * 100)) + "%");
-    setText(s.tie, "tie " + (o.tie * 100).toFixed(1) + "%");
+    setText(s.tie, "tie " + (ch.exact ? (o.tie * 100).toFixed(1) : Math.round(o.tie * 100)) + "%");
     s.winBar.style.width = (o.win * 100).toFixed(2) + "%";
     s.tieBar.style.width = (o.tie * 100).toFixed(2) + "%";
   }
 }
 
+const LISTS = ["board", "seats", "pots", "rulings"];  // omitted from a message when empty
+
 function render(data) {
   current = data; receivedAt = performance.now();
   const air = data.on_air;
+  if (air) for (const key of LISTS) air[key] = air[key] || [];
   setClass($("overlay"), air ? "air" : "empty");
   window.overlayFrames.push({ seq: air ? air.seq : null, t: air ? air.t : null, hand: air ? air.hand : null,
                               table: data.table, at: Date.now() });
@@ -121,7 +124,7 @@ function render(data) {
   for (const id of ["ruling", "level", "result", "table"]) show($(id), false);
   if (!air) { $("strips").textContent = ""; strips.clear(); return; }
 
-  const banner = (air.rulings || []).filter((r) => r.ruling !== "showdown");
+  const banner = air.rulings.filter((r) => r.ruling !== "showdown");
   show($("ruling"), banner.length > 0);
   if (banner.length) {
     setText($("ruling").querySelector(".title"), banner[0].title);
@@ -136,7 +139,7 @@ function render(data) {
   const seats = air.seats.filter((s) => idle ? s.state !== "empty" : IN_HAND.has(s.state));
   const odds = new Map(((air.chances && air.chances.seats) || []).map((c) => [c.seat, c]));
   const winners = new Set(air.result ? air.result.winners : []);
-  for (const pot of air.pots || []) for (const w of pot.winners || []) winners.add(w);
+  for (const pot of air.pots) for (const w of pot.winners || []) winners.add(w);
   const box = $("strips"), wanted = new Set(seats.map((s) => s.seat));
   for (const [seat, s] of strips) if (!wanted.has(seat)) { s.root.remove(); strips.delete(seat); }
   seats.forEach((seat, i) => {
@@ -147,13 +150,14 @@ function render(data) {
   if (!idle) {
     show($("table"), true);
     const board = $("board");
+    show(board, air.board.length > 0);  // before the flop: no empty board on air
     while (board.children.length < 5) el("div", "card", board);
     for (let i = 0; i < 5; i++) drawCard(board.children[i], air.board[i] || "", i < air.board.length ? "face" : "slot");
     const pot = $("pot");
     show(pot, air.pot !== undefined && air.pot !== null);
     if (air.pot !== undefined && air.pot !== null) {
       setText(pot.querySelector(".total"), "POT " + amount(air.pot, data));
-      const pots = air.pots || [];
+      const pots = air.pots;
       setText(pot.querySelector(".side"), pots.length > 1
         ? pots.map((p, i) => (i ? "Side " + i : "Main") + " " + amount(p.amount, data)).join(" \u00b7 ") : "");
     }
