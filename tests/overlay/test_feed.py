@@ -13,7 +13,7 @@ from tests.overlay.hand import NAMES, hand_messages
 TOPIC = "pokertable/main/t01/broadcast"
 
 
-def step_where(predicate):  # noqa: ANN001, ANN201
+def step_where(predicate):
     return next(step for step in hand_messages() if predicate(step))
 
 
@@ -67,7 +67,7 @@ def test_a_message_goes_on_air_only_once_its_chances_are_ready() -> None:
             super().__init__(background=False)
             self.hold = True
 
-        def ready(self, key):  # noqa: ANN001, ANN201
+        def ready(self, key):
             return key is None or (not self.hold and super().ready(key))
 
     chances = Slow()
