@@ -3,6 +3,7 @@ the feed builder, every message with its journal time and the core's own snapsho
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,8 +26,9 @@ class Step:
     snapshot: TableSnapshot  # the core's own, to check the page against
 
 
+@functools.cache  # the messages and snapshots are immutable: one replay per session for the whole run
 def hand_messages(session: Path = SIDE_POT, *, room: str = "main", table: str = "t01",
-                  level_at: object = None) -> list[Step]:
+                  level_at: object = None) -> tuple[Step, ...]:
     core = TableCore(load_profiles(ROOT / "config" / "profiles"))
     builder = FeedBuilder(room=room, table=table, session="s1", names=NAMES,
                           level_at=level_at or (lambda t: (3, 900.0 - t)))
@@ -38,4 +40,4 @@ def hand_messages(session: Path = SIDE_POT, *, room: str = "main", table: str = 
         if picture_key(feed) != last:  # as the publisher: a message when the picture changes
             last = picture_key(feed)
             steps.append(Step(event.t, seq, feed, snapshot))
-    return steps
+    return tuple(steps)
