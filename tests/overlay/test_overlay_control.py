@@ -16,6 +16,7 @@ from tests.overlay.page import read, wait_seq
 from tests.overlay.test_overlay_delay import post
 
 DELAY_S = 10.0
+EVERY_CARD = "() => [...document.querySelectorAll('.strip .card')].every(c => c.dataset.card "
 
 
 def loaded(room_factory: Any, clock: Clock, session: Path | None = None, **kwargs: Any) -> tuple[Any, list[Any]]:
@@ -48,7 +49,8 @@ def test_reveal_policy_changed_live_from_the_control_page(browser: Any, room_fac
         seen = show(page, clock, dealt)
         cards = {card for seat in dealt.feed.seats for card in seat.cards}
         assert all(strip["cards"] == ["back", "back"] for strip in seen["strips"])
-        assert not any(f'"{card}"' in seen["html"] or f">{card[0]}<" in seen["html"] for card in cards if card[0] in "AKQJ")
+        faces = [card for card in cards if card[0] in "AKQJ"]
+        assert not any(f'"{card}"' in seen["html"] or f">{card[0]}<" in seen["html"] for card in faces)
         assert all(strip["win"] is None for strip in seen["strips"])  # no chances while a hand is hidden
         seen = show(page, clock, raised)  # seat 4 raised, seat 1 called: theirs show
         shown = {strip["name"]: strip["cards"] for strip in seen["strips"]}
@@ -56,9 +58,9 @@ def test_reveal_policy_changed_live_from_the_control_page(browser: Any, room_fac
         assert shown["Ada Lovelace"] == list(dealt.snapshot.seat(1).cards)
         assert shown["Bo Jackson"] == ["back", "back"]
         post(room.url + "/api/control", {"reveal": {"t01": "never"}})
-        page.wait_for_function("() => [...document.querySelectorAll('.strip .card')].every(c => c.dataset.card === 'back')")
+        page.wait_for_function(EVERY_CARD + "=== 'back')")
         post(room.url + "/api/control", {"reveal": {"t01": "immediately"}})
-        page.wait_for_function("() => [...document.querySelectorAll('.strip .card')].every(c => c.dataset.card.length === 2)")
+        page.wait_for_function(EVERY_CARD + ".length === 2)")
         control.wait_for_function("() => document.getElementById('timing').textContent.includes('next change in')")
     finally:
         page.close()
@@ -137,4 +139,5 @@ def test_a_wrong_theme_names_the_file_and_every_key(tmp_path: Path) -> None:
         load_theme(theme)
     text = str(error.value)
     assert f"{theme}: logo: no such file" in text and "scale: must be between 0.5 and 2" in text
-    assert "[colours] accent: must be a colour" in text and "[colours] acent: unknown key (did you mean 'accent'?)" in text
+    assert "[colours] accent: must be a colour" in text
+    assert "[colours] acent: unknown key (did you mean 'accent'?)" in text

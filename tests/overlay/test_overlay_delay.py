@@ -27,6 +27,9 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 def test_every_frame_of_a_hand_is_at_least_the_delay_behind_the_journal(browser: Any, room_factory: Any) -> None:
     steps = hand_messages()
     room = room_factory(delay_s=DELAY_S, clock=time.monotonic)
+    chances = room.production.chances
+    for step in steps:  # computed ahead here (the command has a worker process): the table's pace is kept
+        chances.ask(chances.key(step.feed))
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     arrived: dict[int, float] = {}  # seq: wall clock (the browser's Date.now is the same clock)
     changed: list[float] = []
