@@ -22,6 +22,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -105,8 +106,18 @@ def heads_up_outs(live: Any, board: tuple[str, ...], dead: frozenset[str]) -> tu
     return behind, outs
 
 
-def _nice() -> None:
-    os.nice(WORKER_NICENESS)  # the web server and the picture get the cores first
+def _worker_start() -> None:
+    """In the chances worker: a lower priority (the web server and the picture get the cores first), and an
+    end of its own if the broadcast process is killed (a pool's worker would otherwise wait on forever)."""
+    os.nice(WORKER_NICENESS)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class ChancesAhead:
@@ -125,7 +136,7 @@ class ChancesAhead:
         self._worker: ProcessPoolExecutor | None = None
         if background:
             self._worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                               initializer=_nice)
+                                               initializer=_worker_start)
             self._worker.submit(int)  # start the process now, not with the first deal
 
     @staticmethod
@@ -317,8 +328,6 @@ class Production:
     def __init__(self, *, room: str, feature: str, delay_s: float, allow_zero_delay: bool = False,
                  chances: ChancesAhead | None = None, instance: str = "primary",
                  clock: Callable[[], float] | None = None) -> None:
-        import time  # noqa: PLC0415
-
         self.room, self.instance = room, instance
         self.allow_zero_delay = allow_zero_delay
         self.chances = chances or ChancesAhead(background=False)
@@ -356,8 +365,6 @@ class Production:
 
     def change(self, **changes: Any) -> Control:
         """A change from this instance's control page; raises ControlError naming what is wrong."""
-        import time  # noqa: PLC0415
-
         current = msgspec.to_builtins(self.control)
         for key, value in changes.items():
             if key == "reveal":

@@ -43,7 +43,7 @@ class FeedSeat(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     seat: int
     name: str
     state: str  # PlayerState: empty, waiting, active, folded, allin, dead
-    cards: tuple[str, ...] = ()  # hole cards in deal order (on the topic: all; on the page: as revealed)
+    cards: tuple[str, ...]  # hole cards in deal order (on the topic: all; on the page: as revealed); always sent
     hidden: int = 0  # cards held back by the reveal policy (drawn face down)
     stack: int | None = None
     bet: int | None = None  # chips in front of the seat this betting round
@@ -131,14 +131,14 @@ class BroadcastFeed(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=Tru
     hand: int
     phase: str  # idle, dealing, betting, board, showdown, misdealt
     street: str | None = None
-    board: tuple[str, ...] = ()
+    board: tuple[str, ...]  # always sent, as `seats` (consumers of the first schema read them)
     burns: tuple[str, ...] = ()  # dead cards for the chances (never drawn)
     button: int | None = None
     small_blind: int | None = None
     big_blind: int | None = None
     to_act: int | None = None
     in_play: str = ""
-    seats: tuple[FeedSeat, ...] = ()
+    seats: tuple[FeedSeat, ...]
     pot: int | None = None  # None: the table counts no chips
     pots: tuple[FeedPot, ...] = ()
     level: FeedLevel | None = None

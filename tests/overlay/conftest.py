@@ -68,3 +68,7 @@ def room_factory() -> Iterator[Any]:
     yield make
     for made in rooms:
         made.close()
+
+
+# The room's real-service fixtures (Mosquitto on loopback), shared with tests/room.
+from tests.room.conftest import broker, mosquitto_installed, secure_broker  # noqa: E402, F401
