@@ -5,7 +5,7 @@ const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
 const IN_HAND = new Set(["active", "allin", "folded", "dead"]);
 const OUT = new Set(["folded", "dead"]);
 const $ = (id) => document.getElementById(id);
-window.overlayFrames = [];  // every message drawn: {seq, t, hand, at} (the tests compare them with the journal)
+window.overlayFrames = [];  // every message drawn: {seq, t, hand, at, ms} (tests and bench/overlay_fps.py read it)
 let current = null, receivedAt = 0;
 
 function el(tag, cls, parent) {
@@ -114,6 +114,12 @@ function drawStrip(s, seat, air, data, odds, winners) {
 const LISTS = ["board", "seats", "pots", "rulings"];  // omitted from a message when empty
 
 function render(data) {
+  const started = performance.now();
+  draw(data);
+  window.overlayFrames.at(-1).ms = performance.now() - started;  // the main thread's cost of a message
+}
+
+function draw(data) {
   current = data; receivedAt = performance.now();
   const air = data.on_air;
   if (air) for (const key of LISTS) air[key] = air[key] || [];
