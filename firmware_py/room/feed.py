@@ -85,7 +85,7 @@ class FeedResult(msgspec.Struct, frozen=True, kw_only=True):
 
     winners: tuple[int, ...]
     hand: str | None
-    lines: tuple[str, ...]  # "Main pot 1,100: Cy (straight, ace high)", "Side pot 1 375: split Dee & Ann"
+    lines: tuple[str, ...]  # "Cy wins the main pot, 1,100, with straight, ace high", "Dee & Ann split side pot 1, 375"
 
 
 class FeedLevel(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -193,10 +193,13 @@ def result_of(snapshot: TableSnapshot, name: Callable[[int], str],
     pots = showdown.pots or (snapshot.chips.pots if snapshot.chips is not None else ())
     lines = []
     for index, pot in enumerate(p for p in pots if p.winners):
-        label = "Main pot" if index == 0 else f"Side pot {index}"
+        label = "the main pot" if index == 0 else f"side pot {index}"
         who = [name(seat) for seat in pot.winners]
-        how = f" ({hands[pot.winners[0]]})" if len(pot.winners) == 1 and pot.winners[0] in hands else ""
-        lines.append(f"{label} {pot.amount:,}: {'split ' if len(who) > 1 else ''}{joined(who)}{how}")
+        if len(who) > 1:
+            lines.append(f"{joined(who)} split {label}, {pot.amount:,}")
+        else:
+            how = f", with {hands[pot.winners[0]]}" if pot.winners[0] in hands else ""
+            lines.append(f"{who[0]} wins {label}, {pot.amount:,}{how}")
     if not lines:  # no chips counted: the hand's winners
         who = [name(seat) for seat in winners]
         lines.append(f"{joined(who)} {'split the pot' if len(who) > 1 else 'wins'}"

@@ -24,8 +24,8 @@ def test_the_feed_round_trips_through_its_one_schema_and_names_every_field_the_g
     assert [s.name for s in showdown.seats] == list(NAMES.values())
     assert showdown.pot == 1475 and [p.amount for p in showdown.pots] == [1100, 375]
     assert showdown.pots[1].winners == (4, 1) and showdown.result is not None
-    assert showdown.result.lines == ("Main pot 1,100: Cy Young (straight, ace high)",
-                                     "Side pot 1 375: split Dee Dee Ramone & Ada Lovelace")
+    assert showdown.result.lines == ("Cy Young wins the main pot, 1,100, with straight, ace high",
+                                     "Dee Dee Ramone & Ada Lovelace split side pot 1, 375")
     assert showdown.level is not None and showdown.level.blinds == "50/100" and showdown.level.big == 100
 
 

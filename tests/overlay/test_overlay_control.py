@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -14,8 +15,17 @@ from tests.overlay.conftest import Clock
 from tests.overlay.hand import ROOT, hand_messages
 from tests.overlay.page import read, wait_seq
 from tests.overlay.test_overlay_delay import post
+from tests.overlay.test_overlay_hand import FELT
 
 DELAY_S = 10.0
+
+
+def keep(page: Any, name: str) -> None:
+    """With OVERLAY_SHOTS=DIR, the picture over a felt backdrop (docs/img/make.sh)."""
+    if os.environ.get("OVERLAY_SHOTS"):
+        style = page.add_style_tag(content=FELT)
+        page.screenshot(path=str(Path(os.environ["OVERLAY_SHOTS"]) / name))
+        style.evaluate("node => node.remove()")
 EVERY_CARD = "() => [...document.querySelectorAll('.strip .card')].every(c => c.dataset.card "
 
 
@@ -53,6 +63,7 @@ def test_reveal_policy_changed_live_from_the_control_page(browser: Any, room_fac
         assert not any(f'"{card}"' in seen["html"] or f">{card[0]}<" in seen["html"] for card in faces)
         assert all(strip["win"] is None for strip in seen["strips"])  # no chances while a hand is hidden
         seen = show(page, clock, raised)  # seat 4 raised, seat 1 called: theirs show
+        keep(page, "overlay-reveal-first-action-1280x720.png")
         shown = {strip["name"]: strip["cards"] for strip in seen["strips"]}
         assert shown["Dee Dee Ramone"] == list(dealt.snapshot.seat(4).cards)
         assert shown["Ada Lovelace"] == list(dealt.snapshot.seat(1).cards)
@@ -92,7 +103,8 @@ def test_chips_in_big_blinds(browser: Any, room_factory: Any) -> None:
         page.close()
     assert seen["pot"] == "POT 14.8 BB"  # 1,475 at 50/100
     assert [strip["stack"] for strip in seen["strips"]] == ["7.4 BB", "7 BB", "11 BB", "7.4 BB"]
-    assert seen["result"][0].startswith("Main pot 11 BB: Cy Young")
+    assert seen["result"] == ["Cy Young wins the main pot, 11 BB, with straight, ace high",
+                              "Dee Dee Ramone & Ada Lovelace split side pot 1, 3.8 BB"]
 
 
 def test_a_misdeal_puts_the_ruling_banner_on_air(browser: Any, room_factory: Any) -> None:
@@ -103,6 +115,7 @@ def test_a_misdeal_puts_the_ruling_banner_on_air(browser: Any, room_factory: Any
     try:
         page.goto(room.url + "/")
         seen = show(page, clock, misdeal)
+        keep(page, "overlay-misdeal-1920x1080.png")
     finally:
         page.close()
     ruling = misdeal.snapshot.unconfirmed[0]

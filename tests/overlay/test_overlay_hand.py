@@ -72,7 +72,7 @@ def check_picture(seen: dict[str, Any], snapshot: TableSnapshot, chances: Chance
     assert ruling.pots is not None and seen["result"] is not None
     assert len(seen["result"]) == len(ruling.pots)  # every pot, each with its winners, as the table ruled
     for line, pot in zip(seen["result"], ruling.pots, strict=True):
-        assert f"{pot.amount:,}:" in line
+        assert f", {pot.amount:,}" in line
         for seat in pot.winners:
             assert NAMES[seat] in line
         for seat in set(pot.seats) - set(pot.winners):

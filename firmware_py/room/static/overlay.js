@@ -170,16 +170,29 @@ function draw(data) {
   }
   if (air.result) {
     show($("result"), true);
-    const result = $("result"), key = air.result.lines.join("\n");
+    const result = $("result"), lines = resultLines(air, data), key = lines.join("\n");
     if (result.dataset.key !== key) {
       result.dataset.key = key;
       result.textContent = "";
-      for (const line of air.result.lines) {
-        el("div", "line", result).textContent = line.replace(/ (\d[\d,]*):/, (m, n) => " " + amount(Number(n.replace(/,/g, "")), data) + ":");
-      }
+      for (const line of lines) el("div", "line", result).textContent = line;
     }
   }
   tick();
+}
+
+function joined(names) {
+  return names.length === 1 ? names[0] : names.slice(0, -1).join(", ") + " & " + names.at(-1);
+}
+function resultLines(air, data) {  // every pot and its winners, the amounts as chosen (as the feed words them)
+  const pots = air.pots.filter((p) => p.winners && p.winners.length);
+  if (!pots.length) return air.result.lines;
+  const seat = new Map(air.seats.map((s) => [s.seat, s]));
+  return pots.map((pot, i) => {
+    const label = i === 0 ? "the main pot" : "side pot " + i, who = pot.winners.map((w) => seat.get(w).name);
+    if (who.length > 1) return `${joined(who)} split ${label}, ${amount(pot.amount, data)}`;
+    const hand = seat.get(pot.winners[0]).hand;
+    return `${who[0]} wins ${label}, ${amount(pot.amount, data)}` + (hand ? ", with " + hand : "");
+  });
 }
 
 function tick() {  // the level clock and the shot clock count down from the message's moment, delayed like it
