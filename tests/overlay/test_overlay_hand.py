@@ -22,7 +22,7 @@ from tests.overlay.page import read, wait_seq
 LAYOUTS = [(1920, 1080), (1280, 720), (1080, 1920)]
 DELAY_S = 30.0
 IN_HAND = {PlayerState.ACTIVE, PlayerState.ALLIN, PlayerState.FOLDED, PlayerState.DEAD}
-FELT = "html { background: radial-gradient(ellipse at 50% 40%, #2b6e47 0%, #123d27 60%, #0a2417 100%); }"
+FELT = "html { background: #1d5236; }"  # a flat felt behind the transparent page, for the docs (PNG stays small)
 
 
 def moment(step: Step, previous: Step | None) -> str | None:
