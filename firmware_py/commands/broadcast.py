@@ -74,10 +74,10 @@ def run(args: argparse.Namespace) -> int:
     from firmware_py.errors import ConfigError  # noqa: PLC0415
     from firmware_py.room.overlay import make_app  # noqa: PLC0415
     from firmware_py.room.overlay_server import serve  # noqa: PLC0415
-    from firmware_py.room.overlay_theme import DEFAULT_THEME, load_theme  # noqa: PLC0415
+    from firmware_py.room.overlay_theme import DEFAULT_THEME, Theme, load_theme  # noqa: PLC0415
 
-    try:
-        theme = load_theme(args.theme or DEFAULT_THEME)
+    try:  # the shipped theme file is in the source tree's config/; installed elsewhere, its colours are built in
+        theme = load_theme(args.theme) if args.theme else load_theme() if DEFAULT_THEME.exists() else Theme()
     except ConfigError as exc:
         print(f"broadcast: {exc}", file=sys.stderr)
         return 2
