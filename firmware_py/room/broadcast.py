@@ -243,6 +243,7 @@ class DelayedFeed:
             self._held.append(Held(now, feed, key))
             if len(self._held) > MAX_HELD:
                 self._held.popleft()
+            self._current(now)  # drops what can never be shown again, for a table not on air too
         self.chances.ask(key)  # outside the lock: without a worker this computes
         return True
 
@@ -338,6 +339,7 @@ class Production:
         self.on_control: Callable[[Control], None] | None = None  # publish a change to the other instance
         self.rejected = 0
         self.version = 0  # bumps on every control change (the page redraws)
+        self._page: tuple[Any, dict[str, Any]] | None = None
 
     def table(self, table: str) -> DelayedFeed:
         with self._lock:
@@ -356,8 +358,7 @@ class Production:
                 or body.get("table") != parts[2]:
             self.rejected += 1
             return
-        if not self.table(parts[2]).offer(topic_name, body, now):
-            self.rejected += 1
+        self.table(parts[2]).offer(topic_name, body, now)  # a refusal is counted there
 
     @property
     def feature(self) -> DelayedFeed:
@@ -425,8 +426,12 @@ class Production:
         """What the on-air page gets: the feature table's delayed message under its reveal policy. No timing."""
         control = self.control
         shown = self.feature.on_air(now)
+        key = (self.version, shown and (shown.seq, shown.hand, shown.chances is not None))
+        if self._page is not None and self._page[0] == key:  # the page looks 50 times a second: most are the same
+            return self._page[1]
         body: dict[str, Any] = {"table": control.feature, "chips": control.chips}
         body["on_air"] = None if shown is None else msgspec.to_builtins(reveal(shown, control.policy(control.feature)))
+        self._page = (key, body)
         return body
 
     def operator(self, now: float) -> dict[str, Any]:
