@@ -243,7 +243,6 @@ class DelayedFeed:
             self._held.append(Held(now, feed, key))
             if len(self._held) > MAX_HELD:
                 self._held.popleft()
-            self._current(now)  # drops what can never be shown again, for a table not on air too
         self.chances.ask(key)  # outside the lock: without a worker this computes
         return True
 
@@ -358,7 +357,9 @@ class Production:
                 or body.get("table") != parts[2]:
             self.rejected += 1
             return
-        self.table(parts[2]).offer(topic_name, body, now)  # a refusal is counted there
+        feed = self.table(parts[2])
+        if feed.offer(topic_name, body, now):  # (a refusal is counted there)
+            feed.on_air(now)  # drops what can never be shown again, for a table not on air too
 
     @property
     def feature(self) -> DelayedFeed:
