@@ -45,7 +45,7 @@ MAX_HELD = 20_000  # messages held per table; a table sends a few a second, the 
 def snapshot_from_broadcast(body: dict[str, Any] | BroadcastFeed) -> TableSnapshot:
     """The TableSnapshot a broadcast message describes (for the pygame broadcast view and the chances)."""
     if isinstance(body, BroadcastFeed):
-        body = msgspec.to_builtins(body)
+        return snapshot_from_broadcast(msgspec.to_builtins(body))
     button, small, big, to_act = body.get("button"), body.get("small_blind"), body.get("big_blind"), body.get("to_act")
     seats = tuple(SeatView(seat=int(s["seat"]), state=PlayerState(s["state"]), cards=tuple(s.get("cards", ())),
                            is_button=s["seat"] == button, is_small_blind=s["seat"] == small,
