@@ -154,3 +154,19 @@ def test_a_wrong_theme_names_the_file_and_every_key(tmp_path: Path) -> None:
     assert f"{theme}: logo: no such file" in text and "scale: must be between 0.5 and 2" in text
     assert "[colours] accent: must be a colour" in text
     assert "[colours] acent: unknown key (did you mean 'accent'?)" in text
+
+
+def test_the_broadcast_command_names_a_bad_theme_or_instance(tmp_path: Path) -> None:
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    from tests.room.test_publisher import environment  # noqa: PLC0415
+
+    theme = tmp_path / "theme.toml"
+    theme.write_text('scale = "big"\n[colours]\nacent = "#fff"\n')
+    for argv, message in ((["--theme", str(theme)], f"{theme}: [colours] acent: unknown key (did you mean 'accent'?)"),
+                          (["--instance", "a/b"], "--instance 'a/b' may hold only letters")):
+        result = subprocess.run([sys.executable, "-m", "firmware_py", "broadcast", "--room", "main", "--table", "t01",
+                                 "--headless", *argv], cwd=ROOT, env=environment(), capture_output=True, text=True,
+                                timeout=60, check=False)
+        assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
