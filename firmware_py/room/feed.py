@@ -162,11 +162,6 @@ def decode(payload: bytes | str) -> BroadcastFeed:
     return DECODER.decode(payload)
 
 
-def to_builtins(feed: BroadcastFeed) -> dict[str, Any]:
-    out: dict[str, Any] = msgspec.to_builtins(feed)
-    return out
-
-
 def ruling_title(ruling: str) -> str:
     return ruling.replace("_", " ").upper()
 
