@@ -15,7 +15,7 @@ from display.cards import CardPainter
 from display.chances import ChancesCache
 from display.delay import DelayedSnapshots
 from display.display_config import DisplayConfig
-from display.operator import OperatorStatus, render_operator
+from display.operator import OperatorStatus, on_air_lines, render_operator
 from display.venue import render_venue
 from display.widgets import clock_remaining
 from firmware_py.core.snapshot import TableSnapshot
@@ -64,8 +64,10 @@ class Screen:
     def update(self, snapshot: TableSnapshot, *, t: float | None = None) -> None:
         """A new live snapshot, taken at session time `t` (its own `t` by default)."""
         self.live = snapshot
-        if self.view == View.BROADCAST:
+        if self.view in (View.BROADCAST, View.OPERATOR):  # the operator sees when the picture on air changes
             self.delayed.push(snapshot.t if t is None else t, snapshot)
+        if self.view == View.BROADCAST:
+            self.chances.prefetch(snapshot)  # computed while it waits for the delay: on air it is ready
 
     def draw(self, surface: pygame.Surface, now: float) -> None:
         if self.view == View.VENUE:
@@ -73,7 +75,7 @@ class Screen:
                          keyed=self.keyed)
             return
         if self.view == View.OPERATOR:
-            render_operator(surface, self.live, operator=self.operator)
+            render_operator(surface, self.live, operator=self.operator, on_air=on_air_lines(self.delayed, now))
             return
         # Only the delayed snapshots reach the broadcast picture: not self.live, not self.operator.
         frame = broadcast_frame(self.delayed, now=now, chances=self.chances)

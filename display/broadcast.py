@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pygame
 
@@ -57,13 +57,13 @@ def render_broadcast(surface: pygame.Surface, frame: BroadcastFrame, *, config: 
     body = pygame.Rect(0, header.bottom, width, height - header.bottom)
     _draw_header(surface, header, frame)
     shown = frame.shown
-    if shown is None:
-        starts = frame.first_release
-        text = ("Broadcast starts in " + theme.mmss(starts - frame.now)) if starts is not None \
-            else "Waiting for the table…"
+    if shown is None:  # no countdown on air: when the picture starts or changes is the operator's to know
+        text = "The broadcast starts soon" if frame.first_release is not None else "Waiting for the table…"
         theme.draw_text(surface, text, s.px(40), theme.TEXT, body.center, anchor="center",
                         max_width=body.width - s.px(20))
         return
+    if shown.phase == Phase.IDLE:  # between hands the cards are gone: so are the board, the pot and the result
+        shown = replace(shown, board=(), showdown=None, chips=None)
     board_area = pygame.Rect(0, body.top, width, round(body.height * 0.36))
     grid = pygame.Rect(s.px(6), board_area.bottom, width - s.px(12),
                        body.bottom - board_area.bottom - s.px(4))
@@ -121,14 +121,9 @@ def _draw_header(surface: pygame.Surface, rect: pygame.Rect, frame: BroadcastFra
     left = f"DELAYED {theme.mmss(frame.delay_s)}" if frame.delay_s else "NO DELAY (private game)"
     drawn = theme.draw_text(surface, left, size, theme.TEXT, (pad * 2 + 2 * dot, rect.centery),
                             anchor="midleft")
-    if frame.shown is None and frame.first_release is not None:
-        right = f"on air in {theme.mmss(frame.first_release - frame.now)}"
-    elif frame.next_release is not None:
-        right = f"next update in {theme.mmss(math.ceil(frame.next_release - frame.now))}"
-    else:
-        right = "up to date"
-    right_rect = theme.draw_text(surface, right, size, theme.ACCENT,
-                                 (rect.right - pad, rect.centery), anchor="midright")
+    # No countdown here: "next update in 0:02" told viewers when the next action comes (the operator's
+    # screen has it, display.operator.on_air_lines).
+    right_rect = pygame.Rect(rect.right - pad, rect.top, 0, rect.height)
     shown = frame.shown
     if shown is not None:
         title = f"Hand {shown.hand_number}" if shown.hand_number else ""

@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import random
 import threading
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -84,6 +85,11 @@ def _compute(key: Key, rng: random.Random) -> TableChances | None:
     return TableChances(seats=seats, equity=equity)
 
 
+def compute_chances(key: Key, *, seed: int = 0) -> TableChances | None:
+    """The chances of a deal, seeded per deal as `ChancesCache` seeds them: the same numbers on every screen."""
+    return _compute(key, _rng_for(seed, key))
+
+
 def best_hands(snapshot: TableSnapshot) -> dict[int, str]:
     """The best hand each dealt seat holds with the board, named as the showdown ruling names it."""
     board = [card for card in snapshot.board if not is_joker(card)]
@@ -135,7 +141,7 @@ class ChancesCache:
     (from the executor's thread) when a result arrives, so the screen can redraw.
     """
 
-    def __init__(self, *, seed: int = 0, size: int = 64,
+    def __init__(self, *, seed: int = 0, size: int = 256,
                  compute: Callable[[Key, random.Random], TableChances | None] = _compute,
                  background: bool = False) -> None:
         self.seed = seed
@@ -151,6 +157,7 @@ class ChancesCache:
             self._worker.submit(int)  # start the process now, at start-up, not in the first frame that needs it
         self._running: Key | None = None
         self._wanted: Key | None = None  # the newest deal asked for while another was computing
+        self._queue: deque[Key] = deque()  # deals prefetched while another was computing, all kept, in order
         self._last: Key | None = None  # the newest key with a result, for the computing state
         self.on_ready: Callable[[], None] | None = None
 
@@ -174,6 +181,22 @@ class ChancesCache:
         with self._lock:
             self._store(key, result)
         return ChancesNow(chances=result)
+
+    def prefetch(self, snapshot: TableSnapshot) -> None:
+        """Start on the chances of this deal now, without waiting (the broadcast view calls it as a snapshot
+        enters the secure delay, so they are ready when it goes on air). Unlike a frame's `lookup`, which
+        only wants the newest deal, every deal prefetched is computed, in order. Without a worker: nothing
+        (the frame computes)."""
+        key = chances_key(snapshot)
+        if key is None:
+            return
+        with self._lock:
+            if self._worker is None or key in self._cache or key == self._running or key in self._queue:
+                return
+            if self._running is None:
+                self._ask(key)
+            else:
+                self._queue.append(key)
 
     def close(self) -> None:
         """Stop the worker (a calculation under way is abandoned)."""
@@ -207,6 +230,7 @@ class ChancesCache:
         """Without a worker the chances are computed in the frame again: slower frames, still right."""
         logger.error("the win-chances worker is gone (%s): computing them in the frame from now on", exc)
         worker, self._worker, self._running, self._wanted = self._worker, None, None, None
+        self._queue.clear()
         if worker is not None:
             worker.shutdown(wait=False, cancel_futures=True)
 
@@ -228,7 +252,11 @@ class ChancesCache:
             self._store(key, result)
             self._running = None
             wanted, self._wanted = self._wanted, None
-            if wanted is not None and wanted not in self._cache and self._worker is not None:
-                self._ask(wanted)
+            following = wanted if wanted is not None and wanted not in self._cache else None
+            while following is None and self._queue:  # then the prefetched deals, oldest first
+                queued = self._queue.popleft()
+                following = None if queued in self._cache else queued
+            if following is not None and self._worker is not None:
+                self._ask(following)
         if self.on_ready is not None:
             self.on_ready()

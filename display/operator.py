@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import pygame
 
 from display import theme
+from display.delay import DelayedSnapshots
 from display.layout import Scale
 from display.redact import hide_hole_cards
 from display.widgets import words
@@ -49,8 +50,21 @@ def operator_lines(live: TableSnapshot | None, operator: OperatorStatus | None) 
     return lines
 
 
+def on_air_lines(delayed: DelayedSnapshots[TableSnapshot], now: float) -> list[str]:
+    """The secure delay as the operator needs it: what is on air and when it next changes (never on air: the
+    countdown to the next change tells viewers when the next action comes)."""
+    shown = delayed.at(now)
+    first, upcoming = delayed.first_release(), delayed.next_release(now)
+    if shown is None:
+        return ["on air: nothing yet" + (f" · starts in {theme.mmss(first - now)}" if first is not None else "")]
+    line = (f"on air: hand {shown.hand_number} · {words(shown.street or shown.phase)} · "
+            f"delay {theme.mmss(delayed.delay_s)}")
+    later = f"next change on air in {theme.mmss(upcoming - now)}" if upcoming is not None else "on air is up to date"
+    return [line, later]
+
+
 def render_operator(surface: pygame.Surface, live: TableSnapshot | None, *,
-                    operator: OperatorStatus | None = None) -> None:
+                    operator: OperatorStatus | None = None, on_air: list[str] | None = None) -> None:
     """Draw the operator's screen over the whole of `surface`."""
     width, height = surface.get_size()
     s = Scale(width, height)
@@ -58,7 +72,7 @@ def render_operator(surface: pygame.Surface, live: TableSnapshot | None, *,
     size = s.px(30)
     pad = s.px(16)
     y = pad
-    for line in operator_lines(live, operator):
+    for line in [*operator_lines(live, operator), *(on_air or ())]:
         rect = theme.draw_text(surface, line, size, theme.ACCENT if y == pad else theme.TEXT, (pad, y),
                                max_width=width - 2 * pad)
         y = rect.bottom + s.px(8)

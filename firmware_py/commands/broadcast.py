@@ -1,5 +1,11 @@
-"""`broadcast --room ROOM --table TABLE`: the feature table's broadcast view on the production machine,
-on the secure delay, and the same delayed data as a JSON feed and an OBS page on 127.0.0.1."""
+"""`broadcast --room ROOM --table TABLE`: the production room's broadcast, off the table, on the secure delay.
+
+It holds every table of the room for the delay (so the feature table can be switched live), computes
+the win chances while each message waits, and serves on 127.0.0.1 the overlay page for OBS (`/`),
+the producer's control page (`/control`) and the JSON feed (`/feed.json`); with a window it also
+draws the pygame broadcast view. A second instance (`--instance standby`) runs side by side: the
+producer's choices reach it over the broker.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from firmware_py.commands import start_subscriber
 
 HELP = "render a feature table's broadcast view off the table, on the secure delay (and a delayed JSON feed)"
@@ -21,7 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from firmware_py.room.mqtt import add_broker_arguments  # noqa: PLC0415
 
     parser.add_argument("--room", required=True, help="the room id")
-    parser.add_argument("--table", required=True, help="the feature table's id")
+    parser.add_argument("--table", required=True, help="the feature table's id at start (switch it live on /control)")
+    parser.add_argument("--instance", default="primary", metavar="NAME",
+                        help="this instance's name: primary (default) or standby; each has its own broker client")
+    parser.add_argument("--theme", metavar="FILE.toml", help="the overlay's theme (default config/overlay/theme.toml)")
     add_broker_arguments(parser, user="production")
     parser.add_argument("--delay", type=float, default=120.0, metavar="SECONDS",
                         help="the secure delay, counted from each message's arrival here (default 120)")
@@ -40,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from display.display_config import DisplayConfig  # noqa: PLC0415
     from firmware_py.daemon.logs import setup_logging  # noqa: PLC0415
-    from firmware_py.room.broadcast import DelayedFeed, FeedServer  # noqa: PLC0415
+    from firmware_py.room.broadcast import ChancesAhead, Production  # noqa: PLC0415
     from firmware_py.room.mqtt import broker_from_args  # noqa: PLC0415
     from firmware_py.room.room_config import check_id  # noqa: PLC0415
     from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
@@ -48,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(verbose=False)
     try:
         room, table = check_id(args.room, "--room"), check_id(args.table, "--table")
+        instance = check_id(args.instance, "--instance")
         broker = broker_from_args(args)
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError as exc:
@@ -59,28 +71,45 @@ def run(args: argparse.Namespace) -> int:
     if not -1 <= args.feed_port <= 65535:
         print(f"broadcast: --feed-port {args.feed_port}: a TCP port 0..65535, or -1 for no feed", file=sys.stderr)
         return 2
-    feed = DelayedFeed(delay_s=config.broadcast_delay_s, room=room, table=table)
+    from firmware_py.errors import ConfigError  # noqa: PLC0415
+    from firmware_py.room.overlay import make_app  # noqa: PLC0415
+    from firmware_py.room.overlay_server import serve  # noqa: PLC0415
+    from firmware_py.room.overlay_theme import DEFAULT_THEME, Theme, load_theme  # noqa: PLC0415
+
+    try:  # the shipped theme file is in the source tree's config/; installed elsewhere, its colours are built in
+        theme = load_theme(args.theme) if args.theme else load_theme() if DEFAULT_THEME.exists() else Theme()
+    except ConfigError as exc:
+        print(f"broadcast: {exc}", file=sys.stderr)
+        return 2
+    production = Production(room=room, feature=table, delay_s=config.broadcast_delay_s,
+                            allow_zero_delay=config.allow_zero_delay, chances=ChancesAhead(background=True),
+                            instance=instance)
     server = None
     if args.feed_port >= 0:
         try:
-            server = FeedServer(feed, port=args.feed_port)
+            server = serve(make_app(production, theme), port=args.feed_port)
         except OSError as exc:
             print(f"broadcast: cannot serve the feed on 127.0.0.1:{args.feed_port}: {exc.strerror or exc}",
                   file=sys.stderr)
+            production.close()
             return 2
-        server.start()
-        print(f"broadcast: delayed feed on http://127.0.0.1:{server.port}/ (page) and /feed.json", flush=True)
-    subscriber = RoomSubscriber(broker, [f"pokertable/{room}/{table}/broadcast"],
-                                client_id=f"production-{room}-{table}", on_message=feed.offer)
+        print(f"broadcast: overlay page {server.url}/ (OBS), control {server.url}/control, feed {server.url}/feed.json",
+              flush=True)
+    control_topic = f"pokertable/{room}/production/control"
+    subscriber = RoomSubscriber(broker, [f"pokertable/{room}/+/broadcast", control_topic],
+                                client_id=f"production-{room}-{instance}", on_message=production.offer)
+    production.on_control = lambda control: subscriber.client.publish(
+        control_topic, msgspec.json.encode(control), qos=1, retain=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     if not start_subscriber(subscriber, "broadcast"):
         if server is not None:
             server.stop()
+        production.close()
         return 2
     deadline = time.monotonic() + args.seconds if args.seconds is not None else None
-    view = BroadcastPicture(feed, config)
+    view = BroadcastPicture(production, config)
     try:
         if args.headless:
             while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
@@ -93,32 +122,51 @@ def run(args: argparse.Namespace) -> int:
             server.stop()
         if args.snapshot:
             view.picture((width, height), Path(args.snapshot), time.monotonic())
+        production.close()
     return 0
 
 
+def table_chances(feed: Any) -> Any:
+    """The pygame view's chances from the feed's (computed during the delay, never in the frame)."""
+    from display.chances import SeatChance, TableChances  # noqa: PLC0415
+    from display.equity import Equity  # noqa: PLC0415
+
+    chances = feed.chances
+    if chances is None:
+        return None
+    seats = {c.seat: SeatChance(win=c.win, tie=c.tie) for c in chances.seats}
+    equity = None if len(seats) < 2 else Equity(win=tuple(c.win for c in chances.seats),
+                                                 tie=tuple(c.tie for c in chances.seats), exact=chances.exact,
+                                                 runouts=chances.runouts, error=chances.error)
+    return TableChances(seats=seats, equity=equity)
+
+
 class BroadcastPicture:
-    """Today's broadcast view (display.broadcast) drawn from the delayed feed: only what is on air."""
+    """The pygame broadcast view (display.broadcast) drawn from the feature table's delayed feed: only what
+    is on air, with the chances computed during the delay (it never says "computing")."""
 
-    def __init__(self, feed: Any, config: Any) -> None:
+    def __init__(self, production: Any, config: Any) -> None:
         from display.cards import CardPainter  # noqa: PLC0415
-        from display.chances import ChancesCache  # noqa: PLC0415
 
-        self.feed, self.config = feed, config
-        self.painter, self.chances = CardPainter(), ChancesCache()
+        self.production, self.config = production, config
+        self.painter = CardPainter()
 
     def draw(self, surface: Any, now: float) -> None:
         from display.broadcast import BroadcastFrame, render_broadcast  # noqa: PLC0415
         from firmware_py.room.broadcast import snapshot_from_broadcast  # noqa: PLC0415
 
-        body = self.feed.on_air(now)
+        delayed = self.production.feature
+        body = delayed.on_air(now)
         shown = snapshot_from_broadcast(body) if body is not None else None
-        delayed = self.feed.delayed
-        odds = self.chances.lookup(shown) if shown is not None else None
-        frame = BroadcastFrame(now=now, shown=shown, delay_s=delayed.delay_s,
-                               next_release=delayed.next_release(now), first_release=delayed.first_release(),
-                               chances=odds.chances if odds is not None else None,
-                               computing=odds is not None and odds.computing)
-        render_broadcast(surface, frame, config=self.config, painter=self.painter)
+        config = self.config
+        if body is not None:  # the names the table sent
+            from dataclasses import replace  # noqa: PLC0415
+
+            config = replace(config, seat_names={s.seat: s.name for s in body.seats})
+        frame = BroadcastFrame(now=now, shown=shown, delay_s=delayed.delay_s, next_release=None,
+                               first_release=delayed.first_release(),
+                               chances=table_chances(body) if body is not None else None)
+        render_broadcast(surface, frame, config=config, painter=self.painter)
 
     def picture(self, size: tuple[int, int], path: Path, now: float) -> None:
         import pygame  # noqa: PLC0415
@@ -137,12 +185,7 @@ class BroadcastPicture:
         pygame.display.init()
         pygame.font.init()
         screen = pygame.display.set_mode(size, pygame.FULLSCREEN if fullscreen else 0)
-        pygame.display.set_caption(f"Broadcast: {self.feed.room}/{self.feed.table}")
-        from display.chances import ChancesCache  # noqa: PLC0415
-
-        # On screen the chances come from a worker process, as on the table's own broadcast screen: a
-        # nine-handed pre-flop calculation never holds up a frame; the picture says "computing" meanwhile.
-        self.chances = ChancesCache(background=True)
+        pygame.display.set_caption(f"Broadcast: {self.production.room}")
         try:
             while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
                 for event in pygame.event.get():
@@ -150,7 +193,6 @@ class BroadcastPicture:
                         stop.set()
                 self.draw(screen, time.monotonic())
                 pygame.display.flip()
-                stop.wait(0.25)
+                stop.wait(0.1)
         finally:
-            self.chances.close()
             pygame.display.quit()

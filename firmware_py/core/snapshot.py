@@ -74,6 +74,7 @@ class ChipsView:
     pot: int
     pots: tuple[Pot, ...]  # main pot first, then side pots; winners filled in once awarded
     level: str  # e.g. "50/100 ante 10"
+    big: int = 0  # the big blind of the level in force, in chips (amounts in big blinds on the stream)
     to_call: int = 0
     min_raise_to: int | None = None  # the smallest legal bet or raise for the seat to act
     may_raise: bool = True
@@ -181,6 +182,7 @@ def _chips_view(table: TableState, hand: Hand | None) -> ChipsView | None:
     live = actor is not None and actor in chips.behind
     return ChipsView(
         pot=chips.pot_total(), pots=chips.awarded or tuple(chips.pots()), level=chips.level.label(),
+        big=chips.level.big,
         to_call=chips.to_call(actor) if live and actor is not None else 0,
         min_raise_to=min(chips.min_to(), chips.street_bet[actor] + chips.behind[actor])
         if live and actor is not None else None,

@@ -1,40 +1,63 @@
-"""The broadcast off the table: the production machine subscribes to a feature table and applies the delay.
+"""The broadcast off the table: the production machine holds every table's feed for the secure delay.
 
 Each broadcast message is held from the moment it *arrives here* (this machine's monotonic
-clock), for the full secure delay, before the picture or the JSON feed may use it: arrival is
-always after the moment at the table, so the delay on air is at least the configured one, with
-no trust in either machine's wall clock. The table may also hold its broadcast messages back
-(`broadcast_hold_s` in its `[room]`), so hole cards are not on the network or in the broker during
-that time; the two add up (see docs/room.md). Nothing reads the held messages except `on_air`.
+clock), for the full secure delay, before the picture, the overlay page or the JSON feed may use
+it: arrival is always after the moment at the table, so the delay on air is at least the
+configured one, with no trust in either machine's wall clock. The table may also hold its
+broadcast messages back (`broadcast_hold_s` in its `[room]`); the two add up (see docs/room.md).
+Nothing reads the held messages except `on_air`.
+
+Win chances are computed here, on arrival, while the message serves its delay (`ChancesAhead`),
+and a message goes on air only once its chances are ready: the picture never says "computing",
+and when the delay is shorter than the calculation the picture is late, never early.
+
+Every table of the room is held (not only the one on air), so switching the feature table shows
+the new table's delayed picture at once. What is on air never goes back in time: when the delay
+is made longer, the picture holds until the new delay has passed (nothing is shown twice or early).
 """
 
 from __future__ import annotations
 
-import json
+import logging
+import multiprocessing
+import os
 import threading
 import time
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
-from display.delay import DelayedSnapshots
+import msgspec
+
 from firmware_py.core import Cause, Ruling, RulingKind, TableSnapshot
 from firmware_py.core.rulings import Street
 from firmware_py.core.snapshot import Phase, PlayerState, SeatView
+from firmware_py.room.feed import BroadcastFeed, FeedChances, Reveal, SeatChance, reveal
+
+logger = logging.getLogger("firmware_py.room")
+
+WORKER_NICENESS = 10
+MAX_HELD = 20_000  # messages held per table; a table sends a few a second, the delay is minutes
 
 
-def snapshot_from_broadcast(body: dict[str, Any]) -> TableSnapshot:
-    """The TableSnapshot a broadcast message describes (for the table's own broadcast view)."""
+def snapshot_from_broadcast(body: dict[str, Any] | BroadcastFeed) -> TableSnapshot:
+    """The TableSnapshot a broadcast message describes (for the pygame broadcast view and the chances)."""
+    if isinstance(body, BroadcastFeed):
+        return snapshot_from_broadcast(msgspec.to_builtins(body))
     button, small, big, to_act = body.get("button"), body.get("small_blind"), body.get("big_blind"), body.get("to_act")
-    seats = tuple(SeatView(seat=int(s["seat"]), state=PlayerState(s["state"]), cards=tuple(s["cards"]),
+    seats = tuple(SeatView(seat=int(s["seat"]), state=PlayerState(s["state"]), cards=tuple(s.get("cards", ())),
                            is_button=s["seat"] == button, is_small_blind=s["seat"] == small,
-                           is_big_blind=s["seat"] == big, to_act=s["seat"] == to_act) for s in body["seats"])
+                           is_big_blind=s["seat"] == big, to_act=s["seat"] == to_act, stack=s.get("stack"),
+                           bet=s.get("bet"), last_action=s.get("action")) for s in body["seats"])
     showdown = body.get("showdown")
     return TableSnapshot(t=float(body["t"]), profile=str(body.get("profile", "")),
                          profile_title=str(body.get("profile_title", "")), hand_number=int(body["hand"]),
                          phase=Phase(body["phase"]), street=Street(body["street"]) if body.get("street") else None,
                          seats=seats, button=button, small_blind=small, big_blind=big, to_act=to_act,
-                         board=tuple(body.get("board", ())), burns=(), in_play=str(body.get("in_play", "")),
+                         board=tuple(body.get("board", ())), burns=tuple(body.get("burns", ())),
+                         in_play=str(body.get("in_play", "")),
                          showdown=ruling_from_json(showdown) if showdown else None)
 
 
@@ -47,123 +70,382 @@ def ruling_from_json(data: dict[str, Any]) -> Ruling:
                   hand=data.get("hand"))
 
 
-class DelayedFeed:
-    """Broadcast messages held for `delay_s` from their arrival; `on_air(now)` is all anyone may read."""
+# -- win chances, ahead of the delay ---------------------------------------------------------------
 
-    def __init__(self, *, delay_s: float, room: str, table: str) -> None:
+def analyse(key: Any, seed: int = 0) -> FeedChances | None:
+    """Chances of every live hand (seeded per deal, as on the table's own screen) and heads-up outs."""
+    from display.chances import compute_chances  # noqa: PLC0415 (display: the one equity code)
+
+    table = compute_chances(key, seed=seed)
+    if table is None:
+        return None
+    live, board, dead = key
+    outs_seat, outs = heads_up_outs(live, board, dead)
+    equity = table.equity
+    return FeedChances(seats=tuple(SeatChance(seat=seat, win=round(c.win, 4), tie=round(c.tie, 4))
+                                   for seat, c in sorted(table.seats.items())),
+                       exact=table.exact, runouts=equity.runouts if equity else 0,
+                       error=round(equity.error, 5) if equity else 0.0, outs_seat=outs_seat, outs=outs)
+
+
+def heads_up_outs(live: Any, board: tuple[str, ...], dead: frozenset[str]) -> tuple[int | None, tuple[str, ...]]:
+    """Two hands on the flop or turn: the player behind, and the next cards that put him ahead outright."""
+    from firmware_py.core.cards import FULL_DECK  # noqa: PLC0415
+    from firmware_py.core.evaluator import strength  # noqa: PLC0415
+
+    if len(live) != 2 or len(board) not in (3, 4):
+        return None, ()
+    (a, cards_a), (b, cards_b) = live
+    rank_a, rank_b = strength([*cards_a, *board]), strength([*cards_b, *board])
+    if rank_a == rank_b:
+        return None, ()
+    (behind, hole), ahead_hole = ((a, cards_a), cards_b) if rank_a > rank_b else ((b, cards_b), cards_a)
+    seen = {*cards_a, *cards_b, *board, *dead}
+    outs = tuple(card for card in FULL_DECK if card not in seen
+                 and strength([*hole, *board, card]) < strength([*ahead_hole, *board, card]))
+    return behind, outs
+
+
+def _worker_start() -> None:
+    """In the chances worker: a lower priority (the web server and the picture get the cores first), and an
+    end of its own if the broadcast process is killed (a pool's worker would otherwise wait on forever)."""
+    os.nice(WORKER_NICENESS)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+class ChancesAhead:
+    """Computes each message's chances as it arrives, every deal in order (none skipped).
+
+    With `background` a worker process does it (a nine-handed pre-flop deal takes seconds and must
+    hold neither paho's thread nor the web server); without, the caller computes (tests, stills).
+    """
+
+    def __init__(self, *, background: bool = True, seed: int = 0) -> None:
+        self.seed = seed
+        self._results: dict[Any, FeedChances | None] = {}
+        self._pending: dict[Any, Future[FeedChances | None]] = {}
+        self._order: deque[Any] = deque()
+        self._lock = threading.Lock()
+        self._worker: ProcessPoolExecutor | None = None
+        if background:
+            self._worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                               initializer=_worker_start)
+            self._worker.submit(int)  # start the process now, not with the first deal
+
+    @staticmethod
+    def key(feed: BroadcastFeed) -> Any:
+        from display.chances import chances_key  # noqa: PLC0415
+
+        return chances_key(snapshot_from_broadcast(feed))
+
+    def ask(self, key: Any) -> None:
+        if key is None:
+            return
+        with self._lock:
+            if key in self._results or key in self._pending:
+                return
+            if self._worker is None:
+                self._store(key, analyse(key, self.seed))
+                return
+            future = self._worker.submit(analyse, key, self.seed)
+            self._pending[key] = future
+        future.add_done_callback(lambda done: self._done(key, done))
+
+    def _done(self, key: Any, future: Future[FeedChances | None]) -> None:
+        try:
+            result = None if future.cancelled() else future.result()
+        except Exception:  # a failed calculation shows no chances; the picture goes on
+            logger.exception("computing win chances failed")
+            result = None
+        with self._lock:
+            self._pending.pop(key, None)
+            self._store(key, result)
+
+    def _store(self, key: Any, result: FeedChances | None) -> None:
+        self._results[key] = result
+        self._order.append(key)
+        while len(self._order) > 512:
+            self._results.pop(self._order.popleft(), None)
+
+    def ready(self, key: Any) -> bool:
+        with self._lock:
+            return key is None or key in self._results
+
+    def chances(self, key: Any) -> FeedChances | None:
+        with self._lock:
+            return None if key is None else self._results.get(key)
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.shutdown(wait=False, cancel_futures=True)
+            self._worker = None
+
+
+# -- the delay ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    arrived: float  # this machine's monotonic clock
+    feed: BroadcastFeed
+    key: Any  # what its chances depend on (None: no chances to wait for)
+
+
+class DelayedFeed:
+    """One table's broadcast messages, held for `delay_s` from their arrival; `on_air(now)` is all anyone may read."""
+
+    def __init__(self, *, delay_s: float, room: str, table: str, chances: ChancesAhead | None = None) -> None:
+        if delay_s < 0:
+            raise ValueError(f"the delay must be zero or more seconds, not {delay_s}")
         self.room, self.table = room, table
-        self.delayed: DelayedSnapshots[dict[str, Any]] = DelayedSnapshots(delay_s=delay_s)
+        self.delay_s = delay_s
+        self.chances = chances or ChancesAhead(background=False)
+        self._held: deque[Held] = deque()
+        self._shown: Held | None = None
+        self._first: float | None = None
         self._lock = threading.Lock()
         self.received = 0
         self.rejected = 0
+        self.last_seq = 0
 
-    @property
-    def delay_s(self) -> float:
-        return self.delayed.delay_s
-
-    def offer(self, topic_name: str, body: Any, now: float) -> None:
-        """A message from the broker (paho's thread); `now` is this machine's monotonic clock."""
+    def offer(self, topic_name: str, body: Any, now: float) -> bool:
+        """A message from the broker (paho's thread); `now` is this machine's monotonic clock. False: refused."""
         if not topic_name.endswith("/broadcast") or not isinstance(body, dict) or body.get("v") != 1:
-            return
-        if body.get("table") != self.table or body.get("room") != self.room:
             self.rejected += 1
-            return
+            return False
+        try:
+            feed = msgspec.convert(body, BroadcastFeed)
+        except msgspec.ValidationError as exc:
+            self.rejected += 1
+            logger.warning("room: %s: not a broadcast message (%s); quarantined", topic_name, exc)
+            return False
+        if feed.table != self.table or feed.room != self.room:
+            self.rejected += 1
+            return False
+        return self.push(feed, now)
+
+    def push(self, feed: BroadcastFeed, now: float) -> bool:
+        key = self.chances.key(feed)
         with self._lock:
+            if self._held and now < self._held[-1].arrived:
+                self.rejected += 1  # the clock cannot go backwards
+                return False
             self.received += 1
-            try:
-                self.delayed.push(now, body)
-            except ValueError:  # the clock cannot go backwards; a message cannot come from the past
-                self.rejected += 1
+            self.last_seq = max(self.last_seq, feed.seq)
+            if self._first is None:
+                self._first = now
+            self._held.append(Held(now, feed, key))
+            if len(self._held) > MAX_HELD:
+                self._held.popleft()
+        self.chances.ask(key)  # outside the lock: without a worker this computes
+        return True
 
-    def on_air(self, now: float) -> dict[str, Any] | None:
+    def set_delay(self, delay_s: float) -> None:
+        """A new delay: longer holds the picture until it has passed; shorter shows nothing under it."""
+        if delay_s < 0:
+            raise ValueError(f"the delay must be zero or more seconds, not {delay_s}")
         with self._lock:
-            return self.delayed.at(now)
+            self.delay_s = delay_s
 
-    def feed(self, now: float) -> dict[str, Any]:
-        """What the JSON feed serves: the message on air, or when the broadcast starts."""
+    def _current(self, now: float) -> Held | None:
+        """The newest message that has served the delay and whose chances are ready (never an older one than
+        already shown). Called under the lock."""
+        cutoff = now - self.delay_s
+        chosen = None
+        for index, held in enumerate(self._held):
+            if held.arrived > cutoff:
+                break
+            if self.chances.ready(held.key):
+                chosen = index
+        if chosen is not None:
+            for _ in range(chosen):  # older ones can never be shown again
+                self._held.popleft()
+            self._shown = self._held[0]
+        return self._shown
+
+    def on_air(self, now: float) -> BroadcastFeed | None:
+        """The message on air at `now` with its chances, all cards in (the reveal policy is the page's)."""
+        with self._lock:
+            held = self._current(now)
+        if held is None:
+            return None
+        return msgspec.structs.replace(held.feed, chances=self.chances.chances(held.key))
+
+    def next_release(self, now: float) -> float | None:
+        """When the next held message is due on air (for the operator only: it says when the next action comes)."""
+        with self._lock:
+            for held in self._held:
+                if held.arrived + self.delay_s > now:
+                    return held.arrived + self.delay_s
+        return None
+
+    def first_release(self) -> float | None:
+        with self._lock:
+            return None if self._first is None else self._first + self.delay_s
+
+    def held(self, now: float) -> int:
+        with self._lock:
+            return sum(1 for held in self._held if held.arrived + self.delay_s > now)
+
+    def feed(self, now: float, policy: Reveal = Reveal.IMMEDIATELY) -> dict[str, Any]:
+        """What the JSON feed serves: the message on air under the reveal policy, or nothing yet."""
         shown = self.on_air(now)
         body: dict[str, Any] = {"v": 1, "room": self.room, "table": self.table, "delay_s": self.delay_s}
-        if shown is None:
-            first = self.delayed.first_release()
-            body["on_air"] = None
-            body["starts_in_s"] = None if first is None else round(max(first - now, 0.0), 1)
-            return body
-        body["on_air"] = {k: v for k, v in shown.items() if k not in ("v", "room", "table")}
+        body["on_air"] = None if shown is None else msgspec.to_builtins(reveal(shown, policy))
         return body
 
 
-PAGE = """<!doctype html>
-<html><head><meta charset="utf-8"><title>pokertable broadcast</title>
-<style>
- html, body { background: transparent; margin: 0; font: 600 28px/1.2 system-ui, sans-serif; color: #fff; }
- .seat { display: inline-block; margin: 6px 10px; padding: 6px 12px; border-radius: 10px;
-         background: rgba(10, 14, 20, .72); }
- .folded { opacity: .45; }
- .card { display: inline-block; min-width: 1.6em; margin: 0 2px; padding: 2px 4px; border-radius: 5px;
-         background: #fdfbee; color: #141414; text-align: center; }
- .h, .d { color: #c8141e; }
- #board { margin: 10px; }
- #wait { background: rgba(10, 14, 20, .72); padding: 6px 12px; border-radius: 10px; display: inline-block; }
-</style></head>
-<body><div id="board"></div><div id="seats"></div><div id="wait"></div>
-<script>
-const card = c => `<span class="card ${c[1]}">${c[0].replace("T", "10")}${{s:"♠",h:"♥",d:"♦",c:"♣"}[c[1]]}</span>`;
-async function tick() {
-  try {
-    const feed = await (await fetch("feed.json", {cache: "no-store"})).json();
-    const air = feed.on_air;
-    document.getElementById("wait").style.display = air ? "none" : "inline-block";
-    if (!air) {
-      document.getElementById("wait").textContent = feed.starts_in_s === null ? "Waiting for the table…"
-        : `On air in ${Math.ceil(feed.starts_in_s)} s`;
-      document.getElementById("board").innerHTML = document.getElementById("seats").innerHTML = "";
-      return;
-    }
-    document.getElementById("board").innerHTML = air.board.map(card).join("");
-    document.getElementById("seats").innerHTML = air.seats.filter(s => s.cards.length)
-      .map(s => `<div class="seat ${s.state}">Seat ${s.seat} ${s.cards.map(card).join("")}</div>`).join("");
-  } catch (e) { /* the producer's page keeps its last picture */ }
-}
-setInterval(tick, 500); tick();
-</script></body></html>
-"""
+# -- the production room's control ----------------------------------------------------------------
+
+class Control(msgspec.Struct, kw_only=True):
+    """What the producer chooses, live: the feature table, each table's reveal policy, chips as amounts or big
+    blinds, and the delay. Shared by the primary and the standby instance over the broker (retained)."""
+
+    feature: str
+    reveal: dict[str, Reveal] = {}
+    chips: str = "amounts"  # amounts or bb
+    delay_s: float = 120.0
+    stamp: float = 0.0  # wall time of the change: the newest wins between instances
+    by: str = ""  # the instance that made it
+
+    def policy(self, table: str) -> Reveal:
+        return self.reveal.get(table, Reveal.IMMEDIATELY)
 
 
-class FeedServer:
-    """`/` (a page with a transparent background, for an OBS browser source) and `/feed.json`, on 127.0.0.1."""
+class ControlError(ValueError):
+    pass
 
-    def __init__(self, feed: DelayedFeed, *, port: int, clock: Any = time.monotonic) -> None:
-        self.feed = feed
-        outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                path = self.path.split("?", 1)[0]
-                if path in ("/", "/index.html"):
-                    self._send(PAGE.encode(), "text/html; charset=utf-8")
-                elif path == "/feed.json":
-                    self._send(json.dumps(outer.feed.feed(clock())).encode(), "application/json")
-                else:
-                    self.send_error(HTTPStatus.NOT_FOUND)
+class Production:
+    """Every table of the room on its delay, the producer's control, and what the page shows."""
 
-            def _send(self, data: bytes, kind: str) -> None:
-                self.send_response(HTTPStatus.OK)
-                self.send_header("Content-Type", kind)
-                self.send_header("Cache-Control", "no-store")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+    def __init__(self, *, room: str, feature: str, delay_s: float, allow_zero_delay: bool = False,
+                 chances: ChancesAhead | None = None, instance: str = "primary",
+                 clock: Callable[[], float] | None = None) -> None:
+        self.room, self.instance = room, instance
+        self.allow_zero_delay = allow_zero_delay
+        self.chances = chances or ChancesAhead(background=False)
+        self.clock = clock or time.monotonic
+        self.control = Control(feature=feature, delay_s=delay_s)
+        self.tables: dict[str, DelayedFeed] = {}
+        self._lock = threading.Lock()
+        self.on_control: Callable[[Control], None] | None = None  # publish a change to the other instance
+        self.rejected = 0
+        self.version = 0  # bumps on every control change (the page redraws)
+        self._page: tuple[Any, dict[str, Any]] | None = None
 
-            def log_message(self, *_args: Any) -> None:  # OBS polls twice a second: no log line each time
-                return
+    def table(self, table: str) -> DelayedFeed:
+        with self._lock:
+            feed = self.tables.get(table)
+            if feed is None:
+                feed = self.tables[table] = DelayedFeed(delay_s=self.control.delay_s, room=self.room, table=table,
+                                                        chances=self.chances)
+            return feed
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)  # loopback only, never the network
-        self.port = int(self.server.server_address[1])
-        self._thread = threading.Thread(target=self.server.serve_forever, name="broadcast-feed", daemon=True)
+    def offer(self, topic_name: str, body: Any, now: float) -> None:
+        parts = topic_name.split("/")
+        if len(parts) == 4 and parts[2] == "production" and parts[3] == "control":
+            self.apply_remote(body)
+            return
+        if len(parts) != 4 or parts[1] != self.room or parts[3] != "broadcast" or not isinstance(body, dict) \
+                or body.get("table") != parts[2]:
+            self.rejected += 1
+            return
+        feed = self.table(parts[2])
+        if feed.offer(topic_name, body, now):  # (a refusal is counted there)
+            feed.on_air(now)  # drops what can never be shown again, for a table not on air too
 
-    def start(self) -> None:
-        self._thread.start()
+    @property
+    def feature(self) -> DelayedFeed:
+        return self.table(self.control.feature)
 
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+    def change(self, **changes: Any) -> Control:
+        """A change from this instance's control page; raises ControlError naming what is wrong."""
+        current = msgspec.to_builtins(self.control)
+        for key, value in changes.items():
+            if key == "reveal":
+                if not isinstance(value, dict):
+                    raise ControlError("reveal: give {table: policy}")
+                current["reveal"] = {**current["reveal"], **value}
+            elif key in ("feature", "chips", "delay_s"):
+                current[key] = value
+            else:
+                raise ControlError(f"{key}: unknown; one of feature, reveal, chips, delay_s")
+        current.update(stamp=time.time(), by=self.instance)
+        control = self._validated(current)
+        self._apply(control)
+        if self.on_control is not None:
+            self.on_control(control)
+        return control
+
+    def _validated(self, data: dict[str, Any]) -> Control:
+        from firmware_py.room.room_config import check_id  # noqa: PLC0415
+
+        try:
+            control = msgspec.convert(data, Control)
+        except msgspec.ValidationError as exc:
+            raise ControlError(str(exc).replace("$.", "")) from None
+        try:
+            check_id(control.feature, "feature table")
+        except ValueError as exc:
+            raise ControlError(str(exc)) from None
+        if control.chips not in ("amounts", "bb"):
+            raise ControlError(f"chips {control.chips!r}: amounts or bb")
+        if control.delay_s < 0 or control.delay_s > 3600 or (control.delay_s == 0 and not self.allow_zero_delay):
+            raise ControlError(f"delay_s {control.delay_s:g}: more than 0 and at most 3600 seconds "
+                               "(0 only for a private game started with --allow-zero-delay)")
+        return control
+
+    def apply_remote(self, body: Any) -> None:
+        """The other instance's change (the retained control message): applied if newer than ours."""
+        if not isinstance(body, dict):
+            self.rejected += 1
+            return
+        try:
+            control = self._validated(body)
+        except ControlError as exc:
+            self.rejected += 1
+            logger.warning("room: a control message refused: %s", exc)
+            return
+        if control.stamp > self.control.stamp:
+            self._apply(control)
+
+    def _apply(self, control: Control) -> None:
+        with self._lock:
+            self.control = control
+            for feed in self.tables.values():
+                feed.set_delay(control.delay_s)
+            self.version += 1
+
+    def page(self, now: float) -> dict[str, Any]:
+        """What the on-air page gets: the feature table's delayed message under its reveal policy. No timing."""
+        control = self.control
+        shown = self.feature.on_air(now)
+        key = (self.version, shown and (shown.seq, shown.hand, shown.chances is not None))
+        if self._page is not None and self._page[0] == key:  # the page looks 50 times a second: most are the same
+            return self._page[1]
+        body: dict[str, Any] = {"table": control.feature, "chips": control.chips}
+        body["on_air"] = None if shown is None else msgspec.to_builtins(reveal(shown, control.policy(control.feature)))
+        self._page = (key, body)
+        return body
+
+    def operator(self, now: float) -> dict[str, Any]:
+        """The control page's status: live timing the on-air page must never have."""
+        feed = self.feature
+        shown = feed.on_air(now)
+        upcoming, first = feed.next_release(now), feed.first_release()
+        return {"instance": self.instance, "control": msgspec.to_builtins(self.control),
+                "tables": sorted(self.tables), "on_air_seq": shown.seq if shown else None,
+                "on_air_hand": shown.hand if shown else None,
+                "next_in_s": None if upcoming is None else round(upcoming - now, 1),
+                "starts_in_s": None if shown is not None or first is None else round(max(first - now, 0.0), 1),
+                "held": feed.held(now), "received": feed.received, "rejected": self.rejected + feed.rejected}
+
+    def close(self) -> None:
+        self.chances.close()

@@ -27,9 +27,9 @@ from typing import Any
 
 from firmware_py.core.engine import TableCore
 from firmware_py.daemon.export import HandCutter, HandRecord, Step, hand_history
+from firmware_py.room.feed import FeedBuilder, encode, picture_key
 from firmware_py.room.messages import (
     MISDEALS,
-    broadcast_state,
     envelope,
     is_irregularity,
     ruling_json,
@@ -120,7 +120,9 @@ class RoomPublisher:
     name = "room publisher"
 
     def __init__(self, config: RoomConfig, *, journal_path: Path, session: str, profiles: Any, base_dir: Path,
-                 faults: Any = None, client_factory: Callable[[], Any] | None = None) -> None:
+                 faults: Any = None, client_factory: Callable[[], Any] | None = None,
+                 names: dict[int, str] | None = None,
+                 level_at: Callable[[float], tuple[int, float | None]] | None = None) -> None:
         self.config = config
         self.journal_path = journal_path
         self.session = session
@@ -140,7 +142,8 @@ class RoomPublisher:
         self._acked: collections.deque[int] = collections.deque()  # mids, appended by paho's thread
         self._unacked: collections.OrderedDict[int, int] = collections.OrderedDict()  # mid -> seq
         self._held: collections.deque[tuple[float, Outgoing]] = collections.deque()  # broadcast, held back
-        self._last_broadcast: dict[str, Any] | None = None
+        self._last_broadcast: tuple[Any, ...] | None = None
+        self.feed = FeedBuilder(room=config.room, table=config.table, session=session, names=names, level_at=level_at)
         self._fault_version = -1
         self._next_heartbeat = 0.0
         self._db: sqlite3.Connection | None = None
@@ -373,15 +376,15 @@ class RoomPublisher:
                 self.counts.hand_ended(record)
             if publish:
                 self._send_hand(record, seq)
-        if publish and cfg.broadcast:
-            picture = broadcast_state(after)
-            key = {k: v for k, v in picture.items() if k != "t"}
-            if key != self._last_broadcast:
-                self._last_broadcast = key
-                body = envelope(cfg.room, cfg.table, seq, session=self.session, held_s=cfg.broadcast_hold_s,
-                                **picture)
-                message = Outgoing(topic(cfg.room, cfg.table, "broadcast"), json.dumps(body).encode(), 1, False, 0)
-                self._held.append((time.monotonic() + cfg.broadcast_hold_s, message))
+        if not (publish and cfg.broadcast):
+            self.feed.observe(after)  # who has acted, for the reveal policy, even while catching up
+            return
+        picture = self.feed.build(after, seq=seq, held_s=cfg.broadcast_hold_s)
+        key = picture_key(picture)
+        if key != self._last_broadcast:
+            self._last_broadcast = key
+            message = Outgoing(topic(cfg.room, cfg.table, "broadcast"), encode(picture), 1, False, 0)
+            self._held.append((time.monotonic() + cfg.broadcast_hold_s, message))
 
     def _send_hand(self, record: HandRecord, seq: int) -> None:
         cfg = self.config
@@ -416,8 +419,17 @@ def attach_publisher(daemon: Any, journal: Any) -> RoomPublisher | None:
     config = daemon.config
     if config.room is None:
         return None
+    display = getattr(config.screen, "display", None)
+    schedule = config.schedule or display
+
+    def level_at(t: float) -> tuple[int, float | None]:
+        now = schedule.level_at(t)
+        return now.number, now.seconds_left
+
     publisher = RoomPublisher(config.room, journal_path=Path(journal.path), session=journal_session(journal),
-                              profiles=config.profiles, base_dir=config.hardware_file.parent, faults=daemon.faults)
+                              profiles=config.profiles, base_dir=config.hardware_file.parent, faults=daemon.faults,
+                              names=dict(display.seat_names) if display is not None else None,
+                              level_at=level_at if schedule is not None else None)
     daemon.on_snapshot.append(publisher.wake)
     daemon.extras.append(publisher)
     return publisher

@@ -12,16 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.room.broadcast import DelayedFeed, FeedServer, snapshot_from_broadcast
+from firmware_py.room.broadcast import DelayedFeed, Production, snapshot_from_broadcast
+from firmware_py.room.overlay import make_app
+from firmware_py.room.overlay_server import serve
+from firmware_py.room.overlay_theme import load_theme
 from tests.room.conftest import ROOT, Listener, broker_config, table_file
 from tests.room.services import Mosquitto, free_port
 from tests.room.test_publisher import environment, simulate
 
 MESSAGE = {"v": 1, "room": "main", "table": "t01", "seq": 7, "session": "s", "t": 12.0, "profile": "robert",
            "profile_title": "Robert", "hand": 3, "phase": "betting", "street": "flop", "board": ["Ah", "7c", "2d"],
-           "button": 1, "small_blind": 2, "big_blind": 3, "to_act": 2, "in_play": "red", "showdown": None,
-           "seats": [{"seat": 1, "state": "active", "cards": ["Ks", "Kd"]},
-                     {"seat": 2, "state": "active", "cards": ["Qh", "Jh"]}]}
+           "button": 1, "small_blind": 2, "big_blind": 3, "to_act": 2, "in_play": "red",
+           "seats": [{"seat": 1, "name": "Ada", "state": "active", "cards": ["Ks", "Kd"]},
+                     {"seat": 2, "name": "Bo", "state": "active", "cards": ["Qh", "Jh"]}]}
 
 
 def test_nothing_is_on_air_or_in_the_feed_before_the_whole_delay_from_arrival() -> None:
@@ -31,9 +34,8 @@ def test_nothing_is_on_air_or_in_the_feed_before_the_whole_delay_from_arrival() 
         assert feed.on_air(now) is None
         text = json.dumps(feed.feed(now))
         assert "Ks" not in text and "Qh" not in text and '"on_air": null' in text
-    assert feed.feed(129.0)["starts_in_s"] == 1.0
-    assert feed.on_air(130.0) == MESSAGE
-    assert feed.feed(130.0)["on_air"]["seats"][0]["cards"] == ["Ks", "Kd"]
+    assert feed.on_air(130.0).seq == MESSAGE["seq"]
+    assert list(feed.feed(130.0)["on_air"]["seats"][0]["cards"]) == ["Ks", "Kd"]
 
 
 def test_a_message_for_another_table_never_goes_on_air() -> None:
@@ -49,15 +51,15 @@ def test_broadcast_message_becomes_the_snapshot_the_broadcast_view_draws() -> No
 
 
 def test_feed_serves_only_on_loopback_with_a_transparent_page() -> None:
-    feed = DelayedFeed(delay_s=5.0, room="main", table="t01")
-    server = FeedServer(feed, port=0)
-    server.start()
+    production = Production(room="main", feature="t01", delay_s=5.0)
+    server = serve(make_app(production, load_theme()))
     try:
-        assert server.server.server_address[0] == "127.0.0.1"
-        page = urllib.request.urlopen(f"http://127.0.0.1:{server.port}/", timeout=5).read().decode()
-        assert "background: transparent" in page and "feed.json" in page
-        body = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{server.port}/feed.json", timeout=5).read())
-        assert body["on_air"] is None and body["delay_s"] == 5.0
+        assert server.host == "127.0.0.1"
+        page = urllib.request.urlopen(f"{server.url}/", timeout=5).read().decode()
+        style = urllib.request.urlopen(f"{server.url}/overlay.css", timeout=5).read().decode()
+        assert "overlay.js" in page and "background: transparent" in style
+        body = json.loads(urllib.request.urlopen(f"{server.url}/feed.json", timeout=5).read())
+        assert body["on_air"] is None and body["table"] == "t01"
     finally:
         server.stop()
 

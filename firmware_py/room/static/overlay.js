@@ -1,0 +1,219 @@
+// The overlay page: draws the feature table's delayed message as it is pushed (WebSocket /ws).
+// It keeps its DOM and changes only what changed, so ten messages a second cost a few nodes each.
+"use strict";
+const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+const IN_HAND = new Set(["active", "allin", "folded", "dead"]);
+const OUT = new Set(["folded", "dead"]);
+const $ = (id) => document.getElementById(id);
+window.overlayFrames = [];  // every message drawn: {seq, t, hand, at, ms} (tests and bench/overlay_fps.py read it)
+let current = null, receivedAt = 0;
+
+function el(tag, cls, parent) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
+function setClass(node, cls) { if (node.className !== cls) node.className = cls; }
+function show(node, on) { if (node.hidden === on) node.hidden = !on; }
+
+function amount(n, data) {
+  const big = data.on_air.level && data.on_air.level.big;
+  if (data.chips === "bb" && big) {
+    const bb = n / big;
+    return (Number.isInteger(bb) ? bb : bb.toFixed(1)) + " BB";
+  }
+  return n.toLocaleString("en-US");
+}
+function mmss(s) {
+  s = Math.max(0, Math.ceil(s));
+  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
+
+function drawCard(node, card, kind) {  // kind: face, back, slot
+  const key = kind === "face" ? card : kind;
+  if (node.dataset.card === key) return;
+  node.dataset.card = key;
+  if (kind !== "face") { setClass(node, "card " + kind); node.textContent = ""; return; }
+  setClass(node, "card " + card[1]);
+  node.textContent = "";
+  el("span", "rank", node).textContent = card[0] === "T" ? "10" : card[0];
+  el("span", "suit", node).textContent = SUITS[card[1]] || "?";
+}
+function drawCards(box, cards, hidden, count) {
+  while (box.children.length < count) el("div", "card", box);
+  while (box.children.length > count) box.lastChild.remove();
+  for (let i = 0; i < count; i++) {
+    if (i < cards.length) drawCard(box.children[i], cards[i], "face");
+    else drawCard(box.children[i], "", i < cards.length + hidden ? "back" : "slot");
+  }
+}
+
+const strips = new Map();
+function strip(seat) {
+  let s = strips.get(seat);
+  if (s) return s;
+  const root = el("div", "strip");
+  s = { root, cards: el("div", "cards", root) };
+  const who = el("div", "who", root);
+  const top = el("div", "line", who);
+  s.name = el("span", "name", top);
+  s.badges = el("span", "badges", top);
+  const mid = el("div", "line", who);
+  s.stack = el("span", "stack", mid);
+  s.action = el("span", "action", mid);
+  s.hand = el("div", "hand", who);
+  const odds = el("div", "odds", root);
+  s.win = el("div", "win", odds);
+  s.tie = el("div", "tie", odds);
+  const bar = el("div", "bar", root);
+  s.bar = bar; s.winBar = el("div", "w", bar); s.tieBar = el("div", "t", bar);
+  strips.set(seat, s);
+  return s;
+}
+
+function drawStrip(s, seat, air, data, odds, winners) {
+  const out = OUT.has(seat.state);
+  let cls = "strip";
+  if (seat.to_act && !out) cls += " to-act";
+  if (winners.has(seat.seat)) cls += " winner";
+  if (out) cls += " out";
+  setClass(s.root, cls);
+  drawCards(s.cards, seat.cards || [], seat.hidden || 0, 2);
+  setText(s.name, seat.name);
+  const badges = [];
+  if (seat.button) badges.push(["D", "badge"]);
+  if (seat.small_blind) badges.push(["SB", "badge blind"]);
+  if (seat.big_blind) badges.push(["BB", "badge blind"]);
+  const key = badges.map((b) => b[0]).join();
+  if (s.badges.dataset.key !== key) {
+    s.badges.dataset.key = key;
+    s.badges.textContent = "";
+    for (const [text, c] of badges) el("span", c, s.badges).textContent = text;
+  }
+  setText(s.stack, seat.stack === undefined || seat.stack === null ? "" : amount(seat.stack, data));
+  let action = seat.action || "";
+  if (seat.state === "allin") action = "all in";
+  else if (out) action = seat.state === "dead" ? "dead hand" : "fold";
+  setText(s.action, action.replace(/\d[\d,]*/g, (m) => amount(Number(m.replace(/,/g, "")), data)));
+  let hand = out ? "" : (seat.hand || "");
+  const ch = air.chances;
+  if (ch && ch.outs_seat === seat.seat && !out) hand += (hand ? " \u00b7 " : "") + ch.outs.length + " outs";
+  setText(s.hand, hand);
+  const o = out || air.result ? null : odds.get(seat.seat);  // at the result the cards have spoken
+  show(s.win, !!o); show(s.tie, !!(o && o.tie >= 0.0005)); show(s.bar, !!o);
+  if (o) {
+    setText(s.win, (ch.exact ? (o.win * 100).toFixed(1) : Math.round(o.win * 100)) + "%");
+    setText(s.tie, "tie " + (ch.exact ? (o.tie * 100).toFixed(1) : Math.round(o.tie * 100)) + "%");
+    s.winBar.style.width = (o.win * 100).toFixed(2) + "%";
+    s.tieBar.style.width = (o.tie * 100).toFixed(2) + "%";
+  }
+}
+
+const LISTS = ["board", "seats", "pots", "rulings"];  // omitted from a message when empty
+
+function render(data) {
+  const started = performance.now();
+  draw(data);
+  window.overlayFrames.at(-1).ms = performance.now() - started;  // the main thread's cost of a message
+}
+
+function draw(data) {
+  current = data; receivedAt = performance.now();
+  const air = data.on_air;
+  if (air) for (const key of LISTS) air[key] = air[key] || [];
+  setClass($("overlay"), air ? "air" : "empty");
+  window.overlayFrames.push({ seq: air ? air.seq : null, t: air ? air.t : null, hand: air ? air.hand : null,
+                              table: data.table, at: Date.now() });
+  if (window.overlayFrames.length > 20000) window.overlayFrames.splice(0, 10000);
+  for (const id of ["ruling", "level", "result", "table"]) show($(id), false);
+  if (!air) { $("strips").textContent = ""; strips.clear(); return; }
+
+  const banner = air.rulings.filter((r) => r.ruling !== "showdown");
+  show($("ruling"), banner.length > 0);
+  if (banner.length) {
+    setText($("ruling").querySelector(".title"), banner[0].title);
+    setText($("ruling").querySelector(".remedy"), banner[0].remedy);
+  }
+  if (air.level) {
+    show($("level"), true);
+    setText($("level").querySelector(".number"), air.level.number ? "Level " + air.level.number : "Blinds");
+    setText($("level").querySelector(".blinds"), air.level.blinds);
+  }
+  const idle = air.phase === "idle";
+  const seats = air.seats.filter((s) => idle ? s.state !== "empty" : IN_HAND.has(s.state));
+  const odds = new Map(((air.chances && air.chances.seats) || []).map((c) => [c.seat, c]));
+  const winners = new Set(air.result ? air.result.winners : []);
+  for (const pot of air.pots) for (const w of pot.winners || []) winners.add(w);
+  const box = $("strips"), wanted = new Set(seats.map((s) => s.seat));
+  for (const [seat, s] of strips) if (!wanted.has(seat)) { s.root.remove(); strips.delete(seat); }
+  seats.forEach((seat, i) => {
+    const s = strip(seat.seat);
+    if (box.children[i] !== s.root) box.insertBefore(s.root, box.children[i] || null);
+    drawStrip(s, seat, air, data, odds, winners);
+  });
+  if (!idle) {
+    show($("table"), true);
+    const board = $("board");
+    show(board, air.board.length > 0);  // before the flop: no empty board on air
+    while (board.children.length < 5) el("div", "card", board);
+    for (let i = 0; i < 5; i++) drawCard(board.children[i], air.board[i] || "", i < air.board.length ? "face" : "slot");
+    const pot = $("pot");
+    show(pot, air.pot !== undefined && air.pot !== null);
+    if (air.pot !== undefined && air.pot !== null) {
+      setText(pot.querySelector(".total"), "POT " + amount(air.pot, data));
+      const pots = air.pots;
+      setText(pot.querySelector(".side"), pots.length > 1
+        ? pots.map((p, i) => (i ? "Side " + i : "Main") + " " + amount(p.amount, data)).join(" \u00b7 ") : "");
+    }
+  }
+  if (air.result) {
+    show($("result"), true);
+    const result = $("result"), lines = resultLines(air, data), key = lines.join("\n");
+    if (result.dataset.key !== key) {
+      result.dataset.key = key;
+      result.textContent = "";
+      for (const line of lines) el("div", "line", result).textContent = line;
+    }
+  }
+  tick();
+}
+
+function joined(names) {
+  return names.length === 1 ? names[0] : names.slice(0, -1).join(", ") + " & " + names.at(-1);
+}
+function resultLines(air, data) {  // every pot and its winners, the amounts as chosen (as the feed words them)
+  const pots = air.pots.filter((p) => p.winners && p.winners.length);
+  if (!pots.length) return air.result.lines;
+  const seat = new Map(air.seats.map((s) => [s.seat, s]));
+  return pots.map((pot, i) => {
+    const label = i === 0 ? "the main pot" : "side pot " + i, who = pot.winners.map((w) => seat.get(w).name);
+    if (who.length > 1) return `${joined(who)} split ${label}, ${amount(pot.amount, data)}`;
+    const hand = seat.get(pot.winners[0]).hand;
+    return `${who[0]} wins ${label}, ${amount(pot.amount, data)}` + (hand ? ", with " + hand : "");
+  });
+}
+
+function tick() {  // the level clock and the shot clock count down from the message's moment, delayed like it
+  const air = current && current.on_air;
+  if (!air) return;
+  const gone = (performance.now() - receivedAt) / 1000;
+  if (air.level) {
+    const left = air.level.seconds_left;
+    setText($("level").querySelector(".clock"), left === undefined || left === null ? "" : mmss(left - gone));
+  }
+  if (air.clock) {
+    const s = strips.get(air.clock.seat);
+    if (s && !OUT.has((air.seats.find((x) => x.seat === air.clock.seat) || {}).state))
+      setText(s.action, "\u23f1 " + Math.max(0, Math.ceil(air.clock.seconds_left - gone)));
+  }
+}
+setInterval(tick, 250);
+
+function connect() {
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  ws.onmessage = (event) => render(JSON.parse(event.data));
+  ws.onclose = () => setTimeout(connect, 500);  // the picture stays as it is meanwhile
+}
+connect();

@@ -1,0 +1,74 @@
+"""One headless Debian chromium per test module (Playwright through its executable path, never a download),
+and a production room served on a free loopback port with a clock the test moves."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_py.room.broadcast import ChancesAhead, Production
+from firmware_py.room.overlay import make_app
+from firmware_py.room.overlay_server import RunningServer, serve
+from firmware_py.room.overlay_theme import load_theme
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+class Clock:
+    """The production machine's monotonic clock, moved by the test."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Room:
+    """A production room (as the broadcast command builds it) with its web server."""
+
+    def __init__(self, *, delay_s: float, clock: Any, feature: str = "t01", theme: Path | None = None) -> None:
+        self.clock = clock
+        self.production = Production(room="main", feature=feature, delay_s=delay_s,
+                                     chances=ChancesAhead(background=False), clock=clock)
+        self.server: RunningServer = serve(make_app(self.production, load_theme(theme) if theme else load_theme()))
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def close(self) -> None:
+        self.server.stop()
+        self.production.close()
+
+
+@pytest.fixture
+def room_factory() -> Iterator[Any]:
+    rooms: list[Room] = []
+
+    def make(**kwargs: Any) -> Room:
+        rooms.append(Room(**kwargs))
+        return rooms[-1]
+
+    yield make
+    for made in rooms:
+        made.close()
+
+
+# The room's real-service fixtures (Mosquitto on loopback), shared with tests/room.
+from tests.room.conftest import broker, mosquitto_installed, secure_broker  # noqa: E402, F401

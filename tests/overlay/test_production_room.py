@@ -1,0 +1,113 @@
+"""A primary and a standby production instance side by side on a real Mosquitto, two simulated tables
+publishing: both put the same delayed table on air, a feature-table switch and a reveal policy made on
+one reach the other over the broker, and the standby goes on when the primary is killed."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from tests.overlay.test_overlay_delay import post
+from tests.room.conftest import ROOT, table_file
+from tests.room.services import Mosquitto, free_port
+from tests.room.test_publisher import environment
+
+DELAY_S = 2.0
+
+
+def get(port: int, path: str) -> dict[str, Any] | None:
+    try:
+        return dict(json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2).read()))
+    except OSError:
+        return None
+
+
+def wait(predicate: Any, timeout: float = 30.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return bool(predicate())
+
+
+def instance(name: str, port: int, broker: Mosquitto, log: Path) -> subprocess.Popen[bytes]:
+    """A `broadcast` command in its own process group (it and its chances worker end together)."""
+    with log.open("wb") as out:
+        return subprocess.Popen([sys.executable, "-m", "firmware_py", "broadcast", "--room", "main", "--table",
+                                 "t01", "--instance", name, "--broker", f"127.0.0.1:{broker.port}", "--delay",
+                                 str(DELAY_S), "--headless", "--feed-port", str(port)], cwd=ROOT, env=environment(),
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def on_air(port: int) -> dict[str, Any] | None:
+    body = get(port, "/feed.json")
+    return body["on_air"] if body else None
+
+
+def hides_every_card(body: dict[str, Any] | None) -> bool:
+    return body is not None and not any(seat["cards"] for seat in body["seats"]) and \
+        any(seat.get("hidden") for seat in body["seats"])
+
+
+def test_standby_and_feature_table_switch_on_a_real_broker(tmp_path: Path, broker: Mosquitto) -> None:
+    ports = {"primary": free_port(), "standby": free_port()}
+    instances = {name: instance(name, port, broker, tmp_path / f"{name}.log") for name, port in ports.items()}
+    tables: list[subprocess.Popen[bytes]] = []
+    try:
+        assert wait(lambda: all(get(port, "/api/status") for port in ports.values()))
+        for name in ("t01", "t02"):
+            (tmp_path / name).mkdir()
+            config = table_file(tmp_path / name, table=name, port=broker.port)
+            tables.append(subprocess.Popen([sys.executable, "-m", "firmware_py", "run", "--simulate", "--headless",
+                                            "--fresh", "--hands", "60", "--speed", "10", "--config", str(config),
+                                            "--journal", str(tmp_path / name / "j.sqlite3")], cwd=ROOT,
+                                           env=environment(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        # Both instances put t01 on air, on the delay, with the feed's names.
+        assert wait(lambda: all((on_air(port) or {}).get("table") == "t01" for port in ports.values()))
+        first = on_air(ports["primary"])
+        assert first is not None and all(seat["name"].startswith("Seat ") for seat in first["seats"])
+        # The same picture on both: each one's message is on the other within a moment.
+        seen = {name: set() for name in ports}
+        deadline = time.monotonic() + 4
+        while time.monotonic() < deadline:
+            for name, port in ports.items():
+                body = on_air(port)
+                if body:
+                    seen[name].add(body["seq"])
+            time.sleep(0.05)
+        assert len(seen["primary"]) > 3 and len(seen["primary"] & seen["standby"]) >= len(seen["primary"]) // 2
+
+        # The producer switches the feature table on the primary: both put t02 on air, with no restart.
+        post(f"http://127.0.0.1:{ports['primary']}/api/control", {"feature": "t02"})
+        assert wait(lambda: all((get(port, "/api/status") or {}).get("control", {}).get("feature") == "t02"
+                                for port in ports.values()), timeout=10)
+        assert wait(lambda: all((on_air(port) or {}).get("table") == "t02" for port in ports.values()), timeout=10)
+        # A reveal policy set on the standby reaches the primary.
+        post(f"http://127.0.0.1:{ports['standby']}/api/control", {"reveal": {"t02": "never"}})
+        assert wait(lambda: all(hides_every_card(on_air(port)) for port in ports.values()), timeout=10)
+
+        # The primary dies: the standby goes on with new messages of the feature table.
+        os.killpg(instances["primary"].pid, signal.SIGKILL)  # the machine, as good as gone
+        instances["primary"].wait(10)
+        before = (on_air(ports["standby"]) or {}).get("seq", 0)
+        assert wait(lambda: (on_air(ports["standby"]) or {}).get("seq", 0) > before, timeout=15)
+        assert (on_air(ports["standby"]) or {}).get("table") == "t02"
+    finally:
+        for table in tables:
+            table.terminate()
+            table.wait(30)
+        for process in instances.values():
+            if process.poll() is None:
+                process.terminate()
+                process.wait(30)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)  # the chances worker, if it outlived its parent
