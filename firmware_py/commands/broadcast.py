@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from firmware_py.commands import start_subscriber
+from firmware_py.commands import NO_SCREEN, has_screen, open_window, start_subscriber
 
 HELP = "render a feature table's broadcast view off the table, on the secure delay (and a delayed JSON feed)"
 DEFAULT_FEED_PORT = 8765
@@ -54,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"broadcast: {exc}" if str(exc).startswith("--") else f"broadcast: {exc} (--size is e.g. 1920x1080)",
               file=sys.stderr)
         return 2
+    if not args.headless and not has_screen():
+        print(f"broadcast: {NO_SCREEN}: use --headless (the feed, and --snapshot FILE.png)", file=sys.stderr)
+        return 2
     options = {"broadcast_delay_s": args.delay, "allow_zero_delay": args.allow_zero_delay}
     config = DisplayConfig.from_mapping(options, source="broadcast options")
     if not -1 <= args.feed_port <= 65535:
@@ -85,8 +88,8 @@ def run(args: argparse.Namespace) -> int:
         if args.headless:
             while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
                 stop.wait(0.2)
-        else:
-            view.window((width, height), fullscreen=not args.windowed, stop=stop, deadline=deadline)
+        elif not view.window((width, height), fullscreen=not args.windowed, stop=stop, deadline=deadline):
+            return 2
     finally:
         subscriber.stop()
         if server is not None:
@@ -131,13 +134,16 @@ class BroadcastPicture:
         save_png(surface, path)
 
     def window(self, size: tuple[int, int], *, fullscreen: bool, stop: threading.Event,
-               deadline: float | None) -> None:
+               deadline: float | None) -> bool:
+        """Show the picture in a window until closed or stopped; False if no window opens here."""
         import pygame  # noqa: PLC0415
 
-        pygame.display.init()
-        pygame.font.init()
-        screen = pygame.display.set_mode(size, pygame.FULLSCREEN if fullscreen else 0)
-        pygame.display.set_caption(f"Broadcast: {self.feed.room}/{self.feed.table}")
+        from display.app import is_close_key  # noqa: PLC0415
+
+        screen = open_window(size, fullscreen=fullscreen, title=f"Broadcast: {self.feed.room}/{self.feed.table}",
+                             command="broadcast")
+        if screen is None:
+            return False
         from display.chances import ChancesCache  # noqa: PLC0415
 
         # On screen the chances come from a worker process, as on the table's own broadcast screen: a
@@ -146,7 +152,7 @@ class BroadcastPicture:
         try:
             while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
                 for event in pygame.event.get():
-                    if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+                    if event.type == pygame.QUIT or is_close_key(event):
                         stop.set()
                 self.draw(screen, time.monotonic())
                 pygame.display.flip()
@@ -154,3 +160,4 @@ class BroadcastPicture:
         finally:
             self.chances.close()
             pygame.display.quit()
+        return True

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from firmware_py.commands import start_subscriber
+from firmware_py.commands import NO_SCREEN, has_screen, open_window, start_subscriber
 
 HELP = "the floor view: every table of a room on one screen (status, open rulings, misdeals, hands per hour)"
 REFRESH_S = 0.5
@@ -72,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
     if args.headless and not (args.snapshot or args.dump):
         print("floor: --headless needs --snapshot FILE.png or --dump FILE.json", file=sys.stderr)
         return 2
+    if not args.headless and not has_screen():
+        print(f"floor: {NO_SCREEN}: use --headless with --snapshot FILE.png or --dump FILE.json", file=sys.stderr)
+        return 2
     model = FloorModel(room)
     topics = [f"pokertable/{room}/+/{kind}" for kind in ("status", "heartbeat", "state", "ruling")]
     client_id = args.client_id or f"floor-{room}-{socket.gethostname()}"
@@ -119,17 +122,15 @@ def _window(model: Any, room: str, size: tuple[int, int], args: argparse.Namespa
             deadline: float | None) -> int:
     import pygame  # noqa: PLC0415
 
+    from display.app import is_close_key  # noqa: PLC0415
     from display.floor import render_floor  # noqa: PLC0415
 
-    pygame.display.init()
-    pygame.font.init()
-    flags = 0 if args.windowed else pygame.FULLSCREEN
-    screen = pygame.display.set_mode(size, flags)
-    pygame.display.set_caption(f"Floor: room {room}")
+    screen = open_window(size, fullscreen=not args.windowed, title=f"Floor: room {room}", command="floor")
+    if screen is None:
+        return 2
     while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
         for event in pygame.event.get():
-            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE,
-                                                                                            pygame.K_q)):
+            if event.type == pygame.QUIT or is_close_key(event):
                 stop.set()
         render_floor(screen, model, now=time.monotonic(), title=f"Room {room}")
         pygame.display.flip()

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 import time
 from pathlib import Path
 
+from firmware_py.commands import NO_SCREEN, has_screen
 from firmware_py.errors import ConfigError
 
 HELP = "run the table: read the sensors, rule on the deal, drive the screen (--simulate: no hardware needed)"
@@ -54,11 +54,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbose", action="store_true", help="debug logging")
 
 
-def _has_screen() -> bool:
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-                or os.environ.get("SDL_VIDEODRIVER"))
-
-
 def run(args: argparse.Namespace) -> int:
     import dataclasses  # noqa: PLC0415
 
@@ -84,9 +79,8 @@ def run(args: argparse.Namespace) -> int:
     config = load_table_config(args.config or DEFAULT_PATH, with_display=not headless)
     if not headless and not config.screen.enabled:
         headless = True
-    if not headless and args.simulate and not _has_screen():
-        print("run: no display here (DISPLAY, WAYLAND_DISPLAY and SDL_VIDEODRIVER unset): running headless",
-              file=sys.stderr)
+    if not headless and args.simulate and not has_screen():
+        print(f"run: {NO_SCREEN}: running headless", file=sys.stderr)
         headless = True
     if args.windowed and not headless:
         config = dataclasses.replace(config, screen=dataclasses.replace(config.screen, fullscreen=False))

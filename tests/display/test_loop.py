@@ -38,3 +38,26 @@ def test_broadcast_ticks_until_the_held_snapshot_is_released():
     screen.update(samples.dealt(t=10))
     assert screen.next_tick(20.5) == __import__("pytest").approx(21.002)
     assert screen.next_tick(70.5) is None  # released; nothing more held
+
+
+def _stops_on_key(key: int, *, close_keys: bool) -> bool:
+    """Whether the loop ends on its own within a second of `key` pressed in its window."""
+    pygame.display.set_mode((800, 480))
+    loop = DisplayLoop(screen=Screen(view=View.VENUE, config=DisplayConfig()), clock=time.perf_counter,
+                       close_keys=close_keys)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+    stopper = threading.Timer(1.0, loop.stop)
+    stopper.start()
+    started = time.perf_counter()
+    loop.run()
+    stopper.cancel()
+    return time.perf_counter() - started < 0.9
+
+
+def test_a_window_closes_on_escape_and_q_but_the_appliance_screen_ignores_them():
+    # A window on a PC closes as windows do; on the appliance's full screen no key may stop the table
+    # (the dealer's keypad has an Esc key: it clears an amount).
+    assert _stops_on_key(pygame.K_ESCAPE, close_keys=True)
+    assert _stops_on_key(pygame.K_q, close_keys=True)
+    assert not _stops_on_key(pygame.K_a, close_keys=True)
+    assert not _stops_on_key(pygame.K_ESCAPE, close_keys=False)
