@@ -12,9 +12,10 @@ import sys
 import pytest
 from pokerkit import ChipsPushing, HandHistory
 
-from firmware_py.core import Cause, Gone, Ruling, RulingKind, Street
+from firmware_py.core import Cause, Gone, Level, Ruling, RulingKind, Street
 from firmware_py.daemon.app import journal_events
 from firmware_py.daemon.journal import Journal
+from firmware_py.daemon.table_config import load_table_config
 from firmware_py.profiles import load_profiles
 from firmware_py.simulation.export_check import table_stacks, table_winners
 from tests.daemon.conftest import ROOT, environment, run_daemon
@@ -42,6 +43,20 @@ def test_fifty_simulated_hands_complete_and_print_rulings_with_their_sensor(sess
     with Journal.open(journal) as j:
         events = journal_events(j, base_dir=ROOT / "config")
     assert any(isinstance(e, Gone) for e in events)  # the board reported cards leaving: real presence logic
+
+
+def test_the_simulated_table_plays_the_configured_blind_levels(session):
+    # config/table.toml counts no chips ([chips] is commented out), yet the simulated dealer bets: at the
+    # levels of [display] blind_levels (25/50 first), which the header shows, not a level of its own.
+    _tmp, journal, _result = session
+    schedule = load_table_config(ROOT / "config" / "table.toml", with_display=False).schedule
+    with Journal.open(journal) as j:
+        levels = [e for e in journal_events(j, base_dir=ROOT / "config") if isinstance(e, Level)]
+    assert (levels[0].small, levels[0].big, levels[0].ante) == (25, 50, 0)
+    for level in levels:
+        now = schedule.level_at(level.t).level
+        assert (level.small, level.big, level.ante) == (now.small, now.big, now.ante), level
+    assert len({(e.small, e.big) for e in levels}) >= 2  # 50 hands last past the first 20-minute level
 
 
 def _public(obj: dict) -> str:
