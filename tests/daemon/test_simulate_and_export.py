@@ -84,6 +84,8 @@ def test_export_replays_to_the_same_rulings_and_loads_in_pokerkit(session):
     # The live log names no face-down card (an extra card): compare with the replay's rulings told the same way.
     assert [_public(json.loads(line)).strip() for line in replayed.stdout.splitlines()] == live
 
+    names = load_table_config(ROOT / "config" / "table.toml", with_display=False).seat_names
+    assert names[1] == "Ada"
     with open(out / "hands.phhs", "rb") as handle:
         histories = list(HandHistory.load_all(handle))
     assert len(histories) >= 30
@@ -102,3 +104,6 @@ def test_export_replays_to_the_same_rulings_and_loads_in_pokerkit(session):
         assert list(final.stacks) == [stacks[history.hand][seat] for seat in history.seats], history.hand
         assert len(history.user_defined_fields["_burns"]) <= 6
         assert history.user_defined_fields["_seats"] == history.seats
+        # The players by the table file's [display.seat_names]; the table by its name, not this machine's path
+        assert history.players == [names[seat] for seat in history.seats]
+        assert history.table == "table"
