@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import math
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -52,3 +54,17 @@ def open_window(size: tuple[int, int], *, fullscreen: bool, title: str, command:
         return None
     pygame.display.set_caption(title)
     return screen
+
+
+ZERO_DELAY = "--delay 0 puts live hole cards on the picture: add --allow-zero-delay (a private game only)"
+
+
+def delay_seconds(text: str) -> float:
+    """`--delay`: seconds, 0 or more (0 also needs --allow-zero-delay, which the command checks)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: the delay is 0 or more seconds, e.g. --delay 120")
+    return value

@@ -14,7 +14,7 @@ from typing import Any
 
 from firmware_py.commands import NO_SCREEN, has_screen, open_window, start_subscriber
 
-HELP = "the floor view: every table of a room on one screen (status, open rulings, misdeals, hands per hour)"
+HELP = "show every table of a room on one screen: status, open rulings, misdeals, hands per hour"
 REFRESH_S = 0.5
 
 
