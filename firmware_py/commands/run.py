@@ -157,7 +157,10 @@ def run(args: argparse.Namespace) -> int:
         deals = daemon.core.snapshot().hand_number
         hands = deals - daemon.void_deals
         void = f" and {daemon.void_deals} misdealt or void" if daemon.void_deals else ""
-        rate = f" ({hands / elapsed:.1f} hands/s)" if not daemon.resumed and elapsed > 0 else ""
+        # The pace at the table, in its own (simulated) time as a floor counts it: hands per hour. Per second of
+        # the wall clock it read 0.0 at real speed and said nothing of the table headless.
+        played_s = daemon.clock()
+        rate = f" ({hands * 3600 / played_s:.0f} hands per hour of play)" if played_s > 0 else ""
         print(f"simulated table: {hands} hands played{void} (seed {plan.seed}), {daemon.events_fed} events, "
               f"{daemon.rulings} rulings in {elapsed:.1f} s{rate}; journal {journal.path}", flush=True)
     return status
