@@ -61,3 +61,25 @@ def test_a_window_closes_on_escape_and_q_but_the_appliance_screen_ignores_them()
     assert _stops_on_key(pygame.K_q, close_keys=True)
     assert not _stops_on_key(pygame.K_a, close_keys=True)
     assert not _stops_on_key(pygame.K_ESCAPE, close_keys=False)
+
+
+def test_the_daemons_screen_in_a_window_keeps_the_mouse_and_closes_on_q_the_full_screen_hides_it():
+    from firmware_py.daemon.fault_state import FaultState  # noqa: PLC0415
+    from firmware_py.daemon.screen import DisplayComponent  # noqa: PLC0415
+    from firmware_py.daemon.table_config import ScreenConfig  # noqa: PLC0415
+
+    for fullscreen in (False, True):
+        closed = threading.Event()
+        screen = DisplayComponent(ScreenConfig(size=(640, 400), fullscreen=fullscreen, display=DisplayConfig()),
+                                  faults=FaultState(), clock=time.perf_counter, on_closed=closed.set)
+        screen.start()
+        try:
+            if not fullscreen:
+                assert pygame.display.get_surface().get_size() == (640, 400)
+            assert pygame.mouse.get_visible() is not fullscreen  # hidden on the appliance's screen only
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q, mod=0, unicode="q", scancode=0))
+            assert closed.wait(2.0) is not fullscreen  # q closes the window; the full screen ignores it
+        finally:
+            screen.stop()
+    pygame.display.init()  # the component quit the display: the other display tests expect it open
+    pygame.font.init()
