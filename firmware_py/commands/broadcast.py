@@ -34,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=float, default=None, metavar="S", help="stop after S seconds")
     parser.add_argument("--snapshot", metavar="FILE.png", help="write the broadcast picture when stopping")
     parser.add_argument("--size", default="1920x1080", metavar="WxH", help="window or picture size")
-    parser.add_argument("--windowed", action="store_true", help="a window instead of the full screen")
+    parser.add_argument("--windowed", action="store_true",
+                        help="a window instead of the full screen (Esc, q or its close button close either)")
 
 
 def run(args: argparse.Namespace) -> int:

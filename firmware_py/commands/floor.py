@@ -34,7 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="take a table off the floor once it has been offline S seconds (default: keep it; in "
                         "the window, R takes every offline table off now); a table heard from again comes back")
     parser.add_argument("--size", default="1920x1080", metavar="WxH", help="window or picture size")
-    parser.add_argument("--windowed", action="store_true", help="a window instead of the full screen")
+    parser.add_argument("--windowed", action="store_true",
+                        help="a window instead of the full screen (Esc, q or its close button close either; R "
+                        "retires offline tables)")
     parser.add_argument("--client-id", help="the broker session to keep, so no ruling is missed while the floor "
                         "reconnects (default floor-<room>-<host>; one per floor screen)")
 

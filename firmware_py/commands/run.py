@@ -49,7 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "possible headless)")
     parser.add_argument("--fresh", action="store_true", help="--simulate: start a new simulated session "
                         "even if the last one did not finish")
-    parser.add_argument("--windowed", action="store_true", help="a window instead of the full screen")
+    parser.add_argument("--windowed", action="store_true",
+                        help="a window instead of the full screen, as --simulate always opens (Esc, q or its "
+                        "close button stop the table; the full screen ignores keys)")
     parser.add_argument("--acks", metavar="FILE", help=argparse.SUPPRESS)  # one line per journaled event (tests)
     parser.add_argument("--verbose", action="store_true", help="debug logging")
 
