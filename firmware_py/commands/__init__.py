@@ -6,6 +6,7 @@ import argparse
 import math
 import os
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -59,12 +60,14 @@ def open_window(size: tuple[int, int], *, fullscreen: bool, title: str, command:
 ZERO_DELAY = "--delay 0 puts live hole cards on the picture: add --allow-zero-delay (a private game only)"
 
 
-def delay_seconds(text: str) -> float:
-    """`--delay`: seconds, 0 or more (0 also needs --allow-zero-delay, which the command checks)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: the delay is 0 or more seconds, e.g. --delay 120")
-    return value
+def number(*, positive: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite number, 0 or more (`positive`: more than 0), e.g. seconds or a speed."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not math.isfinite(value) or value < 0 or (positive and value == 0):
+            raise argparse.ArgumentTypeError(f"{text!r} must be {'more than' if positive else 'at least'} zero")
+        return value
+    return parse

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from firmware_py.commands import NO_SCREEN, ZERO_DELAY, delay_seconds, has_screen, open_window, start_subscriber
+from firmware_py.commands import NO_SCREEN, ZERO_DELAY, has_screen, number, open_window, start_subscriber
 
 HELP = "render a feature table's broadcast view off the table, on the secure delay (and a delayed JSON feed)"
 DEFAULT_FEED_PORT = 8765
@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--room", required=True, help="the room id")
     parser.add_argument("--table", required=True, help="the feature table's id")
     add_broker_arguments(parser, user="production")
-    parser.add_argument("--delay", type=delay_seconds, default=120.0, metavar="SECONDS",
+    parser.add_argument("--delay", type=number(), default=120.0, metavar="SECONDS",
                         help="the secure delay, counted from each message's arrival here (default 120)")
     parser.add_argument("--allow-zero-delay", action="store_true",
                         help="permit --delay 0 (a private game only: it shows live hole cards)")

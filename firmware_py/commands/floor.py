@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware_py.commands import NO_SCREEN, has_screen, open_window, start_subscriber
+from firmware_py.commands import NO_SCREEN, has_screen, number, open_window, start_subscriber
 
 HELP = "show every table of a room on one screen: status, open rulings, misdeals, hands per hour"
 REFRESH_S = 0.5
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--snapshot", metavar="FILE.png", help="write the floor picture when stopping")
     parser.add_argument("--dump", metavar="FILE.json", help="write each table's last state as JSON (every "
                         "second, and when stopping)")
-    parser.add_argument("--retire-after", type=float, default=None, metavar="S",
+    parser.add_argument("--retire-after", type=number(), default=None, metavar="S",
                         help="take a table off the floor once it has been offline S seconds (default: keep it; in "
                         "the window, R takes every offline table off now); a table heard from again comes back")
     parser.add_argument("--size", default="1920x1080", metavar="WxH", help="window or picture size")
@@ -77,9 +77,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.headless and not (args.snapshot or args.dump):
         print("floor: --headless needs --snapshot FILE.png or --dump FILE.json", file=sys.stderr)
-        return 2
-    if args.retire_after is not None and not args.retire_after >= 0:
-        print(f"floor: --retire-after {args.retire_after:g}: a number of seconds, 0 or more", file=sys.stderr)
         return 2
     if not args.headless and not has_screen():
         print(f"floor: {NO_SCREEN}: use --headless with --snapshot FILE.png or --dump FILE.json", file=sys.stderr)

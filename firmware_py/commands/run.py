@@ -8,20 +8,10 @@ import sys
 import time
 from pathlib import Path
 
-from firmware_py.commands import NO_SCREEN, has_screen
+from firmware_py.commands import NO_SCREEN, has_screen, number
 from firmware_py.errors import ConfigError
 
 HELP = "run the table: read the sensors, rule on the deal, drive the screen (--simulate: no hardware needed)"
-
-
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be more than zero")
-    return value
 
 
 def _rate(text: str) -> float:
@@ -44,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the simulated dealer's seed (default 1)")
     parser.add_argument("--error-rate", type=_rate, default=0.25,
                         help="share of simulated hands with a dealer error (default 0.25)")
-    parser.add_argument("--speed", type=_positive, default=None,
+    parser.add_argument("--speed", type=number(positive=True), default=None,
                         help="simulated time per real second (default: 1 with a window, as fast as "
                         "possible headless)")
     parser.add_argument("--fresh", action="store_true", help="--simulate: start a new simulated session "
