@@ -24,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--room", required=True, help="the room id (the second level of the topics)")
     add_broker_arguments(parser, user="floor")
-    parser.add_argument("--headless", action="store_true", help="no window: write --snapshot/--dump and stop")
+    parser.add_argument("--headless", action="store_true", help="no window: only --dump (every second) and "
+                        "--snapshot (when stopping)")
     parser.add_argument("--seconds", type=float, default=None, metavar="S",
                         help="stop after S seconds (default: run until closed or signalled)")
     parser.add_argument("--snapshot", metavar="FILE.png", help="write the floor picture when stopping")
