@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{summary.session}: {summary.events} events")
     print(f"{summary.histories}: {summary.hands} hands"
           + (f" ({summary.not_played} misdealt or void left out)" if summary.not_played else "")
-          + (f" ({summary.skipped} left out: PHH cannot record them as played)" if summary.skipped else ""))
+          + (f" ({summary.skipped} left out, each with its reason below)" if summary.skipped else ""))
     for number, reason in summary.refused:
         print(f"  hand {number} left out: {reason}")
     return 0
