@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -32,6 +33,22 @@ class View(StrEnum):
     VENUE = "venue"
     BROADCAST = "broadcast"
     OPERATOR = "operator"  # the operator's own screen: live status, never hole cards, never on air
+
+
+def init_display() -> None:
+    """Start pygame's display and fonts for a screen; pygame.error when no display answers (SDL would
+    otherwise fall back to drawing off screen, and a window would run where no one sees it)."""
+    pygame.display.init()
+    pygame.font.init()
+    driver = pygame.display.get_driver()
+    if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
+        pygame.display.quit()
+        raise pygame.error(f"no display answers there (SDL fell back to its {driver} driver)")
+
+
+def is_close_key(event: pygame.event.Event) -> bool:
+    """Esc or q: the keys that close a window of the project (the window's close button is QUIT)."""
+    return event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_q)
 
 
 def _next_boundary(now: float, remaining: float) -> float:
@@ -106,10 +123,13 @@ class DisplayLoop:
     """
 
     def __init__(self, *, screen: Screen, clock: Callable[[], float],
-                 on_frame: Callable[[float, int], None] | None = None) -> None:
+                 on_frame: Callable[[float, int], None] | None = None, close_keys: bool = False) -> None:
         self.screen = screen
         self.clock = clock
         self.on_frame = on_frame  # called after each flip with (session time, frame number)
+        # Esc and q close a window; the appliance's full screen ignores them, as a keypad's Esc clears
+        # an amount and no key may stop the table.
+        self.close_keys = close_keys
         self.frames = 0
         self.last_frame_s = 0.0  # how long the last frame took to draw and flip (for the benchmark)
         self.last_frame_cpu_s = 0.0  # the CPU time this thread spent on it (the wall time less waiting)
@@ -161,7 +181,7 @@ class DisplayLoop:
                 self._wake.wait(wait_s)
             self._wake.clear()
             for event in pygame.event.get():
-                if event.type == pygame.QUIT:
+                if event.type == pygame.QUIT or (self.close_keys and is_close_key(event)):
                     self._stop = True
                 elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWEXPOSED):
                     dirty = True

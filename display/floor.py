@@ -24,6 +24,11 @@ STATUS_COLOURS = {
 STATUS_WORDS = {"misdealt": "MISDEAL", "board": "BOARD DUE", "fault": "READER FAULT"}
 
 
+def counted(n: int, thing: str) -> str:
+    """'1 table', '2 tables', '0 open rulings'."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
 def status_label(status: str) -> str:
     return STATUS_WORDS.get(status, status.upper())
 
@@ -83,7 +88,7 @@ def _header(surface: pygame.Surface, rect: pygame.Rect, model: FloorModel, table
     theme.draw_text(surface, title or "Floor", size, theme.ACCENT, (s.px(8), rect.centery), anchor="midleft")
     summary = model.summary(now)
     open_count = sum(1 for v in tables if v.open_rulings and v.status(now) != "offline")
-    parts = [f"{len(tables)} tables", f"{open_count} open rulings"]
+    parts = [counted(len(tables), "table"), counted(open_count, "open ruling")]
     parts += [f"{n} {status_label(k).lower()}" for k, n in sorted(summary.items()) if k in ("offline", "fault")]
     theme.draw_text(surface, "   ".join(parts), round(size * 0.8), theme.TEXT, rect.center, anchor="center")
     stamp = clock_text if clock_text is not None else time.strftime("%H:%M:%S")

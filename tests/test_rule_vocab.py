@@ -101,3 +101,20 @@ def test_profile_show_reports_a_broken_profile_directory(tmp_path: Path,
     assert "no profile files" in capsys.readouterr().err
     with pytest.raises(ConfigError):
         load_profiles(tmp_path)
+
+
+@pytest.mark.parametrize(("name", "title", "where"), [
+    ("upt", "Ultimate Poker Tour Rules", "Ultimate Poker Tour's website"),
+    ("robert", "Robert's Rules of Poker", "readybetgo.com"),
+    ("rpl", "RPL League Rules", "Raleigh Poker League"),
+    ("wfp", "The Official Poker Rulebook for WFP", "WorldFreePoker.com"),
+    ("wfp-dealer", "WFP dealer guidelines, revised January 2024", "WorldFreePoker.com"),
+])
+def test_profile_show_names_the_rulebook_by_title_and_where_to_read_it(
+        name: str, title: str, where: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # The rulebooks are not in the repository: a file name such as 003_205a0dcac8e3ecdd.txt points nowhere.
+    assert main(["profile", "show", name]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].startswith(f"  rulebook: {title}")
+    assert lines[3].startswith("  read it: ") and where in lines[3]
+    assert ".txt" not in "\n".join(lines[:4])

@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from firmware_py.commands import start_subscriber
+from firmware_py.commands import NO_SCREEN, ZERO_DELAY, has_screen, number, open_window, start_subscriber
 
 HELP = "render a feature table's broadcast view off the table, on the secure delay (and a delayed JSON feed)"
 DEFAULT_FEED_PORT = 8765
@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="this instance's name: primary (default) or standby; each has its own broker client")
     parser.add_argument("--theme", metavar="FILE.toml", help="the overlay's theme (default config/overlay/theme.toml)")
     add_broker_arguments(parser, user="production")
-    parser.add_argument("--delay", type=float, default=120.0, metavar="SECONDS",
+    parser.add_argument("--delay", type=number(), default=120.0, metavar="SECONDS",
                         help="the secure delay, counted from each message's arrival here (default 120)")
     parser.add_argument("--allow-zero-delay", action="store_true",
                         help="permit --delay 0 (a private game only: it shows live hole cards)")
@@ -45,7 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=float, default=None, metavar="S", help="stop after S seconds")
     parser.add_argument("--snapshot", metavar="FILE.png", help="write the broadcast picture when stopping")
     parser.add_argument("--size", default="1920x1080", metavar="WxH", help="window or picture size")
-    parser.add_argument("--windowed", action="store_true", help="a window instead of the full screen")
+    parser.add_argument("--windowed", action="store_true",
+                        help="a window instead of the full screen (Esc, q or its close button close either)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,6 +66,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"broadcast: {exc}" if str(exc).startswith("--") else f"broadcast: {exc} (--size is e.g. 1920x1080)",
               file=sys.stderr)
+        return 2
+    if args.delay == 0 and not args.allow_zero_delay:
+        print(f"broadcast: {ZERO_DELAY}", file=sys.stderr)
+        return 2
+    if not args.headless and not has_screen():
+        print(f"broadcast: {NO_SCREEN}: use --headless (the feed, and --snapshot FILE.png)", file=sys.stderr)
         return 2
     options = {"broadcast_delay_s": args.delay, "allow_zero_delay": args.allow_zero_delay}
     config = DisplayConfig.from_mapping(options, source="broadcast options")
@@ -114,8 +121,8 @@ def run(args: argparse.Namespace) -> int:
         if args.headless:
             while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
                 stop.wait(0.2)
-        else:
-            view.window((width, height), fullscreen=not args.windowed, stop=stop, deadline=deadline)
+        elif not view.window((width, height), fullscreen=not args.windowed, stop=stop, deadline=deadline):
+            return 2
     finally:
         subscriber.stop()
         if server is not None:
@@ -179,20 +186,24 @@ class BroadcastPicture:
         save_png(surface, path)
 
     def window(self, size: tuple[int, int], *, fullscreen: bool, stop: threading.Event,
-               deadline: float | None) -> None:
+               deadline: float | None) -> bool:
+        """Show the picture in a window until closed or stopped; False if no window opens here."""
         import pygame  # noqa: PLC0415
 
-        pygame.display.init()
-        pygame.font.init()
-        screen = pygame.display.set_mode(size, pygame.FULLSCREEN if fullscreen else 0)
-        pygame.display.set_caption(f"Broadcast: {self.production.room}")
+        from display.app import is_close_key  # noqa: PLC0415
+
+        screen = open_window(size, fullscreen=fullscreen, title=f"Broadcast: {self.production.room}",
+                             command="broadcast")
+        if screen is None:
+            return False
         try:
             while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
                 for event in pygame.event.get():
-                    if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+                    if event.type == pygame.QUIT or is_close_key(event):
                         stop.set()
                 self.draw(screen, time.monotonic())
                 pygame.display.flip()
                 stop.wait(0.1)
         finally:
             pygame.display.quit()
+        return True

@@ -13,7 +13,7 @@ from hardware.emulation.emulated_table import EmulatedTable
 from hardware.hardware_config import DEFAULT_PATH, load_hardware_config
 from hardware.serial_board import open_serial_port
 
-HELP = "Check the table's hardware (readers, serial board, buttons, buzzer) and print what to fix."
+HELP = "check the table's hardware (readers, serial board, buttons, buzzer) and print what to fix"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

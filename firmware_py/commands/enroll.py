@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from firmware_py.config_toolkit import did_you_mean
+from firmware_py.core.cards import JOKERS
 from firmware_py.core.events import Read
 from firmware_py.errors import DeckFileError
 from hardware.emulation.emulated_table import EmulatedTable
@@ -20,7 +21,7 @@ from hardware.hardware_config import DEFAULT_PATH, HardwareConfig, load_hardware
 from hardware.reader_health import ReaderFault, ReaderRecovered
 from hardware.rig import start_sensors
 
-HELP = "Enroll a new deck: scan its cards one by one on one antenna and write its deck registry file."
+HELP = "enroll a new deck: scan its 54 cards (the jokers X1 and X2 last) one by one on one antenna into a deck file"
 DECKS_DIR = Path("config/decks")
 FAULT_TIMEOUT_S = 30.0  # a reader fault that lasts this long is not a loose card: stop and say what to do
 
@@ -110,7 +111,8 @@ def run_enrollment(enrollment: Enrollment, events: queue.Queue[object], *, anten
     faulted_since: float | None = None
     while (card := enrollment.expected) is not None:
         done, total = enrollment.progress
-        print(f"[{done + 1:2}/{total}] next: {card} - place it on the {antenna} antenna", file=out, flush=True)
+        print(f"[{done + 1:2}/{total}] next: {_spoken(card)} - place it on the {antenna} antenna", file=out,
+              flush=True)
         if on_prompt is not None:
             on_prompt(card)
         waited_from = clock()
@@ -149,6 +151,13 @@ def run_enrollment(enrollment: Enrollment, events: queue.Queue[object], *, anten
     print(f"Deck {enrollment.deck!r} complete: {enrollment.progress[0]} cards written to {enrollment.path}",
           file=out)
     return 0
+
+
+def _spoken(card: str) -> str:
+    """The card as the prompt names it: the jokers' codes say which joker they are."""
+    if card in JOKERS:
+        return f"{card} ({('the first', 'the second')[JOKERS.index(card)]} joker)"
+    return card
 
 
 class SimulatedOperator:

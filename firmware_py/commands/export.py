@@ -36,8 +36,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         with Journal.open(path) as journal:
             events = journal_events(journal, base_dir=config.hardware_file.parent)
+            # The PHH's table: its id in the room, else the table file's name (never a path of this machine).
+            table = config.room.table if config.room is not None else Path(config.source).stem
             summary = export(journal, events, profiles=dict(config.profiles), out_dir=Path(args.out),
-                             table=config.source)
+                             table=table, names=config.seat_names)
     except (JournalError, SessionError) as exc:
         print(f"export: {exc}", file=sys.stderr)
         return 3
@@ -47,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{summary.session}: {summary.events} events")
     print(f"{summary.histories}: {summary.hands} hands"
           + (f" ({summary.not_played} misdealt or void left out)" if summary.not_played else "")
-          + (f" ({summary.skipped} left out: PHH cannot record them as played)" if summary.skipped else ""))
+          + (f" ({summary.skipped} left out, each with its reason below)" if summary.skipped else ""))
     for number, reason in summary.refused:
         print(f"  hand {number} left out: {reason}")
     return 0

@@ -9,12 +9,13 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware_py.commands import start_subscriber
+from firmware_py.commands import NO_SCREEN, has_screen, number, open_window, start_subscriber
 
-HELP = "the floor view: every table of a room on one screen (status, open rulings, misdeals, hands per hour)"
+HELP = "show every table of a room on one screen: status, open rulings, misdeals, hands per hour"
 REFRESH_S = 0.5
 
 
@@ -23,14 +24,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--room", required=True, help="the room id (the second level of the topics)")
     add_broker_arguments(parser, user="floor")
-    parser.add_argument("--headless", action="store_true", help="no window: write --snapshot/--dump and stop")
+    parser.add_argument("--headless", action="store_true", help="no window: only --dump (every second) and "
+                        "--snapshot (when stopping)")
     parser.add_argument("--seconds", type=float, default=None, metavar="S",
                         help="stop after S seconds (default: run until closed or signalled)")
     parser.add_argument("--snapshot", metavar="FILE.png", help="write the floor picture when stopping")
     parser.add_argument("--dump", metavar="FILE.json", help="write each table's last state as JSON (every "
                         "second, and when stopping)")
+    parser.add_argument("--retire-after", type=number(), default=None, metavar="S",
+                        help="take a table off the floor once it has been offline S seconds (default: keep it; in "
+                        "the window, R takes every offline table off now); a table heard from again comes back")
     parser.add_argument("--size", default="1920x1080", metavar="WxH", help="window or picture size")
-    parser.add_argument("--windowed", action="store_true", help="a window instead of the full screen")
+    parser.add_argument("--windowed", action="store_true",
+                        help="a window instead of the full screen (Esc, q or its close button close either; R "
+                        "retires offline tables)")
     parser.add_argument("--client-id", help="the broker session to keep, so no ruling is missed while the floor "
                         "reconnects (default floor-<room>-<host>; one per floor screen)")
 
@@ -72,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
     if args.headless and not (args.snapshot or args.dump):
         print("floor: --headless needs --snapshot FILE.png or --dump FILE.json", file=sys.stderr)
         return 2
+    if not args.headless and not has_screen():
+        print(f"floor: {NO_SCREEN}: use --headless with --snapshot FILE.png or --dump FILE.json", file=sys.stderr)
+        return 2
     model = FloorModel(room)
     topics = [f"pokertable/{room}/+/{kind}" for kind in ("status", "heartbeat", "state", "ruling")]
     client_id = args.client_id or f"floor-{room}-{socket.gethostname()}"
@@ -83,17 +93,27 @@ def run(args: argparse.Namespace) -> int:
     if not start_subscriber(subscriber, "floor"):
         return 2
     deadline = time.monotonic() + args.seconds if args.seconds is not None else None
+    next_dump = 0.0
+
+    def housekeeping() -> None:
+        """Each turn of the loop, window or headless: retire long-offline tables, write the dump each second."""
+        nonlocal next_dump
+        now = time.monotonic()
+        if args.retire_after is not None:
+            model.retire(now, offline_for_s=args.retire_after)
+        if args.dump and now >= next_dump:
+            dump(model, Path(args.dump), now)
+            next_dump = now + 1.0
+
     status = 0
     try:
         if args.headless:
-            next_dump = 0.0
             while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
-                if args.dump and time.monotonic() >= next_dump:
-                    dump(model, Path(args.dump), time.monotonic())
-                    next_dump = time.monotonic() + 1.0
+                housekeeping()
                 stop.wait(0.1)
         else:
-            status = _window(model, room, (width, height), args, stop=stop, deadline=deadline)
+            status = _window(model, room, (width, height), args, stop=stop, deadline=deadline,
+                             every_frame=housekeeping)
     finally:
         subscriber.stop()
         if args.dump:
@@ -116,21 +136,22 @@ def _picture(model: Any, room: str, size: tuple[int, int], path: Path) -> None:
 
 
 def _window(model: Any, room: str, size: tuple[int, int], args: argparse.Namespace, *, stop: threading.Event,
-            deadline: float | None) -> int:
+            deadline: float | None, every_frame: Callable[[], None]) -> int:
     import pygame  # noqa: PLC0415
 
+    from display.app import is_close_key  # noqa: PLC0415
     from display.floor import render_floor  # noqa: PLC0415
 
-    pygame.display.init()
-    pygame.font.init()
-    flags = 0 if args.windowed else pygame.FULLSCREEN
-    screen = pygame.display.set_mode(size, flags)
-    pygame.display.set_caption(f"Floor: room {room}")
+    screen = open_window(size, fullscreen=not args.windowed, title=f"Floor: room {room}", command="floor")
+    if screen is None:
+        return 2
     while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
         for event in pygame.event.get():
-            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE,
-                                                                                            pygame.K_q)):
+            if event.type == pygame.QUIT or is_close_key(event):
                 stop.set()
+            elif event.type == pygame.KEYDOWN and event.key == pygame.K_r:
+                model.retire(time.monotonic())  # every offline table: the floor staff know they are closed
+        every_frame()
         render_floor(screen, model, now=time.monotonic(), title=f"Room {room}")
         pygame.display.flip()
         stop.wait(REFRESH_S)

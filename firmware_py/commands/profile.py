@@ -38,7 +38,10 @@ def render(profile: Profile) -> str:
     files = {name: Path(path).name for name, path in profile.lineage}
     lines = [f"{profile.name}: {profile.title}",
              "  inherits: " + " -> ".join(f"{name} ({path})" for name, path in profile.lineage),
-             f"  rulebook: {profile.rulebook}", ""]
+             f"  rulebook: {profile.rulebook or '(none named)'}"]
+    if profile.rulebook_source:
+        lines.append(f"  read it: {profile.rulebook_source}")
+    lines.append("")
     window, clock, blinds = profile.window, profile.clock, profile.blinds
     lines += ["[misdeal_window]", f"  rule: {window.cite}",
               f"  closing_actions: {', '.join(sorted(window.closing_actions))}",

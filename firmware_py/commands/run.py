@@ -3,25 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 import time
 from pathlib import Path
 
+from firmware_py.commands import NO_SCREEN, has_screen, number
 from firmware_py.errors import ConfigError
 
 HELP = "run the table: read the sensors, rule on the deal, drive the screen (--simulate: no hardware needed)"
-
-
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be more than zero")
-    return value
 
 
 def _rate(text: str) -> float:
@@ -44,19 +34,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the simulated dealer's seed (default 1)")
     parser.add_argument("--error-rate", type=_rate, default=0.25,
                         help="share of simulated hands with a dealer error (default 0.25)")
-    parser.add_argument("--speed", type=_positive, default=None,
+    parser.add_argument("--speed", type=number(positive=True), default=None,
                         help="simulated time per real second (default: 1 with a window, as fast as "
                         "possible headless)")
     parser.add_argument("--fresh", action="store_true", help="--simulate: start a new simulated session "
                         "even if the last one did not finish")
-    parser.add_argument("--windowed", action="store_true", help="a window instead of the full screen")
+    parser.add_argument("--windowed", action="store_true",
+                        help="a window instead of the full screen, as --simulate always opens (Esc, q or its "
+                        "close button stop the table; the full screen ignores keys)")
     parser.add_argument("--acks", metavar="FILE", help=argparse.SUPPRESS)  # one line per journaled event (tests)
     parser.add_argument("--verbose", action="store_true", help="debug logging")
-
-
-def _has_screen() -> bool:
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-                or os.environ.get("SDL_VIDEODRIVER"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,9 +71,8 @@ def run(args: argparse.Namespace) -> int:
     config = load_table_config(args.config or DEFAULT_PATH, with_display=not headless)
     if not headless and not config.screen.enabled:
         headless = True
-    if not headless and args.simulate and not _has_screen():
-        print("run: no display here (DISPLAY, WAYLAND_DISPLAY and SDL_VIDEODRIVER unset): running headless",
-              file=sys.stderr)
+    if not headless and args.simulate and not has_screen():
+        print(f"run: {NO_SCREEN}: running headless", file=sys.stderr)
         headless = True
     if args.windowed and not headless:
         config = dataclasses.replace(config, screen=dataclasses.replace(config.screen, fullscreen=False))
@@ -163,7 +149,10 @@ def run(args: argparse.Namespace) -> int:
         deals = daemon.core.snapshot().hand_number
         hands = deals - daemon.void_deals
         void = f" and {daemon.void_deals} misdealt or void" if daemon.void_deals else ""
-        rate = f" ({hands / elapsed:.1f} hands/s)" if not daemon.resumed and elapsed > 0 else ""
+        # The pace at the table, in its own (simulated) time as a floor counts it: hands per hour. Per second of
+        # the wall clock it read 0.0 at real speed and said nothing of the table headless.
+        played_s = daemon.clock()
+        rate = f" ({hands * 3600 / played_s:.0f} hands per hour of play)" if played_s > 0 else ""
         print(f"simulated table: {hands} hands played{void} (seed {plan.seed}), {daemon.events_fed} events, "
               f"{daemon.rulings} rulings in {elapsed:.1f} s{rate}; journal {journal.path}", flush=True)
     return status

@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import sys
 
+from firmware_py.commands import ZERO_DELAY, number
 from firmware_py.core.engine import TableCore
 from firmware_py.errors import ConfigError, SessionError
 from firmware_py.profiles import load_profiles
@@ -36,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="picture size in pixels (default 800x480)")
     parser.add_argument("--config", metavar="FILE.toml",
                         help="the table file (config/table.toml): its [display] names, blinds and delay")
-    parser.add_argument("--delay", type=float, metavar="SECONDS",
+    parser.add_argument("--delay", type=number(), metavar="SECONDS",
                         help="broadcast delay (overrides the config; default 120)")
     parser.add_argument("--allow-zero-delay", action="store_true",
                         help="permit --delay 0 (a private game only: it shows live hole cards)")
@@ -58,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
 
             config = load_table_config(args.config, with_display=True).screen.display
         overrides: dict[str, object] = {}
+        if args.delay == 0 and not (args.allow_zero_delay or config.allow_zero_delay):
+            print(f"snapshot: {ZERO_DELAY}", file=sys.stderr)
+            return 2
         if args.delay is not None:
             overrides["broadcast_delay_s"] = args.delay
         if args.allow_zero_delay:

@@ -53,7 +53,8 @@ SECTIONS: dict[str, dict[str, type]] = {
         "new_player_between_button_and_blinds": bool,
     },
 }
-TOP_KEYS = {"profile": str, "title": str, "parent": str, "rulebook": str}
+# rulebook: the book's title; rulebook_source: where a reader finds it (the books are not shipped).
+TOP_KEYS = {"profile": str, "title": str, "parent": str, "rulebook": str, "rulebook_source": str}
 # The whole numbers a profile may hold, inclusive: outside them a ruling would silently change.
 RANGES: dict[str, tuple[int, int]] = {
     "first_cards": (0, 2),  # the first or the first two cards of the deal
@@ -165,12 +166,13 @@ class Profile:
     name: str
     title: str
     parent: str | None
-    rulebook: str
+    rulebook: str  # the rulebook's title
     window: MisdealWindow
     clock: ClockRule
     blinds: BlindRule
     rules: Mapping[RuleKey, Rule]
     lineage: tuple[tuple[str, str], ...] = ()  # (profile, source file), the root first
+    rulebook_source: str = ""  # where to read the rulebook: its publisher and site
 
     def file_of(self, profile: str) -> str:
         """The source file of a profile this one inherits from (or of itself)."""
@@ -381,6 +383,7 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
         title=str(data.get("title", name)),
         parent=data.get("parent"),
         rulebook=str(data.get("rulebook", raw[root_first[-1]][1].get("rulebook", ""))),
+        rulebook_source=str(data.get("rulebook_source", "")),
         window=MisdealWindow(
             cite=f"{section_source['misdeal_window']}: {window['rule']}",
             closing_actions=frozenset(ButtonName(a) for a in window["closing_actions"]),

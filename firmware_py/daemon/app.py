@@ -474,7 +474,7 @@ class Daemon:
     def _with_levels(self, events: list[Event]) -> list[Event]:
         """A `level` line before each `new_hand` that starts a new blind level (when chips are counted)."""
         schedule = self.config.schedule
-        if schedule is None:
+        if schedule is None or not self.config.starting_stack:
             return events
         out: list[Event] = []
         for event in events:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -197,16 +197,19 @@ def hand_records(events: Sequence[Event], profiles: dict[str, Profile]) -> list[
     return hands
 
 
-def hand_history(record: HandRecord, *, table: str = "") -> Any:
+def hand_history(record: HandRecord, *, table: str = "", names: Mapping[int, str] | None = None) -> Any:
     """The hand as a pokerkit HandHistory, by playing it through a pokerkit state press by press.
 
     Raises NotExportable, with the reason, when a press does not fit pokerkit's play exactly (a seat
     acting out of turn, a check facing a bet, the table moving on while pokerkit awaits an action) or
     when pokerkit's payout differs from the winners the table ruled: the hand is then left out, never
-    guessed at.
+    guessed at. `table` names the table and `names` the players by seat (`[display.seat_names]`; a seat
+    without one is "Seat N").
     """
     from pokerkit import Automation, HandHistory, Mode, NoLimitTexasHoldem  # noqa: PLC0415
 
+    if not record.ended and record.winners is None:  # (a journal that ends at the showdown holds a whole hand)
+        raise NotExportable("the hand did not finish: the journal ends during it")
     seats = record.seats
     if len(seats) < 2:
         raise NotExportable("fewer than two seats were dealt in")
@@ -262,7 +265,7 @@ def hand_history(record: HandRecord, *, table: str = "") -> Any:
     hh = HandHistory.from_game_state(game, state)
     hh.seats = list(seats)
     hh.seat_count = 10
-    hh.players = [f"Seat {s}" for s in seats]
+    hh.players = [(names or {}).get(s) or f"Seat {s}" for s in seats]
     hh.hand = record.number
     if table:
         hh.table = table
@@ -397,8 +400,9 @@ def _write_private(path: Path, data: bytes) -> None:
 
 
 def export(journal: Journal, events: Sequence[Event], *, profiles: dict[str, Profile], out_dir: Path,
-           table: str = "") -> ExportSummary:
-    """Write `session.jsonl` and `hands.phhs` (mode 0600) into `out_dir`."""
+           table: str = "", names: Mapping[int, str] | None = None) -> ExportSummary:
+    """Write `session.jsonl` and `hands.phhs` (mode 0600) into `out_dir`; `table` and `names` as in
+    `hand_history`."""
     from pokerkit import HandHistory  # noqa: PLC0415
 
     lines = [row.line for row in journal.rows()]
@@ -410,7 +414,7 @@ def export(journal: Journal, events: Sequence[Event], *, profiles: dict[str, Pro
             not_played += 1
             continue
         try:
-            histories.append(hand_history(record, table=table))
+            histories.append(hand_history(record, table=table, names=names))
         except (ValueError, KeyError) as exc:
             refused.append((record.number, str(exc)))
             logger.warning("hand %d left out of the PHH file: %s", record.number, exc)

@@ -81,10 +81,9 @@ class DisplayComponent:
         try:
             import pygame  # noqa: PLC0415
 
-            from display.app import DisplayLoop, View  # noqa: PLC0415
+            from display.app import DisplayLoop, View, init_display  # noqa: PLC0415
 
-            pygame.display.init()
-            pygame.font.init()
+            init_display()
             if self.config.fullscreen:
                 pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
                 pygame.mouse.set_visible(False)
@@ -97,7 +96,7 @@ class DisplayComponent:
             chances = ChancesCache(background=self.config.view == View.BROADCAST)
             screen = _fault_screen_class()(view=View(self.config.view), config=self.config.display,
                                            faults=self.faults, chances=chances)
-            self._loop = DisplayLoop(screen=screen, clock=self.clock)
+            self._loop = DisplayLoop(screen=screen, clock=self.clock, close_keys=not self.config.fullscreen)
         except BaseException as exc:
             self._error = exc
             self._ready.set()

@@ -61,7 +61,10 @@ class TableConfig:
     screen: ScreenConfig = field(default_factory=ScreenConfig)
     journal_path: Path = Path("state") / JOURNAL_NAME
     starting_stack: int = 0  # [chips]: each seat's chips at the start; 0: the table counts no chips
-    schedule: Any = None  # display.display_config.DisplayConfig: the blind levels (level_at), when chips are counted
+    # display.display_config.DisplayConfig: the blind levels of [display] (level_at), journaled when chips are
+    # counted; the simulated dealer, which always bets amounts, plays them too
+    schedule: Any = None
+    seat_names: Mapping[int, str] = field(default_factory=dict)  # [display.seat_names], for the hand histories
     tracker: Any = None  # firmware_py.daemon.tracker.TrackerConfig: the action-tracker page, off when None
     room: Any = None  # firmware_py.room.room_config.RoomConfig: publishing to the room's broker (off when None)
 
@@ -110,8 +113,9 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
     journal_path = default_journal_path()
     if "journal" in data:
         journal_path = mistakes.attempt(lambda: _journal(source, data["journal"], base_dir), journal_path)
-    starting_stack, schedule = mistakes.attempt(lambda: _chips(source, data.get("chips", {}),
-                                                               data.get("display", {})), (0, None))
+    starting_stack, schedule = mistakes.attempt(lambda: _chips(source, data.get("chips", {}), data.get("display", {}),
+                                                               views=screen.display if with_display else False),
+                                                 (0, None))
     tracker = None
     if "tracker" in data:
         from firmware_py.daemon.tracker import parse_tracker_config  # noqa: PLC0415
@@ -124,7 +128,8 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
         room = mistakes.attempt(lambda: parse_room(source, data["room"], base_dir=base_dir), None)
     mistakes.raise_if_any()
     return TableConfig(source=source, **game, screen=screen, journal_path=journal_path,
-                       starting_stack=starting_stack, schedule=schedule, tracker=tracker, room=room)
+                       starting_stack=starting_stack, schedule=schedule, tracker=tracker, room=room,
+                       seat_names=dict(schedule.seat_names) if schedule is not None else {})
 
 
 def _game(table: Section, base_dir: Path, mistakes: ConfigMistakes) -> dict[str, Any]:
@@ -218,18 +223,19 @@ def _journal(source: str, raw: Any, base_dir: Path) -> Path:
     return _path(base_dir, journal.string("path"), journal, "path")
 
 
-def _chips(source: str, raw: Any, display: Any) -> tuple[int, Any]:
-    """`[chips] starting_stack`; the blind levels are `[display] blind_levels` (one schedule for both)."""
+def _chips(source: str, raw: Any, display: Any, *, views: Any = False) -> tuple[int, Any]:
+    """`[chips] starting_stack`, and the schedule: `[display] blind_levels` (one for the chips and the views)
+    and seat names. `views`: the views' display config when it was read (its mistakes are told there, once)."""
     section = Section(source, "chips", raw, ("starting_stack",))
     stack = section.data.get("starting_stack", 0)
     if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
         raise section.error(f"must be a whole number of chips (0: count no chips), not {shown(stack)}"
                             f"{how_to_write('starting_stack', stack, 1500)}", "starting_stack")
-    if not stack:
-        return 0, None
+    if views is not False:
+        return stack, views
     from display.display_config import DisplayConfig  # noqa: PLC0415 (no pygame: the schedule only)
 
-    keys = ("blind_levels", "levels_start_t")
+    keys = ("blind_levels", "levels_start_t", "seat_names")
     levels = {k: v for k, v in (display if isinstance(display, dict) else {}).items() if k in keys}
     return stack, DisplayConfig.from_mapping(levels, source=source)
 

@@ -132,7 +132,8 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
     game = config.game
     acts, _errors = script(profile=config.profiles[game.profile], seats=game.seats, button=game.button,
                            deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,
-                           error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK)
+                           error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK,
+                           schedule=config.schedule)
     dealer = SimulatedDealer(sensors, acts, speed=speed,
                              on_done=lambda: daemon.queue.put(Stop("the simulated session is over")))
     daemon.readers.append(CallbackComponent("readers", sensors.start_readers, sensors.stop_readers))

@@ -35,11 +35,14 @@ SCHEMA = (
     """CREATE TABLE IF NOT EXISTS hands (
         room TEXT NOT NULL, table_id TEXT NOT NULL, session TEXT NOT NULL, seq BIGINT NOT NULL,
         hand INTEGER NOT NULL, t DOUBLE PRECISION, dealer TEXT NOT NULL, played BOOLEAN NOT NULL, phh TEXT,
-        rulings TEXT NOT NULL,
+        rulings TEXT NOT NULL, phh_problem TEXT,
         PRIMARY KEY (room, table_id, session, seq))""",
 )
+# Columns added since the first schema: a database made before gets them at start (table, column, type).
+ADDED_COLUMNS = (("hands", "phh_problem", "TEXT"),)  # why a played hand has no PHH (the table's reason)
 RULING_COLUMNS = ("room", "table_id", "session", "seq", "n", "dealer", "hand", "t", "kind", "rule", "remedy", "body")
-HAND_COLUMNS = ("room", "table_id", "session", "seq", "hand", "t", "dealer", "played", "phh", "rulings")
+HAND_COLUMNS = ("room", "table_id", "session", "seq", "hand", "t", "dealer", "played", "phh", "rulings",
+                "phh_problem")
 
 
 class Store(Protocol):
@@ -58,6 +61,9 @@ class SQLiteStore:
         self.db.execute("PRAGMA synchronous=FULL")
         for statement in SCHEMA:
             self.db.execute(statement)
+        for table, column, kind in ADDED_COLUMNS:
+            if column not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
         self.db.commit()
 
     def write(self, rulings: Sequence[tuple[Any, ...]], hands: Sequence[tuple[Any, ...]]) -> tuple[int, int]:
@@ -93,6 +99,8 @@ class PostgresStore:
         with self.db.transaction():
             for statement in SCHEMA:
                 self.db.execute(statement)
+            for table, column, kind in ADDED_COLUMNS:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
 
     def write(self, rulings: Sequence[tuple[Any, ...]], hands: Sequence[tuple[Any, ...]]) -> tuple[int, int]:
         inserted = 0
@@ -144,7 +152,7 @@ def ruling_row(room: str, table: str, body: dict[str, Any]) -> tuple[Any, ...]:
 def hand_row(room: str, table: str, body: dict[str, Any]) -> tuple[Any, ...]:
     return (room, table, str(body["session"]), int(body["seq"]), int(body["hand"]), body.get("t"),
             str(body.get("dealer", "")), bool(body.get("played")), body.get("phh"),
-            json.dumps(body.get("rulings", [])))
+            json.dumps(body.get("rulings", [])), body.get("phh_problem"))
 
 
 @dataclass

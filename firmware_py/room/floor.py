@@ -42,6 +42,7 @@ class TableView:
     irregularities_seen: int = 0
     last_ruling: dict[str, Any] | None = None
     ruling_at: float | None = None  # the floor's clock when last_ruling came (for the latency benchmark)
+    offline_at: float | None = None  # the floor's clock when it said it went offline (or was first heard of)
 
     def status(self, now: float) -> str:
         """offline, fault, misdealt, dealing, preflop, flop, turn, river, board, showdown or idle."""
@@ -50,6 +51,20 @@ class TableView:
         if self.last_beat is not None and now - self.last_beat > STALE_BEATS * self.heartbeat_s:
             return "offline"
         return str(self.state.get("status", "idle")) if self.state else "idle"
+
+    def offline_for(self, now: float) -> float | None:
+        """Seconds the table has been offline at `now` (None while it is online)."""
+        if self.status(now) != "offline":
+            return None
+        if not self.online:  # it said so (or has not said it is online since the floor first heard of it)
+            since = self.offline_at
+        else:  # it went silent
+            since = self.last_beat + STALE_BEATS * self.heartbeat_s if self.last_beat is not None else None
+        return max(0.0, now - since) if since is not None else 0.0
+
+    def last_seq(self) -> tuple[str, int]:
+        """(session, seq) of the newest state the floor holds of this table."""
+        return str(self.state.get("session", "")), int(self.state.get("seq", 0)) if self.state else 0
 
     @property
     def open_rulings(self) -> list[dict[str, Any]]:
@@ -68,6 +83,9 @@ class FloorModel:
         self._tables: dict[tuple[str, str], TableView] = {}
         self._dealers: dict[str, DealerCounts] = {}
         self._lock = threading.Lock()
+        # Tables taken off the floor (offline), with the (session, seq) of their last state: what the broker
+        # delivers again of them (retained, or after a reconnect) stays off; a table that comes back returns.
+        self._retired: dict[tuple[str, str], tuple[str, int]] = {}
         self.messages = 0
         self.duplicates = 0
         self.ignored = 0
@@ -86,12 +104,17 @@ class FloorModel:
             return
         with self._lock:
             self.messages += 1
+            if (room, table) in self._retired:
+                if not _back(kind, body, self._retired[(room, table)]):
+                    return
+                del self._retired[(room, table)]
             view = self._tables.get((room, table))
             if view is None:
-                view = self._tables[(room, table)] = TableView(room=room, table=table)
+                view = self._tables[(room, table)] = TableView(room=room, table=table, offline_at=now)
             if kind == "status":
                 view.online = bool(body.get("online"))
                 view.offline_reason = str(body.get("reason", ""))
+                view.offline_at = None if view.online else now
                 view.heartbeat_s = float(body.get("heartbeat_s", view.heartbeat_s))
                 view.dealer = str(body.get("dealer", view.dealer))
                 if view.online:
@@ -134,6 +157,19 @@ class FloorModel:
             view.irregularities_seen += 1
             view.last_ruling, view.ruling_at = body, now
 
+    def retire(self, now: float, *, offline_for_s: float = 0.0) -> list[str]:
+        """Take the tables offline for at least `offline_for_s` seconds off the floor; returns their ids.
+
+        A retired table returns as soon as it is heard from again (online, a heartbeat, a newer state).
+        """
+        with self._lock:
+            gone = [(key, view) for key, view in self._tables.items()
+                    if (off := view.offline_for(now)) is not None and off >= offline_for_s]
+            for key, view in gone:
+                self._retired[key] = view.last_seq()
+                del self._tables[key]
+        return [view.table for _key, view in gone]
+
     def tables(self) -> list[TableView]:
         with self._lock:
             return sorted(self._tables.values(), key=lambda v: (v.room, _natural(v.table)))
@@ -148,6 +184,16 @@ class FloorModel:
 
     def summary(self, now: float) -> Counter[str]:
         return Counter(view.status(now) for view in self.tables())
+
+
+def _back(kind: str, body: dict[str, Any], last: tuple[str, int]) -> bool:
+    """Whether a message of a retired table says it is back (not its old news delivered again)."""
+    if kind == "heartbeat" or (kind == "status" and body.get("online")):
+        return True
+    if kind in ("state", "ruling"):
+        session, seq = str(body.get("session", "")), int(body.get("seq", 0))
+        return session != last[0] or seq > last[1]
+    return False
 
 
 def _natural(name: str) -> tuple[Any, ...]:

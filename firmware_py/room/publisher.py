@@ -20,7 +20,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -121,9 +121,10 @@ class RoomPublisher:
 
     def __init__(self, config: RoomConfig, *, journal_path: Path, session: str, profiles: Any, base_dir: Path,
                  faults: Any = None, client_factory: Callable[[], Any] | None = None,
-                 names: dict[int, str] | None = None,
+                 names: Mapping[int, str] | None = None,
                  level_at: Callable[[float], tuple[int, float | None]] | None = None) -> None:
         self.config = config
+        self.names = dict(names or {})  # the players' names by seat, for the hands' PHH
         self.journal_path = journal_path
         self.session = session
         self.base_dir = base_dir
@@ -391,7 +392,7 @@ class RoomPublisher:
         phh, problem = None, None
         if record.played:
             try:
-                phh = hand_history(record, table=cfg.table).dumps()
+                phh = hand_history(record, table=cfg.table, names=self.names).dumps()
             except (ValueError, KeyError) as exc:
                 problem = str(exc)
         body = envelope(cfg.room, cfg.table, seq, session=self.session, hand=record.number, t=record.t,
@@ -428,8 +429,7 @@ def attach_publisher(daemon: Any, journal: Any) -> RoomPublisher | None:
 
     publisher = RoomPublisher(config.room, journal_path=Path(journal.path), session=journal_session(journal),
                               profiles=config.profiles, base_dir=config.hardware_file.parent, faults=daemon.faults,
-                              names=dict(display.seat_names) if display is not None else None,
-                              level_at=level_at if schedule is not None else None)
+                              names=config.seat_names, level_at=level_at if schedule is not None else None)
     daemon.on_snapshot.append(publisher.wake)
     daemon.extras.append(publisher)
     return publisher

@@ -20,6 +20,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from firmware_py.core import (
     Button,
@@ -105,6 +106,7 @@ class DealerBot:
     # Chips: each seat's starting stack (0: the bot keys no amounts) and the blind level (small, big, ante).
     stack: int = 0
     level: tuple[int, int, int] = (50, 100, 0)
+    schedule: Any = None  # the table's blind levels (`level_at(t)`, display_config.DisplayConfig): they replace `level`
     _uids: dict[str, str] = field(default_factory=dict)
     _core: TableCore | None = None  # with chips: the table as the dealer sees it (the screen's pot and stacks)
 
@@ -186,11 +188,15 @@ class _Script:
             self.emit(Gone(t=self.tick(0.3), antenna=f"board{i}", uid=self.bot._uids[card]))
 
     def chips_before_hand(self) -> None:
-        """The blind level on the first hand; the starting stack again for a seat that is nearly out."""
+        """The blind level when it changes (the first hand's too); the starting stack again for a seat that is
+        nearly out."""
         core, bot = self.bot._core, self.bot
         assert core is not None
         small, big, ante = bot.level
-        if core.level is None:
+        if bot.schedule is not None:
+            now = bot.schedule.level_at(self.t).level
+            small, big, ante = now.small, now.big, now.ante
+        if core.level is None or (core.level.small, core.level.big, core.level.ante) != (small, big, ante):
             self.emit(Level(t=self.tick(0.1), small=small, big=big, ante=ante))
         stacks = {view.seat: view.stack or 0 for view in core.snapshot().seats}
         short = [(seat, bot.stack) for seat in sorted(bot.seats)

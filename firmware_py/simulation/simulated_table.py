@@ -102,10 +102,12 @@ def event_key(event: Event) -> tuple[str, ...] | None:
 def script(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, other_deck: Any,
            seed: int, hands: int, error_rate: float,
            errors: Sequence[DealerMistake] = tuple(DealerMistake),
-           stack: int = 0) -> tuple[list[Act], list[DealerMistake | None]]:
-    """The seeded bot's session as acts (the same seed always gives the same acts); with `stack`, amounts."""
+           stack: int = 0, schedule: Any = None) -> tuple[list[Act], list[DealerMistake | None]]:
+    """The seeded bot's session as acts (the same seed always gives the same acts); with `stack`, amounts at
+    the blind levels of `schedule` (`level_at(t)`)."""
     bot = DealerBot(rng=random.Random(seed), deck=deck, other_deck=other_deck, profile=profile,
-                    seats=tuple(seats), button=button, error_rate=error_rate, errors=errors, stack=stack)
+                    seats=tuple(seats), button=button, error_rate=error_rate, errors=errors, stack=stack,
+                    schedule=schedule)
     acts: list[Act] = []
     made: list[DealerMistake | None] = []
     t = 1.0

@@ -133,3 +133,31 @@ def test_a_hand_with_a_card_the_table_could_not_read_is_refused():
     hand.press("hand_end")
     with pytest.raises(NotExportable, match="could not read"):
         hand_history(only_hand(hand.events))
+
+
+def test_a_hand_the_journal_ends_during_is_refused_as_unfinished_not_blamed_on_a_betting_round():
+    hand = Hand()
+    hand.press("call", 1)
+    hand.press("call", 2)  # the journal ends here: the big blind has not acted, no hand_end
+    record = only_hand(hand.events)
+    with pytest.raises(NotExportable, match=r"^the hand did not finish: the journal ends during it$"):
+        hand_history(record)
+
+
+def test_the_players_are_the_configured_seat_names_and_pokerkit_reads_them_back():
+    hand = Hand()
+    hand.press("call", 1)
+    hand.press("call", 2)
+    hand.press("check", 3)
+    hand.street("3h", "9c", "5s", "Jd", first=1)
+    hand.press("bet", 2)
+    hand.press("fold", 3)
+    hand.press("fold", 1)
+    hand.press("hand_end")
+    history = hand_history(only_hand(hand.events), table="t07", names={1: "Ada", 2: "Bruno Ñúñez"})
+    assert history.players == ["Bruno Ñúñez", "Seat 3", "Ada"]  # pokerkit's order: small blind, big blind, button
+    back = HandHistory.loads(history.dumps())
+    assert back.players == ["Bruno Ñúñez", "Seat 3", "Ada"] and back.table == "t07"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert not list(back)[-1].status

@@ -12,9 +12,10 @@ import sys
 import pytest
 from pokerkit import ChipsPushing, HandHistory
 
-from firmware_py.core import Cause, Gone, Ruling, RulingKind, Street
+from firmware_py.core import Cause, Gone, Level, Ruling, RulingKind, Street
 from firmware_py.daemon.app import journal_events
 from firmware_py.daemon.journal import Journal
+from firmware_py.daemon.table_config import load_table_config
 from firmware_py.profiles import load_profiles
 from firmware_py.simulation.export_check import table_stacks, table_winners
 from tests.daemon.conftest import ROOT, environment, run_daemon
@@ -44,6 +45,20 @@ def test_fifty_simulated_hands_complete_and_print_rulings_with_their_sensor(sess
     assert any(isinstance(e, Gone) for e in events)  # the board reported cards leaving: real presence logic
 
 
+def test_the_simulated_table_plays_the_configured_blind_levels(session):
+    # config/table.toml counts no chips ([chips] is commented out), yet the simulated dealer bets: at the
+    # levels of [display] blind_levels (25/50 first), which the header shows, not a level of its own.
+    _tmp, journal, _result = session
+    schedule = load_table_config(ROOT / "config" / "table.toml", with_display=False).schedule
+    with Journal.open(journal) as j:
+        levels = [e for e in journal_events(j, base_dir=ROOT / "config") if isinstance(e, Level)]
+    assert (levels[0].small, levels[0].big, levels[0].ante) == (25, 50, 0)
+    for level in levels:
+        now = schedule.level_at(level.t).level
+        assert (level.small, level.big, level.ante) == (now.small, now.big, now.ante), level
+    assert len({(e.small, e.big) for e in levels}) >= 2  # 50 hands last past the first 20-minute level
+
+
 def _public(obj: dict) -> str:
     ruling = Ruling(t=obj["t"], ruling=RulingKind(obj["ruling"]), rule=obj["rule"], remedy=obj["remedy"],
                     cause=Cause(obj["cause"]) if obj.get("cause") else None, card=obj.get("card"), seat=obj.get("seat"),
@@ -69,6 +84,8 @@ def test_export_replays_to_the_same_rulings_and_loads_in_pokerkit(session):
     # The live log names no face-down card (an extra card): compare with the replay's rulings told the same way.
     assert [_public(json.loads(line)).strip() for line in replayed.stdout.splitlines()] == live
 
+    names = load_table_config(ROOT / "config" / "table.toml", with_display=False).seat_names
+    assert names[1] == "Ada"
     with open(out / "hands.phhs", "rb") as handle:
         histories = list(HandHistory.load_all(handle))
     assert len(histories) >= 30
@@ -87,3 +104,6 @@ def test_export_replays_to_the_same_rulings_and_loads_in_pokerkit(session):
         assert list(final.stacks) == [stacks[history.hand][seat] for seat in history.seats], history.hand
         assert len(history.user_defined_fields["_burns"]) <= 6
         assert history.user_defined_fields["_seats"] == history.seats
+        # The players by the table file's [display.seat_names]; the table by its name, not this machine's path
+        assert history.players == [names[seat] for seat in history.seats]
+        assert history.table == "table"

@@ -37,6 +37,13 @@ def test_summary_counts_hands_played_apart_from_misdeals(tmp_path):
     assert void == ended and void > 0  # seed 5 at 50% errors misdeals at least once
     assert hands + void == 12  # the dealer bot's twelve deals
     assert rulings == len(made)
+    # The pace in hands per hour of the session's own time (the simulated clock), as the floor shows it
+    # (per second of the wall clock it read "0.0 hands/s" at real speed).
+    per_hour = re.search(r"\((\d+) hands per hour of play\)", result.stdout)
+    assert per_hour, result.stdout
+    with Journal.open(journal) as j:
+        session_s = max(event.t for event in journal_events(j, base_dir=ROOT / "config"))
+    assert abs(int(per_hour.group(1)) - hands * 3600 / session_s) <= 0.02 * hands * 3600 / session_s + 1
 
 
 def test_summary_after_a_restart_counts_the_whole_session(tmp_path):

@@ -110,10 +110,20 @@ def test_snapshot_command_refuses_an_unset_zero_delay(tmp_path, capsys):
     status = main(["snapshot", str(SESSIONS / "clean_showdown.jsonl"), "--view", "broadcast",
                    "--delay", "0", "--out", str(tmp_path / "x.png")])
     assert status == 2
-    assert "allow_zero_delay" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "add --allow-zero-delay" in err and "allow_zero_delay" not in err  # the flag, not a config key
     status = main(["snapshot", str(SESSIONS / "clean_showdown.jsonl"), "--view", "broadcast",
                    "--delay", "0", "--allow-zero-delay", "--out", str(tmp_path / "x.png")])
     assert status == 0
+
+
+def test_broadcast_command_refuses_zero_delay_naming_the_flag(capsys):
+    status = main(["broadcast", "--room", "main", "--table", "t01", "--delay", "0", "--headless",
+                   "--broker", "127.0.0.1:9", "--feed-port", "-1", "--seconds", "0"])
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.startswith("broadcast: --delay 0 ") and "add --allow-zero-delay" in err
+    assert "allow_zero_delay" not in err
 
 
 def _readme_snapshot_command() -> list[str]:

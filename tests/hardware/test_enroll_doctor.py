@@ -64,7 +64,10 @@ def test_enroll_runs_end_to_end_on_the_emulated_table(config_path, tmp_path, cap
     deck = load_deck(out)
     assert deck.missing == () and len(deck.cards) == 54
     printed = capsys.readouterr().out
-    assert "[ 1/54] next: 2s" in printed and "[54/54] next: X2" in printed
+    assert "[ 1/54] next: 2s - place it" in printed
+    # X1 and X2 are the deck's codes for its jokers: the prompt says so
+    assert "[53/54] next: X1 (the first joker) - place it" in printed
+    assert "[54/54] next: X2 (the second joker) - place it" in printed
 
 
 def _enroll_with(operator, enrollment, config_path, antenna="shoe", timeout=10.0):

@@ -161,8 +161,8 @@ def test_a_table_stopping_drops_held_broadcast_messages_rather_than_send_them_ea
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--delay", "0"], "broadcast_delay_s is 0: a broadcast without delay leaks hole cards"),
-    (["--delay", "-5"], "broadcast_delay_s is -5"),
+    (["--delay", "0"], "--delay 0 puts live hole cards on the picture: add --allow-zero-delay"),  # the flag to use
+    (["--delay", "-5"], "argument --delay: '-5' must be at least zero"),
     (["--feed-port", "70000"], "--feed-port 70000"),
     (["--size", "huge"], "--size is e.g. 1920x1080"),
 ])

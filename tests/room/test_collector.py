@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from firmware_py.room.collector import Collector, PostgresStore, SQLiteStore, open_store
+from firmware_py.room.collector import Collector, PostgresStore, SQLiteStore, hand_row, open_store
 from tests.room.conftest import ROOT, Listener, broker_config, table_file
 from tests.room.services import Mosquitto, Postgres
 from tests.room.test_publisher import environment, journal_truth, simulate
@@ -119,3 +119,39 @@ def test_collect_command_bad_options_are_named(argv: list[str], message: str) ->
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2, result.stderr
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def _hand(seq: int, **fields: Any) -> tuple[str, dict[str, Any]]:
+    return ("pokertable/main/t01/hand", {"v": 1, "room": "main", "table": "t01", "session": "s1", "seq": seq,
+                                         "hand": seq, "t": 1.0, "dealer": "Ada", "rulings": [], **fields})
+
+
+def test_the_collector_stores_why_a_played_hand_has_no_phh(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "room.sqlite3"))
+    collector = Collector(store)
+    collector.start()
+    for name, body in (_hand(1, played=True, phh="variant = 'NT'\n", phh_problem=None),
+                       _hand(2, played=True, phh=None, phh_problem="seat 2 checked on the preflop facing a bet"),
+                       _hand(3, played=False, phh=None, phh_problem=None)):
+        collector.offer(name, body)
+    collector.stop()
+    assert store.query("SELECT hand, phh IS NOT NULL, phh_problem FROM hands ORDER BY hand") == [
+        (1, 1, None), (2, 0, "seat 2 checked on the preflop facing a bet"), (3, 0, None)]
+    store.close()
+
+
+def test_a_collector_database_made_before_gets_the_phh_problem_column(tmp_path: Path) -> None:
+    import sqlite3  # noqa: PLC0415
+
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.execute("""CREATE TABLE hands (room TEXT NOT NULL, table_id TEXT NOT NULL, session TEXT NOT NULL,
+        seq BIGINT NOT NULL, hand INTEGER NOT NULL, t DOUBLE PRECISION, dealer TEXT NOT NULL, played BOOLEAN NOT NULL,
+        phh TEXT, rulings TEXT NOT NULL, PRIMARY KEY (room, table_id, session, seq))""")
+    old.execute("INSERT INTO hands VALUES ('main', 't01', 's0', 1, 1, 1.0, 'Ada', 1, 'variant', '[]')")
+    old.commit()
+    old.close()
+    store = open_store(str(path))
+    store.write([], [hand_row("main", "t01", _hand(2, played=True, phh=None, phh_problem="odd chips")[1])])
+    assert store.query("SELECT seq, phh_problem FROM hands ORDER BY seq") == [(1, None), (2, "odd chips")]
+    store.close()

@@ -127,3 +127,95 @@ def test_floor_command_bad_options_are_named(argv: list[str], message: str) -> N
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def _stopped_table(model: FloorModel, name: str, *, at: float) -> None:
+    topic = f"pokertable/main/{name}/"
+    body = {**BASE, "table": name}
+    model.feed(topic + "status", {**body, "seq": 0, "online": True, "heartbeat_s": 2}, now=0.0)
+    model.feed(topic + "state", {**body, "seq": 40, "status": "idle", "open_rulings": []}, now=0.0)
+    model.feed(topic + "status", {**body, "seq": 40, "online": False, "reason": "stopped"}, now=at)
+
+
+def test_a_stopped_table_is_retired_after_the_time_given_and_comes_back_when_it_is_heard_from() -> None:
+    model = FloorModel("main")
+    _stopped_table(model, "t07", at=10.0)
+    topic = "pokertable/main/t07/"
+    model.feed("pokertable/main/t08/heartbeat", {**BASE, "table": "t08", "seq": 1}, now=30.0)  # online
+    assert model.retire(39.0, offline_for_s=30) == []  # offline for 29 s only
+    assert model.retire(40.0, offline_for_s=30) == ["t07"]
+    assert [v.table for v in model.tables()] == ["t08"]
+    # What the broker delivers again (the retained state and status, after a reconnect) keeps it off the floor
+    model.feed(topic + "state", {**BASE, "seq": 40, "status": "idle"}, now=41.0)
+    model.feed(topic + "status", {**BASE, "seq": 40, "online": False, "reason": "stopped"}, now=41.0)
+    assert [v.table for v in model.tables()] == ["t08"]
+    # ... and the table started again is back
+    model.feed(topic + "status", {**BASE, "seq": 41, "online": True, "heartbeat_s": 2}, now=50.0)
+    assert model.table("t07") is not None and model.table("t07").status(50.0) == "idle"
+
+
+def test_a_table_gone_silent_counts_offline_from_its_missed_heartbeats() -> None:
+    model = FloorModel("main")
+    model.feed("pokertable/main/t07/status", {**BASE, "seq": 0, "online": True, "heartbeat_s": 2}, now=0.0)
+    view = model.table("t07")
+    assert view.offline_for(5.0) is None and view.offline_for(16.0) == 10.0  # silent since 0 + 3 beats of 2 s
+    assert model.retire(16.0, offline_for_s=11) == [] and model.retire(16.0, offline_for_s=10) == ["t07"]
+
+
+def test_r_in_the_floor_window_retires_every_offline_table_and_esc_closes_it() -> None:
+    import argparse  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    from firmware_py.commands import floor  # noqa: PLC0415
+
+    model = FloorModel("main")
+    _stopped_table(model, "t07", at=0.0)
+    model.feed("pokertable/main/t08/heartbeat", {**BASE, "table": "t08", "seq": 1}, now=time.monotonic())
+    init_headless()
+    ticks = []
+    for key in (pygame.K_r, pygame.K_ESCAPE):
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+    status = floor._window(model, "main", (640, 360), argparse.Namespace(windowed=True), stop=threading.Event(),
+                           deadline=time.monotonic() + 10, every_frame=lambda: ticks.append(1))
+    assert status == 0 and ticks  # closed by Esc, after one frame (which did the dump and the retiring)
+    assert [v.table for v in model.tables()] == ["t08"]
+
+
+def test_the_floor_header_counts_in_the_singular_for_one() -> None:
+    from display import floor as floor_view  # noqa: PLC0415
+
+    model = FloorModel("main")
+    model.feed("pokertable/main/t07/status", {**BASE, "seq": 0, "online": True, "heartbeat_s": 2}, now=0.0)
+    model.feed("pokertable/main/t07/state", {**BASE, "seq": 3, "status": "flop",
+                                             "open_rulings": [ruling(3)["ruling"]]}, now=0.0)
+    drawn: list[str] = []
+    original = theme.draw_text
+    init_headless()
+    try:
+        floor_view.theme.draw_text = lambda surface, text, *a, **k: drawn.append(text) or original(surface, text,
+                                                                                                  *a, **k)
+        render_floor(pygame.Surface((1280, 720)), model, now=1.0, title="Room main", clock_text="12:00:00")
+    finally:
+        floor_view.theme.draw_text = original
+    assert "1 table   1 open ruling" in drawn, drawn
+
+
+def test_floor_dump_is_written_every_second_with_a_window_too(tmp_path: Path, broker: Mosquitto) -> None:
+    dump = tmp_path / "floor.json"
+    floor = subprocess.Popen([sys.executable, "-m", "firmware_py", "floor", "--room", "main", "--broker",
+                              f"127.0.0.1:{broker.port}", "--windowed", "--size", "640x360", "--dump", str(dump),
+                              "--seconds", "30"], cwd=ROOT, env={**environment(), "SDL_VIDEODRIVER": "dummy"},
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        written = []
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and len(set(written)) < 3:
+            if dump.exists():
+                written.append(dump.stat().st_mtime_ns)
+            time.sleep(0.2)
+        assert floor.poll() is None  # still running: the dumps came from the window's loop, not the stop
+        assert len(set(written)) >= 3, written
+        assert json.loads(dump.read_text())["room"] == "main"
+    finally:
+        floor.terminate()
+        floor.communicate(timeout=30)
