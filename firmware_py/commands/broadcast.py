@@ -192,8 +192,8 @@ class BroadcastPicture:
 
         from display.app import is_close_key  # noqa: PLC0415
 
-        screen = open_window(size, fullscreen=fullscreen, title=f"Broadcast: {self.production.room}",
-                             command="broadcast")
+        title = f"Broadcast: {self.production.room}/{self.production.control.feature}"
+        screen = open_window(size, fullscreen=fullscreen, title=title, command="broadcast")
         if screen is None:
             return False
         try:
