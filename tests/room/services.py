@@ -142,6 +142,7 @@ class Mosquitto:
     users: dict[str, str] = field(default_factory=dict)  # user -> password; empty: anonymous allowed
     acl: Path | None = None
     certs: Certs | None = None
+    extra: list[str] = field(default_factory=list)  # more mosquitto.conf lines (a bridge section)
     process: subprocess.Popen[bytes] | None = None
 
     def __post_init__(self) -> None:
@@ -177,7 +178,7 @@ class Mosquitto:
         if self.acl is not None:
             lines.append(f"acl_file {self.acl}")
         self.conf = self.directory / "mosquitto.conf"
-        self.conf.write_text("\n".join(lines) + "\n")
+        self.conf.write_text("\n".join([*lines, *self.extra]) + "\n")
         os.chmod(self.directory, 0o777)
 
     def start(self) -> Mosquitto:
@@ -200,6 +201,13 @@ class Mosquitto:
                 self.process.wait(5)
         self.process = None
 
+    def kill(self) -> None:
+        """SIGKILL: what the broker has not saved is gone."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(5)
+        self.process = None
+
     def restart(self, down_s: float = 0.0) -> None:
         self.stop()
         time.sleep(down_s)
@@ -208,6 +216,19 @@ class Mosquitto:
     def log(self) -> str:
         path = self.directory / "mosquitto.log"
         return path.read_text(errors="replace") if path.exists() else ""
+
+
+def zone_bridge(shipped: str, *, zone: str, centre: Mosquitto, password: str) -> list[str]:
+    """config/room/zone-bridge.conf with this zone's name, the centre's port, password and CA: the lines
+    a zone broker adds to its mosquitto.conf. Only the values the file says to change are changed."""
+    assert centre.certs is not None
+    values = {"connection": zone, "address": f"127.0.0.1:{centre.port}", "remote_clientid": f"bridge-{zone}",
+              "remote_username": zone, "remote_password": password, "bridge_cafile": str(centre.certs.ca)}
+    lines = []
+    for line in shipped.splitlines():
+        key = line.split(" ", 1)[0]
+        lines.append(f"{key} {values[key]}" if key in values and not line.startswith("#") else line)
+    return lines
 
 
 # -- PostgreSQL ------------------------------------------------------------------------------------
