@@ -88,7 +88,7 @@ class Room:
         self.zones: list[Mosquitto] = []
         zone_acl = work / "zone.acl"
         zone_acl.write_text(ACL_FILE.read_text() + PROBE_ACL)
-        for name, group in zip(zone_names, tables, strict=True):
+        for name, group in zip(zone_names, tables[:zones], strict=True):
             bridge = zone_bridge(BRIDGE_CONF.read_text(), zone=name, centre=self.centre, password=self.secret[name])
             users = {u: self.secret[u] for u in [*group, "watcher"]}
             self.zones.append(Mosquitto(work / name, tls=True, users=users, acl=zone_acl, certs=make_certs(
@@ -231,19 +231,16 @@ def main(argv: list[str] | None = None) -> int:
     sources = Path(args.sources) if args.sources else work / "sources"
     log(f"work {work}; recording {min(8, len(names))} sessions of {args.hands} hands")
     make_sources(sources, count=min(8, len(names)), hands=args.hands)
-    postgres = None
-    if args.postgres:
-        pg_dir = Path(tempfile.mkdtemp(prefix="pokertable-pg-"))
-        postgres = Postgres(pg_dir).start()
-        db = postgres.url
-    else:
-        db = str(work / "room.sqlite3")
-    room = Room(work, zones=args.zones, tables=groups)
+    postgres = Postgres(Path(tempfile.mkdtemp(prefix="pokertable-pg-"))) if args.postgres else None
+    room = None
     failures: list[str] = []
     results: dict[str, Any] = {"zones": args.zones, "tables": len(names), "seconds": args.seconds,
                                "speed": args.speed, "db": "postgresql" if postgres else "sqlite"}
     try:
         from firmware_py.room.collector import open_store  # noqa: PLC0415
+
+        db = postgres.start().url if postgres is not None else str(work / "room.sqlite3")
+        room = Room(work, zones=args.zones, tables=groups)
 
         collector = room.collector(db)
         floor = room.floor()
@@ -312,7 +309,8 @@ def main(argv: list[str] | None = None) -> int:
                                          journals=work / "backlog", failures=failures)
         store.close()
     finally:
-        room.stop()
+        if room is not None:
+            room.stop()
         if postgres is not None:
             postgres.stop()
             shutil.rmtree(postgres.directory, ignore_errors=True)

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from firmware_py.commands import start_subscriber
+from firmware_py.commands import Watch, start_subscriber
 
 HELP = "render a feature table's broadcast view off the table, on the secure delay (and a delayed JSON feed)"
 DEFAULT_FEED_PORT = 8765
@@ -75,11 +75,13 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    if not start_subscriber(subscriber, "broadcast"):
+    deadline = time.monotonic() + args.seconds if args.seconds is not None else None
+    status = start_subscriber(subscriber, "broadcast", seconds=args.seconds, stop=stop)
+    if status:
         if server is not None:
             server.stop()
-        return 2
-    deadline = time.monotonic() + args.seconds if args.seconds is not None else None
+        return status
+    watch = Watch(subscriber, "broadcast", stop, silence_s=args.warn_silence).start()
     view = BroadcastPicture(feed, config)
     try:
         if args.headless:
@@ -88,12 +90,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             view.window((width, height), fullscreen=not args.windowed, stop=stop, deadline=deadline)
     finally:
+        watch.final()
         subscriber.stop()
         if server is not None:
             server.stop()
         if args.snapshot:
             view.picture((width, height), Path(args.snapshot), time.monotonic())
-    return 0
+    return watch.status
 
 
 class BroadcastPicture:

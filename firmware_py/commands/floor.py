@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from firmware_py.commands import start_subscriber
+from firmware_py.commands import Watch, start_subscriber
 
 HELP = "the floor view: every table of a room on one screen (status, open rulings, misdeals, hands per hour)"
 REFRESH_S = 0.5
@@ -80,10 +80,11 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    if not start_subscriber(subscriber, "floor"):
-        return 2
     deadline = time.monotonic() + args.seconds if args.seconds is not None else None
-    status = 0
+    status = start_subscriber(subscriber, "floor", seconds=args.seconds, stop=stop)
+    if status:
+        return status
+    watch = Watch(subscriber, "floor", stop, silence_s=args.warn_silence).start()
     try:
         if args.headless:
             next_dump = 0.0
@@ -95,12 +96,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             status = _window(model, room, (width, height), args, stop=stop, deadline=deadline)
     finally:
+        watch.final()
         subscriber.stop()
         if args.dump:
             dump(model, Path(args.dump), time.monotonic())
         if args.snapshot:
             _picture(model, room, (width, height), Path(args.snapshot))
-    return status
+    return status or watch.status
 
 
 def _picture(model: Any, room: str, size: tuple[int, int], path: Path) -> None:

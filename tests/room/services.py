@@ -86,8 +86,8 @@ class Certs:
     server_key: Path
 
 
-def make_certs(directory: Path) -> Certs:
-    """A throwaway CA and a server certificate for localhost and 127.0.0.1 (cryptography package)."""
+def make_certs(directory: Path, *, names: tuple[str, ...] = ("localhost", "127.0.0.1")) -> Certs:
+    """A throwaway CA and a server certificate for `names` (cryptography package)."""
     from cryptography import x509  # noqa: PLC0415
     from cryptography.hazmat.primitives import hashes, serialization  # noqa: PLC0415
     from cryptography.hazmat.primitives.asymmetric import ec  # noqa: PLC0415
@@ -111,12 +111,10 @@ def make_certs(directory: Path) -> Certs:
                .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
                .sign(ca_key, hashes.SHA256()))
     key = ec.generate_private_key(ec.SECP256R1())
-    cert = (x509.CertificateBuilder().subject_name(name("localhost")).issuer_name(ca_cert.subject)
+    cert = (x509.CertificateBuilder().subject_name(name(names[0])).issuer_name(ca_cert.subject)
             .public_key(key.public_key()).serial_number(x509.random_serial_number())
             .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=2))
-            .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"),
-                                                        x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-                           critical=False)
+            .add_extension(x509.SubjectAlternativeName([_san(name) for name in names]), critical=False)
             .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
             .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
             .sign(ca_key, hashes.SHA256()))
@@ -128,6 +126,15 @@ def make_certs(directory: Path) -> Certs:
     for path in (certs.ca, certs.server_cert, certs.server_key):
         os.chmod(path, 0o644)  # mosquitto may drop to its own user when started as root
     return certs
+
+
+def _san(name: str) -> object:
+    from cryptography import x509  # noqa: PLC0415
+
+    try:
+        return x509.IPAddress(ipaddress.ip_address(name))
+    except ValueError:
+        return x509.DNSName(name)
 
 
 # -- Mosquitto -------------------------------------------------------------------------------------
