@@ -10,9 +10,10 @@ restarted) while the tables go on:
 
 One broker, many tables, PostgreSQL (the figures in the README): ruling-to-floor latency at the floor
 view's own receipt, then the collector's sustained insert rate from a backlog (the collector stopped while
-every table plays a further session as fast as it can, then started again and timed to the last row):
+every table plays a further session as fast as it can, what they publish recorded and published again as
+further sessions up to ROWS, then the collector started again and timed from its first row to the last):
 
-    python bench/room_zones.py --zones 0 --tables 200 --seconds 300 --speed 2 --postgres --backlog
+    python bench/room_zones.py --zones 0 --tables 200 --seconds 300 --speed 2 --postgres --backlog 100000
 
 Checks, exit 1 if any fails: every ruling and hand of every table's journal is in the collector's
 database exactly once; the floor's last state of every table is the table's (seq and venue digest);
@@ -60,6 +61,8 @@ TABLES_PER_PROCESS = 50
 # Only for this check, until the collector itself publishes `archived` (issue 17 item 1): a user that
 # may write it on the centre, and one that may read it on a zone.
 PROBE_ACL = "\nuser archiver\ntopic write pokertable/+/+/archived\n\nuser watcher\ntopic read pokertable/+/+/archived\n"
+# And for the insert-rate backlog only: a user that may publish recorded rulings and hands again.
+REPLAY_ACL = "\nuser replayer\ntopic write pokertable/+/+/ruling\ntopic write pokertable/+/+/hand\n"
 
 
 def log(text: str) -> None:
@@ -75,14 +78,14 @@ class Room:
         self.passwords.mkdir(parents=True, exist_ok=True)
         self.secret = {}
         zone_names = [f"zone-{chr(ord('a') + i)}" for i in range(zones)]
-        centre_users = ["floor", "collector", "production", "archiver", *zone_names]
+        centre_users = ["floor", "collector", "production", "archiver", "replayer", *zone_names]
         if not zones:
             centre_users += tables[0]
         for user in {*centre_users, *(t for group in tables for t in group), "watcher"}:
             self.secret[user] = f"pw-{user}-{os.getpid()}"
             (self.passwords / f"{user}.password").write_text(self.secret[user])
         acl = work / "centre.acl"
-        acl.write_text(ACL_FILE.read_text() + "\n" + CENTRE_ACL.read_text() + PROBE_ACL)
+        acl.write_text(ACL_FILE.read_text() + "\n" + CENTRE_ACL.read_text() + PROBE_ACL + REPLAY_ACL)
         self.centre = Mosquitto(work / "centre", tls=True, users={u: self.secret[u] for u in centre_users}, acl=acl)
         self.centre.start()
         self.zones: list[Mosquitto] = []
@@ -215,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
                         "what it held)")
     parser.add_argument("--hands", type=int, default=60, help="hands in each recorded session")
     parser.add_argument("--postgres", action="store_true", help="the collector into a real PostgreSQL")
-    parser.add_argument("--backlog", action="store_true", help="then time the collector through a backlog")
+    parser.add_argument("--backlog", type=int, default=0, metavar="ROWS",
+                        help="then time the collector through a backlog of about ROWS rulings and hands")
     parser.add_argument("--work", help="keep everything here (default: a temporary directory)")
     parser.add_argument("--sources", help="recorded sessions to reuse (default: made in the work directory)")
     parser.add_argument("--out", help="write the results as JSON here")
@@ -306,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         log(f"{have} of {expected} rows; ruling to floor {results['ruling_to_floor_ms']}")
         if args.backlog:
             results["backlog"] = backlog(room, store, db, groups, sources=work / "backlog-sources",
-                                         journals=work / "backlog", failures=failures)
+                                         journals=work / "backlog", rows=args.backlog, failures=failures)
         store.close()
     finally:
         if room is not None:
@@ -324,13 +328,56 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if not failures else 1
 
 
+class Recorder:
+    """A client on the centre as the collector's user, in a session of its own, keeping every ruling and hand."""
+
+    def __init__(self, room: Room) -> None:
+        self.messages: list[tuple[str, bytes]] = []
+        self.client = make_client(room_user(room, "collector"), client_id="recorder")
+        self.client.on_connect = lambda c, *_a: [c.subscribe(f"pokertable/{ROOM}/+/{k}", qos=1) for k in ("ruling",
+                                                                                                           "hand")]
+        self.client.on_message = lambda _c, _u, m: self.messages.append((m.topic, m.payload))
+        self.client.connect("127.0.0.1", room.centre.port)
+        self.client.loop_start()
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def room_user(room: Room, user: str) -> BrokerConfig:
+    return BrokerConfig(host="127.0.0.1", port=room.centre.port, tls=True, ca_file=room.centre.certs.ca,  # type: ignore[union-attr]
+                        username=user, password_file=room.passwords / f"{user}.password")
+
+
+def replay(room: Room, recorded: list[tuple[str, bytes]], copies: int) -> None:
+    """Publish the recorded rulings and hands `copies` more times, each copy as another session of the same table
+    (the `session` field: `<session>-r<k>`), for the collector's queue: real messages, many more of them."""
+    client = make_client(room_user(room, "replayer"), client_id="replayer")
+    client.connect("127.0.0.1", room.centre.port)
+    client.loop_start()
+    last = None
+    for k in range(1, copies + 1):
+        for name, payload in recorded:
+            body = json.loads(payload)
+            body["session"] = f"{body['session']}-r{k}"
+            last = client.publish(name, json.dumps(body).encode(), qos=1)
+    if last is not None:
+        last.wait_for_publish(120)
+    time.sleep(1.0)
+    client.disconnect()
+    client.loop_stop()
+
+
 def backlog(room: Room, store: Any, db: str, groups: list[list[str]], *, sources: Path, journals: Path,
-            failures: list[str]) -> dict[str, Any]:
-    """The collector's sustained insert rate: every table plays a short session as fast as it can while
-    the collector is away (the broker keeps its persistent session's messages), then the collector is
-    started and timed from its first row to the last."""
+            rows: int, failures: list[str]) -> dict[str, Any]:
+    """The collector's sustained insert rate: with the collector away (the broker keeps its persistent session's
+    messages) every table plays a short session as fast as it can, and what they published is published again
+    as further sessions until about `rows` rulings and hands wait; then the collector is started and timed
+    from its first row to the last."""
     make_sources(sources, count=4, hands=12)
     before = count_rows(store)
+    recorder = Recorder(room)
     log("backlog: every table plays another session with the collector away")
     workers = [room.tables(f"backlog-{z}-{k}", z, group[i:i + TABLES_PER_PROCESS], sources=sources,
                            journals=journals, seconds=600, speed=1e6)
@@ -340,12 +387,20 @@ def backlog(room: Room, store: Any, db: str, groups: list[list[str]], *, sources
         worker.wait(900)
     names = [name for group in groups for name in group]
     truths = {name: journal_truth(journals / f"{name}.sqlite3") for name in names}
-    expected = before + sum(len(t.rulings) + len(t.hands) for t in truths.values())
-    log(f"backlog: {expected - before} rulings and hands queued; starting the collector")
+    played = sum(len(t.rulings) + len(t.hands) for t in truths.values())
+    deadline = time.monotonic() + 60
+    while len(recorder.messages) < played and time.monotonic() < deadline:
+        time.sleep(0.2)
+    recorder.close()
+    copies = max(0, math.ceil(rows / max(played, 1)) - 1)
+    replay(room, list(recorder.messages), copies)
+    expected = before + played * (copies + 1)
+    log(f"backlog: {expected - before} rulings and hands queued ({played} played, {copies} copies); "
+        "starting the collector")
     collector = room.collector(db, name="collector-backlog")
-    first = last = None
+    first = None
     have = before
-    deadline = time.monotonic() + 600
+    deadline = time.monotonic() + 900
     while have < expected and time.monotonic() < deadline:
         time.sleep(0.05)
         have = count_rows(store)
@@ -354,11 +409,13 @@ def backlog(room: Room, store: Any, db: str, groups: list[list[str]], *, sources
     last = time.monotonic()
     stop_process(collector)
     check_exactly_once(store, truths, failures)
-    rows = expected - before
+    if have != expected:
+        failures.append(f"backlog: {have - before} of {expected - before} rows stored")
     seconds = last - first[0] if first else math.nan
     rate = (have - first[1]) / seconds if first and seconds > 0 else math.nan
-    log(f"backlog: {have - before} of {rows} rows in {seconds:.1f} s: {rate:.0f} rows/s")
-    return {"rows": rows, "stored": have - before, "seconds": round(seconds, 2), "rows_per_s": round(rate)}
+    log(f"backlog: {have - before} of {expected - before} rows in {seconds:.1f} s: {rate:.0f} rows/s")
+    return {"rows": expected - before, "played": played, "copies": copies, "stored": have - before,
+            "seconds": round(seconds, 2), "rows_per_s": round(rate)}
 
 
 if __name__ == "__main__":
