@@ -41,14 +41,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.light_tables import make_sources  # noqa: E402
-from bench.room_scale import environment, percentile  # noqa: E402
+from bench.room_scale import (  # noqa: E402
+    check_exactly_once,
+    check_floor,
+    environment,
+    parse_with_work,
+    percentile,
+    work_directory,
+)
 from firmware_py.room.mqtt import make_client  # noqa: E402
 from firmware_py.room.room_config import BrokerConfig  # noqa: E402
 from tests.room.services import (  # noqa: E402
     ACL_FILE,
     Mosquitto,
     Postgres,
-    ensure_installed,
     make_certs,
     zone_bridge,
 )
@@ -183,20 +189,6 @@ def count_rows(store: Any) -> int:
     return int(store.query("SELECT (SELECT count(*) FROM rulings) + (SELECT count(*) FROM hands)")[0][0])
 
 
-def check_exactly_once(store: Any, truths: dict[str, Any], failures: list[str]) -> None:
-    """Every ruling and hand of each table's journal (its truth) stored once, nothing else for its session."""
-    for name, truth in truths.items():
-        rows = store.query(f"SELECT seq, n FROM rulings WHERE table_id = '{name}' AND session = '{truth.session}'")
-        if len(rows) != len(set(rows)) or {tuple(r) for r in rows} != truth.rulings:
-            failures.append(f"{name}: collector rulings {len(rows)} (distinct {len(set(rows))}), journal "
-                            f"{len(truth.rulings)}; missing {sorted(truth.rulings - {tuple(r) for r in rows})[:5]}")
-        hands = [r[0] for r in store.query(f"SELECT seq FROM hands WHERE table_id = '{name}' "
-                                           f"AND session = '{truth.session}'")]
-        if len(hands) != len(set(hands)) or set(hands) != truth.hands:
-            failures.append(f"{name}: collector hands {len(hands)}, journal {len(truth.hands)}; "
-                            f"missing {sorted(truth.hands - set(hands))[:5]}")
-
-
 def wait_rows(store: Any, expected: int, timeout: float) -> int:
     deadline = time.monotonic() + timeout
     have = count_rows(store)
@@ -220,16 +212,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--postgres", action="store_true", help="the collector into a real PostgreSQL")
     parser.add_argument("--backlog", type=int, default=0, metavar="ROWS",
                         help="then time the collector through a backlog of about ROWS rulings and hands")
-    parser.add_argument("--work", help="keep everything here (default: a temporary directory)")
     parser.add_argument("--sources", help="recorded sessions to reuse (default: made in the work directory)")
-    parser.add_argument("--out", help="write the results as JSON here")
-    args = parser.parse_args(argv)
-    reason = ensure_installed("mosquitto", ["mosquitto", "mosquitto-clients"])
-    if reason:
-        print(f"room_zones: no Mosquitto: {reason}", file=sys.stderr)
+    args = parse_with_work(parser, argv)
+    work = work_directory(args, "room_zones")
+    if work is None:
         return 2
-    work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="room-zones-"))
-    work.mkdir(parents=True, exist_ok=True)
     groups = [[f"t{z * args.tables + i:03d}" for i in range(1, args.tables + 1)] for z in range(max(args.zones, 1))]
     names = [name for group in groups for name in group]
     sources = Path(args.sources) if args.sources else work / "sources"
@@ -288,11 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         stop_process(collector)
         check_exactly_once(store, truths, failures)
         floor_dump = json.loads((work / "floor.json").read_text())
-        for name, truth in truths.items():
-            seen = floor_dump["tables"].get(name, {})
-            if seen.get("digest") != truth.final["digest"] or seen.get("seq") != truth.last_seq:
-                failures.append(f"{name}: the floor's last state is seq {seen.get('seq')}, the table's "
-                                f"{truth.last_seq}")
+        check_floor(floor_dump, truths, failures)
 
         def outside_outages(received: float) -> bool:
             return all(not (down - 1 <= received <= up + 20) for down, up in outages)
@@ -361,6 +344,8 @@ def replay(room: Room, recorded: list[tuple[str, bytes]], copies: int) -> None:
         for name, payload in recorded:
             body = json.loads(payload)
             body["session"] = f"{body['session']}-r{k}"
+            if last is not None and last.mid % 5000 == 0:
+                last.wait_for_publish(120)  # message ids are 16 bits: never 65,535 in flight
             last = client.publish(name, json.dumps(body).encode(), qos=1)
     if last is not None:
         last.wait_for_publish(120)
