@@ -13,7 +13,7 @@ view's own receipt, then the collector's sustained insert rate from a backlog (t
 every table plays a further session as fast as it can, what they publish recorded and published again as
 further sessions up to ROWS, then the collector started again and timed from its first row to the last):
 
-    python bench/room_zones.py --zones 0 --tables 200 --seconds 300 --speed 2 --postgres --backlog 100000
+    python bench/room_zones.py --zones 0 --tables 200 --seconds 300 --speed 2 --postgres --backlog 80000
 
 Checks, exit 1 if any fails: every ruling and hand of every table's journal is in the collector's
 database exactly once; the floor's last state of every table is the table's (seq and venue digest);
@@ -64,6 +64,7 @@ ROOM = "main"
 CENTRE_ACL = ROOT / "config" / "room" / "acl-centre"
 BRIDGE_CONF = ROOT / "config" / "room" / "zone-bridge.conf"
 TABLES_PER_PROCESS = 50
+QUEUE_LIMIT = 90_000  # below the broker's max_queued_messages (100,000), with room for what else is queued
 # Only for this check, until the collector itself publishes `archived` (issue 17 item 1): a user that
 # may write it on the centre, and one that may read it on a zone.
 PROBE_ACL = "\nuser archiver\ntopic write pokertable/+/+/archived\n\nuser watcher\ntopic read pokertable/+/+/archived\n"
@@ -377,7 +378,9 @@ def backlog(room: Room, store: Any, db: str, groups: list[list[str]], *, sources
     while len(recorder.messages) < played and time.monotonic() < deadline:
         time.sleep(0.2)
     recorder.close()
-    copies = max(0, math.ceil(rows / max(played, 1)) - 1)
+    # Mosquitto drops what an offline client's session holds beyond max_queued_messages (100,000 as the tests and
+    # install-room.sh configure it): a larger backlog would measure the broker's limit, not the collector.
+    copies = max(0, min(math.ceil(rows / max(played, 1)), QUEUE_LIMIT // max(played, 1)) - 1)
     replay(room, list(recorder.messages), copies)
     expected = before + played * (copies + 1)
     log(f"backlog: {expected - before} rulings and hands queued ({played} played, {copies} copies); "
@@ -385,13 +388,15 @@ def backlog(room: Room, store: Any, db: str, groups: list[list[str]], *, sources
     collector = room.collector(db, name="collector-backlog")
     first = None
     have = before
-    deadline = time.monotonic() + 900
-    while have < expected and time.monotonic() < deadline:
+    progress = (time.monotonic(), have)
+    while have < expected and time.monotonic() - progress[0] < 30:  # stalled 30 s: what is missing is lost
         time.sleep(0.05)
         have = count_rows(store)
         if have > before and first is None:
             first = (time.monotonic(), have)
-    last = time.monotonic()
+        if have > progress[1]:
+            progress = (time.monotonic(), have)
+    last = progress[0]
     stop_process(collector)
     check_exactly_once(store, truths, failures)
     if have != expected:
