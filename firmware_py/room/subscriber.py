@@ -97,8 +97,8 @@ class RoomSubscriber:
             if self.manual_ack and message.qos:
                 self.client.ack(message.mid, message.qos)
             return
-        if where is not None and where[2] == "status" and isinstance(body, dict):
-            self.online[where[1]] = body.get("online") is True
+        if where is not None and where[2] == "status":
+            self.online[where[1]] = isinstance(body, dict) and body.get("online") is True
             if not self._status_asked:  # watched for silence only: not the caller's
                 if self.manual_ack and message.qos:
                     self.client.ack(message.mid, message.qos)
