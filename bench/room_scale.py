@@ -142,9 +142,52 @@ class Table:
             self.process.send_signal(number)
 
 
+def check_exactly_once(store: Any, truths: dict[str, Any], failures: list[str]) -> None:
+    """Every ruling and hand of each table's journal (its truth) stored once, nothing else for its session."""
+    for name, truth in truths.items():
+        rows = {tuple(r) for r in store.query(f"SELECT seq, n FROM rulings WHERE table_id = '{name}' "
+                                              f"AND session = '{truth.session}'")}
+        count = store.query(f"SELECT count(*) FROM rulings WHERE table_id = '{name}' AND session = '{truth.session}'")
+        if count[0][0] != len(rows) or rows != truth.rulings:
+            failures.append(f"{name}: collector rulings {count[0][0]} (distinct {len(rows)}), journal "
+                            f"{len(truth.rulings)}; missing {sorted(truth.rulings - rows)[:5]}")
+        hands = [r[0] for r in store.query(f"SELECT seq FROM hands WHERE table_id = '{name}' "
+                                           f"AND session = '{truth.session}'")]
+        if len(hands) != len(set(hands)) or set(hands) != truth.hands:
+            failures.append(f"{name}: collector hands {len(hands)}, journal {len(truth.hands)}; "
+                            f"missing {sorted(truth.hands - set(hands))[:5]}")
+
+
+def check_floor(floor_dump: dict[str, Any], truths: dict[str, Any], failures: list[str]) -> None:
+    """The floor's last state of each table is the table's own (its journal's last seq and venue digest)."""
+    for name, truth in truths.items():
+        seen = floor_dump["tables"].get(name, {})
+        if seen.get("digest") != truth.final["digest"] or seen.get("seq") != truth.last_seq:
+            failures.append(f"{name}: the floor's last state is seq {seen.get('seq')} digest {seen.get('digest')}, "
+                            f"the table's seq {truth.last_seq} digest {truth.final['digest']}")
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+def parse_with_work(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """The options every room benchmark shares (where to work, where the results go), then parse."""
+    parser.add_argument("--work", help="keep everything in this directory (default: a temporary one)")
+    parser.add_argument("--out", help="write the results as JSON here")
+    return parser.parse_args(argv)
+
+
+def work_directory(args: argparse.Namespace, name: str) -> Path | None:
+    """The run's directory, once Mosquitto is known to be here (None, having said why, when it is not)."""
+    reason = ensure_installed("mosquitto", ["mosquitto", "mosquitto-clients"])
+    if reason:
+        print(f"{name}: no Mosquitto: {reason}", file=sys.stderr)
+        return None
+    work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix=f"{name.replace('_', '-')}-"))
+    work.mkdir(parents=True, exist_ok=True)
+    return work
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,15 +197,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--outage", type=float, default=60.0, help="the first broker outage, in seconds")
     parser.add_argument("--speed", type=float, default=1.0, help="simulated seconds per real second")
     parser.add_argument("--db", help="the collector's database (default: a SQLite file in the work directory)")
-    parser.add_argument("--work", help="keep everything in this directory (default: a temporary one)")
-    parser.add_argument("--out", help="write the results as JSON here")
-    args = parser.parse_args(argv)
-    reason = ensure_installed("mosquitto", ["mosquitto", "mosquitto-clients"])
-    if reason:
-        print(f"room_scale: no Mosquitto: {reason}", file=sys.stderr)
+    args = parse_with_work(parser, argv)
+    work = work_directory(args, "room_scale")
+    if work is None:
         return 2
-    work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="room-scale-"))
-    work.mkdir(parents=True, exist_ok=True)
     names = [f"t{i:02d}" for i in range(1, args.tables + 1)]
     users = {name: f"pw-{name}-{os.getpid()}" for name in [*names, "floor", "collector", "production"]}
     log = lambda text: print(f"{time.strftime('%H:%M:%S')} {text}", flush=True)  # noqa: E731
@@ -273,20 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     # -- the checks ----------------------------------------------------------------------------------
     failures: list[str] = []
     floor_dump = json.loads((work / "floor.json").read_text())
-    for name, truth in truths.items():
-        rows = store.query(f"SELECT seq, n FROM rulings WHERE table_id = '{name}' AND session = '{truth.session}'")
-        if len(rows) != len(set(rows)) or set(rows) != truth.rulings:
-            failures.append(f"{name}: collector rulings {len(rows)} (distinct {len(set(rows))}), journal "
-                            f"{len(truth.rulings)}; missing {sorted(truth.rulings - set(rows))[:5]}")
-        hands = [r[0] for r in store.query(f"SELECT seq FROM hands WHERE table_id = '{name}' "
-                                           f"AND session = '{truth.session}'")]
-        if len(hands) != len(set(hands)) or set(hands) != truth.hands:
-            failures.append(f"{name}: collector hands {len(hands)}, journal {len(truth.hands)}; "
-                            f"missing {sorted(truth.hands - set(hands))[:5]}")
-        seen = floor_dump["tables"].get(name, {})
-        if seen.get("digest") != truth.final["digest"] or seen.get("seq") != truth.last_seq:
-            failures.append(f"{name}: the floor's last state is seq {seen.get('seq')} digest {seen.get('digest')}, "
-                            f"the table's seq {truth.last_seq} digest {truth.final['digest']}")
+    check_exactly_once(store, truths, failures)
+    check_floor(floor_dump, truths, failures)
     denied = {}
     for user, monitor in monitors.items():
         read = set(monitor.kinds) & FORBIDDEN[user]

@@ -72,3 +72,16 @@ class JournalLoss(JournalCorrupt):
 
 class JournalFull(JournalError):
     """The disk (or the journal's page limit) is full: the event was not recorded, nor acted on."""
+
+
+class BrokerError(TableError, ConnectionError):
+    """A room client cannot use the MQTT broker; the message names the broker and why."""
+
+
+class BrokerRefused(BrokerError):
+    """The broker cannot be used as configured (its certificate's name or CA, our user or password):
+    retrying will not help, so the program stops and says what to change."""
+
+
+class BrokerUnreachable(BrokerError):
+    """Nothing answers at the broker's address (refused, unknown host, no route, no answer in time)."""

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The room's install steps (docs/room.md). Run from a clone, as root:
 #   sudo systemd/install-room.sh broker                 # on the broker host: Mosquitto, TLS, passwords, the ACL
-#   sudo systemd/install-room.sh user NAME              # on the broker host: add a table id, floor, collector or production
+#   sudo systemd/install-room.sh user NAME [--password-file F]  # on the broker host: add a table id, floor,
+#                                                       # collector or production (F: no prompt; else asks)
 #   sudo systemd/install-room.sh table CA.crt PASSWORD  # on a table (after install.sh): paho-mqtt, network, secrets
+#   sudo systemd/install-room.sh services CA.crt        # the room's units: collector, floor, broadcast@TABLE
 set -euo pipefail
 
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
@@ -17,8 +19,10 @@ fi
 
 case "${1:-}" in
 broker)
-    apt-get update
-    apt-get install -y mosquitto mosquitto-clients
+    if ! command -v mosquitto_passwd >/dev/null || { ! command -v mosquitto >/dev/null && [[ ! -x /usr/sbin/mosquitto ]]; }; then
+        apt-get update
+        apt-get install -y mosquitto mosquitto-clients
+    fi
     install -m 0644 "${SRC}/config/room/acl" "${MOSQ}/pokertable.acl"
     touch "${MOSQ}/pokertable.passwd"
     chown root:mosquitto "${MOSQ}/pokertable.passwd"
@@ -45,8 +49,23 @@ CONF
     echo "Mosquitto listens on 8883 (TLS) with the room's ACL; add users with: sudo $0 user NAME"
     ;;
 user)
-    name="${2:?usage: $0 user NAME (a table id, floor, collector or production)}"
-    mosquitto_passwd "${MOSQ}/pokertable.passwd" "$name"
+    name="${2:?usage: $0 user NAME [--password-file FILE] (a table id, floor, collector or production)}"
+    if [[ "${3:-}" == "--password-file" ]]; then
+        file="${4:?usage: $0 user NAME --password-file FILE}"
+        password="$(head -n 1 "$file")"
+        if [[ -z "$password" ]]; then
+            echo "$file: empty; put the password on its first line" >&2
+            exit 1
+        fi
+        # On stdin (twice: mosquitto_passwd asks again), not on the command line where ps shows it.
+        printf '%s\n%s\n' "$password" "$password" | mosquitto_passwd "${MOSQ}/pokertable.passwd" "$name" >/dev/null
+        echo "user $name added; its client reads the password from $file (--password-file, or password_file in [room])"
+    elif [[ -n "${3:-}" ]]; then
+        echo "usage: $0 user NAME [--password-file FILE]" >&2
+        exit 2
+    else
+        mosquitto_passwd "${MOSQ}/pokertable.passwd" "$name"
+    fi
     systemctl reload mosquitto 2>/dev/null || systemctl restart mosquitto
     ;;
 table)
@@ -65,8 +84,25 @@ table)
         printf 'ca_file = "room/ca.crt"\npassword_file = "room/password"\ndealer = ""\n'
     fi
     ;;
+services)
+    ca="${2:?usage: $0 services CA.crt}"
+    install -d -m 0755 "${ETC}/room"
+    install -m 0644 "$ca" "${ETC}/room/ca.crt"
+    for unit in pokertable-collector.service pokertable-floor.service pokertable-broadcast@.service; do
+        install -m 0644 "${SRC}/systemd/${unit}" "/etc/systemd/system/${unit}"
+    done
+    if [[ ! -f "${ETC}/room.env" ]]; then
+        printf 'ROOM=main\nBROKER=broker.example\n# COLLECT_DB=postgresql://collector@db.example/pokertable\n' \
+            > "${ETC}/room.env"
+    fi
+    systemctl daemon-reload
+    echo "set ROOM and BROKER in ${ETC}/room.env; put each service's broker password in"
+    echo "${ETC}/room/collector.password, floor.password, production.password (mode 0600, root's: systemd hands"
+    echo "it to the service as a credential); then: systemctl enable --now pokertable-collector pokertable-floor"
+    echo "and pokertable-broadcast@TABLE for each table on air"
+    ;;
 *)
-    sed -n '2,6p' "$0" >&2
+    sed -n '2,9p' "$0" >&2
     exit 2
     ;;
 esac

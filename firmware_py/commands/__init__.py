@@ -6,28 +6,115 @@ import argparse
 import math
 import os
 import sys
+import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from firmware_py.room.subscriber import RoomSubscriber
 
+# Exit statuses of the room's commands when the broker cannot be used (systemd/README.md): a unit restarts
+# on UNREACHABLE (the broker may come back) and not on REFUSED (a certificate or password to change).
+UNREACHABLE, REFUSED = 3, 4
+SILENCE_WARN_S = 30.0  # subscribed this long, tables online, and nothing of a kind: warn once
+SLOW_KINDS = {"ruling": 20, "hand": 20}  # these may not come for minutes: warn after 20 times as long
 
-def start_subscriber(subscriber: RoomSubscriber, command: str, timeout: float = 10.0) -> bool:
-    """Start a room command's subscriber and wait up to `timeout` for the broker, telling stderr why
-    if it is not there yet. False only when the client cannot start at all (an unreadable password
-    or CA file): the command then stops. A broker that refuses or does not answer yet is retried in
-    the background."""
-    broker = subscriber.broker
+
+def start_subscriber(subscriber: RoomSubscriber, command: str, *, seconds: float | None,
+                     stop: threading.Event) -> int:
+    """Connect a room command's subscriber; 0 when it is connected and subscribed, else the exit status,
+    having told stderr why: REFUSED at once for the broker's certificate (name or CA), a TLS handshake
+    that fails or a refused user or password; UNREACHABLE when nothing answers within the connect
+    timeout, or within `seconds` (the command's --seconds) if that is shorter."""
+    from firmware_py.errors import BrokerError, BrokerRefused, ConfigError  # noqa: PLC0415
+    from firmware_py.room.mqtt import CONNECT_TIMEOUT_S  # noqa: PLC0415
+
+    limit = CONNECT_TIMEOUT_S if seconds is None else min(seconds, CONNECT_TIMEOUT_S)
     try:
-        subscriber.start()
-    except Exception as exc:
-        print(f"{command}: cannot connect to {broker.host}:{broker.port}: {exc}", file=sys.stderr)
-        return False
-    if not subscriber.wait_connected(timeout):
-        why = f"refused: {subscriber.refused}" if subscriber.refused else f"no answer in {timeout:g} s"
-        print(f"{command}: the broker {broker.host}:{broker.port} {why}; still trying", file=sys.stderr)
-    return True
+        subscriber.start(deadline=time.monotonic() + limit, stop=stop)
+    except BrokerError as exc:
+        print(f"{command}: cannot connect: {exc}", file=sys.stderr)
+        return REFUSED if isinstance(exc, BrokerRefused) else UNREACHABLE
+    except ConfigError as exc:  # the password file cannot be read
+        print(f"{command}: {exc}", file=sys.stderr)
+        return REFUSED
+    if not subscriber.connected.is_set():  # stopped (a signal) before the broker answered
+        print(f"{command}: stopped before the broker {subscriber.broker.host}:{subscriber.broker.port} answered",
+              file=sys.stderr)
+        return UNREACHABLE
+    return 0
+
+
+class Watch:
+    """Beside a running room command: stops it (status REFUSED) when the broker refuses it for good on a
+    reconnect, and warns once per kind of message that never comes while tables are online, which is how
+    a user the ACL lets read nothing shows (the broker grants every subscription)."""
+
+    def __init__(self, subscriber: RoomSubscriber, command: str, stop: threading.Event, *,
+                 silence_s: float = SILENCE_WARN_S) -> None:
+        self.subscriber, self.command, self.stop, self.silence_s = subscriber, command, stop, silence_s
+        self.status = 0
+        self.warned: set[str] = set()
+        self._thread = threading.Thread(target=self._run, name=f"{command}-watch", daemon=True)
+
+    def start(self) -> Watch:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self.stop.wait(0.5):
+            self.check(time.monotonic())
+
+    def check(self, now: float) -> None:
+        from firmware_py.room.mqtt import refusal  # noqa: PLC0415
+
+        subscriber = self.subscriber
+        refused = refusal(subscriber.refused, subscriber.broker) if subscriber.refused else None
+        if refused is not None:
+            print(f"{self.command}: {refused}", file=sys.stderr, flush=True)
+            self.status = REFUSED
+            self.stop.set()
+            return
+        if subscriber.subscribed_at is None or now - subscriber.subscribed_at < self.silence_s:
+            return
+        waited = now - subscriber.subscribed_at
+        user = subscriber.broker.username or "(anonymous)"
+        if not subscriber.received and "*" not in self.warned:
+            self.warned.add("*")
+            print(f"{self.command}: subscribed {self.silence_s:g} s as user {user!r} and nothing has come, not "
+                  f"even a table's status: either no table has ever connected to this broker, or its ACL lets "
+                  f"{user!r} read nothing under {', '.join(subscriber.topics)} (check --user)",
+                  file=sys.stderr, flush=True)
+            return
+        online = sum(subscriber.online.values())
+        if not online:
+            return
+        for name in subscriber.topics:
+            kind = name.rsplit("/", 1)[-1]
+            if kind == "status" or kind in self.warned or subscriber.received.get(kind) \
+                    or waited < self.silence_s * SLOW_KINDS.get(kind, 1):
+                continue
+            self.warned.add(kind)
+            print(f"{self.command}: subscribed {waited:.0f} s as user {user!r}, {online} tables online, and "
+                  f"no {kind} message: the broker's ACL does not let {user!r} read {name} (check --user)",
+                  file=sys.stderr, flush=True)
+
+    def final(self) -> None:
+        """At the end of a run at least `silence_s` long: the kinds that never came while tables were online
+        (a collector run as the wrong user gets rulings but never a hand)."""
+        if self.status or self.subscriber.subscribed_at is None \
+                or time.monotonic() - self.subscriber.subscribed_at < self.silence_s:
+            return
+        user = self.subscriber.broker.username or "(anonymous)"
+        online = sum(self.subscriber.online.values())
+        missing = [name for name in self.subscriber.topics if not name.endswith("/status")
+                   and not self.subscriber.received.get(name.rsplit("/", 1)[-1])
+                   and name.rsplit("/", 1)[-1] not in self.warned]
+        if missing and (online or "*" in self.warned):
+            print(f"{self.command}: nothing came on {', '.join(missing)} while {online} tables were online: if "
+                  f"they played, the broker's ACL does not let user {user!r} read it (check --user)",
+                  file=sys.stderr, flush=True)
 
 
 def has_screen() -> bool:

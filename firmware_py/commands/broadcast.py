@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from firmware_py.commands import NO_SCREEN, ZERO_DELAY, has_screen, number, open_window, start_subscriber
+from firmware_py.commands import NO_SCREEN, ZERO_DELAY, Watch, has_screen, number, open_window, start_subscriber
 
 HELP = "render a feature table's broadcast view off the table, on the secure delay (and a delayed JSON feed)"
 DEFAULT_FEED_PORT = 8765
@@ -110,12 +110,14 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    if not start_subscriber(subscriber, "broadcast"):
+    deadline = time.monotonic() + args.seconds if args.seconds is not None else None
+    status = start_subscriber(subscriber, "broadcast", seconds=args.seconds, stop=stop)
+    if status:
         if server is not None:
             server.stop()
         production.close()
-        return 2
-    deadline = time.monotonic() + args.seconds if args.seconds is not None else None
+        return status
+    watch = Watch(subscriber, "broadcast", stop, silence_s=args.warn_silence).start()
     view = BroadcastPicture(production, config)
     try:
         if args.headless:
@@ -124,13 +126,14 @@ def run(args: argparse.Namespace) -> int:
         elif not view.window((width, height), fullscreen=not args.windowed, stop=stop, deadline=deadline):
             return 2
     finally:
+        watch.final()
         subscriber.stop()
         if server is not None:
             server.stop()
         if args.snapshot:
             view.picture((width, height), Path(args.snapshot), time.monotonic())
         production.close()
-    return 0
+    return watch.status
 
 
 def table_chances(feed: Any) -> Any:

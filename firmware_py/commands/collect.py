@@ -8,7 +8,7 @@ import sys
 import threading
 import time
 
-from firmware_py.commands import start_subscriber
+from firmware_py.commands import Watch, start_subscriber
 
 HELP = "store every ruling and every finished hand (PHH) of a room in PostgreSQL or SQLite, once each"
 DEFAULT_DB = "state/room.sqlite3"
@@ -51,17 +51,20 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     collector.start()
-    if not start_subscriber(subscriber, "collect"):
+    deadline = time.monotonic() + args.seconds if args.seconds is not None else None
+    status = start_subscriber(subscriber, "collect", seconds=args.seconds, stop=stop)
+    if status:
         collector.stop()
         store.close()
-        return 2
-    deadline = time.monotonic() + args.seconds if args.seconds is not None else None
+        return status
+    watch = Watch(subscriber, "collect", stop, silence_s=args.warn_silence).start()
     while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
         stop.wait(0.2)
+    watch.final()
     collector.stop()  # write and acknowledge what came; anything later the broker sends again next time
     subscriber.stop()
     store.close()
     stats = collector.stats
     print(f"collect: {stats.received} messages, {stats.inserted} stored, {stats.duplicates} duplicates dropped, "
           f"{stats.rejected} rejected", flush=True)
-    return 0
+    return watch.status

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware_py.commands import NO_SCREEN, has_screen, number, open_window, start_subscriber
+from firmware_py.commands import NO_SCREEN, Watch, has_screen, number, open_window, start_subscriber
 
 HELP = "show every table of a room on one screen: status, open rulings, misdeals, hands per hour"
 REFRESH_S = 0.5
@@ -90,8 +90,6 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    if not start_subscriber(subscriber, "floor"):
-        return 2
     deadline = time.monotonic() + args.seconds if args.seconds is not None else None
     next_dump = 0.0
 
@@ -105,7 +103,10 @@ def run(args: argparse.Namespace) -> int:
             dump(model, Path(args.dump), now)
             next_dump = now + 1.0
 
-    status = 0
+    status = start_subscriber(subscriber, "floor", seconds=args.seconds, stop=stop)
+    if status:
+        return status
+    watch = Watch(subscriber, "floor", stop, silence_s=args.warn_silence).start()
     try:
         if args.headless:
             while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
@@ -115,12 +116,13 @@ def run(args: argparse.Namespace) -> int:
             status = _window(model, room, (width, height), args, stop=stop, deadline=deadline,
                              every_frame=housekeeping)
     finally:
+        watch.final()
         subscriber.stop()
         if args.dump:
             dump(model, Path(args.dump), time.monotonic())
         if args.snapshot:
             _picture(model, room, (width, height), Path(args.snapshot))
-    return status
+    return status or watch.status
 
 
 def _picture(model: Any, room: str, size: tuple[int, int], path: Path) -> None:

@@ -7,6 +7,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from firmware_py.commands import NO_SCREEN, has_screen, number
 from firmware_py.errors import ConfigError
@@ -115,10 +116,14 @@ def run(args: argparse.Namespace) -> int:
         from firmware_py.room.publisher import attach_publisher  # noqa: PLC0415 (paho only with [room])
 
         try:
-            attach_publisher(daemon, journal)
+            publisher = attach_publisher(daemon, journal)
         except JournalError as exc:
             print(f"run: {exc}", file=sys.stderr)
             return 3
+        status = connect_room(publisher)
+        if status:
+            journal.close()
+            return status
     if not headless:
         from firmware_py.daemon.screen import DisplayComponent  # noqa: PLC0415
 
@@ -156,3 +161,27 @@ def run(args: argparse.Namespace) -> int:
         print(f"simulated table: {hands} hands played{void} (seed {plan.seed}), {daemon.events_fed} events, "
               f"{daemon.rulings} rulings in {elapsed:.1f} s{rate}; journal {journal.path}", flush=True)
     return status
+
+
+TABLE_CONNECT_S = 3.0  # at most this much later a table starts when its broker does not answer
+
+
+def connect_room(publisher: Any) -> int:
+    """The table's first connection to the room's broker, before it starts: 0, or the exit status after
+    saying why. A certificate (name or CA), a user or a password the broker refuses stops the table at
+    once (REFUSED), as any other mistake in its file does. A broker that does not answer does not: the
+    table deals on, its journal keeps every event, and the publisher sends them when the broker is back."""
+    from firmware_py.commands import REFUSED  # noqa: PLC0415
+    from firmware_py.errors import BrokerRefused, BrokerUnreachable, ConfigError  # noqa: PLC0415
+
+    if publisher is None:
+        return 0
+    try:
+        publisher.connect_first(TABLE_CONNECT_S)
+    except (BrokerRefused, ConfigError) as exc:
+        print(f"run: [room] cannot connect: {exc}", file=sys.stderr)
+        return REFUSED
+    except BrokerUnreachable as exc:
+        print(f"run: [room] {exc}; the table deals on and its journal keeps the events until the broker is back",
+              file=sys.stderr)
+    return 0

@@ -49,6 +49,7 @@ WAL_FRAME_HEADER_BYTES = 24
 WAL_MAGIC = (0x377F0682, 0x377F0683)
 ACK_BYTES = 64  # the -ack file is one fixed-size record, rewritten in place
 ACK_FORMAT = "pokertable-ack 1 seq={seq} chain={chain:08x}"
+ACK_KEPT = "ack_kept"  # the meta key, in the main file itself, that says an -ack file is kept beside it
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
 
@@ -78,6 +79,7 @@ class Check:
     acknowledged: int = 0  # the -ack file's count (0 when there is none)
     bad: list[int] = field(default_factory=list)  # rows present that do not check
     problem: str = ""  # SQLite's own complaint, if any
+    ack_missing: bool = False  # the main file says an -ack file was kept for it, and there is none
 
     @property
     def expected(self) -> int:
@@ -172,7 +174,12 @@ def private_dir(directory: Path) -> None:
 
 
 def _readonly(path: Path) -> sqlite3.Connection:
-    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+    """A connection that cannot change the journal's files. Without a `-wal` beside it (a copy, or a
+    journal closed cleanly) the file is opened `immutable`: a plain read-only open of a WAL-mode file
+    would create an empty `-wal` and `-shm` next to it."""
+    wal = path.with_name(path.name + "-wal")
+    flags = "?mode=ro" if wal.exists() else "?mode=ro&immutable=1"
+    uri = "file:" + urllib.parse.quote(str(path.resolve())) + flags
     return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
 
 
@@ -221,6 +228,8 @@ def check_journal(path: Path) -> Check:
                 check.problem = "; ".join(str(row[0]) for row in result[:3])
             if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone():
                 check_rows(db, check)
+            if ack is None and db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+                check.ack_missing = db.execute("SELECT 1 FROM meta WHERE key = ?", (ACK_KEPT,)).fetchone() is not None
         except sqlite3.DatabaseError as exc:
             check.problem = check.problem or str(exc)
         finally:
@@ -295,6 +304,14 @@ class Journal:
                               "journal.", missing=0, first=0, intact=check.intact)
         if check.missing:
             raise loss_error(path, check)
+        if check.ack_missing:
+            raise JournalLoss(f"{path}: its acknowledgement record {ack_path(path).name} is missing (the journal "
+                              "says one is kept beside it), so how many events were acknowledged cannot be "
+                              f"checked: this file alone holds {check.intact}, and a copy made without its -wal "
+                              "and -ack files lacks the latest ones. Nothing was changed. Copy the journal with "
+                              "its -wal and -ack files; or run `python -m firmware_py recover "
+                              f"{path} --out NEW.sqlite3` to take the {check.intact} events it holds into a new "
+                              "journal.", missing=0, first=check.intact + 1, intact=check.intact)
         try:
             db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
@@ -321,6 +338,7 @@ class Journal:
         for suffix in ("", "-wal", "-shm"):
             make_private(path.with_name(path.name + suffix))
         journal._open_ack()
+        journal._mark_ack_kept()
         if torn:
             logger.warning("journal %s: the last write was torn by a power cut (%d bytes of an unfinished "
                            "commit discarded); every acknowledged event is intact", path, torn)
@@ -344,6 +362,16 @@ class Journal:
         except OSError as exc:
             raise JournalError(f"{target}: cannot write the journal's acknowledgement record ({exc})") from None
         self._write_ack()
+
+    def _mark_ack_kept(self) -> None:
+        """Record in the main file itself (checkpointed out of the WAL at once) that an -ack file is kept:
+        a copy of the main file alone then knows it is missing something."""
+        try:
+            if self.meta(ACK_KEPT) is None:
+                self.set_meta(ACK_KEPT, True)
+                self._db.execute("PRAGMA wal_checkpoint(FULL)")
+        except sqlite3.DatabaseError as exc:
+            raise self._error(exc, "writing") from None
 
     def _write_ack(self) -> None:
         # Written after the commit is durable, not synced itself: after a power cut it can only lag the

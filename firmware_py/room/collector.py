@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
 import sqlite3
 import threading
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from firmware_py.daemon.journal import PRIVATE_FILE, make_private
 from firmware_py.errors import ConfigError
 from firmware_py.room.messages import parse_topic
 
@@ -55,7 +57,13 @@ class SQLiteStore:
     """The embedded default: one SQLite file (WAL)."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.parent.exists():
+            path.parent.mkdir(parents=True, mode=0o700)  # a directory of our own: nobody else lists it
+        # The archive holds every hole card: owner-only, made so before SQLite writes a byte. SQLite gives
+        # the -wal and -shm files the main file's mode; they are set again in case they were left older.
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE))
+        for suffix in ("", "-wal", "-shm"):
+            make_private(path.with_name(path.name + suffix))
         self.db = sqlite3.connect(path, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")

@@ -37,6 +37,7 @@ from firmware_py.room.messages import (
     topic,
     venue_state,
 )
+from firmware_py.room.mqtt import KEEPALIVE_S
 from firmware_py.room.room_config import RoomConfig
 from firmware_py.session import SessionReader
 
@@ -159,9 +160,26 @@ class RoomPublisher:
 
     # -- the component ---------------------------------------------------------------------------
 
+    def connect_first(self, timeout: float) -> None:
+        """Connect before the table starts (the daemon's `run` calls it), so that a mistake shows at once:
+        raises BrokerRefused for the broker's certificate (name or CA) or a refused user or password,
+        which no retry mends, and BrokerUnreachable when nothing answers within `timeout`; the table
+        then starts anyway and paho keeps trying (the journal keeps the events)."""
+        from firmware_py.errors import BrokerUnreachable  # noqa: PLC0415
+        from firmware_py.room.mqtt import connect_first  # noqa: PLC0415
+
+        self._client = self._make_client(connect=False)
+        try:
+            connect_first(self._client, self.config.broker, answered=self._connected, refused=lambda: self._refused,
+                          deadline=time.monotonic() + timeout)
+        except BrokerUnreachable:
+            self._client.connect_async(self.config.broker.host, self.config.broker.port, keepalive=KEEPALIVE_S)
+            raise
+
     def start(self) -> None:
         self._db = sqlite3.connect(f"file:{self.journal_path}?mode=ro", uri=True, check_same_thread=False)
-        self._client = self._make_client()
+        if self._client is None:
+            self._client = self._make_client()
         self._thread = threading.Thread(target=self._run, name="room-publisher", daemon=True)
         self._thread.start()
 
@@ -181,8 +199,8 @@ class RoomPublisher:
 
     # -- the broker ------------------------------------------------------------------------------
 
-    def _make_client(self) -> Any:
-        from firmware_py.room.mqtt import KEEPALIVE_S, make_client  # noqa: PLC0415
+    def _make_client(self, *, connect: bool = True) -> Any:
+        from firmware_py.room.mqtt import make_client  # noqa: PLC0415
 
         cfg = self.config
         client = (self._client_factory() if self._client_factory
@@ -192,7 +210,8 @@ class RoomPublisher:
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
-        client.connect_async(cfg.broker.host, cfg.broker.port, keepalive=KEEPALIVE_S)
+        if connect:
+            client.connect_async(cfg.broker.host, cfg.broker.port, keepalive=KEEPALIVE_S)
         return client
 
     def _on_connect(self, client: Any, _userdata: Any, _flags: Any, reason: Any, _properties: Any) -> None:

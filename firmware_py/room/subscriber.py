@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from firmware_py.room.mqtt import KEEPALIVE_S, connect_properties, make_client
+from firmware_py.room.messages import parse_topic
+from firmware_py.room.mqtt import connect_first, connect_properties, make_client
 from firmware_py.room.room_config import BrokerConfig
 
 logger = logging.getLogger("firmware_py.room")
@@ -34,6 +35,15 @@ class RoomSubscriber:
         self.connected = threading.Event()
         self.refused = ""
         self.bad_messages = 0
+        # What has come, by kind, and which tables say they are online: the broker grants any subscription
+        # and delivers only what the ACL lets us read, so silence is the only sign of a wrong user. The
+        # retained status (every room reader may read it) is watched too, to tell silence from no tables.
+        self.received: dict[str, int] = {}
+        self.online: dict[str, bool] = {}
+        self.subscribed_at: float | None = None
+        self._status_asked = any(name.endswith("/status") for name in self.topics)
+        if not self._status_asked and self.topics:
+            self.topics.append(self.topics[0].rsplit("/", 1)[0] + "/status")
         self.client = make_client(broker, client_id=client_id)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -41,12 +51,12 @@ class RoomSubscriber:
         self.manual_ack = manual_ack
         self.client.manual_ack_set(manual_ack)
 
-    def start(self) -> None:
-        self.client.connect_async(self.broker.host, self.broker.port, keepalive=KEEPALIVE_S,
-                                  clean_start=not self.persistent,
-                                  properties=connect_properties(session_expiry_s=SESSION_EXPIRY_S
-                                                                if self.persistent else 0))
-        self.client.loop_start()
+    def start(self, *, deadline: float, stop: threading.Event | None = None) -> None:
+        """Connect and subscribe before `deadline` (time.monotonic); then paho keeps the connection up.
+        Raises BrokerRefused (certificate, name, password: no retry mends them) or BrokerUnreachable."""
+        connect_first(self.client, self.broker, answered=self.connected, refused=lambda: self.refused,
+                      deadline=deadline, stop=stop, clean_start=not self.persistent,
+                      properties=connect_properties(session_expiry_s=SESSION_EXPIRY_S if self.persistent else 0))
 
     def ack(self, mid: int) -> None:
         self.client.ack(mid, 1)
@@ -55,13 +65,6 @@ class RoomSubscriber:
         self.connected.clear()  # a disconnect we asked for is not worth a warning
         self.client.disconnect()
         self.client.loop_stop()
-
-    def wait_connected(self, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.connected.wait(0.1) or self.refused:
-                break
-        return self.connected.is_set()
 
     def _on_connect(self, client: Any, _userdata: Any, _flags: Any, reason: Any, _properties: Any) -> None:
         if reason.is_failure:
@@ -72,6 +75,8 @@ class RoomSubscriber:
         for name in self.topics:
             client.subscribe(name, qos=1)
         logger.info("room: subscribed to %s on %s:%d", ", ".join(self.topics), self.broker.host, self.broker.port)
+        if self.subscribed_at is None:
+            self.subscribed_at = time.monotonic()
         self.connected.set()
 
     def _on_disconnect(self, _client: Any, _userdata: Any, _flags: Any, reason: Any, _properties: Any) -> None:
@@ -81,6 +86,9 @@ class RoomSubscriber:
 
     def _on_message(self, _client: Any, _userdata: Any, message: Any) -> None:
         now = time.monotonic()
+        where = parse_topic(message.topic)
+        if where is not None:
+            self.received[where[2]] = self.received.get(where[2], 0) + 1
         try:
             body = json.loads(message.payload)
         except ValueError:
@@ -89,6 +97,12 @@ class RoomSubscriber:
             if self.manual_ack and message.qos:
                 self.client.ack(message.mid, message.qos)
             return
+        if where is not None and where[2] == "status":
+            self.online[where[1]] = isinstance(body, dict) and body.get("online") is True
+            if not self._status_asked:  # watched for silence only: not the caller's
+                if self.manual_ack and message.qos:
+                    self.client.ack(message.mid, message.qos)
+                return
         try:
             if self.manual_ack:
                 self.on_message(message.topic, body, now, message.mid if message.qos else 0)

@@ -116,3 +116,41 @@ def test_a_journal_of_the_first_schema_opens_and_gains_the_chain_and_the_ack_rec
     (tmp_path / "old.sqlite3-wal").unlink(missing_ok=True)
     with Journal.open(path) as journal:
         assert journal.count() == 5
+
+
+def _export(path, out):
+    return subprocess.run([sys.executable, "-m", "firmware_py", "export", "--journal", str(path), "--out", str(out)],
+                          cwd=ROOT, env=environment(), capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_a_journal_copied_without_its_wal_and_ack_is_refused_not_exported_short(tmp_path):
+    path, _lines = _killed(tmp_path)
+    alone = tmp_path / "copy"
+    alone.mkdir()
+    (alone / path.name).write_bytes(path.read_bytes())  # the main file only: part of it is in the WAL
+    result = _export(alone / path.name, tmp_path / "out")
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "killed.sqlite3-ack is missing" in result.stderr and "recover" in result.stderr
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(JournalLoss, match="acknowledgement record"):
+        Journal.open(alone / path.name)
+    assert sorted(p.name for p in alone.iterdir()) == [path.name]  # no -ack made up for it, no -wal, no -shm
+
+
+def test_exporting_a_damaged_journal_changes_no_file_and_creates_none(tmp_path):
+    path, _lines = _killed(tmp_path)
+    (tmp_path / "killed.sqlite3-wal").unlink()  # the WAL lost: acknowledged events missing
+    before = {p.name: (p.read_bytes(), p.stat().st_mode) for p in tmp_path.iterdir() if p.name.startswith("killed")}
+    result = _export(path, tmp_path / "out")
+    assert result.returncode == 3 and "acknowledged events are missing" in result.stderr
+    after = {p.name: (p.read_bytes(), p.stat().st_mode) for p in tmp_path.iterdir() if p.name.startswith("killed")}
+    assert after == before  # in particular no empty killed.sqlite3-wal or -shm
+
+
+def test_a_journal_closed_cleanly_still_opens_alone_with_its_ack(tmp_path):
+    path = tmp_path / "clean.sqlite3"
+    with Journal.open(path) as journal:
+        journal.append_lines(['{"t": 1.0, "kind": "button", "name": "new_hand"}'])
+    assert not (tmp_path / "clean.sqlite3-wal").exists()
+    with Journal.open(path) as journal:
+        assert journal.last_seq == 1

@@ -86,8 +86,8 @@ class Certs:
     server_key: Path
 
 
-def make_certs(directory: Path) -> Certs:
-    """A throwaway CA and a server certificate for localhost and 127.0.0.1 (cryptography package)."""
+def make_certs(directory: Path, *, names: tuple[str, ...] = ("localhost", "127.0.0.1")) -> Certs:
+    """A throwaway CA and a server certificate for `names` (cryptography package)."""
     from cryptography import x509  # noqa: PLC0415
     from cryptography.hazmat.primitives import hashes, serialization  # noqa: PLC0415
     from cryptography.hazmat.primitives.asymmetric import ec  # noqa: PLC0415
@@ -111,12 +111,10 @@ def make_certs(directory: Path) -> Certs:
                .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
                .sign(ca_key, hashes.SHA256()))
     key = ec.generate_private_key(ec.SECP256R1())
-    cert = (x509.CertificateBuilder().subject_name(name("localhost")).issuer_name(ca_cert.subject)
+    cert = (x509.CertificateBuilder().subject_name(name(names[0])).issuer_name(ca_cert.subject)
             .public_key(key.public_key()).serial_number(x509.random_serial_number())
             .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=2))
-            .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"),
-                                                        x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-                           critical=False)
+            .add_extension(x509.SubjectAlternativeName([_san(name) for name in names]), critical=False)
             .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
             .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
             .sign(ca_key, hashes.SHA256()))
@@ -128,6 +126,15 @@ def make_certs(directory: Path) -> Certs:
     for path in (certs.ca, certs.server_cert, certs.server_key):
         os.chmod(path, 0o644)  # mosquitto may drop to its own user when started as root
     return certs
+
+
+def _san(name: str) -> object:
+    from cryptography import x509  # noqa: PLC0415
+
+    try:
+        return x509.IPAddress(ipaddress.ip_address(name))
+    except ValueError:
+        return x509.DNSName(name)
 
 
 # -- Mosquitto -------------------------------------------------------------------------------------
@@ -142,6 +149,7 @@ class Mosquitto:
     users: dict[str, str] = field(default_factory=dict)  # user -> password; empty: anonymous allowed
     acl: Path | None = None
     certs: Certs | None = None
+    extra: list[str] = field(default_factory=list)  # more mosquitto.conf lines (a bridge section)
     process: subprocess.Popen[bytes] | None = None
 
     def __post_init__(self) -> None:
@@ -177,7 +185,7 @@ class Mosquitto:
         if self.acl is not None:
             lines.append(f"acl_file {self.acl}")
         self.conf = self.directory / "mosquitto.conf"
-        self.conf.write_text("\n".join(lines) + "\n")
+        self.conf.write_text("\n".join([*lines, *self.extra]) + "\n")
         os.chmod(self.directory, 0o777)
 
     def start(self) -> Mosquitto:
@@ -200,6 +208,13 @@ class Mosquitto:
                 self.process.wait(5)
         self.process = None
 
+    def kill(self) -> None:
+        """SIGKILL: what the broker has not saved is gone."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(5)
+        self.process = None
+
     def restart(self, down_s: float = 0.0) -> None:
         self.stop()
         time.sleep(down_s)
@@ -208,6 +223,19 @@ class Mosquitto:
     def log(self) -> str:
         path = self.directory / "mosquitto.log"
         return path.read_text(errors="replace") if path.exists() else ""
+
+
+def zone_bridge(shipped: str, *, zone: str, centre: Mosquitto, password: str) -> list[str]:
+    """config/room/zone-bridge.conf with this zone's name, the centre's port, password and CA: the lines
+    a zone broker adds to its mosquitto.conf. Only the values the file says to change are changed."""
+    assert centre.certs is not None
+    values = {"connection": zone, "address": f"127.0.0.1:{centre.port}", "remote_clientid": f"bridge-{zone}",
+              "remote_username": zone, "remote_password": password, "bridge_cafile": str(centre.certs.ca)}
+    lines = []
+    for line in shipped.splitlines():
+        key = line.split(" ", 1)[0]
+        lines.append(f"{key} {values[key]}" if key in values and not line.startswith("#") else line)
+    return lines
 
 
 # -- PostgreSQL ------------------------------------------------------------------------------------
