@@ -29,8 +29,9 @@ def test_a_room_window_without_a_display_says_no_display_here(command, windowed)
     assert "Traceback" not in result.stderr
 
 
-def test_a_display_that_is_set_but_not_there_is_named(tmp_path):
-    result = _without_display("floor", "--room", "main", "--broker", "127.0.0.1:9", "--windowed",
+def test_a_display_that_is_set_but_not_there_is_named(tmp_path, room_broker):
+    # the floor connects first (a broker that is not there is status 3), then opens its window
+    result = _without_display("floor", "--room", "main", "--broker", f"127.0.0.1:{room_broker}", "--windowed",
                               DISPLAY=":7919", XAUTHORITY=str(tmp_path / "none"))
     assert result.returncode == 2
     assert "floor: cannot open a window on :7919: " in result.stderr, result.stderr

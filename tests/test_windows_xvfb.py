@@ -28,18 +28,6 @@ def x_display() -> Iterator[str]:
         yield name
 
 
-@pytest.fixture(scope="module")
-def room_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
-    from tests.room.services import Mosquitto, ensure_installed  # noqa: PLC0415
-
-    reason = ensure_installed("mosquitto", ["mosquitto", "mosquitto-clients"])
-    if reason:
-        pytest.skip(f"no Mosquitto broker: {reason}")
-    server = Mosquitto(tmp_path_factory.mktemp("broker")).start()
-    yield server.port
-    server.stop()
-
-
 def _start(args: list[str], display: str, tmp_path: Path) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY")}
     env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
