@@ -195,7 +195,8 @@ def _button(obj: dict[str, Any], t: float) -> Button:
         if button not in AMOUNT_BUTTONS:
             raise ValueError(f"'amount' goes with bet, raise or allin, not with {button}")
         amount = _chips(amount, "amount", least=1)
-    return Button(t=t, name=button, seat=seat, amount=amount)
+    made = {key: _whole(obj[key], key) for key in ("hand", "count") if obj.get(key) is not None}
+    return Button(t=t, name=button, seat=seat, amount=amount, **made)
 
 
 def _button_name(obj: dict[str, Any]) -> ButtonName:
@@ -261,6 +262,13 @@ def _seat_number(value: Any, key: str) -> int:
     return value
 
 
+def _whole(value: Any, key: str) -> int:
+    """A press's `hand` (the hand number) or `count` (actions taken in it) when it was made."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{key!r} must be a whole number, 0 or more, not {shown(value)}")
+    return value
+
+
 def _chips(value: Any, key: str, *, least: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
         raise ValueError(f"{key!r} must be a whole number of chips, at least {least}, not {value!r}")
@@ -294,6 +302,10 @@ def event_to_json(event: Event) -> dict[str, Any]:
             out["seat"] = event.seat
         if event.amount is not None:
             out["amount"] = event.amount
+        if event.hand is not None:
+            out["hand"] = event.hand
+        if event.count is not None:
+            out["count"] = event.count
         return out
     if isinstance(event, Stacks):
         return {"t": event.t, "kind": "stacks", "stacks": {str(seat): chips for seat, chips in event.stacks}}

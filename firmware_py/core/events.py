@@ -82,12 +82,19 @@ class Gone(Sighting):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Button:
-    """A press on the dealer's panel; `seat` names the acting seat when it is not the one to act."""
+    """A press on the dealer's panel; `seat` names the acting seat when it is not the one to act.
+
+    `hand` and `count`, when given, are the hand number and the number of actions the table had
+    taken in it when the press was made: a press made against another state (stale, or the same
+    press twice) is refused, never moved on to the next player.
+    """
 
     t: float
     name: ButtonName
     seat: int | None = None
     amount: int | None = None  # bet, raise, allin: the seat's total for the round, in chips
+    hand: int | None = None
+    count: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -104,24 +104,30 @@ def new_hand(table: TableState) -> None:
         hand_end(table)
     elif hand is not None and hand.phase is Phase.DEALING:
         table.redeal = hand.positions
+    settled = table.chips.finish()  # the last hand's stacks first: who has chips for this one
+    broke = table.chips.broke(table.occupied)
+    if broke:
+        table.notice(NoticeKind.IGNORED, f"seat {', '.join(map(str, broke))} has no chips: not dealt in "
+                     "(give the seat a stack, or take it out)")
+    seated = table.occupied - set(broke)  # a seat with no chips is never dealt in
     if table.redeal is not None:
         positions = table.redeal
-        present = [s for s in positions.deal_order if s in table.occupied]
+        present = [s for s in positions.deal_order if s in seated]
         if len(present) != len(positions.deal_order):
             positions = first_positions(positions.button if positions.button in table.occupied
                                         else present[-1], set(present))
     elif table.previous is None:
-        if table.button_seat is None or table.button_seat not in table.occupied:
-            table.button_seat = min(table.occupied) if table.occupied else None
-        if table.button_seat is None or len(table.occupied) < 2:
-            table.notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated")
+        if table.button_seat is None or table.button_seat not in seated:
+            table.button_seat = min(seated) if seated else None
+        if table.button_seat is None or len(seated) < 2:
+            table.notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated with chips")
             return
-        positions = first_positions(table.button_seat, table.occupied)
+        positions = first_positions(table.button_seat, seated)
     else:
-        if len(table.occupied) < 2:
-            table.notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated")
+        if len(seated) < 2:
+            table.notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated with chips")
             return
-        positions = next_positions(table.previous, table.occupied, table.profile.blinds)
+        positions = next_positions(table.previous, seated, table.profile.blinds)
     positions = _seat_new_players(table, positions)
     table.redeal = None
     table.hand_number += 1
@@ -131,8 +137,9 @@ def new_hand(table: TableState) -> None:
     table.unconfirmed = []
     message = table.chips.start_hand(positions.deal_order, (positions.small_blind, positions.big_blind),
                                      table.rule(RuleKey.MIN_RAISE).procedure)
-    if message:
-        table.notice(NoticeKind.IGNORED, message)
+    for said in (settled, message):
+        if said:
+            table.notice(NoticeKind.IGNORED, said)
     if table.chips.hand is not None:  # a blind or ante that took a whole stack: all in from the start
         table.hand.betting.allin.update(s for s, left in table.chips.hand.behind.items() if left == 0)
 

@@ -24,6 +24,7 @@ _PARAMETERS: dict[RuleKey, dict[str, type]] = {
     RuleKey.FLOP_TOO_MANY: {"procedure": str},
     RuleKey.TURN_RIVER_TOO_MANY: {"procedure": str},
     RuleKey.MIN_RAISE: {"procedure": str},
+    RuleKey.OUT_OF_TURN: {"changed_by": str, "always_binding": str, "bet_posts": str, "no_raise_after": str},
 }
 # Every rule the core consults (the closed set RuleKey, in its order), with the parameters it reads.
 RULE_PARAMS: dict[RuleKey, dict[str, type]] = {key: _PARAMETERS.get(key, {}) for key in RuleKey}
@@ -35,6 +36,17 @@ PROCEDURES: dict[RuleKey, tuple[str, ...]] = {
     # increment: raise by at least the last full bet or raise; double_faced: raise to at least
     # double the bet faced; double_full_bet: at least double the last full bet (short all-ins ignored).
     RuleKey.MIN_RAISE: ("increment", "double_faced", "double_full_bet"),
+}
+# Text parameters that hold words from a closed set: a space-separated list (may be empty) or one word.
+# out_of_turn: the intervening actions that free the seat from what it declared out of turn
+# (`changed_by`), the actions that stand whatever happens (`always_binding`), what an out-of-turn
+# bet or raise puts in once it stands (`bet_posts`: the amount declared, or the minimum bet or
+# raise then), and what declared out of turn forbids a raise on the seat's next turn (`no_raise_after`).
+WORDS: dict[str, tuple[tuple[str, ...], bool]] = {  # parameter -> (the words, whether a list)
+    "changed_by": (("bet", "call", "raise"), True),
+    "always_binding": (("fold", "check", "call", "bet", "raise", "allin"), True),
+    "bet_posts": (("declared", "minimum"), False),
+    "no_raise_after": (("check", "call"), True),
 }
 SECTIONS: dict[str, dict[str, type]] = {
     "misdeal_window": {
@@ -71,6 +83,7 @@ PLACEHOLDERS: dict[str, object] = {
     "detail": "seat 4 has the wrong number of cards", "expected": 4, "position": "second",
     "summary": "seat 3 wins with two pair", "antenna": "shoe", "uid": "04A1B2C3D4E5F6",
     "counted": "seat 3's hole card", "amount": 40, "minimum": 20, "pot": 120,
+    "declared": "bet 400", "waiting": 2,
 }
 NOT_EMPTY = frozenset({"rule", "remedy", "too_late_rule", "too_late_remedy", "heads_up_rule"})
 TEXT_MAX = 2000  # characters in a citation or remedy: the screen shows a few lines
@@ -317,9 +330,19 @@ def _validate_rule(source: str, name_of_rule: str, entry: Any, mistakes: Mistake
             _check(source, f"{where}.{field_name}", value, fields[field_name])
             if field_name == "remedy":
                 check_remedy(source, f"{where}.remedy", value)
+            if field_name in WORDS:
+                _check_words(source, f"{where}.{field_name}", value, *WORDS[field_name])
             if field_name == "procedure" and value not in PROCEDURES[key]:
                 raise ProfileError(source, f"{where}.procedure",
                                    f"must be one of {', '.join(PROCEDURES[key])}, not {shown(value)}")
+
+
+def _check_words(source: str, where: str, value: str, words: tuple[str, ...], many: bool) -> None:
+    given = value.split() if many else [value]
+    wrong = [word for word in given if word not in words]
+    if wrong or (not many and len(given) != 1):
+        how = "space-separated words from" if many else "one of"
+        raise ProfileError(source, where, f"must be {how} {', '.join(words)}, not {shown(value)}")
 
 
 def _lineage(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]]) -> tuple[list[str], list[str]]:
