@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -14,6 +15,7 @@ from display.delay import DelayedSnapshots
 from display.display_config import DisplayConfig
 from display.layout import Scale
 from display.widgets import draw_badges, words
+from firmware_py.core.rulings import Ruling
 from firmware_py.core.snapshot import Phase, PlayerState, SeatView, TableSnapshot
 
 IN_HAND = frozenset({PlayerState.ACTIVE, PlayerState.ALLIN, PlayerState.FOLDED, PlayerState.DEAD})
@@ -160,8 +162,8 @@ def _draw_board(surface: pygame.Surface, area: pygame.Rect, shown: TableSnapshot
                     (pad * 2, area.top + pad), max_width=side - pad)
     bottom = area.bottom - pad  # the left column fills from the bottom: the pot, then the chances
     if shown.chips is not None:  # the delayed snapshot's pot: amounts are on air no sooner than cards
-        pots = shown.chips.pots
-        lines = [f"POT {shown.chips.pot:,}"]
+        pots = shown.chips.contested()  # chips nobody called go back: no side pot
+        lines = [f"POT {shown.chips.pot - shown.chips.uncalled:,}"]
         if len(pots) > 1:  # the side pots on a line of their own: the column is narrow
             lines.append("side " + " + ".join(f"{pot.amount:,}" for pot in pots[1:]))
         size = round(area.height * (0.16 if len(lines) == 1 else 0.12))
@@ -188,8 +190,7 @@ def _draw_board(surface: pygame.Surface, area: pygame.Rect, shown: TableSnapshot
     result = shown.showdown
     right_x = left + 5 * card_w + 4 * gap + 2 * pad
     if result is not None:
-        who = " & ".join(config.name(seat) for seat in result.winners or ())
-        theme.draw_text(surface, f"{who} wins", round(area.height * 0.2), theme.ACCENT,
+        theme.draw_text(surface, result_line(result, config), round(area.height * 0.2), theme.ACCENT,
                         (right_x, area.top + pad), max_width=area.right - right_x - pad)
         if result.hand:
             for i, line in enumerate(theme.wrap(result.hand, round(area.height * 0.14),
@@ -265,3 +266,16 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *,
     tie_w = round(bar.width * (tie or 0))
     pygame.draw.rect(surface, theme.TIE_BAR,
                      pygame.Rect(bar.left + win_w, bar.top, tie_w, bar.height))
+
+
+def result_line(result: Ruling, config: DisplayConfig) -> str:
+    """Who won: 'Ann wins', or every pot's winner when there are side pots ('Main Ann · Side Bob')."""
+    pots = [pot for pot in result.pots or () if len(pot.seats) > 1]  # a pot of one seat is chips going back
+
+    def who(seats: Sequence[int]) -> str:
+        return " & ".join(config.name(seat) for seat in seats)
+
+    if len(pots) <= 1 or len({pot.winners for pot in pots}) == 1:
+        return f"{who(result.winners or ())} wins"
+    names = ["Main", *(f"Side {n}" if len(pots) > 2 else "Side" for n in range(1, len(pots)))]
+    return " · ".join(f"{name} {who(pot.winners)}" for name, pot in zip(names, pots, strict=True))

@@ -165,6 +165,7 @@ class HandChips:
     def live(self) -> list[int]:
         return [seat for seat in self.order if seat not in self.out]
 
+
     # ------------------------------------------------------------------------------------------
     # Acting
 
