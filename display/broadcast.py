@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -14,8 +13,7 @@ from display.chances import ChancesCache, ChancesNow, TableChances, best_hands
 from display.delay import DelayedSnapshots
 from display.display_config import DisplayConfig
 from display.layout import Scale
-from display.widgets import draw_badges, words
-from firmware_py.core.rulings import Ruling
+from display.widgets import draw_badges, result_line, words
 from firmware_py.core.snapshot import Phase, PlayerState, SeatView, TableSnapshot
 
 IN_HAND = frozenset({PlayerState.ACTIVE, PlayerState.ALLIN, PlayerState.FOLDED, PlayerState.DEAD})
@@ -267,15 +265,3 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *,
     pygame.draw.rect(surface, theme.TIE_BAR,
                      pygame.Rect(bar.left + win_w, bar.top, tie_w, bar.height))
 
-
-def result_line(result: Ruling, config: DisplayConfig) -> str:
-    """Who won: 'Ann wins', or every pot's winner when there are side pots ('Main Ann · Side Bob')."""
-    pots = [pot for pot in result.pots or () if len(pot.seats) > 1]  # a pot of one seat is chips going back
-
-    def who(seats: Sequence[int]) -> str:
-        return " & ".join(config.name(seat) for seat in seats)
-
-    if len(pots) <= 1 or len({pot.winners for pot in pots}) == 1:
-        return f"{who(result.winners or ())} wins"
-    names = ["Main", *(f"Side {n}" if len(pots) > 2 else "Side" for n in range(1, len(pots)))]
-    return " · ".join(f"{name} {who(pot.winners)}" for name, pot in zip(names, pots, strict=True))

@@ -9,7 +9,7 @@ from display.cards import CardPainter, FaceRole
 from display.display_config import DisplayConfig
 from display.layout import Scale, hole_card_rects, table_places, venue_layout
 from display.redact import hide_hole_cards
-from display.widgets import draw_badges, draw_banner, draw_shot_clock, words
+from display.widgets import draw_badges, draw_banner, draw_shot_clock, result_line, words
 from firmware_py.core.snapshot import Phase, PlayerState, SeatView, TableSnapshot
 
 STATE_LABELS = {
@@ -21,10 +21,11 @@ STATE_LABELS = {
 
 
 def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now: float,
-                 config: DisplayConfig, painter: CardPainter, keyed: str = "") -> None:
+                 config: DisplayConfig, painter: CardPainter, keyed: str = "", pairing: str = "") -> None:
     """Draw the venue view of `snapshot` at session time `now` over the whole of `surface`.
 
-    `keyed` is the amount the dealer is keying on the keypad, shown until the action key sends it.
+    `keyed` is the amount the dealer is keying on the keypad, shown until the action key sends it;
+    `pairing` the action tracker's pairing code, shown while no one is to act.
     """
     width, height = surface.get_size()
     scale = Scale(width, height)
@@ -69,8 +70,7 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
         draw_shot_clock(surface, layout.clock, public.clock, now=now, config=config)
     elif public.showdown is not None and public.showdown not in public.unconfirmed:
         result = public.showdown
-        who = " & ".join(config.name(seat) for seat in result.winners or ())
-        text = f"{who} wins" + (f" · {result.hand}" if result.hand else "")
+        text = result_line(result, config) + (f" · {result.hand}" if result.hand else "")
         theme.draw_text(surface, text, round(layout.clock.height * 0.7), theme.ACCENT,
                         layout.clock.center, anchor="center", max_width=layout.clock.width)
     elif public.to_act is not None and keyed:
@@ -81,6 +81,9 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
         theme.draw_text(surface, f"Action: {config.name(public.to_act)}",
                         round(layout.clock.height * 0.7), theme.ACCENT, layout.clock.center,
                         anchor="center", max_width=layout.clock.width)
+    elif pairing:
+        theme.draw_text(surface, f"Tracker code {pairing[:3]} {pairing[3:]}", round(layout.clock.height * 0.6),
+                        theme.TEXT, layout.clock.center, anchor="center", max_width=layout.clock.width)
     if public.unconfirmed:
         first = public.unconfirmed[0]
         draw_banner(surface, layout.banner, first, config=config, painter=painter,

@@ -27,7 +27,7 @@ from firmware_py.core import (
     Stacks,
     normalise_uid,
 )
-from firmware_py.core.events import MAX_SEATS
+from firmware_py.core.events import MAX_SEATS, STACK_REASONS
 from firmware_py.errors import DeckFileError, SessionError
 
 KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level")
@@ -219,7 +219,10 @@ def _stacks(obj: dict[str, Any], t: float) -> Stacks:
         except ValueError:
             raise ValueError(f"'stacks' key {key!r} is not a seat number 1..{MAX_SEATS}") from None
         pairs.append((_seat_number(number, "stacks"), _chips(chips, f"stacks[{key}]", least=0)))
-    return Stacks(t=t, stacks=tuple(sorted(pairs)))
+    why = obj.get("why")
+    if why is not None and why not in STACK_REASONS:
+        raise ValueError(f"'why' must be one of {', '.join(STACK_REASONS)}, not {shown(why)}")
+    return Stacks(t=t, stacks=tuple(sorted(pairs)), why=why)
 
 
 def _level(obj: dict[str, Any], t: float) -> Level:
@@ -308,7 +311,10 @@ def event_to_json(event: Event) -> dict[str, Any]:
             out["count"] = event.count
         return out
     if isinstance(event, Stacks):
-        return {"t": event.t, "kind": "stacks", "stacks": {str(seat): chips for seat, chips in event.stacks}}
+        out = {"t": event.t, "kind": "stacks", "stacks": {str(seat): chips for seat, chips in event.stacks}}
+        if event.why is not None:
+            out["why"] = event.why
+        return out
     if isinstance(event, Level):
         return {"t": event.t, "kind": "level", "small": event.small, "big": event.big, "ante": event.ante}
     return {"t": event.t, "kind": "seat", "seat": event.seat, "status": str(event.status)}

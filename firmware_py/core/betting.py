@@ -232,9 +232,14 @@ def chip_event(table: TableState, event: Stacks | Level) -> None:
     if isinstance(event, Level):
         table.chips.level = Stakes(small=event.small, big=event.big, ante=event.ante)
         return
+    before = {seat: table.chips.stacks.get(seat) for seat, _chips in event.stacks}
     message = table.chips.set_stacks(event.stacks)
     if message:
         table.notice(NoticeKind.IGNORED, message)
+    if event.why is not None:  # an operator's change: said on the venue screen, as the journal has it
+        changes = ", ".join(f"seat {seat} {before[seat] or 0:,} to {chips:,}" for seat, chips in event.stacks)
+        when = " from the next hand" if message else ""
+        table.notice(NoticeKind.CORRECTED, f"{event.why.replace('_', '-')}: {changes}{when}")
 
 
 def _wager(table: TableState, seat: int, name: ButtonName, amount: int | None) -> Wager | None:

@@ -112,6 +112,10 @@ class Stacks:
 
     t: float
     stacks: tuple[tuple[int, int], ...]  # (seat, chips), by seat
+    why: str | None = None  # one of STACK_REASONS: what the operator did (journaled, shown on the venue screen)
+
+
+STACK_REASONS = ("rebuy", "add_on", "correction")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -130,6 +130,7 @@ class NoticeKind(StrEnum):
     IGNORED = "ignored"
     CONFIRMED = "confirmed"
     UNDONE = "undone"
+    CORRECTED = "corrected"  # a seat's chips changed between hands (rebuy, add-on, correction)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

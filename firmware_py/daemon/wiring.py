@@ -91,13 +91,23 @@ def add_keypad(daemon: Daemon, keypad: Any, *, device: Any = None) -> None:
     daemon.readers.append(CallbackComponent("keypad", start, stop))
 
 
-def add_tracker(daemon: Daemon, tracker_config: Any) -> Any:
+def add_tracker(daemon: Daemon, tracker_config: Any, *, pairing: Any = None) -> Any:
     """The action-tracker page (only when `[tracker]` is configured), started after the core."""
     from firmware_py.daemon.tracker import ActionTracker  # noqa: PLC0415
 
-    tracker = ActionTracker(tracker_config, post=daemon.queue.put, clock=daemon.clock)
+    tracker = ActionTracker(tracker_config, post=daemon.queue.put, clock=daemon.clock, pairing=pairing)
     daemon.on_snapshot.append(tracker.update)
-    daemon.extras.insert(0, CallbackComponent("action tracker", tracker.start, tracker.stop))
+
+    def show(code: str) -> None:  # the venue screen shows the code a device pairs with
+        if daemon.display is not None:
+            daemon.display.post_pairing(code)
+
+    def start() -> None:
+        tracker.start()
+        tracker.pairing.listeners.append(show)
+        show(tracker.pairing.code)
+
+    daemon.extras.insert(0, CallbackComponent("action tracker", start, tracker.stop))
     return tracker
 
 

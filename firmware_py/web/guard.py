@@ -48,6 +48,10 @@ class OriginGuard:
 
     def __init__(self, app: ASGIApp, *, hosts: Iterable[str]) -> None:
         self.app = app
+        self.set_hosts(hosts)
+
+    def set_hosts(self, hosts: Iterable[str]) -> None:
+        """The `host:port` names the page answers at (known only once a port-0 server listens)."""
         self.hosts = frozenset(host.lower() for host in hosts)
         self.origins = frozenset(f"http://{host}" for host in self.hosts)
 

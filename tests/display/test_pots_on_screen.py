@@ -3,9 +3,9 @@ pot's winner is named, and between hands no one is labelled "sitting out"."""
 
 from __future__ import annotations
 
-from display.broadcast import result_line
 from display.display_config import DisplayConfig
 from display.venue import pot_text, seat_label
+from display.widgets import result_line
 from firmware_py.core import RulingKind
 from firmware_py.core.chips import Pot
 from firmware_py.core.rulings import Ruling
