@@ -52,7 +52,7 @@ class TrackerTable:
 
     def start(self) -> TrackerTable:
         self._thread.start()
-        self.wait(lambda: self.tracker.snapshot is not None and self.tracker.server.loop is not None)
+        self.wait(lambda: self.tracker.snapshot is not None and self.tracker.ready.is_set())
         return self
 
     def stop(self) -> None:

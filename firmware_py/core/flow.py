@@ -47,7 +47,8 @@ def seat_change(table: TableState, event: Seat) -> None:
         return
     table.occupied.discard(event.seat)
     table.joined.discard(event.seat)
-    if hand is not None and event.seat in hand.seats and event.seat not in hand.betting.folded:
+    in_hand = hand is not None and hand.phase in IN_PLAY and event.seat in hand.seats
+    if hand is not None and in_hand and event.seat not in hand.betting.folded:
         hand.betting.folded.add(event.seat)
         table.notice(NoticeKind.IGNORED, f"seat {event.seat} left during the hand: folded")
         betting.after_action(table, hand)

@@ -15,6 +15,7 @@ import asyncio
 import ipaddress
 import json
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -128,6 +129,8 @@ def public_state(snapshot: TableSnapshot, names: dict[int, str]) -> dict[str, An
     between = snapshot.phase not in IN_PLAY
     seats = []
     for view in snapshot.seats:
+        if view.state is PlayerState.EMPTY:
+            continue  # a seat left (or never taken): the page offers it to seat a player
         state = str(view.state)
         if view.state is PlayerState.WAITING:
             state = "no chips" if view.stack == 0 else ("seated" if between else "sitting out")
@@ -177,6 +180,7 @@ class ActionTracker:
         self._state_json = "{}"
         self._version = 0
         self._changed: asyncio.Event | None = None
+        self.ready = threading.Event()  # set once it listens and knows its own address
         self._bounded = Bounded(self._app(), limit=32, streams=8, stream_paths=("/events",))
         self._guard = OriginGuard(self._bounded, hosts=())
         self.server = WebServer(Contained(self._guard, name="tracker"), host=config.listen, port=config.port,
@@ -211,6 +215,7 @@ class ActionTracker:
         if ipaddress.ip_address(host).is_loopback:
             names.add(f"localhost:{port}")
         self._guard.set_hosts(names)
+        self.ready.set()
         logger.info("action tracker: pair a device with the code on the venue screen")
 
     def stop(self) -> None:
