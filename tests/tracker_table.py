@@ -44,6 +44,7 @@ class TrackerTable:
                                                   pairing=Pairing(new_code=lambda: next(self.codes)))
         self._cards = list(self.config.deck(self.config.game.in_play).cards)
         self._t = 1.0
+        self._last: Awaited | None = None
         self._thread = threading.Thread(target=self.daemon.run, name="daemon under test", daemon=True)
 
     def _clock(self) -> float:
@@ -67,18 +68,26 @@ class TrackerTable:
 
     # -- the table's side --------------------------------------------------------------------------
 
-    def post(self, event: object) -> None:
-        self.events.put(event)
+    def post(self, event: Any) -> None:
+        self._last = Awaited(event)
+        self.events.put(self._last)
 
     def settle(self) -> TableSnapshot:
-        """Wait until the main loop has fed everything posted so far; the snapshot then."""
-        marker = Awaited(Button(t=self._clock(), name=ButtonName.CONFIRM, hand=10**8))  # refused as stale
-        self.post(marker)
-        marker.verdict.result(WAIT_S)
-        self.wait(lambda: self.tracker.snapshot is not None and self.tracker.snapshot.t >= marker.event.t)
+        """Wait until the main loop has fed everything posted so far (and published it); the snapshot then."""
+        last = self._last
+        if last is not None:
+            last.verdict.result(WAIT_S)
+            self.wait(lambda: self.tracker.snapshot is not None and self.tracker.snapshot.t >= last.event.t)
         snapshot = self.tracker.snapshot
         assert snapshot is not None
         return snapshot
+
+    def arrange(self, cards: list[str]) -> None:
+        """The next cards out of the shoe, in this order (by name): hole cards in deal order, then burns and board."""
+        deck = self.config.deck(self.config.game.in_play).cards
+        uid = {card: tag for tag, card in deck.items()}
+        first = [uid[card] for card in cards]
+        self._cards = first + [tag for tag in self._cards if tag not in first]
 
     def stacks(self, **chips: int) -> None:
         self.post(Stacks(t=self._clock(), stacks=tuple(sorted((int(k[1:]), v) for k, v in chips.items()))))

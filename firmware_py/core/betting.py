@@ -232,7 +232,7 @@ def chip_event(table: TableState, event: Stacks | Level) -> None:
     if isinstance(event, Level):
         table.chips.level = Stakes(small=event.small, big=event.big, ante=event.ante)
         return
-    before = {seat: table.chips.stacks.get(seat) for seat, _chips in event.stacks}
+    before = {seat: table.chips.stack_now(seat) for seat, _chips in event.stacks}
     message = table.chips.set_stacks(event.stacks)
     if message:
         table.notice(NoticeKind.IGNORED, message)

@@ -344,6 +344,12 @@ class TableChips:
         self.stacks.update(pairs)
         return None
 
+    def stack_now(self, seat: int) -> int | None:
+        """A seat's chips behind now: the hand's count while one is dealt (its final count once settled)."""
+        if self.hand is not None and seat in self.hand.behind:
+            return self.hand.behind[seat]
+        return self.stacks.get(seat)
+
     def broke(self, seats: Iterable[int]) -> list[int]:
         """The seats (of those given) with no chips for the next hand, once stacks are counted."""
         if not self.on:

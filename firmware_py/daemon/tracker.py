@@ -181,6 +181,7 @@ class ActionTracker:
         self._version = 0
         self._changed: asyncio.Event | None = None
         self.ready = threading.Event()  # set once it listens and knows its own address
+        self._closing = False
         self._bounded = Bounded(self._app(), limit=32, streams=8, stream_paths=("/events",))
         self._guard = OriginGuard(self._bounded, hosts=())
         self.server = WebServer(Contained(self._guard, name="tracker"), host=config.listen, port=config.port,
@@ -219,6 +220,10 @@ class ActionTracker:
         logger.info("action tracker: pair a device with the code on the venue screen")
 
     def stop(self) -> None:
+        self._closing = True  # open pages' streams end now, not at the server's shutdown timeout
+        loop = self.server.loop
+        if loop is not None and self._changed is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._changed.set)
         self.server.stop()
 
     # -- the page's side (uvicorn's thread) --
@@ -250,7 +255,7 @@ class ActionTracker:
 
         async def stream() -> AsyncIterator[str]:
             sent = -1
-            while True:
+            while not self._closing:
                 if sent != self._version:
                     sent = self._version
                     yield f"event: state\ndata: {self._state_json}\n\n"
@@ -259,7 +264,7 @@ class ActionTracker:
                     await asyncio.wait_for(changed.wait(), KEEPALIVE_S)
                 except TimeoutError:
                     yield ": still here\n\n"
-                if await request.is_disconnected():
+                if self._closing or await request.is_disconnected():
                     return
 
         return StreamingResponse(stream(), media_type="text/event-stream",

@@ -19,7 +19,7 @@ header b{font-size:20px}#pot{color:var(--act);font-weight:700;font-size:20px}#bo
 .seat{background:var(--panel);border:2px solid var(--line);border-radius:12px;padding:10px;min-height:96px;
 cursor:pointer;text-align:left;color:var(--text);font:inherit}
 .seat.toact{border-color:var(--act);box-shadow:0 0 0 2px var(--act) inset}.seat.sel{outline:4px solid var(--sel)}
-.seat.out{opacity:.55}.seat.empty{border-style:dashed;color:var(--dim)}
+.seat.out{opacity:.55}.seat.empty{border-style:dashed;color:var(--dim);min-height:0;padding:6px 10px}
 .seat .top{display:flex;justify-content:space-between;gap:6px;font-weight:700}.seat .nm{overflow:hidden;
 text-overflow:ellipsis;white-space:nowrap}.badge{display:inline-block;min-width:26px;padding:0 5px;border-radius:9px;
 background:#fff;color:#000;font-size:14px;text-align:center;margin-left:3px}.badge.b{background:var(--act)}
@@ -118,10 +118,10 @@ function render(){
  if(S.uncalled)pot+=" \u00b7 "+fmt(S.uncalled.amount)+" back to seat "+S.uncalled.seat;
  $("pot").textContent=pot;$("board").replaceChildren(...S.board.map(card));
  const seats=$("seats");seats.replaceChildren();
- const shown=[...S.seats];for(let n=1;n<=10;n++)if(!shown.find(v=>v.seat===n)&&S.between_hands)shown.push({seat:n,state:"empty"});
+ const shown=[...S.seats];for(let n=1;n<=10;n++)if(!shown.find(v=>v.seat===n)&&S.phase==="idle")shown.push({seat:n,state:"empty"});
  shown.sort((a,b)=>a.seat-b.seat);
  for(const v of shown){const b=document.createElement("button");b.className="seat";b.dataset.seat=v.seat;
-  if(v.state==="empty"){b.classList.add("empty");b.innerHTML=`<div class="top"><span>Seat ${v.seat}</span></div><div class="small">empty: tap to seat a player</div>`}
+  if(v.state==="empty"){b.classList.add("empty");b.textContent=`Seat ${v.seat}: empty`}
   else{if(v.to_act)b.classList.add("toact");if(["folded","dead","sitting out","no chips"].includes(v.state))b.classList.add("out");
    const top=document.createElement("div");top.className="top";const nm=document.createElement("span");nm.className="nm";
    nm.textContent=v.seat+" \u00b7 "+(v.name||"Seat "+v.seat);const bd=document.createElement("span");
@@ -161,7 +161,7 @@ function listen(){const es=new EventSource("events");
  es.onerror=async()=>{$("conn").textContent="reconnecting\u2026";const r=await fetch("state");if(r.status===401){es.close();pair()}}}
 function pair(){$("pair").style.display="grid";$("code").focus()}
 $("pairbtn").onclick=async()=>{const j=await post("pair",{code:$("code").value});
- if(j.ok){$("pair").style.display="none";listen()}else $("pairmsg").textContent=j.error||"not paired"};
+ if(j.ok){$("pair").style.display="none";const r=await fetch("state");S=await r.json();render();listen()}else $("pairmsg").textContent=j.error||"not paired"};
 $("code").addEventListener("keydown",e=>{if(e.key==="Enter")$("pairbtn").click()});
-(async()=>{const r=await fetch("state");if(r.status===401)pair();else listen()})();
+(async()=>{const r=await fetch("state");if(r.status===401){pair();return}S=await r.json();render();listen()})();
 </script></body></html>"""
