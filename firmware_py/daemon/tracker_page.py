@@ -12,7 +12,8 @@ PAGE_TEMPLATE = r"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 *{box-sizing:border-box}body{margin:0;font:17px/1.35 system-ui,sans-serif;background:var(--bg);color:var(--text)}
 header{display:flex;flex-wrap:wrap;gap:6px 18px;align-items:baseline;padding:10px 14px;background:#070a0e;
 border-bottom:1px solid var(--line)}
-header b{font-size:20px}#pot{color:var(--act);font-weight:700;font-size:20px}#board{font-size:22px;letter-spacing:2px}
+header b{font-size:20px}#pot{color:var(--act);font-weight:700;font-size:20px}#board{font-size:22px;display:flex;gap:6px}
+#board span{background:#f4f1e8;color:#111;border-radius:6px;padding:0 6px;font-weight:700}#board span.red{color:#c1121f}
 .red{color:#ff7b7b}main{display:grid;grid-template-columns:1fr;gap:12px;padding:12px}
 @media (min-width:900px){main{grid-template-columns:minmax(0,1.25fr) minmax(360px,1fr)}}
 #seats{display:grid;grid-template-columns:repeat(auto-fill,minmax(160px,1fr));gap:10px;align-content:start}
@@ -46,10 +47,10 @@ background:#0b0f14;color:var(--text);width:100%}
 <section id="ruling"><h2 id="rtitle"></h2><div id="rtext"></div><div class="rule" id="rrule"></div>
 <div class="row"><button class="big grey" id="confirm">Confirm ruling</button></div></section>
 <section id="actions"><h2 id="who">Waiting for the deal</h2><div id="limits" class="small"></div>
-<div class="row"><button class="big fold" id="fold">Fold</button><button class="big" id="call">Check</button>
+<div id="live"><div class="row"><button class="big fold" id="fold">Fold</button><button class="big" id="call">Check</button>
 <button class="big raise" id="raise">Bet</button><button class="big raise" id="allin">All in</button></div>
-<input id="amount" inputmode="decimal" autocomplete="off" placeholder="amount (to), e.g. 1,200 or 1.2k">
-<div class="row" id="presets"></div>
+<input id="amount" inputmode="decimal" autocomplete="off" placeholder="to: 1,200 or 1.2k" aria-label="amount (the seat's total for the round)">
+<div class="row" id="presets"></div></div>
 <div id="verdict" role="status" aria-live="polite"></div>
 <div class="row"><button class="big grey" id="undo">Undo last</button><button class="big grey" id="misdeal">Misdeal</button></div>
 </section>
@@ -129,14 +130,14 @@ function render(){
     x.className="badge"+(t==="D"?"":" b");x.textContent=t;bd.append(x)}
    top.append(nm,bd);const st=document.createElement("div");st.className="stack";st.textContent=v.stack==null?"":fmt(v.stack);
    const line=document.createElement("div");line.className="small";
-   line.textContent=[v.to_act?"TO ACT":"",v.state==="active"||v.state==="seated"?"":v.state.toUpperCase(),v.bet?"bet "+fmt(v.bet):"",v.last_action||""].filter(Boolean).join(" \u00b7 ");
+   line.textContent=[v.to_act?"TO ACT":"",v.state==="active"||v.state==="seated"?"":v.state.toUpperCase(),v.last_action||(v.bet?"in "+fmt(v.bet):"")].filter(Boolean).join(" \u00b7 ");
    b.append(top,st,line);if(v.declared){const d=document.createElement("div");d.className="decl";d.textContent=v.declared;b.append(d)}}
   if(sel===v.seat)b.classList.add("sel");b.onclick=()=>{sel=sel===v.seat?null:v.seat;render()};seats.append(b)}
  const L=S.legal, oot=actingOutOfTurn(), acting=oot?sel:(L?L.seat:null);
- $("who").textContent=acting==null?(S.between_hands?"Between hands":"No one to act"):
+ $("who").textContent=acting==null?(S.phase==="showdown"?"Hand over: showdown":S.between_hands?"Between hands":S.phase==="board"?"Dealing the "+(S.street||"board"):"No one to act"):
   (oot?seatName(sel)+": acting OUT OF TURN (the action is on seat "+S.to_act+")":seatName(acting)+" to act");
  const live=acting!=null&&S.phase==="betting";
- for(const id of ["fold","call","raise","allin"])$(id).disabled=!live;
+ for(const id of ["fold","call","raise","allin"])$(id).disabled=!live;$("live").style.display=live?"block":"none";
  $("presets").replaceChildren();$("limits").textContent="";
  if(L&&L.chips&&!oot){$("call").textContent=L.to_call?"Call "+fmt(L.to_call):"Check";
   $("raise").textContent=(L.word==="bet"?"Bet":"Raise to");$("raise").disabled=!L.may_raise;

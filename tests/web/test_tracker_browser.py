@@ -109,7 +109,7 @@ def test_a_full_hand_with_a_side_pot_refusal_undo_stale_press_rebuy_and_bust_out
     page.click("#call")
     expect(page.locator("#call")).to_have_text("Call 700")
     page.click("#call")
-    expect(page.locator("#who")).to_have_text("No one to act")
+    expect(page.locator("#who")).to_have_text("Dealing the flop")
 
     table.street(3, 1)  # the flop
     expect(page.locator("#board")).to_contain_text("9\u2665")
@@ -123,13 +123,18 @@ def test_a_full_hand_with_a_side_pot_refusal_undo_stale_press_rebuy_and_bust_out
     expect(second.locator("#verdict")).to_contain_text("Refused: check: stale press")
     second.context.close()
     expect(page.locator("#who")).to_have_text("Seat 4 (Dee) to act")  # not moved on by the stale press
+    shot(page, "tracker-1280x800.png")
+    page.set_viewport_size({"width": 390, "height": 844})
+    shot(page, "tracker-390x844.png")
+    page.set_viewport_size({"width": 1280, "height": 800})
     page.click("#call")
+    expect(page.locator("#who")).to_have_text("Dealing the turn")
     expect(page.locator("#pot")).to_contain_text("POT 4,000 (main 3,000 + side 1,000)")
     table.street(1, 4)
     for _ in range(2):
         page.click("#call")
         page.wait_for_timeout(50)
-    expect(page.locator("#who")).to_have_text("No one to act")
+    expect(page.locator("#who")).to_have_text("Dealing the river")
     table.street(1, 5)
     page.click("#call")
     expect(page.locator("#who")).to_have_text("Seat 4 (Dee) to act")
@@ -137,10 +142,8 @@ def test_a_full_hand_with_a_side_pot_refusal_undo_stale_press_rebuy_and_bust_out
     expect(page.locator("#street")).to_have_text("SHOWDOWN")
     expect(page.locator("#verdict")).to_contain_text("main pot 3,000 to seat 3")
     expect(page.locator("#verdict")).to_contain_text("side pot 1 1,000 to seat 3")
-    shot(page, "tracker-1280x800.png")
-    page.set_viewport_size({"width": 390, "height": 844})
-    shot(page, "tracker-390x844.png")
-    page.set_viewport_size({"width": 1280, "height": 800})
+    expect(page.locator("#who")).to_have_text("Hand over: showdown")
+    shot(page, "tracker-showdown-1280x800.png")
     table.hand_end()
 
     expect(seat(page, 2)).to_contain_text("NO CHIPS")
