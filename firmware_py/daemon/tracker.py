@@ -182,10 +182,10 @@ class ActionTracker:
         self._changed: asyncio.Event | None = None
         self.ready = threading.Event()  # set once it listens and knows its own address
         self._closing = False
-        self._bounded = Bounded(self._app(), limit=32, streams=8, stream_paths=("/events",))
+        self._bounded = Bounded(self._app(), limit=64, streams=8, stream_paths=("/events",))
         self._guard = OriginGuard(self._bounded, hosts=())
         self.server = WebServer(Contained(self._guard, name="tracker"), host=config.listen, port=config.port,
-                                name="action tracker", connections=200)
+                                name="action tracker", connections=1000)
 
     # -- the daemon's side (the main loop's thread) --
 

@@ -21,15 +21,17 @@ class WebServer:
     """One ASGI app served by uvicorn on its own thread; `start()` returns once it listens.
 
     uvicorn's own access log is off and its error log keeps no traceback (see `quiet_server_logs`);
-    `connections` caps open connections and in-flight requests together: past it uvicorn answers
-    503 at once rather than queueing or resetting. Port 0 picks a free port (`address` tells which).
+    `connections` caps open connections (idle and half-open ones included) and in-flight requests
+    together: past it uvicorn answers 503 at once rather than queueing or resetting. Keep it well
+    above the app's own bound (`Bounded`), which answers "busy" in words: a burst of connections
+    opened at once all count here before the first request is read. Port 0 picks a free port (`address` tells which).
 
     >>> server = WebServer(app, host="127.0.0.1", port=0, name="tracker")  # doctest: +SKIP
     >>> server.start(); server.address  # doctest: +SKIP
     ('127.0.0.1', 41877)
     """
 
-    def __init__(self, app: Any, *, host: str, port: int, name: str, connections: int = 200,
+    def __init__(self, app: Any, *, host: str, port: int, name: str, connections: int = 1000,
                  keep_alive_s: float = 5.0) -> None:
         quiet_server_logs()
         self.name = name

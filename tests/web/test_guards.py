@@ -95,7 +95,7 @@ def test_four_hundred_concurrent_presses_are_all_answered(table: TrackerTable) -
         thread.join(30)
     assert sum(answers.values()) == 400
     assert set(answers) <= {409, 503}, answers  # refused by the table (stale), or "busy": never reset
-    assert answers[409] > 0
+    assert answers[409] > 0, answers
 
 
 @pytest.mark.parametrize(("typed", "chips"), [

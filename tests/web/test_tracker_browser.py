@@ -93,10 +93,10 @@ def test_a_full_hand_with_a_side_pot_refusal_undo_stale_press_rebuy_and_bust_out
 
     act(page, "raise", "300")
     taken(page)
-    expect(seat(page, 4)).to_contain_text("bet 300")
+    expect(seat(page, 4)).to_contain_text("raise 300")
     page.click("#undo")
     taken(page, "took back the raise")
-    expect(seat(page, 4)).not_to_contain_text("bet 300")
+    expect(seat(page, 4)).not_to_contain_text("raise 300")
     expect(page.locator("#who")).to_have_text("Seat 4 (Dee) to act")
     act(page, "raise", "0.3k")
     taken(page)
