@@ -122,8 +122,10 @@ class SimulationPlan:
 
 
 def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPlan, *,
-                        speed: float | None) -> Any:
-    """Emulated readers, board and panel driven by the seeded dealer bot; returns the dealer."""
+                        speed: float | None, practice: bool = False) -> Any:
+    """Emulated readers, board and panel driven by the seeded dealer bot; returns the dealer.
+
+    `practice`: the bot deals and waits for the players' actions from the action tracker."""
     from firmware_py.simulation.simulated_table import EmulatedSensors, SimulatedDealer, script  # noqa: PLC0415
 
     in_play = config.deck(config.game.in_play)
@@ -143,8 +145,12 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
     acts, _errors = script(profile=config.profiles[game.profile], seats=game.seats, button=game.button,
                            deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,
                            error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK)
+    latest: list[Any] = [None]
+    if practice:
+        daemon.on_snapshot.append(lambda snapshot: latest.__setitem__(0, snapshot))
     dealer = SimulatedDealer(sensors, acts, speed=speed,
-                             on_done=lambda: daemon.queue.put(Stop("the simulated session is over")))
+                             on_done=lambda: daemon.queue.put(Stop("the simulated session is over")),
+                             practice=(lambda: latest[0]) if practice else None)
     daemon.readers.append(CallbackComponent("readers", sensors.start_readers, sensors.stop_readers))
     daemon.panel = CallbackComponent("panel", sensors.start_panel, sensors.stop_panel)
     if sensors.config.panel is not None:

@@ -339,12 +339,21 @@ class EmulatedSensors:
         return None if button is None else self.pin_factory.pin(button.pin)
 
 
+PRACTICE_SKIPS = frozenset({"fold", "check", "call", "bet", "raise", "allin", "round_done"})
+PRACTICE_POLL_S = 0.05
+
+
 class SimulatedDealer:
     """The dealer: acts out the script on the emulated sensors, on its own thread."""
 
     def __init__(self, sensors: EmulatedSensors, acts: Sequence[Act], *, speed: float | None = None,
-                 on_done: Callable[[], None] | None = None) -> None:
+                 on_done: Callable[[], None] | None = None,
+                 practice: Callable[[], Any] | None = None) -> None:
         self.sensors = sensors
+        # Practice (`run --simulate --tracker`): the dealer deals but presses no player's action; it
+        # waits for the betting round the operator enters on the tracker to close (`practice` gives
+        # the table's latest snapshot), and skips the rest of a hand the operator's actions ended.
+        self.practice = practice
         self.acts = list(acts)
         self.speed = speed  # None: as fast as the world can be stepped; 1.0: real time
         self.on_done = on_done
@@ -390,12 +399,32 @@ class SimulatedDealer:
     def _run(self) -> None:
         try:
             while self.next_act < len(self.acts) and not self._stop.is_set():
-                self._perform(self.acts[self.next_act])
+                act = self.acts[self.next_act]
+                if self.practice is None or self._practice_turn(act):
+                    self._perform(act)
                 self.next_act += 1
         except Exception:  # a callback boundary: the daemon must see the dealer stop, not hang
             logger.exception("simulated dealer failed at act %d", self.next_act)
         if not self._stop.is_set() and self.on_done is not None:
             self.on_done()
+
+    def _practice_turn(self, act: Act) -> bool:
+        """Practice: whether the dealer does this act (a player's action is the operator's; a card
+        waits for the betting round to close, and is not dealt once the hand is over)."""
+        if act.kind in ("press", "key") and act.button in PRACTICE_SKIPS:
+            return False
+        if act.kind != "read":
+            return True
+        posted = [e for e in self.sensors.tap.since(0)[-1:] if isinstance(e, Read | Gone | Button)]
+        caught_up = posted[-1].t if posted else 0.0  # the table has fed the last card the dealer dealt
+        snapshot = None
+        while not self._stop.is_set():
+            snapshot = self.practice() if self.practice is not None else None
+            if snapshot is not None and snapshot.t >= caught_up and snapshot.phase != "betting":
+                break
+            self._stop.wait(PRACTICE_POLL_S)
+        over = snapshot is not None and snapshot.phase in ("showdown", "idle", "misdealt")
+        return not (over and act.hand == snapshot.hand_number)
 
     def _wait_real(self, session_dt: float) -> None:
         if self.speed and session_dt > 0:
