@@ -236,8 +236,11 @@ def _level(obj: dict[str, Any], t: float) -> Level:
 def _seat(obj: dict[str, Any], t: float) -> Seat:
     seat_no = _seat_number(obj.get("seat"), "seat")
     status = _string(obj, "status")
+    moved = obj.get("moved", False)
+    if not isinstance(moved, bool):
+        raise ValueError(f"'moved' must be true or false, not {shown(moved)}")
     try:
-        return Seat(t=t, seat=seat_no, status=SeatStatus(status))
+        return Seat(t=t, seat=seat_no, status=SeatStatus(status), moved=moved)
     except ValueError:
         raise ValueError(f"'status' must be 'in' or 'out', not {shown(status)}") from None
 
@@ -317,4 +320,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
         return out
     if isinstance(event, Level):
         return {"t": event.t, "kind": "level", "small": event.small, "big": event.big, "ante": event.ante}
-    return {"t": event.t, "kind": "seat", "seat": event.seat, "status": str(event.status)}
+    out = {"t": event.t, "kind": "seat", "seat": event.seat, "status": str(event.status)}
+    if event.moved:
+        out["moved"] = True
+    return out

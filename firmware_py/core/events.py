@@ -99,11 +99,13 @@ class Button:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Seat:
-    """A player sits down (`in`) or leaves or is eliminated (`out`)."""
+    """A player sits down (`in`) or leaves or is eliminated (`out`); `moved`: sat down having been moved
+    from another table to balance tables (the profile says where such a player may be dealt in)."""
 
     t: float
     seat: int
     status: SeatStatus
+    moved: bool = False
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -43,10 +43,11 @@ def seat_change(table: TableState, event: Seat) -> None:
     if event.status is SeatStatus.IN:
         if event.seat not in table.occupied:
             table.occupied.add(event.seat)
-            table.joined.add(event.seat)
+            (table.moved if event.moved else table.joined).add(event.seat)
         return
     table.occupied.discard(event.seat)
     table.joined.discard(event.seat)
+    table.moved.discard(event.seat)
     in_hand = hand is not None and hand.phase in IN_PLAY and event.seat in hand.seats
     if hand is not None and in_hand and event.seat not in hand.betting.folded:
         hand.betting.folded.add(event.seat)
@@ -146,18 +147,37 @@ def new_hand(table: TableState) -> None:
 
 
 def _seat_new_players(table: TableState, positions: Positions) -> Positions:
-    """A new player is not dealt in between the button and the big blind, where the profile says so."""
+    """New players, and players moved here from another table, wait where the profile says they may
+    not be dealt in (new: between the button and the big blind, Rules for Using Blinds 4; moved: by
+    `[blinds] moved_player_waits`); heads-up, everyone is dealt in."""
     assert table.profile is not None
-    if table.profile.blinds.new_player_between_button_and_blinds or positions.heads_up:
+    blinds = table.profile.blinds
+    if positions.heads_up:
         table.joined.clear()
+        table.moved.clear()
         return positions
-    waiting = {s for s in table.joined if between(s, positions.button, positions.big_blind)}
-    table.joined = waiting
+    button, small, big = positions.button, positions.small_blind, positions.big_blind
+
+    def new_waits(seat: int) -> bool:
+        return not blinds.new_player_between_button_and_blinds and between(seat, button, big)
+
+    def moved_waits(seat: int) -> bool:
+        rule = blinds.moved_player_waits
+        if rule == "as_new_player":
+            return new_waits(seat)
+        if rule == "small_blind_or_button":
+            return seat in (small, button)
+        if rule == "between_button_and_small_blind":
+            return small is not None and between(seat, button, small)
+        return False  # never
+
+    table.joined = {s for s in table.joined if new_waits(s)}
+    table.moved = {s for s in table.moved if moved_waits(s)}
+    waiting = table.joined | table.moved
     if not waiting:
         return positions
     order = tuple(s for s in positions.deal_order if s not in waiting)
-    small = positions.small_blind if positions.small_blind not in waiting else None
-    return Positions(button=positions.button, small_blind=small, big_blind=positions.big_blind,
+    return Positions(button=button, small_blind=small if small not in waiting else None, big_blind=big,
                      deal_order=order)
 
 

@@ -47,6 +47,11 @@ WORDS: dict[str, tuple[tuple[str, ...], bool]] = {  # parameter -> (the words, w
     "always_binding": (("fold", "check", "call", "bet", "raise", "allin"), True),
     "bet_posts": (("declared", "minimum"), False),
     "no_raise_after": (("check", "call"), True),
+    # [blinds] where a player moved to the table (balancing) waits for the button to pass:
+    # as_new_player (the new-player rule), small_blind_or_button (dealt in anywhere else),
+    # between_button_and_small_blind, or never (dealt in at once, in any position).
+    "moved_player_waits": (("as_new_player", "small_blind_or_button", "between_button_and_small_blind",
+                            "never"), False),
 }
 SECTIONS: dict[str, dict[str, type]] = {
     "misdeal_window": {
@@ -63,6 +68,8 @@ SECTIONS: dict[str, dict[str, type]] = {
         "heads_up_rule": str,
         "button_follows_empty_small_blind": bool,
         "new_player_between_button_and_blinds": bool,
+        "moved_player_rule": str,
+        "moved_player_waits": str,
     },
 }
 TOP_KEYS = {"profile": str, "title": str, "parent": str, "rulebook": str}
@@ -171,6 +178,8 @@ class BlindRule:
     heads_up_cite: str
     button_follows_empty_small_blind: bool
     new_player_between_button_and_blinds: bool
+    moved_player_cite: str = ""
+    moved_player_waits: str = "as_new_player"  # see WORDS
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -310,6 +319,8 @@ def _validate_section(source: str, section: str, fields: Mapping[str, type], val
                         if not isinstance(action, str) or action not in buttons:
                             hint = _hint(action, buttons) if isinstance(action, str) else ""
                             mistakes.note(ProfileError(source, where, f"{shown(action)} is not a button{hint}"))
+                elif key in WORDS:
+                    _check_words(source, where, value, *WORDS[key])
                 elif key == "warnings":
                     for warning in value:
                         with mistakes.check():
@@ -423,6 +434,8 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
             heads_up_cite=f"{section_source['blinds']}: {blinds['heads_up_rule']}",
             button_follows_empty_small_blind=blinds["button_follows_empty_small_blind"],
             new_player_between_button_and_blinds=blinds["new_player_between_button_and_blinds"],
+            moved_player_cite=f"{section_source['blinds']}: {blinds['moved_player_rule']}",
+            moved_player_waits=blinds["moved_player_waits"],
         ),
         rules=built,
         lineage=tuple((ancestor, raw[ancestor][0]) for ancestor in root_first),

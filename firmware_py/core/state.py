@@ -26,6 +26,7 @@ class TableState:
     t: float = 0.0
     occupied: set[int] = field(default_factory=set)
     joined: set[int] = field(default_factory=set)
+    moved: set[int] = field(default_factory=set)  # seated after a move from another table, not yet dealt in
     cards: dict[str, CardInfo] = field(default_factory=dict)
     in_play: str = ""
     back: str = ""

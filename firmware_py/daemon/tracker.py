@@ -353,8 +353,9 @@ class ActionTracker:
             if seat in views and views[seat].state is not PlayerState.EMPTY:
                 raise ValueError(f"seat {seat} is taken")
             stack = parse_amount(str(body.get("amount", "")))
-            return [Stacks(t=now, stacks=((seat, stack),), why="correction"), Seat(t=now, seat=seat,
-                                                                                    status=SeatStatus.IN)]
+            moved = body.get("moved", False) is True  # moved here to balance tables: the profile's rule
+            return [Stacks(t=now, stacks=((seat, stack),), why="correction"),
+                    Seat(t=now, seat=seat, status=SeatStatus.IN, moved=moved)]
         if seat not in views or views[seat].state is PlayerState.EMPTY:
             raise ValueError(f"no player in seat {seat}")
         if op in ("unseat", "bust"):

@@ -59,7 +59,8 @@ background:#0b0f14;color:var(--text);width:100%}
 <div class="row"><input id="pname" maxlength="24" placeholder="name"><button class="preset" id="savename">Save name</button></div>
 <div class="row"><input id="pamount" inputmode="decimal" autocomplete="off" placeholder="chips, e.g. 10,000"></div>
 <div class="row"><button class="preset" id="rebuy">Rebuy</button><button class="preset" id="addon">Add-on</button>
-<button class="preset" id="setstack">Set stack</button><button class="preset" id="seatin">Seat in</button></div>
+<button class="preset" id="setstack">Set stack</button></div>
+<div class="row"><button class="preset" id="seatin">Seat in</button><button class="preset" id="seatmoved">Seat in (moved here)</button></div>
 <div class="row"><button class="preset" id="bust">Bust out</button><button class="preset" id="unseat">Unseat</button></div>
 </div></section>
 <div class="small" id="notes"></div>
@@ -109,6 +110,7 @@ function chipsFor(op){try{return String(parseAmount($("pamount").value))}catch(e
 $("savename").onclick=()=>player("name",{name:$("pname").value});
 for(const [id,op] of [["rebuy","rebuy"],["addon","add_on"],["setstack","stack"],["seatin","seat"]])
  $(id).onclick=()=>{const amount=chipsFor(op);if(amount!==null)player(op,{amount})};
+$("seatmoved").onclick=()=>{const amount=chipsFor("seat");if(amount!==null)player("seat",{amount,moved:true})};
 $("bust").onclick=()=>player("bust");$("unseat").onclick=()=>{if(confirm("Unseat "+seatName(sel)+"?"))player("unseat")};
 function render(){
  if(!S)return;$("hand").textContent=S.hand?"Hand "+S.hand:"No hand yet";
@@ -153,7 +155,7 @@ function render(){
  const v=sel===null?null:S.seats.find(x=>x.seat===sel);$("pform").style.display=sel===null?"none":"block";
  $("phint").style.display=sel===null?"block":"none";$("ptitle").textContent=sel===null?"Players":seatName(sel);
  if(v&&document.activeElement!==$("pname"))$("pname").value=v.name||"";
- const empty=!v;$("seatin").disabled=!empty;
+ const empty=!v;$("seatin").disabled=!empty;$("seatmoved").disabled=!empty;
  for(const id of ["rebuy","addon","setstack"])$(id).disabled=empty||!S.between_hands;
  $("bust").disabled=empty||v.stack!==0;$("unseat").disabled=empty;$("savename").disabled=empty;
  $("notes").textContent=S.notices.join(" \u00b7 ")}

@@ -178,3 +178,51 @@ def test_out_of_turn_hands_export_to_phh_and_pokerkit_pays_the_table_stacks(prof
     t.press("hand_end")
     result = check_events(t.__dict__["events"], PROFILES)
     assert result.exported == 1 and result.replayed_right == 1 and not result.mismatches, result
+
+
+# -- players moved to the table (balancing) ------------------------------------------------------------
+
+def _moved_into(profile: str, seat: int) -> Table:
+    """Six seats, button on 1 for the first hand; seat `seat` empty, then a moved player sits there.
+    The second hand: button 2, small blind 3, big blind 4."""
+    seats = tuple(s for s in (1, 2, 3, 4, 5, 6) if s != seat)
+    t = Table(profile, seats=seats, button=1)
+    t.new_hand()
+    t.deal()
+    t.act("fold", "fold", "fold", "fold")
+    t.press("hand_end")
+    from firmware_py.core import Seat, SeatStatus  # noqa: PLC0415
+
+    t._feed(Seat(t=t.tick(), seat=seat, status=SeatStatus.IN, moved=True))
+    t.new_hand()
+    return t
+
+
+@pytest.mark.parametrize(("profile", "seat", "dealt"), [
+    # The second hand: button 2, small blind 4, big blind 5 when seat 3 is the moved player's; with seat
+    # 6 or 2: no seat between the button and the blinds.
+    ("robert", 3, False), ("robert", 6, True),  # Rules for Using Blinds 4, as for a new player
+    ("upt", 3, True), ("upt", 6, True),  # Tournaments 16: dealt in unless in the small blind or button position
+    ("wfp", 3, False), ("wfp-dealer", 3, False), ("wfp", 2, True),  # not between the button and small blind
+    ("rpl", 3, True), ("rpl", 2, True),  # Blinds 2: the moved player takes the seat's position at once
+])
+def test_moved_players_are_dealt_in_where_the_profile_allows(profile: str, seat: int, dealt: bool) -> None:
+    t = _moved_into(profile, seat)
+    snapshot = t.core.snapshot()
+    assert (snapshot.seat(seat).state != "waiting") is dealt, (snapshot.button, snapshot.small_blind)
+
+
+@pytest.mark.parametrize(("profile", "waits"), [
+    ("upt", True),  # Tournaments 16: on the button, the moved player waits for it to pass
+    ("rpl", False),  # Blinds 2: takes the position at once
+    ("wfp", False),  # Tournament Procedures 12: dealt in "at either the button, small or big blind"
+])
+def test_a_moved_player_on_the_button(profile: str, waits: bool) -> None:
+    from firmware_py.core.flow import _seat_new_players  # noqa: PLC0415
+    from firmware_py.core.seating import Positions  # noqa: PLC0415
+    from firmware_py.core.state import TableState  # noqa: PLC0415
+
+    table = TableState(profiles=PROFILES, profile=PROFILES[profile], moved={2})
+    positions = Positions(button=2, small_blind=3, big_blind=4, deal_order=(3, 4, 5, 6, 1, 2))
+    dealt = _seat_new_players(table, positions)
+    assert (2 not in dealt.deal_order) is waits and dealt.button == 2
