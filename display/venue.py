@@ -84,6 +84,9 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
     elif pairing:
         theme.draw_text(surface, f"Tracker code {pairing[:3]} {pairing[3:]}", round(layout.clock.height * 0.6),
                         theme.TEXT, layout.clock.center, anchor="center", max_width=layout.clock.width)
+    if public.corrections:  # the operator's last correction, for everyone at the table to see
+        theme.draw_text(surface, public.corrections[-1], round(layout.clock.height * 0.42), theme.TEXT_DIM,
+                        (layout.clock.centerx, layout.clock.bottom), anchor="midtop", max_width=layout.clock.width)
     if public.unconfirmed:
         first = public.unconfirmed[0]
         draw_banner(surface, layout.banner, first, config=config, painter=painter,

@@ -337,8 +337,8 @@ class TableCore:
             self._after(replayed)
         table.t = event.t
         table.out_rulings = []
-        table.out_notices = [Notice(t=event.t, notice=NoticeKind.UNDONE,
-                                    message=f"took back the {old.name} press at t={old.t:g}")]
+        table.out_notices = []
+        table.notice(NoticeKind.UNDONE, f"undo: took back the {old.name} press at t={old.t:g}")
 
 
 def _pickle_by_constructor() -> None:

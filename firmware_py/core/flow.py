@@ -132,6 +132,7 @@ def new_hand(table: TableState) -> None:
         positions = next_positions(table.previous, seated, table.profile.blinds)
     positions = _seat_new_players(table, positions)
     table.redeal = None
+    table.corrections = []
     table.hand_number += 1
     slots: list[str | None] = [None] * (2 * len(positions.deal_order))
     table.hand = Hand(number=table.hand_number, positions=positions,

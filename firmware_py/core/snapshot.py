@@ -110,6 +110,7 @@ class TableSnapshot:
     notices: tuple[str, ...] = field(default_factory=tuple)
     chips: ChipsView | None = None  # pot, side pots and the minimum raise, when the table counts chips
     actions: int = 0  # actions taken in this hand: a press made against another count is stale
+    corrections: tuple[str, ...] = ()  # the operator's corrections (undo, stacks) since the hand began
 
     def seat(self, number: int) -> SeatView:
         for view in self.seats:
@@ -172,6 +173,7 @@ def snapshot_of(table: TableState) -> TableSnapshot:
         notices=tuple(table.notices),
         chips=_chips_view(table, hand),
         actions=len(hand.betting.taken) if hand is not None else 0,
+        corrections=tuple(table.corrections),
     )
 
 

@@ -66,3 +66,23 @@ def test_venue_labels_no_one_sitting_out_between_hands() -> None:
     assert seat_label(seated, between_hands=True) == ""  # was "sitting out" for every player
     assert seat_label(seated, between_hands=False) == "sitting out"  # not dealt into the hand in play
     assert seat_label(SeatView(seat=3, state=PlayerState.WAITING, stack=0), between_hands=True) == "no chips"
+
+
+def test_corrections_are_shown_on_the_venue_screen_until_the_next_hand() -> None:
+    from firmware_py.core import Stacks  # noqa: PLC0415
+
+    t = _uncalled_raise()
+    t.press("undo")  # seat 3's fold taken back
+    assert t.core.snapshot().corrections[-1].startswith("undo: took back the fold press")
+    t.press("fold")  # seat 3 folds again: seat 4's raise is uncalled but by seat 2's all-in
+    t = Table("robert")
+    t.level(100, 200)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    t.new_hand()
+    t.deal()
+    t.act("fold", "fold", "fold")  # the big blind takes the blinds
+    t.press("hand_end")
+    t._feed(Stacks(t=t.tick(), stacks=((1, 12000),), why="rebuy"))
+    assert t.core.snapshot().corrections[-1] == "rebuy: seat 1 10,000 to 12,000"
+    t.new_hand()
+    assert t.core.snapshot().corrections == ()
