@@ -127,28 +127,33 @@ class TrackerTable:
 
     def request(self, path: str, body: object = None, *, cookie: str | None = None,
                 origin: str | None = "self", host: str | None = None) -> tuple[int, Any, dict[str, str]]:
-        base = self.url.rstrip("/")
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        if origin is not None:
-            headers["Origin"] = base if origin == "self" else origin
-        if cookie is not None:
-            headers["Cookie"] = cookie
-        if host is not None:
-            headers["Host"] = host
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(base + path, data=data, headers=headers)
-        try:
-            with urllib.request.urlopen(request, timeout=WAIT_S) as response:
-                status, raw, got = response.status, response.read(), dict(response.headers)
-        except urllib.error.HTTPError as exc:
-            status, raw, got = exc.code, exc.read(), dict(exc.headers)
-        try:
-            return status, json.loads(raw), got
-        except ValueError:
-            return status, raw.decode(), got
+        return http_json(self.url.rstrip("/"), path, body, cookie=cookie, origin=origin, host=host)
 
     def pair(self) -> str:
         """Pair as a device would: the code off the screen for the session cookie (`name=value`)."""
         status, _body, headers = self.request("/pair", {"code": self.tracker.pairing.code})
         assert status == 200
         return headers["set-cookie"].split(";")[0]
+
+
+def http_json(base: str, path: str, body: object = None, *, cookie: str | None = None,
+              origin: str | None = "self", host: str | None = None) -> tuple[int, Any, dict[str, str]]:
+    """One request as the page makes it (its Origin, the cookie): status, the JSON (or text) and headers."""
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if origin is not None:
+        headers["Origin"] = base if origin == "self" else origin
+    if cookie:
+        headers["Cookie"] = cookie
+    if host is not None:
+        headers["Host"] = host
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=WAIT_S) as response:
+            status, raw, got = response.status, response.read(), dict(response.headers)
+    except urllib.error.HTTPError as exc:
+        status, raw, got = exc.code, exc.read(), dict(exc.headers)
+    try:
+        return status, json.loads(raw), got
+    except ValueError:
+        return status, raw.decode(errors="replace"), got

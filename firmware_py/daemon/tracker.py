@@ -42,6 +42,7 @@ KEEPALIVE_S = 15.0
 PRESSES = {*PLAYER_ACTIONS, ButtonName.UNDO, ButtonName.MISDEAL, ButtonName.CONFIRM}
 AMOUNT_ACTIONS = {ButtonName.BET, ButtonName.RAISE}
 NAME_MAX = 24
+UNPAIRED = "pair this device first: type the code shown on the table's screen"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -243,12 +244,12 @@ class ActionTracker:
 
     async def _state(self, request: Request) -> Response:
         if not self.pairing.paired(request):
-            return _error(401, "pair this device first: type the code shown on the table's screen")
+            return _error(401, UNPAIRED)
         return Response(self._state_json, media_type="application/json", headers=HEADERS)
 
     async def _events(self, request: Request) -> Response:
         if not self.pairing.paired(request):
-            return _error(401, "pair this device first: type the code shown on the table's screen")
+            return _error(401, UNPAIRED)
         if self._changed is None:
             self._changed = asyncio.Event()
         changed = self._changed
@@ -271,21 +272,17 @@ class ActionTracker:
                                  headers={**HEADERS, "X-Accel-Buffering": "no"})
 
     async def _press(self, request: Request) -> Response:
-        if not self.pairing.paired(request):
-            return _error(401, "pair this device first: type the code shown on the table's screen")
-        try:
-            body = await _json_body(request)
-            button = self._button(body)
-        except ValueError as exc:
-            return _error(400, str(exc))
-        return await self._verdict([button])
+        return await self._events_of(request, lambda body: [self._button(body)])
 
     async def _players(self, request: Request) -> Response:
+        return await self._events_of(request, self._player_events)
+
+    async def _events_of(self, request: Request, events_of: Callable[[dict[str, Any]], list[Any]]) -> Response:
+        """A paired device's POST: its JSON body made into events for the table, and the table's verdict."""
         if not self.pairing.paired(request):
-            return _error(401, "pair this device first: type the code shown on the table's screen")
+            return _error(401, UNPAIRED)
         try:
-            body = await _json_body(request)
-            events = self._player_events(body)
+            events = events_of(await _json_body(request))
         except ValueError as exc:
             return _error(400, str(exc))
         if not events:  # a name only: the page's own, not the table's

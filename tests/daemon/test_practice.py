@@ -2,32 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
-import urllib.error
-import urllib.request
+import time
 from pathlib import Path
-from typing import Any
+
+from tests.tracker_table import http_json
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _request(base: str, path: str, body: object = None, cookie: str = "") -> tuple[int, Any, dict[str, str]]:
-    headers = {"Origin": base, **({"Content-Type": "application/json"} if body is not None else {}),
-               **({"Cookie": cookie} if cookie else {})}
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode() if body is not None else None,
-                                     headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            status, raw, got = response.status, response.read(), dict(response.headers)
-    except urllib.error.HTTPError as exc:
-        status, raw, got = exc.code, exc.read(), dict(exc.headers)
-    try:
-        return status, json.loads(raw), got
-    except ValueError:
-        return status, raw.decode(errors="replace"), got
 
 
 def test_practice_the_bot_deals_and_waits_for_the_trackers_presses(tmp_path: Path) -> None:
@@ -43,23 +26,21 @@ def test_practice_the_bot_deals_and_waits_for_the_trackers_presses(tmp_path: Pat
         found = re.search(r"(http://\S+)/ and pair with the code (\d+)", line)
         assert found is not None
         base, code = found.groups()
-        status, _body, headers = _request(base, "/pair", {"code": code})
+        status, _body, headers = http_json(base, "/pair", {"code": code})
         assert status == 200
         cookie = headers["set-cookie"].split(";")[0]
         streets: list[str] = []
         for _ in range(400):
-            state = _request(base, "/state", cookie=cookie)[1]
+            state = http_json(base, "/state", cookie=cookie)[1]
             if state["hand"] > 1 or (state["phase"] in ("showdown", "idle") and streets):
                 break
             legal = state["legal"]
             if legal is None:
-                import time  # noqa: PLC0415
-
                 time.sleep(0.05)  # the bot is dealing
                 continue
             if not streets or streets[-1] != state["street"]:
                 streets.append(state["street"])
-            _request(base, "/press", {"name": "call" if legal["to_call"] else "check", "hand": state["hand"],
+            http_json(base, "/press", {"name": "call" if legal["to_call"] else "check", "hand": state["hand"],
                                       "count": state["count"]}, cookie=cookie)
         assert streets[0] == "preflop" and len(streets) >= 2  # the bot dealt a street once the round closed
     finally:

@@ -13,19 +13,23 @@ from firmware_py.core.snapshot import PlayerState, SeatView
 from tests.rules.table_driver import Table
 
 
-def _uncalled_raise() -> Table:
-    """Seat 4 raises to 8,000; seat 2 is all in for 3,000; the others fold: 5,000 of seat 4's raise
-    is called by no one."""
+def _seat_4_raises(seat_1: str) -> Table:
+    """Seat 4 raises to 8,000; seat 1 does `seat_1`; seat 2 is all in for 3,000; seat 3 folds."""
     t = Table("robert")
     t.level(100, 200)
     t.stacks(s1=10000, s2=3000, s3=10000, s4=10000)
     t.new_hand()
     t.deal()
     t.bet("raise", 8000)  # seat 4
-    t.press("fold")  # seat 1
+    t.press(seat_1)  # seat 1
     t.bet("allin")  # seat 2
     t.press("fold")  # seat 3
     return t
+
+
+def _uncalled_raise() -> Table:
+    """5,000 of seat 4's raise is called by no one."""
+    return _seat_4_raises("fold")
 
 
 def test_uncalled_chips_are_returned_not_shown_as_a_side_pot() -> None:
@@ -37,15 +41,7 @@ def test_uncalled_chips_are_returned_not_shown_as_a_side_pot() -> None:
 
 
 def test_a_real_side_pot_is_still_shown() -> None:
-    t = Table("robert")
-    t.level(100, 200)
-    t.stacks(s1=10000, s2=3000, s3=10000, s4=10000)
-    t.new_hand()
-    t.deal()
-    t.bet("raise", 8000)  # seat 4
-    t.press("call")  # seat 1
-    t.bet("allin")  # seat 2: 3,000
-    t.press("fold")  # seat 3
+    t = _seat_4_raises("call")
     assert pot_text(t.core.snapshot()) == "POT 19,200  (9,200 + 10,000)"
 
 
