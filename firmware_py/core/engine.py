@@ -337,8 +337,10 @@ class TableCore:
             self._after(replayed)
         table.t = event.t
         table.out_rulings = []
-        table.out_notices = []
-        table.notice(NoticeKind.UNDONE, f"undo: took back the {old.name} press at t={old.t:g}")
+        message = f"undo: took back the {old.name} press at t={old.t:g}"
+        table.out_notices = [Notice(t=event.t, notice=NoticeKind.UNDONE, message=message)]
+        # The one trace an undo leaves: the venue screen says what was taken back (until the next hand).
+        table.corrections = [*table.corrections[-2:], message]
 
 
 def _pickle_by_constructor() -> None:

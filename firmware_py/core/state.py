@@ -69,7 +69,7 @@ class TableState:
         """Out to the operator; the screen keeps the last five."""
         self.out_notices.append(Notice(t=self.t, notice=kind, message=message))
         self.notices = [*self.notices[-4:], message]
-        if kind in (NoticeKind.CORRECTED, NoticeKind.UNDONE):  # shown on the venue screen too
+        if kind is NoticeKind.CORRECTED:  # shown on the venue screen too (an undo adds its own: engine.py)
             self.corrections = [*self.corrections[-2:], message]
 
 

@@ -96,7 +96,7 @@ async function press(name,extra){
  if(j.taken&&PLAYER.includes(name)){$("amount").value="";sel=null}}
 function amountOr(fallback){const text=$("amount").value;if(!text.trim())return fallback;return String(parseAmount(text))}
 $("fold").onclick=()=>press("fold");
-$("call").onclick=()=>press(S&&S.legal&&S.legal.to_call?"call":(actingOutOfTurn()?"check":"check"));
+$("call").onclick=()=>press(actingOutOfTurn()||(S&&S.legal&&S.legal.to_call)?"call":"check");  // a call with nothing to call is a check
 $("allin").onclick=()=>press("allin");
 $("raise").onclick=()=>{try{const L=S&&S.legal&&!actingOutOfTurn()?S.legal:null;
  const amount=amountOr(L&&L.chips?String(L.min_to):"");

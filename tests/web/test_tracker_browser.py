@@ -159,6 +159,21 @@ def test_a_full_hand_with_a_side_pot_refusal_undo_stale_press_rebuy_and_bust_out
     expect(page.locator("#notes")).to_contain_text("rebuy: seat 4 3,500 to 5,000")
 
 
+def test_an_action_out_of_turn_is_entered_by_tapping_the_seat(page: Any, table: TrackerTable) -> None:  # noqa: F811
+    table.stacks(s1=5000, s2=5000, s3=5000, s4=5000)
+    open_paired(page, table)
+    table.new_hand()
+    expect(page.locator("#who")).to_have_text("Seat 4 to act")
+    seat(page, 1).click()
+    expect(page.locator("#who")).to_have_text("Seat 1: acting OUT OF TURN (the action is on seat 4)")
+    page.click("#call")
+    expect(page.locator("#verdict")).to_contain_text("ACTION OUT OF TURN: Seat 1 acted out of turn (call)")
+    expect(seat(page, 1)).to_contain_text("call out of turn")
+    page.click("#fold")  # seat 4 folds: nothing changed, seat 1's call stands
+    expect(seat(page, 1)).to_contain_text("call 50")
+    expect(page.locator("#who")).to_have_text("Seat 2 to act")
+
+
 @pytest.mark.parametrize("typed", ["1,200", "1.2k", "1.25K", " 12 000 ", "\uff11\uff12\uff10\uff10", "2m", "1\u202f500",
                                    "1,2", "1.5", "abc", "", "0", "1.2345k", "-5", "\u0661\u0662", "12,000,000,000"])
 def test_the_page_parses_amounts_as_the_server_does(page: Any, table: TrackerTable, typed: str) -> None:  # noqa: F811
