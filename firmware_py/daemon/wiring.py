@@ -41,6 +41,9 @@ def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
     if config.hardware.panel is None:
         return
 
+    shown: list[tuple[int, int] | None] = [None]  # the table as last published: what a press is made against
+    daemon.on_snapshot.append(lambda snapshot: shown.__setitem__(0, (snapshot.hand_number, snapshot.actions)))
+
     def start_panel() -> None:
         from gpiozero import Device  # noqa: PLC0415
 
@@ -54,7 +57,7 @@ def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
             raise HardwareError(f"no GPIO to drive the dealer panel ({exc}): on a Raspberry Pi install lgpio "
                                 "(python3-lgpio); without one, run --simulate") from None
         panel = DealerPanel(config.hardware.panel, pin_factory=Device.pin_factory, queue=daemon.queue,
-                            clock=daemon.clock)
+                            clock=daemon.clock, made_against=lambda: shown[0])
         panel.start()
         running["panel"] = panel
         daemon.on_ruling.append(lambda _ruling: panel.signal_ruling())
