@@ -153,7 +153,8 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
         daemon.on_snapshot.append(lambda snapshot: latest.__setitem__(0, snapshot))
     dealer = SimulatedDealer(sensors, acts, speed=speed,
                              on_done=lambda: daemon.queue.put(Stop("the simulated session is over")),
-                             practice=(lambda: latest[0]) if practice else None)
+                             practice=(lambda: latest[0]) if practice else None,
+                             practice_deck=tuple(in_play.cards) if practice else ())
     daemon.readers.append(CallbackComponent("readers", sensors.start_readers, sensors.stop_readers))
     daemon.panel = CallbackComponent("panel", sensors.start_panel, sensors.stop_panel)
     if sensors.config.panel is not None:
