@@ -77,6 +77,7 @@ class Screen:
         self.live: TableSnapshot | None = None
         self.operator: OperatorStatus | None = None
         self.keyed = ""  # the amount the dealer is keying on the USB keypad (the venue view shows it)
+        self.pairing = ""  # the action tracker's pairing code (the venue view shows it)
 
     def update(self, snapshot: TableSnapshot, *, t: float | None = None) -> None:
         """A new live snapshot, taken at session time `t` (its own `t` by default)."""
@@ -89,7 +90,7 @@ class Screen:
     def draw(self, surface: pygame.Surface, now: float) -> None:
         if self.view == View.VENUE:
             render_venue(surface, self.live, now=now, config=self.config, painter=self.painter,
-                         keyed=self.keyed)
+                         keyed=self.keyed, pairing=self.pairing)
             return
         if self.view == View.OPERATOR:
             render_operator(surface, self.live, operator=self.operator, on_air=on_air_lines(self.delayed, now))
@@ -154,6 +155,12 @@ class DisplayLoop:
     def post_keyed(self, text: str) -> None:
         """The digits keyed so far on the keypad (thread-safe); '' once the action key sent them."""
         self.screen.keyed = text
+        self._keyed_changed = True
+        self._wake.set()
+
+    def post_pairing(self, code: str) -> None:
+        """The action tracker's pairing code (thread-safe): the venue view shows it between hands."""
+        self.screen.pairing = code
         self._keyed_changed = True
         self._wake.set()
 

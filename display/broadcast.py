@@ -13,7 +13,7 @@ from display.chances import ChancesCache, ChancesNow, TableChances, best_hands
 from display.delay import DelayedSnapshots
 from display.display_config import DisplayConfig
 from display.layout import Scale
-from display.widgets import draw_badges, words
+from display.widgets import draw_badges, result_line, words
 from firmware_py.core.snapshot import Phase, PlayerState, SeatView, TableSnapshot
 
 IN_HAND = frozenset({PlayerState.ACTIVE, PlayerState.ALLIN, PlayerState.FOLDED, PlayerState.DEAD})
@@ -155,8 +155,8 @@ def _draw_board(surface: pygame.Surface, area: pygame.Rect, shown: TableSnapshot
                     (pad * 2, area.top + pad), max_width=side - pad)
     bottom = area.bottom - pad  # the left column fills from the bottom: the pot, then the chances
     if shown.chips is not None:  # the delayed snapshot's pot: amounts are on air no sooner than cards
-        pots = shown.chips.pots
-        lines = [f"POT {shown.chips.pot:,}"]
+        pots = shown.chips.contested()  # chips nobody called go back: no side pot
+        lines = [f"POT {shown.chips.pot - shown.chips.uncalled:,}"]
         if len(pots) > 1:  # the side pots on a line of their own: the column is narrow
             lines.append("side " + " + ".join(f"{pot.amount:,}" for pot in pots[1:]))
         size = round(area.height * (0.16 if len(lines) == 1 else 0.12))
@@ -183,8 +183,7 @@ def _draw_board(surface: pygame.Surface, area: pygame.Rect, shown: TableSnapshot
     result = shown.showdown
     right_x = left + 5 * card_w + 4 * gap + 2 * pad
     if result is not None:
-        who = " & ".join(config.name(seat) for seat in result.winners or ())
-        theme.draw_text(surface, f"{who} wins", round(area.height * 0.2), theme.ACCENT,
+        theme.draw_text(surface, result_line(result, config), round(area.height * 0.2), theme.ACCENT,
                         (right_x, area.top + pad), max_width=area.right - right_x - pad)
         if result.hand:
             for i, line in enumerate(theme.wrap(result.hand, round(area.height * 0.14),
@@ -260,3 +259,4 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *,
     tie_w = round(bar.width * (tie or 0))
     pygame.draw.rect(surface, theme.TIE_BAR,
                      pygame.Rect(bar.left + win_w, bar.top, tie_w, bar.height))
+

@@ -9,7 +9,7 @@ from display.cards import CardPainter, FaceRole
 from display.display_config import DisplayConfig
 from display.layout import Scale, hole_card_rects, table_places, venue_layout
 from display.redact import hide_hole_cards
-from display.widgets import draw_badges, draw_banner, draw_shot_clock, words
+from display.widgets import draw_badges, draw_banner, draw_shot_clock, result_line, words
 from firmware_py.core.snapshot import Phase, PlayerState, SeatView, TableSnapshot
 
 STATE_LABELS = {
@@ -21,10 +21,11 @@ STATE_LABELS = {
 
 
 def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now: float,
-                 config: DisplayConfig, painter: CardPainter, keyed: str = "") -> None:
+                 config: DisplayConfig, painter: CardPainter, keyed: str = "", pairing: str = "") -> None:
     """Draw the venue view of `snapshot` at session time `now` over the whole of `surface`.
 
-    `keyed` is the amount the dealer is keying on the keypad, shown until the action key sends it.
+    `keyed` is the amount the dealer is keying on the keypad, shown until the action key sends it;
+    `pairing` the action tracker's pairing code, shown while no one is to act.
     """
     width, height = surface.get_size()
     scale = Scale(width, height)
@@ -43,7 +44,8 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
     public = hide_hole_cards(snapshot)  # from here on there is no hole card to draw
     for seat in public.seats:
         if seat.state != PlayerState.EMPTY:
-            draw_seat(surface, layout.seat_boxes[seat.seat], seat, config=config, painter=painter)
+            draw_seat(surface, layout.seat_boxes[seat.seat], seat, config=config, painter=painter,
+                      between_hands=snapshot.phase in (Phase.IDLE, Phase.MISDEALT))
             if seat.last_action and seat.state in (PlayerState.ACTIVE, PlayerState.ALLIN):
                 draw_action_tag(surface, layout.seat_boxes[seat.seat], seat.last_action,
                                 toward=layout.table.center)
@@ -68,8 +70,7 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
         draw_shot_clock(surface, layout.clock, public.clock, now=now, config=config)
     elif public.showdown is not None and public.showdown not in public.unconfirmed:
         result = public.showdown
-        who = " & ".join(config.name(seat) for seat in result.winners or ())
-        text = f"{who} wins" + (f" · {result.hand}" if result.hand else "")
+        text = result_line(result, config) + (f" · {result.hand}" if result.hand else "")
         theme.draw_text(surface, text, round(layout.clock.height * 0.7), theme.ACCENT,
                         layout.clock.center, anchor="center", max_width=layout.clock.width)
     elif public.to_act is not None and keyed:
@@ -80,6 +81,12 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
         theme.draw_text(surface, f"Action: {config.name(public.to_act)}",
                         round(layout.clock.height * 0.7), theme.ACCENT, layout.clock.center,
                         anchor="center", max_width=layout.clock.width)
+    elif pairing:
+        theme.draw_text(surface, f"Tracker code {pairing[:3]} {pairing[3:]}", round(layout.clock.height * 0.6),
+                        theme.TEXT, layout.clock.center, anchor="center", max_width=layout.clock.width)
+    if public.corrections:  # the operator's last correction, for everyone at the table to see
+        theme.draw_text(surface, public.corrections[-1], round(layout.clock.height * 0.42), theme.TEXT_DIM,
+                        (layout.clock.centerx, layout.clock.bottom), anchor="midtop", max_width=layout.clock.width)
     if public.unconfirmed:
         first = public.unconfirmed[0]
         draw_banner(surface, layout.banner, first, config=config, painter=painter,
@@ -107,13 +114,17 @@ def draw_action_tag(surface: pygame.Surface, box: pygame.Rect, action: str, *,
 
 
 def pot_text(snapshot: TableSnapshot) -> str:
-    """'POT 1,250' and the side pots when there are any; empty when the table counts no chips."""
+    """'POT 1,250', the side pots when there are any, and chips nobody called going back (no side pot);
+    empty when the table counts no chips."""
     chips = snapshot.chips
     if chips is None:
         return ""
-    text = f"POT {chips.pot:,}"
-    if len(chips.pots) > 1:
-        text += "  (" + " + ".join(f"{pot.amount:,}" for pot in chips.pots) + ")"
+    pots = chips.contested()
+    text = f"POT {chips.pot - chips.uncalled:,}"
+    if len(pots) > 1:
+        text += "  (" + " + ".join(f"{pot.amount:,}" for pot in pots) + ")"
+    if chips.uncalled:
+        text += f"  · {chips.uncalled:,} back to seat {chips.uncalled_seat}"
     return text
 
 
@@ -143,10 +154,21 @@ def draw_top_bar(surface: pygame.Surface, rect: pygame.Rect, snapshot: TableSnap
                         max_width=room)
 
 
+def seat_label(seat: SeatView, *, between_hands: bool) -> str:
+    """The word under a seat: its state in the hand; between hands none (everyone seated is waiting
+    for the deal, no one is sitting out), but a seat with no chips says so."""
+    if seat.state == PlayerState.WAITING and seat.stack == 0:
+        return "no chips"
+    if between_hands and seat.state == PlayerState.WAITING:
+        return ""
+    return STATE_LABELS.get(seat.state, "")
+
+
 def draw_seat(surface: pygame.Surface, box: pygame.Rect, seat: SeatView, *,
-              config: DisplayConfig, painter: CardPainter) -> None:
+              config: DisplayConfig, painter: CardPainter, between_hands: bool = False) -> None:
     """One seat: its name, badges, state, and its cards face down (counted, never read)."""
-    out = seat.state in (PlayerState.FOLDED, PlayerState.DEAD, PlayerState.WAITING)
+    out = seat.state in (PlayerState.FOLDED, PlayerState.DEAD) or (
+        seat.state == PlayerState.WAITING and (not between_hands or seat.stack == 0))
     fill = theme.SEAT_FOLDED if out else theme.SEAT_FILL
     radius = box.height // 6
     pygame.draw.rect(surface, fill, box, border_radius=radius)
@@ -174,7 +196,7 @@ def draw_seat(surface: pygame.Surface, box: pygame.Rect, seat: SeatView, *,
     row_y = lower + card_h // 2
     badge = round(card_h * 0.62)
     x = draw_badges(surface, seat, (box.left + pad, row_y), badge)
-    label = STATE_LABELS.get(seat.state, "")
+    label = seat_label(seat, between_hands=between_hands)
     if label:
         colour = ink
         if seat.to_act:

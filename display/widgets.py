@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import pygame
 
@@ -169,3 +170,16 @@ def draw_badges(surface: pygame.Surface, seat: SeatView, origin: tuple[int, int]
                         max_width=size - 2)
         x += size + max(2, size // 6)
     return x
+
+
+def result_line(result: Ruling, config: DisplayConfig) -> str:
+    """Who won: 'Ann wins', or every pot's winner when there are side pots ('Main Ann · Side Bob')."""
+    pots = [pot for pot in result.pots or () if len(pot.seats) > 1]  # a pot of one seat is chips going back
+
+    def who(seats: Sequence[int]) -> str:
+        return " & ".join(config.name(seat) for seat in seats)
+
+    if len(pots) <= 1 or len({pot.winners for pot in pots}) == 1:
+        return f"{who(result.winners or ())} wins"
+    names = ["Main", *(f"Side {n}" if len(pots) > 2 else "Side" for n in range(1, len(pots)))]
+    return " · ".join(f"{name} {who(pot.winners)}" for name, pot in zip(names, pots, strict=True))

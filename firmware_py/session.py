@@ -27,7 +27,7 @@ from firmware_py.core import (
     Stacks,
     normalise_uid,
 )
-from firmware_py.core.events import MAX_SEATS
+from firmware_py.core.events import MAX_SEATS, STACK_REASONS
 from firmware_py.errors import DeckFileError, SessionError
 
 KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level")
@@ -195,7 +195,8 @@ def _button(obj: dict[str, Any], t: float) -> Button:
         if button not in AMOUNT_BUTTONS:
             raise ValueError(f"'amount' goes with bet, raise or allin, not with {button}")
         amount = _chips(amount, "amount", least=1)
-    return Button(t=t, name=button, seat=seat, amount=amount)
+    made = {key: _whole(obj[key], key) for key in ("hand", "count") if obj.get(key) is not None}
+    return Button(t=t, name=button, seat=seat, amount=amount, **made)
 
 
 def _button_name(obj: dict[str, Any]) -> ButtonName:
@@ -218,7 +219,10 @@ def _stacks(obj: dict[str, Any], t: float) -> Stacks:
         except ValueError:
             raise ValueError(f"'stacks' key {key!r} is not a seat number 1..{MAX_SEATS}") from None
         pairs.append((_seat_number(number, "stacks"), _chips(chips, f"stacks[{key}]", least=0)))
-    return Stacks(t=t, stacks=tuple(sorted(pairs)))
+    why = obj.get("why")
+    if why is not None and why not in STACK_REASONS:
+        raise ValueError(f"'why' must be one of {', '.join(STACK_REASONS)}, not {shown(why)}")
+    return Stacks(t=t, stacks=tuple(sorted(pairs)), why=why)
 
 
 def _level(obj: dict[str, Any], t: float) -> Level:
@@ -232,8 +236,11 @@ def _level(obj: dict[str, Any], t: float) -> Level:
 def _seat(obj: dict[str, Any], t: float) -> Seat:
     seat_no = _seat_number(obj.get("seat"), "seat")
     status = _string(obj, "status")
+    moved = obj.get("moved", False)
+    if not isinstance(moved, bool):
+        raise ValueError(f"'moved' must be true or false, not {shown(moved)}")
     try:
-        return Seat(t=t, seat=seat_no, status=SeatStatus(status))
+        return Seat(t=t, seat=seat_no, status=SeatStatus(status), moved=moved)
     except ValueError:
         raise ValueError(f"'status' must be 'in' or 'out', not {shown(status)}") from None
 
@@ -258,6 +265,13 @@ def _string(obj: dict[str, Any], key: str) -> str:
 def _seat_number(value: Any, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEATS:
         raise ValueError(f"{key!r} must hold seat numbers 1..{MAX_SEATS}, not {shown(value)}")
+    return value
+
+
+def _whole(value: Any, key: str) -> int:
+    """A press's `hand` (the hand number) or `count` (actions taken in it) when it was made."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{key!r} must be a whole number, 0 or more, not {shown(value)}")
     return value
 
 
@@ -294,9 +308,19 @@ def event_to_json(event: Event) -> dict[str, Any]:
             out["seat"] = event.seat
         if event.amount is not None:
             out["amount"] = event.amount
+        if event.hand is not None:
+            out["hand"] = event.hand
+        if event.count is not None:
+            out["count"] = event.count
         return out
     if isinstance(event, Stacks):
-        return {"t": event.t, "kind": "stacks", "stacks": {str(seat): chips for seat, chips in event.stacks}}
+        out = {"t": event.t, "kind": "stacks", "stacks": {str(seat): chips for seat, chips in event.stacks}}
+        if event.why is not None:
+            out["why"] = event.why
+        return out
     if isinstance(event, Level):
         return {"t": event.t, "kind": "level", "small": event.small, "big": event.big, "ante": event.ante}
-    return {"t": event.t, "kind": "seat", "seat": event.seat, "status": str(event.status)}
+    out = {"t": event.t, "kind": "seat", "seat": event.seat, "status": str(event.status)}
+    if event.moved:
+        out["moved"] = True
+    return out

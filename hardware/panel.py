@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from gpiozero import LED, Buzzer
 from gpiozero import Button as GpioButton
 
-from firmware_py.core.events import Button, ButtonName
+from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName
 from hardware.hardware_config import ButtonConfig, PanelConfig
 from hardware.polling import Clock, EventSink
 from hardware.worker import Worker
@@ -76,9 +77,14 @@ class DealerPanel(Worker):
     which the panel's thread calls every few milliseconds and a test calls by hand.
     """
 
-    def __init__(self, config: PanelConfig, *, pin_factory: Any, queue: EventSink, clock: Clock) -> None:
+    def __init__(self, config: PanelConfig, *, pin_factory: Any, queue: EventSink, clock: Clock,
+                 made_against: Callable[[], tuple[int, int] | None] | None = None) -> None:
         super().__init__("panel", error_wait_s=SERVICE_INTERVAL_S)  # first: a failed pin closes the panel
         self.config = config
+        # The hand number and action count the table showed when a player's action was pressed: the
+        # core refuses the press if the table has moved on since (a double press, or the tracker's
+        # press for the same player landing first), instead of giving it to the next player.
+        self.made_against = made_against
         self.queue = queue
         self.clock = clock
         self._lock = threading.Lock()
@@ -121,7 +127,9 @@ class DealerPanel(Worker):
         with self._lock:
             for name, logic in self.logic.items():
                 if logic.service(now):
-                    events.append(Button(t=now, name=name))
+                    made = self.made_against() if self.made_against is not None and name in PLAYER_ACTIONS else None
+                    events.append(Button(t=now, name=name) if made is None
+                                  else Button(t=now, name=name, hand=made[0], count=made[1]))
             if self._buzzer_until is not None and now >= self._buzzer_until and self.buzzer is not None:
                 self.buzzer.off()
                 self._buzzer_until = None

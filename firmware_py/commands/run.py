@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import signal
 import sys
 import time
@@ -33,18 +34,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "when the simulated session is over)")
     parser.add_argument("--hands", type=int, default=20, help="hands the simulated dealer deals (default 20)")
     parser.add_argument("--seed", type=int, default=1, help="the simulated dealer's seed (default 1)")
-    parser.add_argument("--error-rate", type=_rate, default=0.25,
-                        help="share of simulated hands with a dealer error (default 0.25)")
+    parser.add_argument("--error-rate", type=_rate, default=None,
+                        help="share of simulated hands with a dealer error (default 0.25; 0 with --tracker)")
     parser.add_argument("--speed", type=number(positive=True), default=None,
                         help="simulated time per real second (default: 1 with a window, as fast as "
                         "possible headless)")
     parser.add_argument("--fresh", action="store_true", help="--simulate: start a new simulated session "
                         "even if the last one did not finish")
+    parser.add_argument("--tracker", nargs="?", const="127.0.0.1:8080", metavar="ADDRESS:PORT", default=None,
+                        help="--simulate: practise on the action tracker (default 127.0.0.1:8080): the dealer "
+                        "bot deals and waits for the players' actions entered on the page")
     parser.add_argument("--windowed", action="store_true",
                         help="a window instead of the full screen, as --simulate always opens (Esc, q or its "
                         "close button stop the table; the full screen ignores keys)")
     parser.add_argument("--acks", metavar="FILE", help=argparse.SUPPRESS)  # one line per journaled event (tests)
     parser.add_argument("--verbose", action="store_true", help="debug logging")
+
+
+def _tracker_address(text: str) -> Any:
+    """`ADDRESS:PORT` for the practice tracker (a TrackerConfig), or None when it is not one."""
+    from firmware_py.daemon.tracker import TrackerConfig  # noqa: PLC0415
+
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]")
+    try:
+        number = int(port)
+        ipaddress.ip_address(host)
+    except ValueError:
+        return None
+    return TrackerConfig(listen=host, port=number) if 0 <= number <= 65535 else None  # 0: a free port
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,7 +96,18 @@ def run(args: argparse.Namespace) -> int:
     if args.windowed and not headless:
         config = dataclasses.replace(config, screen=dataclasses.replace(config.screen, fullscreen=False))
 
-    plan = SimulationPlan(seed=args.seed, hands=args.hands, error_rate=args.error_rate)
+    practice = None
+    if args.tracker is not None:
+        if not args.simulate:
+            print("run: --tracker is for practice with --simulate; a real table configures [tracker] in its "
+                  "table file", file=sys.stderr)
+            return 2
+        practice = _tracker_address(args.tracker)
+        if practice is None:
+            print(f"run: --tracker {args.tracker!r}: give ADDRESS:PORT, e.g. 127.0.0.1:8080", file=sys.stderr)
+            return 2
+    error_rate = args.error_rate if args.error_rate is not None else (0.0 if practice else 0.25)
+    plan = SimulationPlan(seed=args.seed, hands=args.hands, error_rate=error_rate)
     try:
         if args.simulate:
             path = Path(args.journal) if args.journal else config.journal_path.with_name(SIM_JOURNAL)
@@ -103,14 +132,26 @@ def run(args: argparse.Namespace) -> int:
     if args.simulate:
         speed = args.speed if args.speed is not None else (None if headless else 1.0)
         try:
-            dealer = add_simulated_table(daemon, config, plan, speed=speed)
+            dealer = add_simulated_table(daemon, config, plan, speed=speed, practice=practice is not None)
         except ConfigError as exc:
             journal.close()
             print(f"run: {exc}", file=sys.stderr)
             return 2
     else:
         add_real_hardware(daemon, config)
-    if config.tracker is not None:
+    if practice is not None:
+        from firmware_py.daemon.app import CallbackComponent  # noqa: PLC0415
+
+        tracker = add_tracker(daemon, practice)
+        tracker.pairing.listeners.append(lambda code: print(f"action tracker: pairing code {code}", flush=True))
+
+        def tell() -> None:  # no venue screen headless: the console tells where and the code
+            host, port = tracker.address
+            print(f"action tracker: open http://{host}:{port}/ and pair with the code {tracker.pairing.code}",
+                  flush=True)
+
+        daemon.extras.insert(1, CallbackComponent("practice", tell, lambda: None))
+    elif config.tracker is not None:
         add_tracker(daemon, config.tracker)
     if config.room is not None:
         from firmware_py.room.publisher import attach_publisher  # noqa: PLC0415 (paho only with [room])

@@ -10,7 +10,7 @@ from firmware_py.core.cards import is_unknown
 from firmware_py.core.chips import Pot, Problem, Stakes, Wager
 from firmware_py.core.evaluator import winners as read_winners
 from firmware_py.core.events import ButtonName, Level, Stacks
-from firmware_py.core.hand import Hand
+from firmware_py.core.hand import Declared, Hand, Taken
 from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind, Street
 from firmware_py.core.snapshot import IN_PLAY, Phase
 from firmware_py.core.state import TableState
@@ -25,6 +25,9 @@ def start_round(table: TableState, hand: Hand, street: Street) -> None:
     hand.betting.acted = set()
     hand.betting.round_actions = 0
     hand.betting.round_closed = False
+    hand.betting.declared = {}
+    hand.betting.no_raise = set()
+    hand.betting.round_start = len(hand.betting.taken)
     hand.board.loose = []
     hand.betting.to_act = hand.first_to_act()
     if street is not Street.PREFLOP:
@@ -60,9 +63,25 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
         betting.dead.add(actor)
         after_action(table, hand)
         return
+    if betting.to_act is not None and actor != betting.to_act:
+        _out_of_turn(table, hand, actor, name, amount)
+        return
+    if _take(table, hand, actor, name, amount):
+        _declared_turn(table, hand)
+
+
+def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: int | None) -> bool:
+    """The seat to act acts: its chips, the turn, the round's close. False when the press is not taken."""
+    betting = hand.betting
+    if actor in betting.no_raise and _raises(table, actor, name):
+        rule = table.rule(RuleKey.OUT_OF_TURN)
+        table.notice(NoticeKind.IGNORED, f"{name}: seat {actor} acted out of turn and may not bet or raise now "
+                     f"({rule.cite}); press not taken, press call, check or fold")
+        return False
     wager = _wager(table, actor, name, amount)
     if wager is not None and not wager.taken:
-        return
+        return False
+    betting.no_raise.discard(actor)
     if hand.clock is not None and hand.clock.seat == actor:
         hand.clock = None
     if name is ButtonName.FOLD:
@@ -73,6 +92,7 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
         betting.allin.add(actor)
     betting.acted.add(actor)
     betting.round_actions += 1
+    betting.taken.append(Taken(street=hand.street, seat=actor, name=name, word=_word(name, wager)))
     if hand.street is Street.PREFLOP:
         betting.preflop_actions += 1
         assert table.profile is not None
@@ -81,6 +101,76 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
     betting.to_act = None if complete else hand.next_waiting(actor)
     if not _uncontested(table, hand) and complete:
         close_round(table, hand)  # everyone has acted since the last bet: the round is done
+    return True
+
+
+def _word(name: ButtonName, wager: Wager | None) -> str:
+    """What an action was, for the out-of-turn rules: fold, check, call, bet or raise."""
+    if wager is None:
+        return "raise" if name is ButtonName.ALLIN else str(name)
+    if wager.name == "allin":
+        return "raise" if wager.raises else ("call" if wager.put else "check")
+    return wager.name
+
+
+def _raises(table: TableState, seat: int, name: ButtonName) -> bool:
+    if name in (ButtonName.BET, ButtonName.RAISE):
+        return True
+    chips = table.chips.hand
+    if name is not ButtonName.ALLIN or chips is None or seat not in chips.behind:
+        return name is ButtonName.ALLIN
+    return chips.street_bet[seat] + chips.behind[seat] > chips.current
+
+
+def _out_of_turn(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: int | None) -> None:
+    """A press for a seat the action has not reached: a ruling, and the action held for the seat's turn."""
+    betting = hand.betting
+    waiting = betting.to_act
+    if actor in betting.allin:
+        table.notice(NoticeKind.IGNORED, f"{name}: seat {actor} is all in; the action is on seat {waiting}")
+        return
+    if actor in betting.acted:
+        table.notice(NoticeKind.IGNORED, f"{name}: seat {actor} has acted; the action is on seat {waiting}")
+        return
+    if actor in betting.declared:
+        table.notice(NoticeKind.IGNORED, f"{name}: seat {actor} already acted out of turn "
+                     f"({betting.declared[actor].label()}); press not taken")
+        return
+    declared = Declared(seat=actor, name=name, amount=amount, since=len(betting.taken))
+    betting.declared[actor] = declared
+    rule = table.rule(RuleKey.OUT_OF_TURN)
+    table.emit(Ruling(t=table.t, ruling=RulingKind.ACTION_OUT_OF_TURN, cause=Cause.OUT_OF_TURN, seat=actor,
+                      amount=amount, rule=rule.cite,
+                      remedy=rule.text(seat=actor, waiting=waiting, declared=declared.what())))
+
+
+def _declared_turn(table: TableState, hand: Hand) -> None:
+    """The turn has reached seats that acted out of turn: each action stands, or the action changed."""
+    betting = hand.betting
+    rule = table.rule(RuleKey.OUT_OF_TURN)
+    while hand.phase is Phase.BETTING and betting.to_act is not None and betting.to_act in betting.declared:
+        seat = betting.to_act
+        declared = betting.declared.pop(seat)
+        changed_by = rule.word("changed_by").split()
+        stands = str(declared.name) in rule.word("always_binding").split()
+        if not stands and any(t.word in changed_by for t in betting.taken[declared.since:] if t.seat != seat):
+            restricted = str(declared.name) in rule.word("no_raise_after").split()
+            if restricted:
+                betting.no_raise.add(seat)
+            table.notice(NoticeKind.IGNORED, f"seat {seat}'s {declared.label()} is not binding: the action changed "
+                         f"({rule.cite}); seat {seat} acts now" + (", and may not bet or raise" if restricted else ""))
+            return
+        amount = declared.amount
+        if declared.name in (ButtonName.BET, ButtonName.RAISE) and rule.word("bet_posts") == "minimum":
+            amount = None  # the house posts the minimum bet or raise, whatever was said
+        chips = table.chips.hand
+        if not _take(table, hand, seat, declared.name, amount):
+            table.notice(NoticeKind.IGNORED, f"seat {seat}'s {declared.label()} cannot be taken as it stands: "
+                         f"seat {seat} acts now ({rule.cite})")
+            return
+        taken = chips.last.get(seat) if chips is not None else None
+        table.notice(NoticeKind.CONFIRMED, f"seat {seat}'s {declared.label()} stands ({rule.cite})"
+                     + (f": {taken}" if taken else ""))
 
 
 def after_action(table: TableState, hand: Hand) -> None:
@@ -142,9 +232,14 @@ def chip_event(table: TableState, event: Stacks | Level) -> None:
     if isinstance(event, Level):
         table.chips.level = Stakes(small=event.small, big=event.big, ante=event.ante)
         return
+    before = {seat: table.chips.stack_now(seat) for seat, _chips in event.stacks}
     message = table.chips.set_stacks(event.stacks)
     if message:
         table.notice(NoticeKind.IGNORED, message)
+    if event.why is not None:  # an operator's change: said on the venue screen, as the journal has it
+        changes = ", ".join(f"seat {seat} {before[seat] or 0:,} to {chips:,}" for seat, chips in event.stacks)
+        when = " from the next hand" if message else ""
+        table.notice(NoticeKind.CORRECTED, f"{event.why.replace('_', '-')}: {changes}{when}")
 
 
 def _wager(table: TableState, seat: int, name: ButtonName, amount: int | None) -> Wager | None:

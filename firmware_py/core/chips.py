@@ -16,7 +16,7 @@ all-in is a total "to" for the betting round, as in the exchange format.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -164,6 +164,7 @@ class HandChips:
 
     def live(self) -> list[int]:
         return [seat for seat in self.order if seat not in self.out]
+
 
     # ------------------------------------------------------------------------------------------
     # Acting
@@ -342,6 +343,19 @@ class TableChips:
         self.hand = None
         self.stacks.update(pairs)
         return None
+
+    def stack_now(self, seat: int) -> int | None:
+        """A seat's chips behind now: the hand's count while one is dealt (its final count once settled)."""
+        if self.hand is not None and seat in self.hand.behind:
+            return self.hand.behind[seat]
+        return self.stacks.get(seat)
+
+    def broke(self, seats: Iterable[int]) -> list[int]:
+        """The seats (of those given) with no chips for the next hand, once stacks are counted."""
+        if not self.on:
+            return []
+        stacks = {**self.stacks, **self.waiting}
+        return sorted(seat for seat in seats if stacks.get(seat) == 0)
 
     def start_hand(self, order: Sequence[int], blinds: tuple[int | None, int | None],
                    raise_rule: str) -> str | None:

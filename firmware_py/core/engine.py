@@ -31,7 +31,7 @@ from firmware_py.core import (  # the rule handlers, and the modules whose recor
 )
 from firmware_py.core.chips import HandChips, Stakes
 from firmware_py.core.events import SHOE, Button, ButtonName, Event, Gone, Level, Read, Seat, Setup, Stacks
-from firmware_py.core.hand import Hand
+from firmware_py.core.hand import Hand, Taken
 from firmware_py.core.profiles import Profile
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling
 from firmware_py.core.snapshot import TableSnapshot, snapshot_of
@@ -212,7 +212,9 @@ class TableCore:
         table = self._table
         table.out_rulings, table.out_notices = [], []
         table.t = event.t
-        if isinstance(event, Button) and event.name is ButtonName.UNDO:
+        if isinstance(event, Button) and (event.hand is not None or event.count is not None) and self._stale(event):
+            pass  # refused before it is logged: an undo never takes back a refused press
+        elif isinstance(event, Button) and event.name is ButtonName.UNDO:
             self._undo(event)
             table = self._table  # a new state when the undo replayed from the session's start
         else:
@@ -222,6 +224,27 @@ class TableCore:
         if not table.out_rulings and not table.out_notices:
             return NOTHING  # most events: one shared, immutable empty outcome
         return Outcome(rulings=tuple(table.out_rulings), notices=tuple(table.out_notices))
+
+    def _stale(self, event: Button) -> bool:
+        """A press made against another hand or action count than the table's now: refused with a notice."""
+        table = self._table
+        count = len(table.hand.betting.taken) if table.hand is not None else 0
+        if event.hand in (None, table.hand_number) and event.count in (None, count):
+            return False
+        table.notice(NoticeKind.IGNORED, f"{event.name}: stale press (made at hand {event.hand} after "
+                     f"{event.count} actions; the table is at hand {table.hand_number} after {count}): not taken")
+        return True
+
+    @property
+    def action_count(self) -> int:
+        """Actions the table has taken in the current hand (what a press's `count` is checked against)."""
+        hand = self._table.hand
+        return len(hand.betting.taken) if hand is not None else 0
+
+    def hand_actions(self) -> tuple[Taken, ...]:
+        """Every action taken in the current hand, in order (out-of-turn actions where they were taken)."""
+        hand = self._table.hand
+        return tuple(hand.betting.taken) if hand is not None else ()
 
     def _apply(self, event: Event) -> None:
         table = self._table
@@ -314,8 +337,10 @@ class TableCore:
             self._after(replayed)
         table.t = event.t
         table.out_rulings = []
-        table.out_notices = [Notice(t=event.t, notice=NoticeKind.UNDONE,
-                                    message=f"took back the {old.name} press at t={old.t:g}")]
+        message = f"undo: took back the {old.name} press at t={old.t:g}"
+        table.out_notices = [Notice(t=event.t, notice=NoticeKind.UNDONE, message=message)]
+        # The one trace an undo leaves: the venue screen says what was taken back (until the next hand).
+        table.corrections = [*table.corrections[-2:], message]
 
 
 def _pickle_by_constructor() -> None:

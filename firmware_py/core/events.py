@@ -82,21 +82,30 @@ class Gone(Sighting):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Button:
-    """A press on the dealer's panel; `seat` names the acting seat when it is not the one to act."""
+    """A press on the dealer's panel; `seat` names the acting seat when it is not the one to act.
+
+    `hand` and `count`, when given, are the hand number and the number of actions the table had
+    taken in it when the press was made: a press made against another state (stale, or the same
+    press twice) is refused, never moved on to the next player.
+    """
 
     t: float
     name: ButtonName
     seat: int | None = None
     amount: int | None = None  # bet, raise, allin: the seat's total for the round, in chips
+    hand: int | None = None
+    count: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Seat:
-    """A player sits down (`in`) or leaves or is eliminated (`out`)."""
+    """A player sits down (`in`) or leaves or is eliminated (`out`); `moved`: sat down having been moved
+    from another table to balance tables (the profile says where such a player may be dealt in)."""
 
     t: float
     seat: int
     status: SeatStatus
+    moved: bool = False
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -105,6 +114,10 @@ class Stacks:
 
     t: float
     stacks: tuple[tuple[int, int], ...]  # (seat, chips), by seat
+    why: str | None = None  # one of STACK_REASONS: what the operator did (journaled, shown on the venue screen)
+
+
+STACK_REASONS = ("rebuy", "add_on", "correction")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

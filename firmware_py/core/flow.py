@@ -43,11 +43,13 @@ def seat_change(table: TableState, event: Seat) -> None:
     if event.status is SeatStatus.IN:
         if event.seat not in table.occupied:
             table.occupied.add(event.seat)
-            table.joined.add(event.seat)
+            (table.moved if event.moved else table.joined).add(event.seat)
         return
     table.occupied.discard(event.seat)
     table.joined.discard(event.seat)
-    if hand is not None and event.seat in hand.seats and event.seat not in hand.betting.folded:
+    table.moved.discard(event.seat)
+    in_hand = hand is not None and hand.phase in IN_PLAY and event.seat in hand.seats
+    if hand is not None and in_hand and event.seat not in hand.betting.folded:
         hand.betting.folded.add(event.seat)
         table.notice(NoticeKind.IGNORED, f"seat {event.seat} left during the hand: folded")
         betting.after_action(table, hand)
@@ -104,26 +106,33 @@ def new_hand(table: TableState) -> None:
         hand_end(table)
     elif hand is not None and hand.phase is Phase.DEALING:
         table.redeal = hand.positions
+    settled = table.chips.finish()  # the last hand's stacks first: who has chips for this one
+    broke = table.chips.broke(table.occupied)
+    if broke:
+        table.notice(NoticeKind.IGNORED, f"seat {', '.join(map(str, broke))} has no chips: not dealt in "
+                     "(give the seat a stack, or take it out)")
+    seated = table.occupied - set(broke)  # a seat with no chips is never dealt in
     if table.redeal is not None:
         positions = table.redeal
-        present = [s for s in positions.deal_order if s in table.occupied]
+        present = [s for s in positions.deal_order if s in seated]
         if len(present) != len(positions.deal_order):
             positions = first_positions(positions.button if positions.button in table.occupied
                                         else present[-1], set(present))
     elif table.previous is None:
-        if table.button_seat is None or table.button_seat not in table.occupied:
-            table.button_seat = min(table.occupied) if table.occupied else None
-        if table.button_seat is None or len(table.occupied) < 2:
-            table.notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated")
+        if table.button_seat is None or table.button_seat not in seated:
+            table.button_seat = min(seated) if seated else None
+        if table.button_seat is None or len(seated) < 2:
+            table.notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated with chips")
             return
-        positions = first_positions(table.button_seat, table.occupied)
+        positions = first_positions(table.button_seat, seated)
     else:
-        if len(table.occupied) < 2:
-            table.notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated")
+        if len(seated) < 2:
+            table.notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated with chips")
             return
-        positions = next_positions(table.previous, table.occupied, table.profile.blinds)
+        positions = next_positions(table.previous, seated, table.profile.blinds)
     positions = _seat_new_players(table, positions)
     table.redeal = None
+    table.corrections = []
     table.hand_number += 1
     slots: list[str | None] = [None] * (2 * len(positions.deal_order))
     table.hand = Hand(number=table.hand_number, positions=positions,
@@ -131,25 +140,45 @@ def new_hand(table: TableState) -> None:
     table.unconfirmed = []
     message = table.chips.start_hand(positions.deal_order, (positions.small_blind, positions.big_blind),
                                      table.rule(RuleKey.MIN_RAISE).procedure)
-    if message:
-        table.notice(NoticeKind.IGNORED, message)
+    for said in (settled, message):
+        if said:
+            table.notice(NoticeKind.IGNORED, said)
     if table.chips.hand is not None:  # a blind or ante that took a whole stack: all in from the start
         table.hand.betting.allin.update(s for s, left in table.chips.hand.behind.items() if left == 0)
 
 
 def _seat_new_players(table: TableState, positions: Positions) -> Positions:
-    """A new player is not dealt in between the button and the big blind, where the profile says so."""
+    """New players, and players moved here from another table, wait where the profile says they may
+    not be dealt in (new: between the button and the big blind, Rules for Using Blinds 4; moved: by
+    `[blinds] moved_player_waits`); heads-up, everyone is dealt in."""
     assert table.profile is not None
-    if table.profile.blinds.new_player_between_button_and_blinds or positions.heads_up:
+    blinds = table.profile.blinds
+    if positions.heads_up:
         table.joined.clear()
+        table.moved.clear()
         return positions
-    waiting = {s for s in table.joined if between(s, positions.button, positions.big_blind)}
-    table.joined = waiting
+    button, small, big = positions.button, positions.small_blind, positions.big_blind
+
+    def new_waits(seat: int) -> bool:
+        return not blinds.new_player_between_button_and_blinds and between(seat, button, big)
+
+    def moved_waits(seat: int) -> bool:
+        rule = blinds.moved_player_waits
+        if rule == "as_new_player":
+            return new_waits(seat)
+        if rule == "small_blind_or_button":
+            return seat in (small, button)
+        if rule == "between_button_and_small_blind":
+            return small is not None and between(seat, button, small)
+        return False  # never
+
+    table.joined = {s for s in table.joined if new_waits(s)}
+    table.moved = {s for s in table.moved if moved_waits(s)}
+    waiting = table.joined | table.moved
     if not waiting:
         return positions
     order = tuple(s for s in positions.deal_order if s not in waiting)
-    small = positions.small_blind if positions.small_blind not in waiting else None
-    return Positions(button=positions.button, small_blind=small, big_blind=positions.big_blind,
+    return Positions(button=button, small_blind=small if small not in waiting else None, big_blind=big,
                      deal_order=order)
 
 

@@ -48,6 +48,32 @@ class Dealt:
         return self.slots.index(uid) if uid in self.slots else None
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Declared:
+    """An action pressed for a seat the action had not reached: held until the seat's turn (out of turn)."""
+
+    seat: int
+    name: ButtonName
+    amount: int | None
+    since: int  # how many actions of the round were taken when it was declared
+
+    def what(self) -> str:
+        return f"{self.name}{f' {self.amount:,}' if self.amount is not None else ''}"
+
+    def label(self) -> str:
+        return f"{self.what()} out of turn"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Taken:
+    """One action the table took, in the order it took them: who, what it was in chips terms, on which street."""
+
+    street: Street
+    seat: int
+    name: ButtonName  # as pressed (or declared out of turn)
+    word: str  # what it was: fold, check, call, bet, raise (an all-in counted as what it did)
+
+
 @dataclass(kw_only=True, slots=True)
 class Betting:
     """Who is in, who acted, who is to act, and whether a misdeal may still be called."""
@@ -62,12 +88,17 @@ class Betting:
     preflop_actions: int = 0
     round_closed: bool = False
     to_act: int | None = None
+    taken: list[Taken] = field(default_factory=list)  # every action of the hand, in order
+    round_start: int = 0  # the index in `taken` where this betting round began
+    declared: dict[int, Declared] = field(default_factory=dict)  # actions out of turn waiting for their seat
+    no_raise: set[int] = field(default_factory=set)  # seats that may not bet or raise this turn (out of turn)
 
     def copy(self) -> Betting:
         return Betting(window_open=self.window_open, window_actors=self.window_actors.copy(),
                        folded=self.folded.copy(), allin=self.allin.copy(), dead=self.dead.copy(),
                        acted=self.acted.copy(), round_actions=self.round_actions, preflop_actions=self.preflop_actions,
-                       round_closed=self.round_closed, to_act=self.to_act)
+                       round_closed=self.round_closed, to_act=self.to_act, taken=self.taken.copy(),
+                       round_start=self.round_start, declared=self.declared.copy(), no_raise=self.no_raise.copy())
 
 
 @dataclass(kw_only=True, slots=True)

@@ -24,6 +24,7 @@ _PARAMETERS: dict[RuleKey, dict[str, type]] = {
     RuleKey.FLOP_TOO_MANY: {"procedure": str},
     RuleKey.TURN_RIVER_TOO_MANY: {"procedure": str},
     RuleKey.MIN_RAISE: {"procedure": str},
+    RuleKey.OUT_OF_TURN: {"changed_by": str, "always_binding": str, "bet_posts": str, "no_raise_after": str},
 }
 # Every rule the core consults (the closed set RuleKey, in its order), with the parameters it reads.
 RULE_PARAMS: dict[RuleKey, dict[str, type]] = {key: _PARAMETERS.get(key, {}) for key in RuleKey}
@@ -35,6 +36,22 @@ PROCEDURES: dict[RuleKey, tuple[str, ...]] = {
     # increment: raise by at least the last full bet or raise; double_faced: raise to at least
     # double the bet faced; double_full_bet: at least double the last full bet (short all-ins ignored).
     RuleKey.MIN_RAISE: ("increment", "double_faced", "double_full_bet"),
+}
+# Text parameters that hold words from a closed set: a space-separated list (may be empty) or one word.
+# out_of_turn: the intervening actions that free the seat from what it declared out of turn
+# (`changed_by`), the actions that stand whatever happens (`always_binding`), what an out-of-turn
+# bet or raise puts in once it stands (`bet_posts`: the amount declared, or the minimum bet or
+# raise then), and what declared out of turn forbids a raise on the seat's next turn (`no_raise_after`).
+WORDS: dict[str, tuple[tuple[str, ...], bool]] = {  # parameter -> (the words, whether a list)
+    "changed_by": (("bet", "call", "raise"), True),
+    "always_binding": (("fold", "check", "call", "bet", "raise", "allin"), True),
+    "bet_posts": (("declared", "minimum"), False),
+    "no_raise_after": (("check", "call"), True),
+    # [blinds] where a player moved to the table (balancing) waits for the button to pass:
+    # as_new_player (the new-player rule), small_blind_or_button (dealt in anywhere else),
+    # between_button_and_small_blind, or never (dealt in at once, in any position).
+    "moved_player_waits": (("as_new_player", "small_blind_or_button", "between_button_and_small_blind",
+                            "never"), False),
 }
 SECTIONS: dict[str, dict[str, type]] = {
     "misdeal_window": {
@@ -51,6 +68,8 @@ SECTIONS: dict[str, dict[str, type]] = {
         "heads_up_rule": str,
         "button_follows_empty_small_blind": bool,
         "new_player_between_button_and_blinds": bool,
+        "moved_player_rule": str,
+        "moved_player_waits": str,
     },
 }
 # rulebook: the book's title; rulebook_source: where a reader finds it (the books are not shipped).
@@ -72,6 +91,7 @@ PLACEHOLDERS: dict[str, object] = {
     "detail": "seat 4 has the wrong number of cards", "expected": 4, "position": "second",
     "summary": "seat 3 wins with two pair", "antenna": "shoe", "uid": "04A1B2C3D4E5F6",
     "counted": "seat 3's hole card", "amount": 40, "minimum": 20, "pot": 120,
+    "declared": "bet 400", "waiting": 2,
 }
 NOT_EMPTY = frozenset({"rule", "remedy", "too_late_rule", "too_late_remedy", "heads_up_rule"})
 TEXT_MAX = 2000  # characters in a citation or remedy: the screen shows a few lines
@@ -159,6 +179,8 @@ class BlindRule:
     heads_up_cite: str
     button_follows_empty_small_blind: bool
     new_player_between_button_and_blinds: bool
+    moved_player_cite: str = ""
+    moved_player_waits: str = "as_new_player"  # see WORDS
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -299,6 +321,8 @@ def _validate_section(source: str, section: str, fields: Mapping[str, type], val
                         if not isinstance(action, str) or action not in buttons:
                             hint = _hint(action, buttons) if isinstance(action, str) else ""
                             mistakes.note(ProfileError(source, where, f"{shown(action)} is not a button{hint}"))
+                elif key in WORDS:
+                    _check_words(source, where, value, *WORDS[key])
                 elif key == "warnings":
                     for warning in value:
                         with mistakes.check():
@@ -319,9 +343,19 @@ def _validate_rule(source: str, name_of_rule: str, entry: Any, mistakes: Mistake
             _check(source, f"{where}.{field_name}", value, fields[field_name])
             if field_name == "remedy":
                 check_remedy(source, f"{where}.remedy", value)
+            if field_name in WORDS:
+                _check_words(source, f"{where}.{field_name}", value, *WORDS[field_name])
             if field_name == "procedure" and value not in PROCEDURES[key]:
                 raise ProfileError(source, f"{where}.procedure",
                                    f"must be one of {', '.join(PROCEDURES[key])}, not {shown(value)}")
+
+
+def _check_words(source: str, where: str, value: str, words: tuple[str, ...], many: bool) -> None:
+    given = value.split() if many else [value]
+    wrong = [word for word in given if word not in words]
+    if wrong or (not many and len(given) != 1):
+        how = "space-separated words from" if many else "one of"
+        raise ProfileError(source, where, f"must be {how} {', '.join(words)}, not {shown(value)}")
 
 
 def _lineage(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]]) -> tuple[list[str], list[str]]:
@@ -403,6 +437,8 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
             heads_up_cite=f"{section_source['blinds']}: {blinds['heads_up_rule']}",
             button_follows_empty_small_blind=blinds["button_follows_empty_small_blind"],
             new_player_between_button_and_blinds=blinds["new_player_between_button_and_blinds"],
+            moved_player_cite=f"{section_source['blinds']}: {blinds['moved_player_rule']}",
+            moved_player_waits=blinds["moved_player_waits"],
         ),
         rules=built,
         lineage=tuple((ancestor, raw[ancestor][0]) for ancestor in root_first),

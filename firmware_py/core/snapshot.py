@@ -53,6 +53,7 @@ class SeatView:
     stack: int | None = None  # chips behind (None: the table does not count chips)
     bet: int | None = None  # chips put in this betting round
     last_action: str | None = None  # e.g. "raise 600", "call 200", "fold"
+    declared: str | None = None  # an action out of turn held for the seat's turn, e.g. "bet 400 out of turn"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -79,6 +80,12 @@ class ChipsView:
     min_raise_to: int | None = None  # the smallest legal bet or raise for the seat to act
     may_raise: bool = True
     raised_by: int = 0  # the largest bet or raise increment of this round so far
+    uncalled: int = 0  # chips of one seat nobody else could match: returned to it, part of no pot
+    uncalled_seat: int | None = None
+
+    def contested(self) -> tuple[Pot, ...]:
+        """The pots at stake as a screen shows them, main pot first: the uncalled chips are no side pot."""
+        return self.pots[:-1] if self.uncalled else self.pots
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -103,6 +110,8 @@ class TableSnapshot:
     clock: ClockView | None = None
     notices: tuple[str, ...] = field(default_factory=tuple)
     chips: ChipsView | None = None  # pot, side pots and the minimum raise, when the table counts chips
+    actions: int = 0  # actions taken in this hand: a press made against another count is stale
+    corrections: tuple[str, ...] = ()  # the operator's corrections (undo, stacks) since the hand began
 
     def seat(self, number: int) -> SeatView:
         for view in self.seats:
@@ -138,6 +147,8 @@ def snapshot_of(table: TableState) -> TableSnapshot:
             is_small_blind=positions is not None and positions.small_blind == number,
             is_big_blind=positions is not None and positions.big_blind == number,
             to_act=hand is not None and hand.betting.to_act == number,
+            declared=hand.betting.declared[number].label()
+            if hand is not None and number in hand.betting.declared else None,
             **_seat_chips(table, number),
         ))
     phase = hand.phase if hand is not None else Phase.IDLE
@@ -162,6 +173,8 @@ def snapshot_of(table: TableState) -> TableSnapshot:
         clock=hand.clock if hand is not None else None,
         notices=tuple(table.notices),
         chips=_chips_view(table, hand),
+        actions=len(hand.betting.taken) if hand is not None else 0,
+        corrections=tuple(table.corrections),
     )
 
 
@@ -180,9 +193,12 @@ def _chips_view(table: TableState, hand: Hand | None) -> ChipsView | None:
         return None
     actor = hand.betting.to_act
     live = actor is not None and actor in chips.behind
+    pots = chips.awarded or tuple(chips.pots())
+    # A last pot only one seat may win, after others: chips nobody could match, going back (as the ruling says).
+    back = pots[-1] if len(pots) > 1 and len(pots[-1].seats) == 1 else None
     return ChipsView(
-        pot=chips.pot_total(), pots=chips.awarded or tuple(chips.pots()), level=chips.level.label(),
-        big=chips.level.big,
+        uncalled=back.amount if back is not None else 0, uncalled_seat=back.seats[0] if back is not None else None,
+        pot=chips.pot_total(), pots=pots, level=chips.level.label(), big=chips.level.big,
         to_call=chips.to_call(actor) if live and actor is not None else 0,
         min_raise_to=min(chips.min_to(), chips.street_bet[actor] + chips.behind[actor])
         if live and actor is not None else None,

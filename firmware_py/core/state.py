@@ -26,6 +26,7 @@ class TableState:
     t: float = 0.0
     occupied: set[int] = field(default_factory=set)
     joined: set[int] = field(default_factory=set)
+    moved: set[int] = field(default_factory=set)  # seated after a move from another table, not yet dealt in
     cards: dict[str, CardInfo] = field(default_factory=dict)
     in_play: str = ""
     back: str = ""
@@ -37,6 +38,7 @@ class TableState:
     hand_number: int = 0
     unconfirmed: list[Ruling] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    corrections: list[str] = field(default_factory=list)  # the operator's corrections since the hand began
     chips: TableChips = field(default_factory=TableChips)  # amounts, once a `stacks` event gave the seats' chips
     out_rulings: list[Ruling] = field(default_factory=list)  # outputs of one event, never saved
     out_notices: list[Notice] = field(default_factory=list)
@@ -67,6 +69,8 @@ class TableState:
         """Out to the operator; the screen keeps the last five."""
         self.out_notices.append(Notice(t=self.t, notice=kind, message=message))
         self.notices = [*self.notices[-4:], message]
+        if kind is NoticeKind.CORRECTED:  # shown on the venue screen too (an undo adds its own: engine.py)
+            self.corrections = [*self.corrections[-2:], message]
 
 
 SAVED = tuple(f.name for f in fields(TableState) if f.name not in {"profiles", "out_rulings", "out_notices"})

@@ -46,6 +46,7 @@ class RuleKey(StrEnum):
     RAISE_NOT_REOPENED = "raise_not_reopened"
     SIDE_POTS = "side_pots"
     ODD_CHIP = "odd_chip"
+    OUT_OF_TURN = "out_of_turn"
 
 
 class Cause(StrEnum):
@@ -66,6 +67,7 @@ class Cause(StrEnum):
     UNDER_MIN_BET = "under_min_bet"
     UNDER_MIN_RAISE = "under_min_raise"
     NOT_REOPENED = "not_reopened"
+    OUT_OF_TURN = "out_of_turn"
 
 
 class Where(StrEnum):

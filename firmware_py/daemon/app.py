@@ -11,6 +11,7 @@ costs the current hand, not the session; rulings still open (not confirmed) are 
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import hashlib
 import io
@@ -42,7 +43,7 @@ from firmware_py.core import (
     TableSnapshot,
     engine,
 )
-from firmware_py.core.engine import TableCore
+from firmware_py.core.engine import Outcome, TableCore
 from firmware_py.core.profiles import Profile
 from firmware_py.daemon.fault_state import FaultState
 from firmware_py.daemon.journal import Journal, JournalError, line_of
@@ -58,6 +59,15 @@ BATCH_MAX = 256  # events journaled in one commit when they queue up faster than
 IDLE_WAKE_S = 0.25
 JOURNAL_RETRY_S = 1.0
 DEFAULT_WATCHDOG_S = 5.0
+
+
+class Awaited:
+    """An event posted by a page that waits for the core's verdict: `verdict` gets the Outcome (or the
+    ValueError the core raised) once the main loop has journaled and fed it."""
+
+    def __init__(self, event: Event) -> None:
+        self.event = event
+        self.verdict: concurrent.futures.Future[Outcome] = concurrent.futures.Future()
 
 
 class Stop:
@@ -220,6 +230,7 @@ class Daemon:
         self.events_fed = 0
         self.stop_reason = ""
         self._pending: list[Event] = []
+        self._awaited: dict[int, Awaited] = {}  # by id() of the event: a page waits for its verdict
         self._last_t = -math.inf
         self._next_retry = 0.0
         self._stop = threading.Event()
@@ -394,6 +405,9 @@ class Daemon:
             for item in batch:
                 if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level):
                     events.append(item)
+                elif isinstance(item, Awaited):
+                    events.append(item.event)
+                    self._awaited[id(item.event)] = item
                 elif isinstance(item, Stop):
                     stop = item
                 else:
@@ -446,6 +460,8 @@ class Daemon:
         for event in self._with_levels(events):
             t = max(event.t, self._last_t, 0.0)  # threads race to the queue: keep session time monotonic
             fresh.append(event if t == event.t else replace(event, t=t))
+            if fresh[-1] is not event and id(event) in self._awaited:
+                self._awaited[id(fresh[-1])] = self._awaited.pop(id(event))
             self._last_t = t
         batch = self._pending + fresh
         if not batch:
@@ -466,7 +482,13 @@ class Daemon:
                 self._setup_line = line_of(event)
         hand = self.core.hand_number
         for event in batch:
-            self._feed(event)
+            outcome = self._feed(event)
+            awaited = self._awaited.pop(id(event), None)
+            if awaited is not None and not awaited.verdict.done():
+                if isinstance(outcome, Outcome):
+                    awaited.verdict.set_result(outcome)
+                else:
+                    awaited.verdict.set_exception(outcome)
         if self.core.hand_number != hand or any(isinstance(event, Setup) for event in batch):
             self._save_checkpoint(seqs[-1])  # a hand boundary: a restart replays from here
         self._publish()
@@ -486,12 +508,12 @@ class Daemon:
             out.append(event)
         return out
 
-    def _feed(self, event: Event) -> None:
+    def _feed(self, event: Event) -> Outcome | ValueError:
         try:
             outcome = self.core.feed(event)
         except ValueError as exc:
             logger.error("the rules core refused %s from %s: %s", line_of(event), self.source_of(event), exc)
-            return
+            return exc
         self.events_fed += 1
         source = self.source_of(event)
         for ruling in outcome.rulings:
@@ -500,6 +522,7 @@ class Daemon:
             self._tell_ruling(ruling)
         for notice in outcome.notices:
             logger.info("notice t=%.2f %s: %s [%s]", notice.t, notice.notice, notice.message, source)
+        return outcome
 
     def _count(self, ruling: Ruling) -> None:
         self.rulings += 1

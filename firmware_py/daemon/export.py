@@ -27,6 +27,7 @@ from firmware_py.core import Button, ButtonName, Event, Phase, RulingKind, Seat,
 from firmware_py.core.cards import is_unknown
 from firmware_py.core.chips import Wager
 from firmware_py.core.engine import Outcome, TableCore
+from firmware_py.core.hand import Taken
 from firmware_py.core.profiles import Profile
 from firmware_py.daemon.journal import Journal
 
@@ -92,15 +93,6 @@ ACTIONS = frozenset({ButtonName.FOLD, ButtonName.CHECK, ButtonName.CALL, ButtonN
                      ButtonName.ALLIN})
 
 
-def _accepted(core: TableCore, hand_before: int, actions_before: int, phase_before: Phase) -> bool:
-    """Whether the core took a player's press as an action (it ignores some, with or without a notice)."""
-    if hand_before == 0 or core.hand_number != hand_before:
-        return False
-    if phase_before is Phase.BOARD and core.round_actions == 1:
-        return True  # the press finished the street's deal, which opened a new round, then counted
-    return core.round_actions == actions_before + 1
-
-
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Step:
     """One event through a `HandCutter`: what the core made of it and the hands it ended."""
@@ -126,7 +118,7 @@ class HandCutter:
     def feed(self, event: Event) -> Step:
         """Feed the event to the core; raises ValueError where the core refuses it (nothing changes)."""
         core, before = self.core, self._before
-        hand_before, actions_before = core.hand_number, core.round_actions
+        hand_before, taken_before = core.hand_number, len(core.hand_actions())
         wagers_before = len(core.hand_chips.log) if core.hand_chips is not None else 0
         outcome = core.feed(event)
         after = self._before = core.snapshot()
@@ -145,13 +137,8 @@ class HandCutter:
         if current is None or current.ended:
             return Step(outcome=outcome, before=before, after=after, ended=tuple(ended))
         street = str(before.street or "preflop")
-        if isinstance(event, Button) and event.name in ACTIONS:
-            actor = event.seat if event.seat is not None else before.to_act
-            if actor is not None and _accepted(core, hand_before, actions_before, before.phase):
-                current.actions.append((street, actor, event.name))
-                chips = core.hand_chips
-                if chips is not None and current.stacks and len(chips.log) > wagers_before:
-                    current.wagers[len(current.actions) - 1] = chips.log[-1]
+        if hand_before and core.hand_number == hand_before:
+            self._actions(current, core.hand_actions(), taken_before, wagers_before)
         if isinstance(event, Button) and event.name is ButtonName.ROUND_DONE and before.phase is Phase.BETTING:
             current.round_done = True
         for ruling in outcome.rulings:
@@ -181,6 +168,24 @@ class HandCutter:
             current.ended = True
             ended.append(current)
         return Step(outcome=outcome, before=before, after=after, ended=tuple(ended))
+
+
+    def _actions(self, current: HandRecord, taken: Sequence[Taken], before: int, wagers_before: int) -> None:
+        """The actions the core took with this event, in the order it took them (an action held out
+        of turn lands where it was taken), or those an undo took back."""
+        if len(taken) < before:  # an undo: the last actions taken go
+            for _ in range(before - len(taken)):
+                index = max(i for i, (_street, _seat, what) in enumerate(current.actions) if what != KILLED)
+                del current.actions[index]
+                current.wagers = {i - (i > index): w for i, w in current.wagers.items() if i != index}
+            return
+        chips = self.core.hand_chips
+        fresh = taken[before:]
+        wagers = chips.log[wagers_before:] if chips is not None and current.stacks else []
+        for index, action in enumerate(fresh):
+            current.actions.append((str(action.street), action.seat, action.name))
+            if len(wagers) == len(fresh):
+                current.wagers[len(current.actions) - 1] = wagers[index]
 
 
 def hand_records(events: Sequence[Event], profiles: dict[str, Profile]) -> list[HandRecord]:

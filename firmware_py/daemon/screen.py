@@ -120,6 +120,11 @@ class DisplayComponent:
         if self._loop is not None:
             self._loop.post_keyed(text)
 
+    def post_pairing(self, code: str) -> None:
+        """The action tracker's pairing code, for the venue view."""
+        if self._loop is not None:
+            self._loop.post_pairing(code)
+
     def alive(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 

@@ -41,6 +41,9 @@ def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
     if config.hardware.panel is None:
         return
 
+    shown: list[tuple[int, int] | None] = [None]  # the table as last published: what a press is made against
+    daemon.on_snapshot.append(lambda snapshot: shown.__setitem__(0, (snapshot.hand_number, snapshot.actions)))
+
     def start_panel() -> None:
         from gpiozero import Device  # noqa: PLC0415
 
@@ -54,7 +57,7 @@ def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
             raise HardwareError(f"no GPIO to drive the dealer panel ({exc}): on a Raspberry Pi install lgpio "
                                 "(python3-lgpio); without one, run --simulate") from None
         panel = DealerPanel(config.hardware.panel, pin_factory=Device.pin_factory, queue=daemon.queue,
-                            clock=daemon.clock)
+                            clock=daemon.clock, made_against=lambda: shown[0])
         panel.start()
         running["panel"] = panel
         daemon.on_ruling.append(lambda _ruling: panel.signal_ruling())
@@ -91,13 +94,23 @@ def add_keypad(daemon: Daemon, keypad: Any, *, device: Any = None) -> None:
     daemon.readers.append(CallbackComponent("keypad", start, stop))
 
 
-def add_tracker(daemon: Daemon, tracker_config: Any) -> Any:
+def add_tracker(daemon: Daemon, tracker_config: Any, *, pairing: Any = None) -> Any:
     """The action-tracker page (only when `[tracker]` is configured), started after the core."""
     from firmware_py.daemon.tracker import ActionTracker  # noqa: PLC0415
 
-    tracker = ActionTracker(tracker_config, post=daemon.queue.put, clock=daemon.clock)
+    tracker = ActionTracker(tracker_config, post=daemon.queue.put, clock=daemon.clock, pairing=pairing)
     daemon.on_snapshot.append(tracker.update)
-    daemon.extras.insert(0, CallbackComponent("action tracker", tracker.start, tracker.stop))
+
+    def show(code: str) -> None:  # the venue screen shows the code a device pairs with
+        if daemon.display is not None:
+            daemon.display.post_pairing(code)
+
+    def start() -> None:
+        tracker.start()
+        tracker.pairing.listeners.append(show)
+        show(tracker.pairing.code)
+
+    daemon.extras.insert(0, CallbackComponent("action tracker", start, tracker.stop))
     return tracker
 
 
@@ -112,8 +125,10 @@ class SimulationPlan:
 
 
 def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPlan, *,
-                        speed: float | None) -> Any:
-    """Emulated readers, board and panel driven by the seeded dealer bot; returns the dealer."""
+                        speed: float | None, practice: bool = False) -> Any:
+    """Emulated readers, board and panel driven by the seeded dealer bot; returns the dealer.
+
+    `practice`: the bot deals and waits for the players' actions from the action tracker."""
     from firmware_py.simulation.simulated_table import EmulatedSensors, SimulatedDealer, script  # noqa: PLC0415
 
     in_play = config.deck(config.game.in_play)
@@ -134,8 +149,13 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
                            deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,
                            error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK,
                            schedule=config.schedule)
+    latest: list[Any] = [None]
+    if practice:
+        daemon.on_snapshot.append(lambda snapshot: latest.__setitem__(0, snapshot))
     dealer = SimulatedDealer(sensors, acts, speed=speed,
-                             on_done=lambda: daemon.queue.put(Stop("the simulated session is over")))
+                             on_done=lambda: daemon.queue.put(Stop("the simulated session is over")),
+                             practice=(lambda: latest[0]) if practice else None,
+                             practice_deck=tuple(in_play.cards) if practice else ())
     daemon.readers.append(CallbackComponent("readers", sensors.start_readers, sensors.stop_readers))
     daemon.panel = CallbackComponent("panel", sensors.start_panel, sensors.stop_panel)
     if sensors.config.panel is not None:

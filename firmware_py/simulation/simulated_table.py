@@ -341,12 +341,24 @@ class EmulatedSensors:
         return None if button is None else self.pin_factory.pin(button.pin)
 
 
+PRACTICE_SKIPS = frozenset({"fold", "check", "call", "bet", "raise", "allin", "round_done"})
+PRACTICE_POLL_S = 0.05
+PRACTICE_SHOWDOWN_S = 2.0  # real seconds the practice dealer leaves a showdown on the page
+
+
 class SimulatedDealer:
     """The dealer: acts out the script on the emulated sensors, on its own thread."""
 
     def __init__(self, sensors: EmulatedSensors, acts: Sequence[Act], *, speed: float | None = None,
-                 on_done: Callable[[], None] | None = None) -> None:
+                 on_done: Callable[[], None] | None = None,
+                 practice: Callable[[], Any] | None = None, practice_deck: Sequence[str] = ()) -> None:
         self.sensors = sensors
+        self.practice_deck = tuple(practice_deck)  # the in-play deck's tags: cards for a board the script lacks
+        self._shown_down = 0  # the last hand whose showdown practice paused on
+        # Practice (`run --simulate --tracker`): the dealer deals but presses no player's action; it
+        # waits for the betting round the operator enters on the tracker to close (`practice` gives
+        # the table's latest snapshot), and skips the rest of a hand the operator's actions ended.
+        self.practice = practice
         self.acts = list(acts)
         self.speed = speed  # None: as fast as the world can be stepped; 1.0: real time
         self.on_done = on_done
@@ -392,12 +404,69 @@ class SimulatedDealer:
     def _run(self) -> None:
         try:
             while self.next_act < len(self.acts) and not self._stop.is_set():
-                self._perform(self.acts[self.next_act])
+                act = self.acts[self.next_act]
+                if self.practice is None or self._practice_turn(act):
+                    self._perform(act)
                 self.next_act += 1
         except Exception:  # a callback boundary: the daemon must see the dealer stop, not hang
             logger.exception("simulated dealer failed at act %d", self.next_act)
         if not self._stop.is_set() and self.on_done is not None:
             self.on_done()
+
+    def _practice_turn(self, act: Act) -> bool:
+        """Practice: whether the dealer does this act (a player's action is the operator's; a card
+        waits for the betting round to close, and is not dealt once the hand is over)."""
+        if act.kind in ("press", "key") and act.button in PRACTICE_SKIPS:
+            return False
+        if act.kind == "clear" or (act.kind == "press" and act.button in ("hand_end", "new_hand")):
+            self._finish_board(act.hand)  # the script's hand ended before the operator's did
+            snapshot = self.practice() if self.practice is not None else None
+            if snapshot is not None and snapshot.phase == "showdown" and self._shown_down != snapshot.hand_number:
+                self._shown_down = snapshot.hand_number
+                self._stop.wait(PRACTICE_SHOWDOWN_S)  # the operator sees the result before the next deal
+            return True
+        if act.kind != "read":
+            return True
+        snapshot = self._caught_up()
+        over = snapshot is not None and snapshot.phase in ("showdown", "idle", "misdealt")
+        return not (over and act.hand == snapshot.hand_number)
+
+    def _caught_up(self) -> Any:
+        """The table's snapshot once it has fed the last event the dealer made and no betting round is open."""
+        posted = [e for e in self.sensors.tap.since(0)[-1:] if isinstance(e, Read | Gone | Button)]
+        caught_up = posted[-1].t if posted else 0.0
+        snapshot = None
+        while not self._stop.is_set():
+            snapshot = self.practice() if self.practice is not None else None
+            if snapshot is not None and snapshot.t >= caught_up and snapshot.phase != "betting":
+                break
+            self._stop.wait(PRACTICE_POLL_S)
+        return snapshot
+
+    def _finish_board(self, hand: int) -> None:
+        """Deal the streets the operator's hand still needs (burn and board) from cards not seen this hand."""
+        snapshot = self._caught_up()
+        while snapshot is not None and snapshot.phase == "board" and not self._stop.is_set():
+            seen = self._seen_this_hand()
+            free = [uid for uid in self.practice_deck if uid not in seen]
+            count = 3 if not snapshot.board else 1
+            if len(free) < count + 1:
+                return
+            self._card(Act(t=self.clock(), hand=hand, kind="read", antenna="shoe", uid=free[0]))  # the burn
+            for index, uid in enumerate(free[1:count + 1]):
+                self._card(Act(t=self.clock(), hand=hand, kind="read", antenna="shoe", uid=uid))
+                self._card(Act(t=self.clock(), hand=hand, kind="read",
+                               antenna=f"board{len(snapshot.board) + index + 1}", uid=uid))
+            snapshot = self._caught_up()
+
+    def _seen_this_hand(self) -> set[str]:
+        seen: set[str] = set()
+        for event in reversed(self.sensors.tap.since(0)):
+            if isinstance(event, Button) and event.name is ButtonName.NEW_HAND:
+                break
+            if isinstance(event, Read):
+                seen.add(event.uid)
+        return seen
 
     def _wait_real(self, session_dt: float) -> None:
         if self.speed and session_dt > 0:

@@ -79,14 +79,20 @@ def test_big_blind_folding_with_nothing_to_call_is_exported_as_a_fold():
     assert history.user_defined_fields["_winners"] == [1]
 
 
-def test_a_press_out_of_pokerkits_turn_is_refused_with_the_seat_named():
+def test_an_action_out_of_turn_is_exported_where_the_table_took_it():
+    """Robert's Betting and Raising 10: seat 2's call out of turn is held; seat 1's fold changes
+    nothing, so the call is taken at seat 2's turn, and the history has it there, in pokerkit's turn."""
     hand = Hand()
     hand.press("call", 2)  # seat 1 (the button) is first to act three-handed
-    hand.press("call", 1)
+    hand.press("fold", 1)
     hand.press("check", 3)
+    hand.street("3h", "9c", "5s", "Jd", first=1)
+    hand.press("bet")  # seat 2
+    hand.press("fold")  # seat 3
     hand.press("hand_end")
-    with pytest.raises(NotExportable, match="seat 2 pressed call on the preflop where pokerkit's turn is seat 1's"):
-        hand_history(only_hand(hand.events))
+    history = hand_history(only_hand(hand.events))
+    assert history.actions[3:6] == ["p3 f", "p1 cc", "p2 cc"]
+    assert history.user_defined_fields["_winners"] == [2]
 
 
 def test_a_check_facing_a_bet_is_refused_not_turned_into_a_call():

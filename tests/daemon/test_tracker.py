@@ -1,98 +1,151 @@
-"""The action-tracker page: off by default, one interface, a token on every request, no cards shown."""
+"""The action tracker over HTTP with a real daemon: pairing, the Host/Origin guard, the core's verdict
+on every press, stale presses, players, and the config."""
 
 from __future__ import annotations
 
-import json
-import queue
-import urllib.error
-import urllib.request
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from firmware_py.core import Button, ButtonName
 from firmware_py.daemon.table_config import load_table_config
-from firmware_py.daemon.tracker import ActionTracker, TrackerConfig, parse_tracker_config, public_state
+from firmware_py.daemon.tracker import TrackerConfig, parse_tracker_config
 from firmware_py.errors import ConfigError
-from tests.chips_daemon import dealt_daemon
 from tests.config_mistakes import assert_mistakes
-from tests.rules.table_driver import Table
+from tests.tracker_table import TrackerTable
 
 ROOT = Path(__file__).resolve().parents[2]
-TOKEN = "a-long-enough-test-token"
 
 
 @pytest.fixture
-def tracker() -> Iterator[tuple[ActionTracker, queue.Queue[object]]]:
-    posted: queue.Queue[object] = queue.Queue()
-    tracker = ActionTracker(TrackerConfig(listen="127.0.0.1", port=0, token=TOKEN), post=posted.put,
-                            clock=lambda: 12.5)
-    tracker.start()
-    yield tracker, posted
-    tracker.stop()
+def table(tmp_path: Path) -> Iterator[TrackerTable]:
+    running = TrackerTable(tmp_path).start()
+    yield running
+    running.stop()
 
 
-def request(tracker: ActionTracker, path: str, body: object = None, token: str | None = TOKEN) -> tuple[int, str]:
-    host, port = tracker.address
-    url = f"http://{host}:{port}{path}" + (f"?token={token}" if token is not None else "")
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"} if data else {})
-    try:
-        with urllib.request.urlopen(req, timeout=5) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read().decode()
+def _state(table: TrackerTable, cookie: str) -> dict[str, object]:
+    status, state, _ = table.request("/state", cookie=cookie)
+    assert status == 200
+    return state
+
+
+def _press(table: TrackerTable, cookie: str, name: str, **extra: object) -> tuple[int, dict[str, object]]:
+    state = _state(table, cookie)
+    status, body, _ = table.request("/press", {"name": name, "hand": state["hand"], "count": state["count"],
+                                               **extra}, cookie=cookie)
+    return status, body
 
 
 def test_the_tracker_is_off_unless_configured() -> None:
     assert load_table_config(ROOT / "config" / "table.toml", with_display=False).tracker is None
 
 
-def test_every_request_needs_the_token(tracker: tuple[ActionTracker, queue.Queue[object]]) -> None:
-    page, posted = tracker
-    assert request(page, "/", token=None)[0] == 403
-    assert request(page, "/", token="wrong-token-of-some-length")[0] == 403
-    assert request(page, "/action", {"name": "fold"}, token=None)[0] == 403
-    assert posted.empty()
-    status, html = request(page, "/")
-    assert status == 200 and "Action tracker" in html
+def test_a_device_pairs_with_the_code_on_the_screen_and_nothing_else(table: TrackerTable,
+                                                                     caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    assert table.request("/state")[0] == 401
+    assert table.request("/press", {"name": "fold", "hand": 0, "count": 0})[0] == 401
+    assert table.request("/pair", {"code": "000000"})[0] == 403
+    code = table.tracker.pairing.code
+    cookie = table.pair()
+    assert "HttpOnly" in table.request("/pair", {"code": table.tracker.pairing.code})[2]["set-cookie"]
+    assert table.tracker.pairing.code != code  # a code serves once
+    assert table.request("/pair", {"code": code})[0] == 403
+    assert _state(table, cookie)["hand"] == 0
+    token = cookie.split("=", 1)[1]
+    assert token not in caplog.text and code not in caplog.text  # no secret in the log
 
 
-def test_an_action_with_an_amount_goes_to_the_daemon_queue(tracker: tuple[ActionTracker, queue.Queue[object]]) -> None:
-    page, posted = tracker
-    assert request(page, "/action", {"name": "raise", "amount": 600}) == (200, '{"ok": true}')
-    assert posted.get_nowait() == Button(t=12.5, name=ButtonName.RAISE, amount=600)
-    assert request(page, "/action", {"name": "call", "amount": 600})[0] == 200
-    assert posted.get_nowait() == Button(t=12.5, name=ButtonName.CALL)  # no amount on a call
-    assert request(page, "/action", {"name": "raise", "amount": -5}) == \
-        (400, "the amount must be a whole number of chips")
-    assert request(page, "/action", {"name": "misdeal"}) == (400, "unknown action 'misdeal'")
-    assert posted.empty()
+def test_five_wrong_codes_change_the_code(table: TrackerTable) -> None:
+    code = table.tracker.pairing.code
+    for _ in range(5):
+        assert table.request("/pair", {"code": "1"})[0] == 403
+    assert table.tracker.pairing.code != code and table.request("/pair", {"code": code})[0] == 403
 
 
-def test_the_state_shows_stacks_and_pot_but_never_a_card(tracker: tuple[ActionTracker, queue.Queue[object]]) -> None:
-    page, _posted = tracker
-    table = Table("robert")
-    table.level(50, 100)
+def test_a_cross_site_post_and_a_foreign_host_are_refused(table: TrackerTable) -> None:
+    cookie = table.pair()
     table.stacks(s1=1000, s2=1000, s3=1000, s4=1000)
     table.new_hand()
-    table.deal()
-    page.update(table.core.snapshot())
-    status, text = request(page, "/state")
-    state = json.loads(text)
-    assert status == 200 and state["pot"] == 150 and state["to_act"] == 4 and state["to_call"] == 100
-    assert state == public_state(table.core.snapshot())
-    for card in table.core.snapshot().seat(2).cards:
-        assert card not in text
+    state = _state(table, cookie)
+    press = {"name": "fold", "hand": state["hand"], "count": state["count"]}
+    assert table.request("/press", press, cookie=cookie, origin="http://evil.example")[0] == 403
+    assert table.request("/press", press, cookie=cookie, origin=None)[0] == 403
+    assert table.request("/state", cookie=cookie, host="evil.example")[0] == 403  # DNS rebinding
+    assert table.settle().actions == 0  # nothing reached the table
+
+
+def test_a_press_gets_the_tables_verdict_in_words(table: TrackerTable) -> None:
+    cookie = table.pair()
+    table.stacks(s1=1000, s2=1000, s3=1000, s4=1000)
+    table.new_hand()  # blinds 25/50: seat 4 to act
+    status, body = _press(table, cookie, "raise", amount="2,000")
+    assert status == 409 and body["refused"] == [
+        "raise 2,000: seat 4 has only 1,000 in all; press not taken, key the amount again (or allin)"]
+    status, body = _press(table, cookie, "raise", amount="50")
+    assert status == 409 and "is not above the bet of 50" in body["refused"][0]
+    status, body = _press(table, cookie, "raise", amount="1,2")
+    assert status == 400 and "commas go between groups of three digits" in body["refused"][0]
+    status, body = _press(table, cookie, "raise", amount="0.2k")
+    assert status == 200 and body["taken"]
+    assert table.settle().seat(4).bet == 200
+
+
+def test_a_stale_or_duplicate_press_is_refused_never_moved_to_the_next_player(table: TrackerTable) -> None:
+    cookie = table.pair()
+    table.stacks(s1=1000, s2=1000, s3=1000, s4=1000)
+    table.new_hand()
+    state = _state(table, cookie)
+    press = {"name": "call", "hand": state["hand"], "count": state["count"]}
+    assert table.request("/press", press, cookie=cookie)[0] == 200  # seat 4 calls
+    status, body, _ = table.request("/press", press, cookie=cookie)  # the same press again
+    assert status == 409 and "stale press" in body["refused"][0]
+    snapshot = table.settle()
+    assert snapshot.to_act == 1 and snapshot.seat(1).bet == 0
+
+
+def test_out_of_turn_press_gets_the_ruling(table: TrackerTable) -> None:
+    cookie = table.pair()
+    table.stacks(s1=1000, s2=1000, s3=1000, s4=1000)
+    table.new_hand()
+    status, body = _press(table, cookie, "call", seat=2)  # seat 4 is to act
+    assert status == 200 and body["rulings"][0]["ruling"] == "action_out_of_turn"
+    assert _state(table, cookie)["seats"][1]["declared"] == "call out of turn"
+
+
+def test_players_rebuy_add_on_bust_out_and_seat_between_hands_only(table: TrackerTable) -> None:
+    cookie = table.pair()
+    table.stacks(s1=1000, s2=0, s3=1000, s4=1000)
+    snapshot = table.new_hand()
+    assert 2 not in (snapshot.small_blind, snapshot.big_blind, snapshot.button)  # no chips: not dealt in
+    status, body, _ = table.request("/players", {"op": "rebuy", "seat": 2, "amount": "1k"}, cookie=cookie)
+    assert status == 400 and "between hands only" in body["refused"][0]
+    _press(table, cookie, "misdeal")
+    table.hand_end()
+    assert table.request("/players", {"op": "rebuy", "seat": 2, "amount": "1k"}, cookie=cookie)[0] == 200
+    assert table.request("/players", {"op": "add_on", "seat": 3, "amount": "500"}, cookie=cookie)[0] == 200
+    snapshot = table.settle()
+    assert snapshot.seat(2).stack == 1000 and snapshot.seat(3).stack == 1500
+    assert "add-on: seat 3 1,000 to 1,500" in snapshot.notices  # on the venue screen, as journaled
+    status, body, _ = table.request("/players", {"op": "bust", "seat": 1}, cookie=cookie)
+    assert status == 400 and "still has 1,000 chips" in body["refused"][0]
+    assert table.request("/players", {"op": "stack", "seat": 1, "amount": "1"}, cookie=cookie)[0] == 200
+    assert table.request("/players", {"op": "unseat", "seat": 1}, cookie=cookie)[0] == 200
+    assert table.request("/players", {"op": "seat", "seat": 5, "amount": "2,500"}, cookie=cookie)[0] == 200
+    assert table.request("/players", {"op": "name", "seat": 5, "name": "Ann"}, cookie=cookie)[0] == 200
+    state = _state(table, cookie)
+    assert [(s["seat"], s["name"], s["stack"]) for s in state["seats"]] == [
+        (2, "", 1000), (3, "", 1500), (4, "", 1000), (5, "Ann", 2500)]
 
 
 @pytest.mark.parametrize(("raw", "message"), [
-    ({"listen": "0.0.0.0", "port": 8080, "token": TOKEN}, "every interface"),
-    ({"listen": "tablet", "port": 8080, "token": TOKEN}, "not an IP address"),
-    ({"listen": "192.168.4.1", "port": 80, "token": TOKEN}, "1024..65535"),
-    ({"listen": "192.168.4.1", "token": "short"}, "at least 16 characters"),
-    ({"listen": "192.168.4.1", "token": TOKEN, "tokn": 1}, "tokn: unknown key"),
+    ({"listen": "0.0.0.0", "port": 8080}, "every interface"),
+    ({"listen": "tablet", "port": 8080}, "not an IP address"),
+    ({"listen": "192.168.4.1", "port": 80}, "1024..65535"),
+    ({"listen": "192.168.4.1", "hosts": "table1.local"}, "list of host names"),
+    ({"listen": "192.168.4.1", "token": "a-long-enough-test-token"}, "token: unknown key"),
 ])
 def test_a_bad_tracker_config_names_the_key(raw: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
@@ -101,40 +154,13 @@ def test_a_bad_tracker_config_names_the_key(raw: dict[str, object], message: str
 
 def test_tracker_config_reports_every_bad_value_at_once() -> None:
     with pytest.raises(ConfigError) as caught:
-        parse_tracker_config({"listen": "tablet", "port": "8080", "token": "short", "tokn": 1}, source="table.toml")
+        parse_tracker_config({"listen": "tablet", "port": "8080", "lisen": 1}, source="table.toml")
     assert_mistakes(caught.value, "table.toml", [
-        ("[tracker] tokn", "did you mean 'token'"), ("[tracker] listen", 'e.g. listen = "192.168.4.1"'),
-        ("[tracker] port", "write port = 8080, without quotes"), ("[tracker] token", "token_urlsafe")])
+        ("[tracker] lisen", "did you mean 'listen'"), ("[tracker] listen", 'e.g. listen = "192.168.4.1"'),
+        ("[tracker] port", "write port = 8080, without quotes")])
 
 
 def test_tracker_config_with_every_key_right_is_still_accepted() -> None:
-    config = parse_tracker_config({"listen": "192.168.4.1", "port": 8081, "token": TOKEN}, source="table.toml")
-    assert config == TrackerConfig(listen="192.168.4.1", port=8081, token=TOKEN)
-
-
-def test_an_action_from_the_page_reaches_the_core_through_the_daemon(tmp_path: Path) -> None:
-    import threading  # noqa: PLC0415
-    import time  # noqa: PLC0415
-
-    from firmware_py.daemon.app import Stop  # noqa: PLC0415
-    from firmware_py.daemon.wiring import add_tracker  # noqa: PLC0415
-
-    daemon, journal, events = dealt_daemon(tmp_path)
-    page = add_tracker(daemon, TrackerConfig(listen="127.0.0.1", port=0, token=TOKEN))
-
-    def operator() -> None:
-        deadline = time.monotonic() + 10
-        while (page.snapshot is None or page.snapshot.to_act is None) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert request(page, "/action", {"name": "raise", "amount": 400})[0] == 200
-        while daemon.events_fed < 10 and time.monotonic() < deadline:
-            time.sleep(0.02)
-        events.put(Stop("test"))
-
-    thread = threading.Thread(target=operator)
-    thread.start()
-    assert daemon.run() == 0
-    thread.join()
-    journal.close()
-    snapshot = daemon.core.snapshot()
-    assert snapshot.seat(1).last_action == "raise 400" and snapshot.seat(1).stack == 600
+    config = parse_tracker_config({"listen": "192.168.4.1", "port": 8081, "hosts": ["table1.local"]},
+                                  source="table.toml")
+    assert config == TrackerConfig(listen="192.168.4.1", port=8081, hosts=("table1.local",))

@@ -96,3 +96,24 @@ def test_a_new_ruling_beeps_and_lights_the_led(rig):
 def test_the_panel_uses_only_the_factory_it_is_given(rig):
     panel, factory, _ = rig
     assert all(device.pin_factory is factory for device in panel._devices)
+
+
+def test_a_players_action_carries_the_table_state_it_was_pressed_against(events):
+    """Each action press carries the hand number and action count last shown: a second press before
+    the table took the first is the same press again, and the core refuses it as stale."""
+    factory = MockFactory()
+    clock = FakeClock()
+    config = PanelConfig(buttons=tuple(ButtonConfig(name=n, pin=p, long_press=False) for n, p in PINS.items()),
+                         debounce_s=0.03, hold_s=1.0, buzzer_pin=None, led_pin=None, beep_s=0.15, led_s=3.0)
+    shown = (7, 3)
+    panel = DealerPanel(config, pin_factory=factory, queue=events, clock=clock, made_against=lambda: shown)
+    try:
+        factory.pin(16).drive_low()
+        pressed = run(panel, clock, 0.5)
+        factory.pin(16).drive_high()
+        factory.pin(27).drive_low()
+        pressed += run(panel, clock, 1.0)
+    finally:
+        panel.close()
+    assert pressed == [Button(t=0.03, name=ButtonName.CALL, hand=7, count=3),
+                       Button(t=0.53, name=ButtonName.UNDO)]  # not a player's action: not stamped

@@ -250,6 +250,55 @@ def unknown_card(t: Recorder) -> None:
     t.act("check", "check", "check", "check")
 
 
+def out_of_turn_bet_upt(t: Recorder) -> None:
+    """UPT's house rule: seat 4 bets 1,000 out of turn on the flop; checks by seats 2 and 3 leave it
+    standing, and at seat 4's turn it posts the minimum bet (the big blind, 200); then calls and a fold."""
+    t.level(100, 200)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    t.clean_preflop()
+    t.flop()
+    t.press("bet", seat=4, amount=1000)  # seat 2 is to act
+    t.act("check", "check")  # seats 2 and 3: the bet stands, posted as 200
+    t.act("call", "call", "fold")  # seats 1, 2 and 3
+
+
+def out_of_turn_check_robert(t: Recorder) -> None:
+    """Robert's Betting and Raising 10: seat 3 checks out of turn, seat 2 then bets: the check is
+    not binding, but seat 3 may not bet or raise on its turn (the raise is refused); it calls."""
+    t.level(100, 200)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    t.clean_preflop()
+    t.flop()
+    t.press("check", seat=3)  # seat 2 is to act
+    t.bet("bet", 400)  # seat 2: the action changed
+    t.bet("raise", 1200)  # seat 3: refused
+    t.act("call", "fold", "call")  # seats 3, 4 and 1
+
+
+def out_of_turn_fold_wfp_dealer(t: Recorder) -> None:
+    """WFP dealers' Act in Turn: seat 1 (the button) folds out of turn before seat 4; seat 4's call
+    does not change it, and the fold is taken at seat 1's turn."""
+    t.level(100, 200)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    t.new_hand()
+    t.deal()
+    t.press("fold", seat=1)  # seat 4 is to act
+    t.act("call", "call", "check")  # seats 4, 2 and 3 (seat 1's fold taken between)
+
+
+def out_of_turn_call_rpl(t: Recorder) -> None:
+    """RPL Betting and Raising 9: seat 1 calls out of turn, seat 4 raises: the call is not binding and
+    RPL has no rule against the seat raising then; seat 1 re-raises."""
+    t.level(100, 200)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    t.new_hand()
+    t.deal()
+    t.press("call", seat=1)  # seat 4 is to act
+    t.bet("raise", 600)  # seat 4: the action changed
+    t.bet("raise", 1800)  # seat 1: free to raise in RPL
+    t.act("fold", "fold", "call")  # seats 2, 3 and 4
+
+
 SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] = {
     "misdeal_exposed_robert": ("robert", {}, misdeal_exposed),
     "misdeal_exposed_rpl": ("rpl", {}, misdeal_exposed),
@@ -273,6 +322,10 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "short_allin_not_reopened_wfp_dealer": ("wfp-dealer", {}, short_allin_not_reopened),
     "unknown_card_rpl": ("rpl", {}, unknown_card),
     "runout_late_read_upt": ("upt", {}, runout_late_read),
+    "out_of_turn_bet_upt": ("upt", {}, out_of_turn_bet_upt),
+    "out_of_turn_check_robert": ("robert", {}, out_of_turn_check_robert),
+    "out_of_turn_fold_wfp_dealer": ("wfp-dealer", {}, out_of_turn_fold_wfp_dealer),
+    "out_of_turn_call_rpl": ("rpl", {}, out_of_turn_call_rpl),
 }
 
 

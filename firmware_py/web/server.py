@@ -1,0 +1,87 @@
+"""Serving a Starlette app with uvicorn on a thread of its own, beside the daemon's main loop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from typing import Any
+
+import uvicorn
+
+from firmware_py.web.logs import quiet_server_logs
+
+logger = logging.getLogger(__name__)
+
+START_TIMEOUT_S = 10.0
+STOP_TIMEOUT_S = 5.0
+
+
+class WebServer:
+    """One ASGI app served by uvicorn on its own thread; `start()` returns once it listens.
+
+    uvicorn's own access log is off and its error log keeps no traceback (see `quiet_server_logs`);
+    `connections` caps open connections (idle and half-open ones included) and in-flight requests
+    together: past it uvicorn answers 503 at once rather than queueing or resetting. Keep it well
+    above the app's own bound (`Bounded`), which answers "busy" in words: a burst of connections
+    opened at once all count here before the first request is read. Port 0 picks a free port (`address` tells which).
+
+    >>> server = WebServer(app, host="127.0.0.1", port=0, name="tracker")  # doctest: +SKIP
+    >>> server.start(); server.address  # doctest: +SKIP
+    ('127.0.0.1', 41877)
+    """
+
+    def __init__(self, app: Any, *, host: str, port: int, name: str, connections: int = 1000,
+                 keep_alive_s: float = 5.0) -> None:
+        quiet_server_logs()
+        self.name = name
+        self._config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
+                                      lifespan="off", server_header=False, date_header=False,
+                                      limit_concurrency=connections, timeout_keep_alive=int(keep_alive_s),
+                                      backlog=1024, http="h11",
+                                      timeout_graceful_shutdown=1)
+        self._server = uvicorn.Server(self._config)
+        self._thread: threading.Thread | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """The address it listens on (the real port when started with port 0)."""
+        for server in self._server.servers:
+            for sock in server.sockets:
+                host, port = sock.getsockname()[:2]
+                return str(host), int(port)
+        raise RuntimeError(f"{self.name} is not listening")
+
+    def start(self) -> None:
+        failed: list[BaseException] = []
+
+        def serve() -> None:
+            try:
+                asyncio.run(self._serve())
+            except BaseException as exc:  # a port in use: told to start() below, one line, no traceback
+                failed.append(exc)
+
+        self._thread = threading.Thread(target=serve, name=self.name, daemon=True)
+        self._thread.start()
+        deadline = threading.Event()
+        for _ in range(int(START_TIMEOUT_S / 0.01)):
+            if self._server.started or failed or not self._thread.is_alive():
+                break
+            deadline.wait(0.01)
+        if not self._server.started:
+            reason = f"{type(failed[0]).__name__}: {failed[0]}" if failed else "it did not start"
+            raise OSError(f"{self.name} could not listen on {self._config.host}:{self._config.port} ({reason})")
+        logger.info("%s on http://%s:%d/", self.name, *self.address)
+
+    async def _serve(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        await self._server.serve()
+        if not self._server.started:
+            raise OSError("uvicorn did not start (is the port in use?)")
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(STOP_TIMEOUT_S)
+

@@ -1,0 +1,191 @@
+"""The action tracker in a real browser (Debian's chromium through Playwright): pairing, a full hand
+with a side pot, a refused raise with its words on screen, an undo, a stale press from a second page,
+a rebuy and a bust-out; and the page's amount parser agrees with the server's.
+
+`POKERTABLE_SCREENSHOTS=docs/img python -m pytest tests/web/test_tracker_browser.py` writes the
+README's screenshots (tablet 1280x800, phone 390x844)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_py.web.amounts import parse_amount
+from tests.browser import browser, page  # noqa: F401  (the fixtures)
+from tests.tracker_table import TrackerTable
+
+expect: Any = pytest.importorskip("playwright.sync_api", reason="playwright is not installed").expect
+
+# Seat 2 gets the worst hand and busts; seat 3 wins both pots. Deal order: seats 2, 3, 4, 1, twice.
+CARDS = ["7c", "As", "Ks", "5d", "2d", "Ad", "Kd", "6d",
+         "Qc", "9h", "8s", "4c",  # burn, flop
+         "Qd", "Jd",  # burn, turn
+         "Qh", "3h"]  # burn, river
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[TrackerTable]:
+    running = TrackerTable(tmp_path).start()
+    yield running
+    running.stop()
+
+
+def open_paired(page: Any, table: TrackerTable) -> Any:  # noqa: F811
+    page.goto(table.url)
+    expect(page.locator("#pair")).to_be_visible()
+    page.fill("#code", table.tracker.pairing.code)
+    page.click("#pairbtn")
+    expect(page.locator("#pair")).to_be_hidden()
+    return page
+
+
+def seat(page: Any, number: int) -> Any:  # noqa: F811
+    return page.locator(f'#seats button[data-seat="{number}"]')
+
+
+def act(page: Any, button: str, amount: str = "") -> None:  # noqa: F811
+    if amount:
+        page.fill("#amount", amount)
+    page.click(f"#{button}")
+
+
+def taken(page: Any, words: str = "") -> None:  # noqa: F811
+    expect(page.locator("#verdict")).to_contain_text(re.compile(r"taken" + (f".*{re.escape(words)}" if words else ""),
+                                                                re.IGNORECASE))
+
+
+def shot(page: Any, name: str) -> None:  # noqa: F811
+    folder = os.environ.get("POKERTABLE_SCREENSHOTS")
+    if folder:
+        page.screenshot(path=str(Path(folder) / name), full_page=False)
+
+
+def test_a_full_hand_with_a_side_pot_refusal_undo_stale_press_rebuy_and_bust_out(
+        browser: Any, page: Any, table: TrackerTable) -> None:  # noqa: F811
+    table.arrange(CARDS)
+    table.stacks(s1=5000, s2=1000, s3=5000, s4=5000)
+    open_paired(page, table)
+    seat(page, 4).click()  # named on the page; the others as if named earlier
+    page.fill("#pname", "Dee")
+    page.click("#savename")
+    taken(page, "name changed")
+    seat(page, 4).click()
+    table.tracker.names.update({1: "Ann", 2: "Bob", 3: "Cy"})
+    table.new_hand()  # blinds 25/50: seat 2 small, seat 3 big, seat 4 first to act
+    expect(seat(page, 4)).to_have_class(re.compile("toact"))
+    expect(page.locator("#who")).to_have_text("Seat 4 (Dee) to act")
+    expect(page.locator("#limits")).to_contain_text("raise from 100 to 5,000")
+
+    page.fill("#amount", "1,2")  # refused on the page, in words, before sending
+    page.click("#raise")
+    expect(page.locator("#verdict")).to_contain_text("Not sent: \"1,2\": commas go between groups of three digits")
+    page.fill("#amount", "5,000")
+    page.evaluate("document.getElementById('limits')")  # the page's own check is on the stack; the table's too:
+    act(page, "raise", "5,001")
+    expect(page.locator("#verdict")).to_contain_text("more than the 5,000")
+    act(page, "raise", "50")  # a raise to the bet already faced: the table refuses it, in its words
+    expect(page.locator("#verdict")).to_contain_text("Refused: raise 50 is not above the bet of 50")
+
+    act(page, "raise", "300")
+    taken(page)
+    expect(seat(page, 4)).to_contain_text("raise 300")
+    page.click("#undo")
+    taken(page, "took back the raise")
+    expect(seat(page, 4)).not_to_contain_text("raise 300")
+    expect(page.locator("#who")).to_have_text("Seat 4 (Dee) to act")
+    act(page, "raise", "0.3k")
+    taken(page)
+    expect(page.locator("#who")).to_have_text("Seat 1 (Ann) to act")
+    page.click("#fold")
+    expect(page.locator("#who")).to_have_text("Seat 2 (Bob) to act")
+    page.click("#allin")
+    expect(page.locator("#who")).to_have_text("Seat 3 (Cy) to act")
+    expect(page.locator("#call")).to_have_text("Call 950")
+    page.click("#call")
+    expect(page.locator("#call")).to_have_text("Call 700")
+    page.click("#call")
+    expect(page.locator("#who")).to_have_text("Dealing the flop")
+
+    table.street(3, 1)  # the flop
+    expect(page.locator("#board")).to_contain_text("9\u2665")
+    second = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    second.route("**/events", lambda route: route.abort())  # a second page whose updates stopped
+    open_paired(second, table)
+    expect(second.locator("#who")).to_have_text("Seat 3 (Cy) to act")
+    act(page, "raise", "500")  # seat 3 bets 500
+    taken(page)
+    second.click("#call")  # seat 3 "checks" from the page that did not see the bet: stale
+    expect(second.locator("#verdict")).to_contain_text("Refused: check: stale press")
+    second.context.close()
+    expect(page.locator("#who")).to_have_text("Seat 4 (Dee) to act")  # not moved on by the stale press
+    shot(page, "tracker-1280x800.png")
+    page.set_viewport_size({"width": 390, "height": 844})
+    shot(page, "tracker-390x844.png")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.click("#call")
+    expect(page.locator("#who")).to_have_text("Dealing the turn")
+    expect(page.locator("#pot")).to_contain_text("POT 4,000 (main 3,000 + side 1,000)")
+    table.street(1, 4)
+    for _ in range(2):
+        page.click("#call")
+        page.wait_for_timeout(50)
+    expect(page.locator("#who")).to_have_text("Dealing the river")
+    table.street(1, 5)
+    page.click("#call")
+    expect(page.locator("#who")).to_have_text("Seat 4 (Dee) to act")
+    page.click("#call")
+    expect(page.locator("#street")).to_have_text("SHOWDOWN")
+    expect(page.locator("#verdict")).to_contain_text("main pot 3,000 to seat 3")
+    expect(page.locator("#verdict")).to_contain_text("side pot 1 1,000 to seat 3")
+    expect(page.locator("#who")).to_have_text("Hand over: showdown")
+    shot(page, "tracker-showdown-1280x800.png")
+    table.hand_end()
+
+    expect(seat(page, 2)).to_contain_text("NO CHIPS")
+    seat(page, 2).click()
+    page.click("#bust")
+    taken(page)
+    expect(seat(page, 2)).to_contain_text("empty")
+    seat(page, 4).click()
+    page.fill("#pamount", "1,500")
+    page.click("#rebuy")
+    taken(page, "rebuy: seat 4 3,500 to 5,000")
+    expect(seat(page, 4)).to_contain_text("5,000")
+    expect(page.locator("#notes")).to_contain_text("rebuy: seat 4 3,500 to 5,000")
+
+
+def test_an_action_out_of_turn_is_entered_by_tapping_the_seat(page: Any, table: TrackerTable) -> None:  # noqa: F811
+    table.stacks(s1=5000, s2=5000, s3=5000, s4=5000)
+    open_paired(page, table)
+    table.new_hand()
+    expect(page.locator("#who")).to_have_text("Seat 4 to act")
+    seat(page, 1).click()
+    expect(page.locator("#who")).to_have_text("Seat 1: acting OUT OF TURN (the action is on seat 4)")
+    page.click("#call")
+    expect(page.locator("#verdict")).to_contain_text("ACTION OUT OF TURN: Seat 1 acted out of turn (call)")
+    expect(seat(page, 1)).to_contain_text("call out of turn")
+    page.click("#fold")  # seat 4 folds: nothing changed, seat 1's call stands
+    expect(seat(page, 1)).to_contain_text("call 50")
+    expect(page.locator("#who")).to_have_text("Seat 2 to act")
+
+
+AMOUNTS = ["1,200", "1.2k", "1.25K", " 12 000 ", "\uff11\uff12\uff10\uff10", "2m", "1\u202f500", "1,2", "1.5",
+           "abc", "", "0", "1.2345k", "-5", "\u0661\u0662", "12,000,000,000", "1,200.5", "k", "1..2k"]
+PARSE_ALL = "cases => cases.map(t => { try { return parseAmount(t) } catch (e) { return 'error: ' + e.message } })"
+
+
+def test_the_page_parses_amounts_as_the_server_does(page: Any, table: TrackerTable) -> None:  # noqa: F811
+    page.goto(table.url)
+    got = page.evaluate(PARSE_ALL, AMOUNTS)
+    want: list[object] = []
+    for typed in AMOUNTS:
+        try:
+            want.append(parse_amount(typed))
+        except ValueError as exc:
+            want.append(f"error: {exc}")
+    assert got == want
