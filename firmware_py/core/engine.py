@@ -180,6 +180,11 @@ class TableCore:
         return self._table.chips.level
 
     @property
+    def counts_chips(self) -> bool:
+        """Whether the table counts chips: it has been given stacks (a `stacks` event)."""
+        return self._table.chips.on
+
+    @property
     def hand_chips(self) -> HandChips | None:
         """The chips of the current hand (None until the table knows stacks). Read it; only `feed` changes it."""
         return self._table.chips.hand

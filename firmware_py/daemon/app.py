@@ -494,13 +494,16 @@ class Daemon:
         self._publish()
 
     def _with_levels(self, events: list[Event]) -> list[Event]:
-        """A `level` line before each `new_hand` that starts a new blind level (when chips are counted)."""
+        """A `level` line before each `new_hand` that starts a new blind level, when chips are counted (a
+        starting stack in the table file, or stacks given on the way); a chip-free journal gets none."""
         schedule = self.config.schedule
-        if schedule is None or not self.config.starting_stack:
+        if schedule is None:
             return events
+        counting = bool(self.config.starting_stack) or self.core.counts_chips
         out: list[Event] = []
         for event in events:
-            if isinstance(event, Button) and event.name is ButtonName.NEW_HAND:
+            counting = counting or isinstance(event, Stacks)
+            if counting and isinstance(event, Button) and event.name is ButtonName.NEW_HAND:
                 now = schedule.level_at(event.t).level
                 current = self.core.level
                 if current is None or (current.small, current.big, current.ante) != (now.small, now.big, now.ante):
