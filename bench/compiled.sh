@@ -40,7 +40,13 @@ mkdir "$scratch/src"
 (cd "$root" && git ls-files -z --cached --others --exclude-standard \
     | tar --null --ignore-failed-read -T - -cf -) | tar -xf - -C "$scratch/src"
 find "$scratch/src" -name '*.so' -delete  # only what this build makes
-[[ ! -d "$root/bench/data" ]] || cp -a "$root/bench/data" "$scratch/src/bench/"  # the same session file
+[[ ! -d "$root/bench/data" ]] || cp -a "$root/bench/data" "$scratch/src/bench/"  # the same session files
+# The public hand histories the replay benchmark compares with pokerkit: shared/ beside the tree or a parent.
+for dir in "$root" "$(dirname "$root")" "$(dirname "$(dirname "$root")")"; do
+    if [[ -z "${BENCH_PUBLIC_PHH:-}" && -d "$dir/../shared/phh/data" ]]; then
+        BENCH_PUBLIC_PHH="$(cd "$dir/../shared/phh/data" && pwd)"; export BENCH_PUBLIC_PHH
+    fi
+done
 
 # A venv without the system's packages; pip builds in its own isolated environment with what setup.py
 # asks for (mypy, orjson), then installs the package's dependencies into the venv.

@@ -78,6 +78,7 @@ if [[ "$compile" != 0 && "$compile" != 1 ]]; then
     exit 1
 fi
 find "${PREFIX}/src" -name '*.so' -delete  # nothing from the source tree's own builds shadows this one
+build_start=$SECONDS
 if ! POKERTABLE_COMPILE="$compile" "${pip[@]}" --constraint "$constraints" -e "${PREFIX}/src" "${gpio_from_pip[@]}"; then
     if [[ "$compile" == 1 ]]; then
         echo "install: FAILED: the compiled rules core did not build (pip's output above says why)." >&2
@@ -93,6 +94,8 @@ if [[ "$compile" == 1 ]]; then
         exit 1
     }
 fi
+echo "install: the package and its dependencies installed ($([[ "$compile" == 1 ]] && echo "rules core compiled" \
+    || echo "pure Python")) in $((SECONDS - build_start)) s"
 # mfrc522 0.0.7 declares RPi.GPIO, which would replace rpi-lgpio's module and breaks a Pi 5: no deps.
 "${pip[@]}" --no-deps "mfrc522==0.0.7"
 # pip's consistency check, less the one requirement left out on purpose (mfrc522's RPi.GPIO, above).
