@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,10 @@ from pokerkit import HandHistory
 
 ROOT = Path(__file__).resolve().parents[1]
 DECK = ROOT / "config" / "decks" / "test-red.json"
+# The public hand histories: shared/ beside the repository (or beside a parent of it, for a worktree).
+PUBLIC_PHH = Path(os.environ.get("BENCH_PUBLIC_PHH") or next(
+    (parent / "shared" / "phh" / "data" for parent in ROOT.parents if (parent / "shared" / "phh" / "data").is_dir()),
+    ROOT.parent / "shared" / "phh" / "data"))
 STEP_S = 0.4  # seconds between two events of a hand: about a dealer's pace
 HAND_GAP_S = 10.0
 CARD_ORDER = [rank + suit for suit in "shdc" for rank in "23456789TJQKA"]
@@ -115,8 +120,6 @@ def convert(histories: Iterable[tuple[str, HandHistory]], *, deck_file: Path = D
 
 
 def _relpath(path: Path, start: Path) -> str:
-    import os  # noqa: PLC0415
-
     return os.path.relpath(path, start)
 
 

@@ -42,6 +42,7 @@ from pokerkit import (  # noqa: E402  (after the path above)
     parse_range,
 )
 
+from bench.phh_sessions import PUBLIC_PHH  # noqa: E402
 from display.equity import calculate_equity  # noqa: E402
 from firmware_py.core import Button, Event, Read, Setup  # noqa: E402
 from firmware_py.core.engine import TableCore  # noqa: E402
@@ -62,10 +63,6 @@ except ImportError:  # pragma: no cover - reported in the results instead
 DATA = ROOT / "bench" / "data"
 RESULTS = ROOT / "bench" / "results" / "bench.json"
 DECKS = ROOT / "config" / "decks"
-# The public hand histories: shared/ beside the repository (or beside a parent of it, for a worktree).
-PUBLIC_PHH = Path(os.environ.get("BENCH_PUBLIC_PHH") or next(
-    (parent / "shared" / "phh" / "data" for parent in ROOT.parents if (parent / "shared" / "phh" / "data").is_dir()),
-    ROOT.parent / "shared" / "phh" / "data"))
 SESSION_HANDS = 500
 SESSION_SEATS = (1, 2, 3, 4, 5, 6)
 SESSION_SEED = 2024
