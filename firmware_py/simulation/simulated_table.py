@@ -352,6 +352,12 @@ class EmulatedSensors:
             return list(self.board.tags[self.board_antennas.index(antenna)])
         return []
 
+    def forget_pin_history(self) -> None:
+        """gpiozero's mock pins record every change of state (for tests' `assert_states`); the simulated
+        table presses buttons and sounds the buzzer all session, so it forgets them after each hand."""
+        for pin in self.pin_factory.pins.values():
+            pin.clear_states()
+
     def pin(self, name: str) -> Any:
         if self.panel is None:
             return None
@@ -523,6 +529,7 @@ class SimulatedDealer:
         while self.clock() < end:
             self.clock.advance(BOARD_SCAN_S * 5)
             sensors.poll()
+        sensors.forget_pin_history()
 
     def _direct(self, what: str, event: Event) -> None:
         if what not in self.direct:
