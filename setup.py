@@ -16,19 +16,17 @@ imports the .so: an edit to the core's source does nothing until it is rebuilt. 
 from __future__ import annotations
 
 import os
+import runpy
 from pathlib import Path
 
 from setuptools import setup
 
 COMPILE = os.environ.get("POKERTABLE_COMPILE", "") == "1"
-# The rules core, except mistakes.py: its Mistakes is extended by the config loaders (interpreted
-# classes cannot extend compiled ones), and it only runs while loading files. And the session reader,
-# which turns each line of a journal or session file into the core's events: with it compiled the
-# 500-hand replay drops from 155 to 143 ms (its malformed-line messages are the same: CI runs the
-# reader's fuzz tests against this build).
-LEFT_INTERPRETED = {"mistakes.py"}
-MODULES = [*sorted(str(path) for path in Path("firmware_py/core").glob("*.py") if path.name not in LEFT_INTERPRETED),
-           "firmware_py/session.py"]
+# The rules core and the session reader: the list lives in firmware_py/compiled.py, which also checks,
+# after an install, that these are the modules imported (read by path: the package cannot be imported
+# in pip's build environment).
+ROOT = Path(__file__).resolve().parent
+MODULES = runpy.run_path(str(ROOT / "firmware_py" / "compiled.py"))["compiled_sources"](ROOT)
 
 if not COMPILE:
     setup()
@@ -37,8 +35,11 @@ else:
         from mypyc.build import mypycify
     except ImportError:
         # pip first asks the backend what the build needs (PEP 517): setuptools answers with
-        # setup_requires, pip installs mypy in the build environment and runs this file again.
-        setup(setup_requires=["mypy>=1.10"])
+        # setup_requires, pip installs them in the build environment and runs this file again.
+        # mypyc type-checks what it compiles, so the build environment also needs the libraries the
+        # compiled modules import with their types: orjson (session.py; it ships its stubs).
+        # phevaluator has none (pyproject.toml's mypy section ignores it), so it is not needed here.
+        setup(setup_requires=["mypy>=1.10", "orjson>=3.8"])
     else:
         # One shared library for the group, named rather than hashed: pokertable_core__mypyc.
         setup(ext_modules=mypycify(MODULES, opt_level="3", group_name="pokertable_core"))

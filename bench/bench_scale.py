@@ -7,7 +7,8 @@ For each length the 500-hand bench session is repeated (time-shifted) to that ma
 the core fed every event up to the middle of a hand, then one `undo` press timed (median of 5).
 Resume: a journal of that many events with the daemon's core checkpoint, opened and resumed by a
 fresh process (the journal's integrity check, the checkpoint restored, the hand's events replayed),
-timed with its peak memory. Figures go to bench/results/scale.json.
+timed with its peak memory, and the whole restart (`process s`: the interpreter, the daemon's
+imports and config, the resume), as after a power cut. Figures go to bench/results/scale.json.
 """
 
 from __future__ import annotations
@@ -125,9 +126,12 @@ def resume(path: Path, repeats: int = 3) -> dict[str, float]:
         for suffix in ("", "-wal", "-ack"):
             if Path(str(path) + suffix).exists():
                 shutil.copy(str(path) + suffix, str(copy) + suffix)
+        started = time.perf_counter()
         out = subprocess.run([sys.executable, __file__, "--resume-child", str(copy)], capture_output=True, text=True,
                              check=True, cwd=ROOT)
-        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        # The whole restart as after a power cut: the interpreter, the daemon's imports and config, the resume.
+        process_s = time.perf_counter() - started
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]) | {"process_s": process_s})
     return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
 
@@ -140,7 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         resume_child(args.resume_child)
         return 0
     rows = []
-    print(f"{'events':>8} {'undo ms':>8} {'open s':>7} {'resume s':>9} {'replayed':>8} {'peak RSS MiB':>12}")
+    print(f"{'events':>8} {'undo ms':>8} {'open s':>7} {'resume s':>9} {'process s':>9} {'replayed':>8} "
+          f"{'peak RSS MiB':>12}")
     for length in args.events or LENGTHS:
         events = long_session(length)
         undo_s = undo_latency(events)
@@ -151,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             res = resume(path)
         rows.append({"events": length, "undo_s": undo_s, **res})
         print(f"{length:>8} {undo_s * 1000:>8.2f} {res['open_s']:>7.2f} {res['resume_s']:>9.2f} "
+              f"{res['process_s']:>9.2f} "
               f"{int(res['replayed']):>8} {res['rss_mib']:>12.1f}", flush=True)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps({"rows": rows, "python": sys.version.split()[0]}, indent=1) + "\n")

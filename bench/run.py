@@ -17,6 +17,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -33,6 +34,7 @@ from pokerkit import (  # noqa: E402  (after the path above)
     Automation,
     Card,
     Deck,
+    HandHistory,
     Mode,
     NoLimitTexasHoldem,
     StandardHighHand,
@@ -40,6 +42,7 @@ from pokerkit import (  # noqa: E402  (after the path above)
     parse_range,
 )
 
+from bench.phh_sessions import PUBLIC_PHH  # noqa: E402
 from display.equity import calculate_equity  # noqa: E402
 from firmware_py.core import Button, Event, Read, Setup  # noqa: E402
 from firmware_py.core.engine import TableCore  # noqa: E402
@@ -203,26 +206,118 @@ def replay_pokerkit(hands: list[list[tuple[str, str]]], players: int) -> int:
     return finished
 
 
-def bench_replay(repeats: int) -> Row:
+def chips_session_files() -> tuple[Path, Path]:
+    """A 500-hand session recorded by the simulated table, chips on and dealer errors at the default
+    rate, exported as the table exports it: (session.jsonl, hands.phhs). Made once, then reused."""
+    out = DATA / f"chips-{SESSION_HANDS}"
+    session, phh = out / "session.jsonl", out / "hands.phhs"
+    if session.exists() and phh.exists():
+        return session, phh
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
+    with tempfile.TemporaryDirectory() as tmp:
+        journal = str(Path(tmp) / "journal.sqlite3")
+        for command in (["run", "--simulate", "--headless", "--fresh", "--hands", str(SESSION_HANDS), "--seed", "1",
+                         "--journal", journal], ["export", "--journal", journal, "--out", str(out)]):
+            subprocess.run([sys.executable, "-m", "firmware_py", *command], cwd=ROOT, env=env, check=True,
+                           stdout=subprocess.DEVNULL)
+    # The export names the decks by absolute path: relative to the session, the file moves with bench/data
+    # (into bench/compiled.sh's scratch copy, the arm64 chroot).
+    lines = session.read_text(encoding="utf-8").splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        event = json.loads(line)
+        if event.get("kind") == "setup":
+            event["decks"] = [os.path.relpath(deck, out) for deck in event["decks"]]
+            lines[index] = json.dumps(event) + "\n"
+    session.write_text("".join(lines), encoding="utf-8")
+    return session, phh
+
+
+def phh_session_file() -> tuple[Path, list[Any]]:
+    """The public hands of ../shared/phh/ dealt again as a session (bench/phh_sessions.py), and their PHH."""
+    from bench.phh_sessions import convert, load_hands, phh_files  # noqa: PLC0415
+
+    converted = convert(load_hands(phh_files([PUBLIC_PHH])))
+    path = DATA / "phh-public.jsonl"
+    if not path.exists():
+        DATA.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(json.dumps(line) + "\n" for line in converted.lines), encoding="utf-8")
+    return path, converted.histories
+
+
+def play_histories(histories: Sequence[Any]) -> int:
+    """pokerkit playing PHH hand histories: each hand's state, action by action, to its end."""
+    finished = 0
+    for history in histories:
+        state = None
+        for state in history:  # noqa: B007 (the last state is the finished hand)
+            pass
+        finished += state is not None and not state.status
+    return finished
+
+
+def replay_sessions() -> dict[str, tuple[Path, Callable[[], int], int]]:
+    """Each replayed session: its file, pokerkit playing the same hands, and how many hands that is."""
     path = session_file()
     hands = pokerkit_hands(path)
+    sessions: dict[str, tuple[Path, Callable[[], int], int]] = {
+        "bot": (path, lambda: replay_pokerkit(hands, len(SESSION_SEATS)), len(hands))}
+    chips, phh = chips_session_files()
+    with phh.open("rb") as handle:
+        recorded = list(HandHistory.load_all(handle))
+    sessions["chips"] = (chips, lambda: play_histories(recorded), len(recorded))
+    if PUBLIC_PHH.is_dir():
+        public, histories = phh_session_file()
+        sessions["public"] = (public, lambda: play_histories(histories), len(histories))
+    return sessions
+
+
+SESSION_LABELS = {
+    "bot": "the dealer bot's 500 clean hands, no chips",
+    "chips": "500 hands recorded by `run --simulate` (chips, dealer errors), exported",
+    "public": "the public hands of ../shared/phh/ (Pluribus), dealt again as a session",
+}
+
+
+def bench_replay(repeats: int, only: Sequence[str] | None = None) -> Row:
+    """Each session replayed: the stdlib parse (the floor), the reader, the core, and pokerkit on the same hands."""
+    rows: Row = {}
+    for name, (path, pokerkit_play, hands) in replay_sessions().items():
+        if only and name not in only:
+            continue
+        rows[name] = replay_row(path, pokerkit_play, hands, repeats) | {"label": SESSION_LABELS[name]}
+    rows["goal"] = "core within 3x the bare parse compiled, 4x interpreted; at least 20x faster than pokerkit"
+    return rows
+
+
+def replay_row(path: Path, pokerkit_play: Callable[[], int], hands: int, repeats: int) -> Row:
     events = bare_parse(path)
-    floor, _ = median_time(lambda: bare_parse(path), repeats)
-    floor_orjson, _ = median_time(lambda: bare_parse(path, orjson.loads), repeats)
-    core, _ = median_time(lambda: replay_core(path), repeats)
-    reader, _ = median_time(lambda: sum(1 for _ in read_session(path)), repeats)
+    # Interleaved: each round times every measure once, so a neighbour's load spreads over all of them.
+    measures: dict[str, Callable[[], object]] = {
+        "floor_s": lambda: bare_parse(path),
+        "floor_orjson_s": lambda: bare_parse(path, orjson.loads),
+        "core_s": lambda: replay_core(path),
+        "session_reader_s": lambda: sum(1 for _ in read_session(path)),
+    }
     parsed = [event for _line, event in read_session(path)]
-    feed, _ = median_time(lambda: feed_only(parsed), repeats)
+    measures["core_feed_only_s"] = lambda: feed_only(parsed)
+    times: dict[str, list[float]] = {key: [] for key in measures}
+    for func in measures.values():
+        func()  # warm-up
+    for _ in range(repeats):
+        for key, func in measures.items():
+            start = time.process_time()
+            func()
+            times[key].append(time.process_time() - start)
+    row: Row = {key: statistics.median(values) for key, values in times.items()}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pokerkit warns on folds with nothing to call; the dealer bot makes them
-        done = replay_pokerkit(hands, len(SESSION_SEATS))
-        peer, _ = median_time(lambda: replay_pokerkit(hands, len(SESSION_SEATS)), max(3, repeats // 3))
-    return {"session": str(path.relative_to(ROOT)), "hands": len(hands), "events": events,
-            "pokerkit_hands_finished": done, "floor_s": floor, "core_s": core, "pokerkit_s": peer,
-            "floor_orjson_s": floor_orjson, "session_reader_s": reader, "core_feed_only_s": feed,
-            "core_over_floor": core / floor, "core_over_orjson_floor": core / floor_orjson,
-            "pokerkit_over_core": peer / core,
-            "goal": "core within 3x the bare parse (stdlib json, the floor); at least 20x faster than pokerkit"}
+        done = pokerkit_play()
+        peer, _ = median_time(pokerkit_play, max(3, repeats // 3))
+    return row | {"session": str(path.relative_to(ROOT)), "hands": hands, "events": events,
+                  "pokerkit_hands_finished": done, "pokerkit_s": peer,
+                  "core_over_floor": row["core_s"] / row["floor_s"],
+                  "core_over_orjson_floor": row["core_s"] / row["floor_orjson_s"],
+                  "pokerkit_over_core": peer / row["core_s"]}
 
 
 def bench_latency(repeats: int) -> Row:
@@ -421,20 +516,22 @@ def report(results: Row) -> str:
     lines = [f"machine: {results['machine']['cpu']}, {results['machine']['cores']} cores, "
              f"{results['machine']['memory']}, Python {results['machine']['python']}", ""]
     rows: list[tuple[str, str, str]] = []
-    r = results.get("replay")
-    if r:
-        rows += [("replay 500 hands: bare JSON parse, stdlib (floor)", f"{r['floor_s'] * 1e3:.1f} ms", ""),
-                 ("replay 500 hands: bare JSON parse, orjson", f"{r['floor_orjson_s'] * 1e3:.1f} ms",
-                  "the reader's own parser"),
-                 ("replay 500 hands: rules core", f"{r['core_s'] * 1e3:.1f} ms",
-                  f"{r['core_over_floor']:.2f}x floor (goal <= 3x); "
+    for name, r in (results.get("replay") or {}).items():
+        if not isinstance(r, dict):
+            continue
+        what = f"replay {name} ({r['hands']} hands, {r['events']} events)"
+        rows += [(f"{what}: bare JSON parse, stdlib (floor)", f"{r['floor_s'] * 1e3:.1f} ms", r["label"]),
+                 (f"{what}: bare JSON parse, orjson", f"{r['floor_orjson_s'] * 1e3:.1f} ms", "the reader's own parser"),
+                 (f"{what}: session reader + rules core", f"{r['core_s'] * 1e3:.1f} ms",
+                  f"{r['core_over_floor']:.2f}x floor (goal <= 3x compiled, 4x interpreted); "
                   f"{r['core_over_orjson_floor']:.1f}x the orjson parse"),
                  ("  of which: session reader (parse to events)", f"{r['session_reader_s'] * 1e3:.1f} ms",
                   f"{r['session_reader_s'] / r['floor_s']:.2f}x floor"),
                  ("  of which: TableCore.feed on parsed events", f"{r['core_feed_only_s'] * 1e3:.1f} ms",
                   f"{r['core_feed_only_s'] / r['floor_s']:.2f}x floor"),
-                 ("replay 500 hands: pokerkit State", f"{r['pokerkit_s'] * 1e3:.1f} ms",
-                  f"core {r['pokerkit_over_core']:.1f}x faster (goal >= 20x)")]
+                 (f"{what}: pokerkit State, same hands", f"{r['pokerkit_s'] * 1e3:.1f} ms",
+                  f"core {r['pokerkit_over_core']:.1f}x faster (goal >= 20x); "
+                  f"{r['pokerkit_hands_finished']}/{r['hands']} hands finished")]
     r = results.get("latency")
     if r:
         rows.append(("event -> ruling latency", f"median {r['median_us']:.1f} us", f"p99 {r['p99_us']:.1f} us "
@@ -481,6 +578,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repeats and a smaller harness")
     parser.add_argument("--only", nargs="*", choices=("replay", "latency", "equity", "mfrc522", "daemon", "harness"),
                         help="run only these sections")
+    parser.add_argument("--sessions", nargs="*", choices=tuple(SESSION_LABELS),
+                        help="replay only these sessions (default: all)")
     parser.add_argument("--out", type=Path, default=RESULTS, help=f"results file (default {RESULTS.relative_to(ROOT)})")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="harness processes")
     args = parser.parse_args(argv)
@@ -489,7 +588,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: Row = {"machine": machine(), "quick": args.quick, "repeats": repeats,
                     "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     sections: list[tuple[str, Callable[[], Row]]] = [
-        ("replay", lambda: bench_replay(repeats)),
+        ("replay", lambda: bench_replay(repeats, args.sessions)),
         ("latency", lambda: bench_latency(3 if args.quick else 10)),
         ("equity", lambda: bench_equity(3 if args.quick else 7)),
         ("mfrc522", lambda: bench_mfrc522(50 if args.quick else 200)),

@@ -6,9 +6,12 @@
 # booted Pi: systemctl (no systemd running in a chroot) and raspi-config (not in Debian).
 #
 #   sudo systemd/arm64-chroot.sh [ROOT]      # ROOT defaults to /var/tmp/pokertable-arm64
+#   sudo SKIP_BENCH=1 systemd/arm64-chroot.sh  # the install and its checks and tests, no benchmarks
 #
 # Rerunnable: the debootstrapped root is kept as a tarball beside ROOT, and each run installs into a
-# fresh copy of it, so every run is a first install. The timings and the installed package lists go to systemd/arm64-chroot.log.
+# fresh copy of it, so every run is a first install. The timings and the installed package lists go to systemd/arm64-chroot.log,
+# with the compiled core's build time and check, the rules tests run against it, and the replay,
+# frame and resume benchmarks under qemu (an upper bound for a Pi 4: see the README's bench table).
 # Needs: debootstrap qemu-user-static binfmt-support (Debian packages). Not run by CI (it takes
 # tens of minutes and downloads about 300 MB).
 set -euo pipefail
@@ -107,6 +110,14 @@ bind /proc /proc
 bind /sys /sys
 bind /dev /dev
 bind "$src" /srv/pokertable
+# The public hand histories the replay benchmark deals again (shared/ beside the repository or a parent).
+phh_in_root=""
+for dir in "$src/.." "$src/../.." "$src/../../.."; do
+    if [[ -z "$phh_in_root" && -d "$dir/shared/phh/data" ]]; then
+        bind "$(cd "$dir/shared/phh/data" && pwd)" /srv/phh
+        phh_in_root=/srv/phh
+    fi
+done
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 # Certificates this host trusts that Debian's bundle lacks (a TLS proxy's, where there is one), so
 # pip in the chroot reaches PyPI the way this host does. Debian's pip reads the system bundle.
@@ -176,6 +187,37 @@ in_root /opt/pokertable/venv/bin/python -m firmware_py run --simulate --headless
 in_root env SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy /opt/pokertable/venv/bin/python -m firmware_py \
     snapshot /srv/pokertable/tests/sessions/clean_showdown.jsonl --view venue --out /tmp/arm64-venue.png 2>&1 | tail -n 2 | tee -a "$log" || check_status=$?
 say "venue view rendered with Debian's pygame: $(in_root file -b /tmp/arm64-venue.png 2>/dev/null || ls -l "$ROOT/tmp/arm64-venue.png")"
+say "== the compiled rules core (setup.py, POKERTABLE_COMPILE=1, built by the installer under qemu)"
+grep '^install: the package' "$ROOT.install.log" | tee -a "$log" || check_status=1
+in_root /opt/pokertable/venv/bin/python -m firmware_py.compiled 2>&1 | tail -n 1 | tee -a "$log" || check_status=$?
+
+# The tests and benchmarks run in the installed tree (/opt/pokertable/src, the compiled core beside its
+# sources), with pytest and hypothesis put apart from the appliance's venv.
+in_installed() {
+    in_root env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+        SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYTHONPATH=/opt/pokertable-testdeps \
+        BENCH_PUBLIC_PHH="${phh_in_root:-}" bash -c 'cd /opt/pokertable/src && exec "$@"' bash "$@"
+}
+say "== the rules, replay and session-reader tests against the installed compiled core"
+in_root /opt/pokertable/venv/bin/pip install -q --disable-pip-version-check --target /opt/pokertable-testdeps \
+    "pytest>=8" "hypothesis>=6" > "$ROOT.testdeps.log" 2>&1 || check_status=$?
+tests_start=$(stamp)
+in_installed /opt/pokertable/venv/bin/python -m pytest -q -p no:cacheprovider tests/rules tests/test_replay.py \
+    tests/test_session_chips.py 2>&1 | tail -n 1 | tee -a "$log" || check_status=$?
+say "tests under qemu: $(( $(stamp) - tests_start )) s"
+
+if [[ -z "${SKIP_BENCH:-}" ]]; then
+    say "== benchmarks under qemu-user on this host (x86_64 emulating aarch64): an upper bound for a Pi 4"
+    say "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    bench_start=$(stamp)
+    in_installed /opt/pokertable/venv/bin/python -m bench --only replay --quick 2>&1 | grep -E '^(replay|  of which)' \
+        | tee -a "$log" || check_status=$?
+    in_installed /opt/pokertable/venv/bin/python bench/bench_display.py --seconds 1 --rounds 1 --hands 3 2>&1 \
+        | grep -E '^(event -> frame|broadcast frame)' | tee -a "$log" || check_status=$?
+    in_installed /opt/pokertable/venv/bin/python bench/bench_scale.py --events 10000 --events 76000 2>&1 \
+        | tee -a "$log" || check_status=$?
+    say "benchmarks: $(( $(stamp) - bench_start )) s; load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+fi
 say "== pip's check of the venv"
 in_root /opt/pokertable/venv/bin/pip check 2>&1 | tee -a "$log" || true
 say "== the installer's output (last 40 lines; full log: $ROOT.install.log)"

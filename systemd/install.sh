@@ -59,7 +59,7 @@ echo "== package into ${PREFIX}"
 install -d -m 0755 "$PREFIX"
 rm -rf "${PREFIX}/src"
 cp -a "$SRC" "${PREFIX}/src"
-rm -rf "${PREFIX}/src/.git" "${PREFIX}/src/state"
+rm -rf "${PREFIX}/src/.git" "${PREFIX}/src/state" "${PREFIX}/src/.venv"  # a developer's venv is not the appliance's
 python3 -m venv --system-site-packages "${PREFIX}/venv"
 pip=("${PREFIX}/venv/bin/pip" install --no-input --disable-pip-version-check)
 # Pin pygame to Debian's (KMS/DRM) so pip resolves the package's requirement against it instead of
@@ -68,13 +68,34 @@ constraints="$(mktemp)"
 trap 'rm -f "$constraints"' EXIT
 system_pygame="$(/usr/bin/python3 -c 'import importlib.metadata as m; print(m.version("pygame"))')"
 echo "pygame==${system_pygame}" > "$constraints"
-# The rules core compiled with mypyc (setup.py; gcc and python3-dev above, mypy fetched for the build):
-# the whole replay about 1.65x as fast. Pure Python, with a warning, if it does not build.
-if ! POKERTABLE_COMPILE=1 "${pip[@]}" --constraint "$constraints" -e "${PREFIX}/src" "${gpio_from_pip[@]}"; then
-    echo "install: WARNING: the rules core did not compile; installing it as pure Python (slower)" >&2
-    find "${PREFIX}/src" -name '*.so' -delete  # nothing half-built left to shadow the sources
-    "${pip[@]}" --constraint "$constraints" -e "${PREFIX}/src" "${gpio_from_pip[@]}"
+# The rules core compiled with mypyc (setup.py; gcc and python3-dev above, mypy and orjson fetched
+# into the build environment): the whole replay about 1.65x as fast, and the README's figures assume
+# it. A compiled build that fails stops the install: a table that silently ran the slower pure-Python
+# core would miss those figures. POKERTABLE_COMPILE=0 installs pure Python on purpose.
+compile="${POKERTABLE_COMPILE:-1}"
+if [[ "$compile" != 0 && "$compile" != 1 ]]; then
+    echo "install: POKERTABLE_COMPILE must be 1 (compiled, the default) or 0 (pure Python), not '$compile'" >&2
+    exit 1
 fi
+find "${PREFIX}/src" -name '*.so' -delete  # nothing from the source tree's own builds shadows this one
+build_start=$SECONDS
+if ! POKERTABLE_COMPILE="$compile" "${pip[@]}" --constraint "$constraints" -e "${PREFIX}/src" "${gpio_from_pip[@]}"; then
+    if [[ "$compile" == 1 ]]; then
+        echo "install: FAILED: the compiled rules core did not build (pip's output above says why)." >&2
+        echo "install: POKERTABLE_COMPILE=0 $0 installs it as pure Python, about 1.7x slower." >&2
+    fi
+    exit 1
+fi
+# The build can succeed and still leave the sources imported (a stale or misplaced .so): check the
+# modules the service will load.
+if [[ "$compile" == 1 ]]; then
+    "${PREFIX}/venv/bin/python" -m firmware_py.compiled || {
+        echo "install: FAILED: the compiled rules core was built but is not the one imported" >&2
+        exit 1
+    }
+fi
+echo "install: the package and its dependencies installed ($([[ "$compile" == 1 ]] && echo "rules core compiled" \
+    || echo "pure Python")) in $((SECONDS - build_start)) s"
 # mfrc522 0.0.7 declares RPi.GPIO, which would replace rpi-lgpio's module and breaks a Pi 5: no deps.
 "${pip[@]}" --no-deps "mfrc522==0.0.7"
 # pip's consistency check, less the one requirement left out on purpose (mfrc522's RPi.GPIO, above).

@@ -8,7 +8,7 @@ from firmware_py.core import misdeals, shoe, streets
 from firmware_py.core.board import NEXT_STREET, StreetDeal
 from firmware_py.core.cards import is_unknown
 from firmware_py.core.chips import Pot, Problem, Stakes, Wager
-from firmware_py.core.evaluator import winners as read_winners
+from firmware_py.core.evaluator import best_of, describe, hand_ranks
 from firmware_py.core.events import ButtonName, Level, Stacks
 from firmware_py.core.hand import Declared, Hand, Taken
 from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind, Street
@@ -316,14 +316,15 @@ def _showdown(table: TableState, hand: Hand) -> None:
         return
     if any(is_unknown(card) for card in [*board, *(c for cards in hands.values() for c in cards)]):
         return  # a card the table could not read is in play: the dealer reads the hands
-    tied, name = read_winners(hands, board)
+    ranks = hand_ranks(hands, board)  # each hand read once, for the showdown and for every pot
+    tied = best_of(ranks, ranks)
+    name = describe([*hands[tied[0]], *board])
     who = " and ".join(f"seat {s}" for s in tied)
     summary = f"{who} {'split the pot' if len(tied) > 1 else 'wins'} with {name}"
     rule = table.rule(RuleKey.SHOWDOWN)
 
     def best(seats: Sequence[int]) -> Sequence[int]:
-        readable = {s: hands[s] for s in seats if s in hands}
-        return read_winners(readable, board)[0] if readable else ()  # none to read: the pot is split
+        return best_of(ranks, seats)  # none to read: (), and the pot is split
 
     pots = _award(table, hand, best)
     remedy = rule.text(summary=summary) + (f" {_pots_text(table, pots)}" if pots else "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -42,6 +43,7 @@ def is_unknown(card: str) -> bool:
     return card.startswith(UNKNOWN_PREFIX)
 
 
+@lru_cache(maxsize=1024)  # a table reads the same hundred-odd tags all session: a look-up, not a regex, per read
 def normalise_uid(text: str) -> str:
     """Return a tag UID as upper-case hex with no separators.
 

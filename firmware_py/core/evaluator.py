@@ -7,7 +7,7 @@ so a ruling and the broadcast always call a hand the same thing.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 
 from firmware_py.core.cards import RANKS, SUITS
@@ -131,7 +131,20 @@ def describe(cards: Sequence[str]) -> str:
 
 def winners(hands: dict[int, Sequence[str]], board: Sequence[str]) -> tuple[tuple[int, ...], str]:
     """The seats with the best hand (ties split) and the winning hand's name."""
-    ranks = {seat: strength([*cards, *board]) for seat, cards in hands.items()}
-    best = min(ranks.values())
-    tied = tuple(sorted(seat for seat, rank in ranks.items() if rank == best))
+    ranks = hand_ranks(hands, board)
+    tied = best_of(ranks, ranks)
     return tied, describe([*hands[tied[0]], *board])
+
+
+def hand_ranks(hands: Mapping[int, Sequence[str]], board: Sequence[str]) -> dict[int, int]:
+    """Each seat's rank (lower is better) with the board: read once, then asked of every pot."""
+    return {seat: strength([*cards, *board]) for seat, cards in hands.items()}
+
+
+def best_of(ranks: Mapping[int, int], seats: Iterable[int]) -> tuple[int, ...]:
+    """The seats among `seats` with the best rank (ties: all of them), in seat order."""
+    ranked = [seat for seat in seats if seat in ranks]
+    if not ranked:
+        return ()
+    best = min(ranks[seat] for seat in ranked)
+    return tuple(sorted(seat for seat in ranked if ranks[seat] == best))

@@ -129,7 +129,7 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
     """Emulated readers, board and panel driven by the seeded dealer bot; returns the dealer.
 
     `practice`: the bot deals and waits for the players' actions from the action tracker."""
-    from firmware_py.simulation.simulated_table import EmulatedSensors, SimulatedDealer, script  # noqa: PLC0415
+    from firmware_py.simulation.simulated_table import EmulatedSensors, SimulatedDealer, stream  # noqa: PLC0415
 
     in_play = config.deck(config.game.in_play)
     missing = [card for card in FULL_DECK if card not in set(in_play.cards.values())]
@@ -145,10 +145,9 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
     sensors = EmulatedSensors(config.hardware, queue=daemon.queue, clock=daemon.clock)
     other = next((d for d in config.game.decks if d.name != config.game.in_play), None)
     game = config.game
-    acts, _errors = script(profile=config.profiles[game.profile], seats=game.seats, button=game.button,
-                           deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,
-                           error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK,
-                           schedule=config.schedule)
+    acts = stream(profile=config.profiles[game.profile], seats=game.seats, button=game.button,
+                  deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,
+                  error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK, schedule=config.schedule)
     latest: list[Any] = [None]
     if practice:
         daemon.on_snapshot.append(lambda snapshot: latest.__setitem__(0, snapshot))

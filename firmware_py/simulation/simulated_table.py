@@ -105,29 +105,41 @@ def script(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, ot
            stack: int = 0, schedule: Any = None) -> tuple[list[Act], list[DealerMistake | None]]:
     """The seeded bot's session as acts (the same seed always gives the same acts); with `stack`, amounts at
     the blind levels of `schedule` (`level_at(t)`)."""
+    made: list[DealerMistake | None] = []
+    acts = list(stream(profile=profile, seats=seats, button=button, deck=deck, other_deck=other_deck, seed=seed,
+                       hands=hands, error_rate=error_rate, errors=errors, stack=stack, schedule=schedule,
+                       made=made.append))
+    return acts, made
+
+
+def stream(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, other_deck: Any,
+           seed: int, hands: int, error_rate: float,
+           errors: Sequence[DealerMistake] = tuple(DealerMistake),
+           stack: int = 0, schedule: Any = None,
+           made: Callable[[DealerMistake | None], object] | None = None) -> Iterator[Act]:
+    """`script`'s acts one hand at a time, each hand scripted as the dealer comes to it: a long session
+    starts at once and holds one hand's acts, not the whole session's. `made` hears each hand's error."""
     bot = DealerBot(rng=random.Random(seed), deck=deck, other_deck=other_deck, profile=profile,
                     seats=tuple(seats), button=button, error_rate=error_rate, errors=errors, stack=stack,
                     schedule=schedule)
-    acts: list[Act] = []
-    made: list[DealerMistake | None] = []
     t = 1.0
     for number in range(1, hands + 1):
         hand = bot.hand(t=t)
-        made.append(hand.error)
+        if made is not None:
+            made(hand.error)
         for event in hand.events:
             if isinstance(event, Read):
-                acts.append(Act(t=event.t, hand=number, kind="read", antenna=event.antenna, uid=event.uid))
+                yield Act(t=event.t, hand=number, kind="read", antenna=event.antenna, uid=event.uid)
             elif isinstance(event, Button) and event.amount is not None:
                 # An amount: keyed on the USB keypad, then its action key.
-                acts.append(Act(t=event.t, hand=number, kind="key", button=str(event.name), amount=event.amount))
+                yield Act(t=event.t, hand=number, kind="key", button=str(event.name), amount=event.amount)
             elif isinstance(event, Button):
                 # The panel has no seat keys: the acting seat is the one to act, as the bot intends.
-                acts.append(Act(t=event.t, hand=number, kind="press", button=str(event.name)))
+                yield Act(t=event.t, hand=number, kind="press", button=str(event.name))
             elif isinstance(event, Stacks | Level):
-                acts.append(Act(t=event.t, hand=number, kind="chips", chips=event))
-        acts.append(Act(t=hand.t_end + CLEAR_AFTER_HAND_S, hand=number, kind="clear"))
+                yield Act(t=event.t, hand=number, kind="chips", chips=event)
+        yield Act(t=hand.t_end + CLEAR_AFTER_HAND_S, hand=number, kind="clear")
         t = hand.t_end + HAND_GAP_S
-    return acts, made
 
 
 def expected_keys(acts: Sequence[Act], stays: Collection[str]) -> list[tuple[str, ...] | None]:
@@ -195,11 +207,16 @@ def track_lying(lying: dict[str, list[str]], event: Event, stays: Collection[str
 
 
 class _Tap:
-    """The daemon's queue, seen by the world too, so it knows when a sensor has reported an act."""
+    """The daemon's queue, seen by the world too, so it knows when a sensor has reported an act.
+
+    It keeps only what was queued since the last `mark` (the dealer marks before each act and looks
+    at what came after): a session of any length holds one act's events, not the session's.
+    """
 
     def __init__(self, queue: Any) -> None:
         self.queue = queue
-        self.seen: list[object] = []
+        self.seen: list[object] = []  # queued since the last mark
+        self._marked = 0  # items queued before seen[0]
         self._lock = threading.Lock()
 
     def put(self, item: object) -> None:
@@ -208,12 +225,17 @@ class _Tap:
         self.queue.put(item)
 
     def mark(self) -> int:
+        """A mark to ask `since` about; what was queued before it is forgotten."""
         with self._lock:
-            return len(self.seen)
+            self._marked += len(self.seen)
+            self.seen = []
+            return self._marked
 
     def since(self, mark: int) -> list[object]:
         with self._lock:
-            return self.seen[mark:]
+            if mark < self._marked:
+                raise ValueError(f"mark {mark} is older than the last one ({self._marked}): its events are forgotten")
+            return self.seen[mark - self._marked:]
 
 
 class EmulatedSensors:
@@ -334,6 +356,12 @@ class EmulatedSensors:
             return list(self.board.tags[self.board_antennas.index(antenna)])
         return []
 
+    def forget_pin_history(self) -> None:
+        """gpiozero's mock pins record every change of state (for tests' `assert_states`); the simulated
+        table presses buttons and sounds the buzzer all session, so it forgets them after each hand."""
+        for pin in self.pin_factory.pins.values():
+            pin.clear_states()
+
     def pin(self, name: str) -> Any:
         if self.panel is None:
             return None
@@ -349,7 +377,7 @@ PRACTICE_SHOWDOWN_S = 2.0  # real seconds the practice dealer leaves a showdown 
 class SimulatedDealer:
     """The dealer: acts out the script on the emulated sensors, on its own thread."""
 
-    def __init__(self, sensors: EmulatedSensors, acts: Sequence[Act], *, speed: float | None = None,
+    def __init__(self, sensors: EmulatedSensors, acts: Iterable[Act], *, speed: float | None = None,
                  on_done: Callable[[], None] | None = None,
                  practice: Callable[[], Any] | None = None, practice_deck: Sequence[str] = ()) -> None:
         self.sensors = sensors
@@ -359,7 +387,9 @@ class SimulatedDealer:
         # waits for the betting round the operator enters on the tracker to close (`practice` gives
         # the table's latest snapshot), and skips the rest of a hand the operator's actions ended.
         self.practice = practice
-        self.acts = list(acts)
+        # The script, read as it is performed (a `stream` holds one hand at a time); a resume reads it
+        # ahead as far as the journal goes.
+        self._acts: Iterator[Act] = iter(acts)
         self.speed = speed  # None: as fast as the world can be stepped; 1.0: real time
         self.on_done = on_done
         self.next_act = 0
@@ -383,14 +413,17 @@ class SimulatedDealer:
                 track_lying(tracked, event, stays)
                 yield event
 
-        self.next_act, unmatched = align(self.acts, watch(journaled), stays=stays)
+        # align() looks at the whole script: it is read in full here, and only what is left is kept.
+        acts = list(self._acts)
+        self.next_act, unmatched = align(acts, watch(journaled), stays=stays)
         lying = {antenna: uids for antenna, uids in tracked.items() if uids}
         if lying and self.sensors.board is not None:
             self.sensors.restore(lying)
         if self.next_act:
-            hand = self.acts[min(self.next_act, len(self.acts) - 1)].hand
-            logger.info("simulated dealer resumes at act %d of %d (hand %d)%s", self.next_act, len(self.acts),
+            hand = acts[min(self.next_act, len(acts) - 1)].hand
+            logger.info("simulated dealer resumes at act %d of %d (hand %d)%s", self.next_act, len(acts),
                         hand, f"; {unmatched} journaled events were not the script's" if unmatched else "")
+        self._acts = iter(acts[self.next_act:])
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="simulated-dealer", daemon=True)
@@ -403,8 +436,9 @@ class SimulatedDealer:
 
     def _run(self) -> None:
         try:
-            while self.next_act < len(self.acts) and not self._stop.is_set():
-                act = self.acts[self.next_act]
+            for act in self._acts:
+                if self._stop.is_set():
+                    break
                 if self.practice is None or self._practice_turn(act):
                     self._perform(act)
                 self.next_act += 1
@@ -567,6 +601,7 @@ class SimulatedDealer:
         while self.clock() < end:
             self.clock.advance(BOARD_SCAN_S * 5)
             sensors.poll()
+        sensors.forget_pin_history()
 
     def _direct(self, what: str, event: Event) -> None:
         if what not in self.direct:
@@ -576,4 +611,5 @@ class SimulatedDealer:
         self.sensors.tap.put(event)
 
 
-__all__ = ["Act", "EmulatedSensors", "SimClock", "SimulatedDealer", "align", "expected_keys", "lying_cards", "script"]
+__all__ = ["Act", "EmulatedSensors", "SimClock", "SimulatedDealer", "align", "expected_keys", "lying_cards", "script",
+           "stream"]

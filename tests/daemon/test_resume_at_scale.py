@@ -9,9 +9,11 @@ import pickle
 import queue
 import random
 
+import pytest
+
 from firmware_py.core import Button, ButtonName, Event
 from firmware_py.core.engine import TableCore
-from firmware_py.daemon.app import Daemon, Stop, journal_events, replay, state_digest
+from firmware_py.daemon.app import Daemon, Stop, journal_events, load_core_state, replay, state_digest
 from firmware_py.daemon.journal import Journal
 from firmware_py.daemon.table_config import load_table_config
 from firmware_py.simulation.dealer import DealerBot
@@ -162,3 +164,26 @@ def test_the_checkpoint_fingerprint_is_the_same_in_every_process():
                              check=True)
         prints.add(out.stdout.strip())
     assert len(prints) == 1
+
+
+class _ByName:
+    """An enum member pickled the way Debian bookworm's Python 3.11.2 (the Pi's) pickles it: getattr(class, name)."""
+
+    def __init__(self, kind: object, name: str) -> None:
+        self.kind, self.name = kind, name
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return getattr, (self.kind, self.name)
+
+
+def test_a_checkpoint_with_enum_members_pickled_by_name_is_resumed():
+    """The arm64 chroot found every restart replaying the whole journal: its checkpoints were refused."""
+    data = pickle.dumps({"version": 1, "pressed": [_ByName(ButtonName, "CALL")]})
+    assert load_core_state(data)["pressed"] == [ButtonName.CALL]
+
+
+def test_a_checkpoint_asking_getattr_for_anything_but_a_core_enum_member_is_refused():
+    for kind, name in ((ButtonName, "__init__"), (ButtonName, "_member_map_"), (TableCore, "feed")):
+        data = pickle.dumps({"version": 1, "x": _ByName(kind, name)})
+        with pytest.raises(pickle.UnpicklingError, match="not a member of a core enum"):
+            load_core_state(data)
