@@ -217,12 +217,23 @@ class _Tap:
         self.queue = queue
         self.seen: list[object] = []  # queued since the last mark
         self._marked = 0  # items queued before seen[0]
+        self.last: object | None = None  # the last item queued
+        self._hand_reads: set[str] = set()  # the tags read since the last new_hand (practice deals from the rest)
         self._lock = threading.Lock()
 
     def put(self, item: object) -> None:
         with self._lock:
             self.seen.append(item)
+            self.last = item
+            if isinstance(item, Button) and item.name is ButtonName.NEW_HAND:
+                self._hand_reads = set()
+            elif isinstance(item, Read):
+                self._hand_reads.add(item.uid)
         self.queue.put(item)
+
+    def hand_reads(self) -> set[str]:
+        with self._lock:
+            return set(self._hand_reads)
 
     def mark(self) -> int:
         """A mark to ask `since` about; what was queued before it is forgotten."""
@@ -467,8 +478,8 @@ class SimulatedDealer:
 
     def _caught_up(self) -> Any:
         """The table's snapshot once it has fed the last event the dealer made and no betting round is open."""
-        posted = [e for e in self.sensors.tap.since(0)[-1:] if isinstance(e, Read | Gone | Button)]
-        caught_up = posted[-1].t if posted else 0.0
+        last = self.sensors.tap.last
+        caught_up = last.t if isinstance(last, Read | Gone | Button) else 0.0
         snapshot = None
         while not self._stop.is_set():
             snapshot = self.practice() if self.practice is not None else None
@@ -481,7 +492,7 @@ class SimulatedDealer:
         """Deal the streets the operator's hand still needs (burn and board) from cards not seen this hand."""
         snapshot = self._caught_up()
         while snapshot is not None and snapshot.phase == "board" and not self._stop.is_set():
-            seen = self._seen_this_hand()
+            seen = self.sensors.tap.hand_reads()
             free = [uid for uid in self.practice_deck if uid not in seen]
             count = 3 if not snapshot.board else 1
             if len(free) < count + 1:
@@ -492,15 +503,6 @@ class SimulatedDealer:
                 self._card(Act(t=self.clock(), hand=hand, kind="read",
                                antenna=f"board{len(snapshot.board) + index + 1}", uid=uid))
             snapshot = self._caught_up()
-
-    def _seen_this_hand(self) -> set[str]:
-        seen: set[str] = set()
-        for event in reversed(self.sensors.tap.since(0)):
-            if isinstance(event, Button) and event.name is ButtonName.NEW_HAND:
-                break
-            if isinstance(event, Read):
-                seen.add(event.uid)
-        return seen
 
     def _wait_real(self, session_dt: float) -> None:
         if self.speed and session_dt > 0:
