@@ -32,8 +32,8 @@ import msgspec  # noqa: E402
 
 from firmware_py.room.broadcast import ChancesAhead, Production  # noqa: E402
 from firmware_py.room.overlay import make_app  # noqa: E402
-from firmware_py.room.overlay_server import serve  # noqa: E402
 from firmware_py.room.overlay_theme import load_theme  # noqa: E402
+from firmware_py.web.server import serve  # noqa: E402
 from tests.overlay.hand import hand_messages  # noqa: E402
 
 MISSED_MS = 25.0

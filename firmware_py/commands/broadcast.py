@@ -80,8 +80,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from firmware_py.errors import ConfigError  # noqa: PLC0415
     from firmware_py.room.overlay import make_app  # noqa: PLC0415
-    from firmware_py.room.overlay_server import serve  # noqa: PLC0415
     from firmware_py.room.overlay_theme import DEFAULT_THEME, Theme, load_theme  # noqa: PLC0415
+    from firmware_py.web.server import serve  # noqa: PLC0415
 
     try:  # the shipped theme file is in the source tree's config/; installed elsewhere, its colours are built in
         theme = load_theme(args.theme) if args.theme else load_theme() if DEFAULT_THEME.exists() else Theme()
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     server = None
     if args.feed_port >= 0:
         try:
-            server = serve(make_app(production, theme), port=args.feed_port)
+            server = serve(make_app(production, theme), port=args.feed_port, name="overlay")
         except OSError as exc:
             print(f"broadcast: cannot serve the feed on 127.0.0.1:{args.feed_port}: {exc.strerror or exc}",
                   file=sys.stderr)

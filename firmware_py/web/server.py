@@ -32,11 +32,13 @@ class WebServer:
     """
 
     def __init__(self, app: Any, *, host: str, port: int, name: str, connections: int = 1000,
-                 keep_alive_s: float = 5.0) -> None:
+                 keep_alive_s: float = 5.0, lifespan: str = "off") -> None:
         quiet_server_logs()
         self.name = name
+        # lifespan "on" for an app with start-up work (the overlay's pusher task), "off" for one without
         self._config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
-                                      lifespan="off", server_header=False, date_header=False,
+                                      lifespan=lifespan, server_header=False, date_header=False,
+                                      ws_ping_interval=10.0,
                                       limit_concurrency=connections, timeout_keep_alive=int(keep_alive_s),
                                       backlog=1024, http="h11",
                                       timeout_graceful_shutdown=1)
@@ -53,7 +55,16 @@ class WebServer:
                 return str(host), int(port)
         raise RuntimeError(f"{self.name} is not listening")
 
-    def start(self) -> None:
+    @property
+    def host(self) -> str:
+        return self.address[0]
+
+    @property
+    def url(self) -> str:
+        """`http://host:port`, without a trailing slash."""
+        return "http://{}:{}".format(*self.address)
+
+    def start(self) -> WebServer:
         failed: list[BaseException] = []
 
         def serve() -> None:
@@ -73,6 +84,7 @@ class WebServer:
             reason = f"{type(failed[0]).__name__}: {failed[0]}" if failed else "it did not start"
             raise OSError(f"{self.name} could not listen on {self._config.host}:{self._config.port} ({reason})")
         logger.info("%s on http://%s:%d/", self.name, *self.address)
+        return self
 
     async def _serve(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -85,3 +97,9 @@ class WebServer:
         if self._thread is not None:
             self._thread.join(STOP_TIMEOUT_S)
 
+
+
+def serve(app: Any, *, host: str = "127.0.0.1", port: int = 0, name: str = "web page",
+          lifespan: str = "on") -> WebServer:
+    """Start `app` on host:port (0: any free port) and return the running server once it listens."""
+    return WebServer(app, host=host, port=port, name=name, lifespan=lifespan).start()

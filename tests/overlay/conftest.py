@@ -1,9 +1,8 @@
-"""One headless Debian chromium per test module (Playwright through its executable path, never a download),
-and a production room served on a free loopback port with a clock the test moves."""
+"""The pages' browser (tests/browser.py: one Debian chromium per module) and a production room served
+on a free loopback port with a clock the test moves."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,21 +11,9 @@ import pytest
 
 from firmware_py.room.broadcast import ChancesAhead, Production
 from firmware_py.room.overlay import make_app
-from firmware_py.room.overlay_server import RunningServer, serve
 from firmware_py.room.overlay_theme import load_theme
-
-CHROMIUM = "/usr/bin/chromium"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
+from firmware_py.web.server import WebServer, serve
+from tests.browser import browser  # noqa: F401 (the fixture, for every overlay test module)
 
 
 class Clock:
@@ -46,7 +33,7 @@ class Room:
         self.clock = clock
         self.production = Production(room="main", feature=feature, delay_s=delay_s,
                                      chances=ChancesAhead(background=False), clock=clock)
-        self.server: RunningServer = serve(make_app(self.production, load_theme(theme) if theme else load_theme()))
+        self.server: WebServer = serve(make_app(self.production, load_theme(theme) if theme else load_theme()))
 
     @property
     def url(self) -> str:

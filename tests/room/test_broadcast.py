@@ -14,8 +14,8 @@ import pytest
 
 from firmware_py.room.broadcast import DelayedFeed, Production, snapshot_from_broadcast
 from firmware_py.room.overlay import make_app
-from firmware_py.room.overlay_server import serve
 from firmware_py.room.overlay_theme import load_theme
+from firmware_py.web.server import serve
 from tests.room.conftest import ROOT, Listener, broker_config, table_file
 from tests.room.services import Mosquitto, free_port
 from tests.room.test_publisher import environment, simulate
