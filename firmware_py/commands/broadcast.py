@@ -81,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_py.errors import ConfigError  # noqa: PLC0415
     from firmware_py.room.overlay import make_app  # noqa: PLC0415
     from firmware_py.room.overlay_theme import DEFAULT_THEME, Theme, load_theme  # noqa: PLC0415
+    from firmware_py.web.guard import OriginGuard  # noqa: PLC0415
     from firmware_py.web.server import serve  # noqa: PLC0415
 
     try:  # the shipped theme file is in the source tree's config/; installed elsewhere, its colours are built in
@@ -94,7 +95,11 @@ def run(args: argparse.Namespace) -> int:
     server = None
     if args.feed_port >= 0:
         try:
-            server = serve(make_app(production, theme), port=args.feed_port, name="overlay")
+            # Host and Origin checked as on every page: another site open in the producer's browser
+            # cannot post to the control page, nor a rebinding DNS name read the feed
+            guard = OriginGuard(make_app(production, theme), hosts=())
+            server = serve(guard, port=args.feed_port, name="overlay")
+            guard.set_hosts({f"127.0.0.1:{server.address[1]}", f"localhost:{server.address[1]}"})
         except OSError as exc:
             print(f"broadcast: cannot serve the feed on 127.0.0.1:{args.feed_port}: {exc.strerror or exc}",
                   file=sys.stderr)

@@ -18,8 +18,10 @@ LONGER_S = 2.0
 
 
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A POST as the control page makes it, with its own Origin (the served command refuses others)."""
+    origin = "/".join(url.split("/")[:3])
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", "Origin": origin})
     with urllib.request.urlopen(request, timeout=5) as answer:
         return dict(json.loads(answer.read()))
 

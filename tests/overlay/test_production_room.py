@@ -11,10 +11,18 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from firmware_py.room.broadcast import Production
+from firmware_py.room.overlay import make_app
+from firmware_py.room.overlay_theme import load_theme
+from firmware_py.web.guard import OriginGuard
+from firmware_py.web.server import serve
 from tests.overlay.test_overlay_delay import post
 from tests.room.conftest import ROOT, table_file
 from tests.room.services import Mosquitto, free_port
@@ -111,3 +119,31 @@ def test_standby_and_feature_table_switch_on_a_real_broker(tmp_path: Path, broke
                 process.wait(30)
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)  # the chances worker, if it outlived its parent
+
+
+def test_the_served_control_page_refuses_another_sites_post_and_a_foreign_host(tmp_path: Path) -> None:
+    """The broadcast command serves its pages behind the pages' Host/Origin guard (docs/web.md): a page on
+    another site open in the producer's browser cannot switch the feature table or reveal cards."""
+    production = Production(room="main", feature="t01", delay_s=60.0)
+    guard = OriginGuard(make_app(production, load_theme()), hosts=())
+    server = serve(guard, name="overlay")
+    port = server.address[1]
+    guard.set_hosts({f"127.0.0.1:{port}", f"localhost:{port}"})
+    try:
+        url = f"http://127.0.0.1:{port}/api/control"
+        request = urllib.request.Request(url, data=json.dumps({"feature": "t02"}).encode(), method="POST",
+                                         headers={"Content-Type": "application/json", "Origin": "http://evil.example"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)
+        assert refused.value.code == 403
+        foreign = urllib.request.Request(f"http://127.0.0.1:{port}/feed.json",
+                                         headers={"Host": f"rebound.example:{port}"})
+        with pytest.raises(urllib.error.HTTPError) as rebound:
+            urllib.request.urlopen(foreign, timeout=5)
+        assert rebound.value.code == 403
+        assert production.control.feature == "t01"
+        assert post(url, {"feature": "t02"}) is not None  # the control page's own origin
+        assert production.control.feature == "t02"
+    finally:
+        server.stop()
+        production.close()
