@@ -55,7 +55,11 @@ def test_reveal_policy_changed_live_from_the_control_page(browser: Any, room_fac
         control.goto(room.url + "/control")
         control.select_option("#reveal", "first_action")  # the producer, on the control page
         control.wait_for_function("() => document.getElementById('error').textContent === ''")
-        page.wait_for_timeout(100)
+        for _ in range(100):  # the page's POST has reached the production room (not a fixed sleep)
+            if str(room.production.control.policy("t01")) == "first_action":
+                break
+            page.wait_for_timeout(50)
+        assert str(room.production.control.policy("t01")) == "first_action"
         seen = show(page, clock, dealt)
         cards = {card for seat in dealt.feed.seats for card in seat.cards}
         assert all(strip["cards"] == ["back", "back"] for strip in seen["strips"])
