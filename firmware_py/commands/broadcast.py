@@ -35,6 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--snapshot", metavar="FILE.png", help="write the broadcast picture when stopping")
     parser.add_argument("--size", default="1920x1080", metavar="WxH", help="window or picture size")
     parser.add_argument("--windowed", action="store_true", help="a window instead of the full screen")
+    parser.add_argument("--client-id", help="the MQTT client id (default <user>.<room>.<table>.<host>.<pid>, so a "
+                        "standby runs beside the primary; it must start with the user name)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_py.room.broadcast import DelayedFeed, FeedServer  # noqa: PLC0415
     from firmware_py.room.mqtt import broker_from_args  # noqa: PLC0415
     from firmware_py.room.room_config import check_id  # noqa: PLC0415
-    from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
+    from firmware_py.room.subscriber import RoomSubscriber, default_client_id  # noqa: PLC0415
 
     setup_logging(verbose=False)
     try:
@@ -71,7 +73,9 @@ def run(args: argparse.Namespace) -> int:
         server.start()
         print(f"broadcast: delayed feed on http://127.0.0.1:{server.port}/ (page) and /feed.json", flush=True)
     subscriber = RoomSubscriber(broker, [f"pokertable/{room}/{table}/broadcast"],
-                                client_id=f"production-{room}-{table}", on_message=feed.offer)
+                                client_id=args.client_id or default_client_id(args.user, room, table,
+                                                                              per_process=True),
+                                on_message=feed.offer)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
@@ -83,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
     view = BroadcastPicture(feed, config)
     try:
         if args.headless:
-            while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
+            while not stop.is_set() and not subscriber.taken_over and (deadline is None
+                                                                      or time.monotonic() < deadline):
                 stop.wait(0.2)
         else:
             view.window((width, height), fullscreen=not args.windowed, stop=stop, deadline=deadline)
@@ -93,6 +98,10 @@ def run(args: argparse.Namespace) -> int:
             server.stop()
         if args.snapshot:
             view.picture((width, height), Path(args.snapshot), time.monotonic())
+    if subscriber.taken_over:
+        print(f"broadcast: another client connected as {subscriber.client_id}; give each its own --client-id",
+              file=sys.stderr)
+        return 2
     return 0
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import signal
-import socket
 import sys
 import threading
 import time
@@ -32,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="1920x1080", metavar="WxH", help="window or picture size")
     parser.add_argument("--windowed", action="store_true", help="a window instead of the full screen")
     parser.add_argument("--client-id", help="the broker session to keep, so no ruling is missed while the floor "
-                        "reconnects (default floor-<room>-<host>; one per floor screen)")
+                        "reconnects (default <user>.<room>.<host>; it must start with the user name; one per "
+                        "floor screen)")
 
 
 def dump(model: Any, path: Path, now: float) -> None:
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_py.room.floor import FloorModel  # noqa: PLC0415
     from firmware_py.room.mqtt import broker_from_args  # noqa: PLC0415
     from firmware_py.room.room_config import check_id  # noqa: PLC0415
-    from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
+    from firmware_py.room.subscriber import RoomSubscriber, default_client_id  # noqa: PLC0415
 
     setup_logging(verbose=False)
     try:
@@ -74,9 +74,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     model = FloorModel(room)
     topics = [f"pokertable/{room}/+/{kind}" for kind in ("status", "heartbeat", "state", "ruling")]
-    client_id = args.client_id or f"floor-{room}-{socket.gethostname()}"
+    client_id = args.client_id or default_client_id(args.user, room)
     subscriber = RoomSubscriber(broker, topics, client_id=client_id, persistent=True,
-                                on_message=lambda name, body, now: model.feed(name, body, now=now))
+                                on_message=lambda name, payload, now: model.feed(name, payload, now=now))
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
@@ -91,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
                 if args.dump and time.monotonic() >= next_dump:
                     dump(model, Path(args.dump), time.monotonic())
                     next_dump = time.monotonic() + 1.0
+                if subscriber.taken_over:
+                    break
                 stop.wait(0.1)
         else:
             status = _window(model, room, (width, height), args, stop=stop, deadline=deadline)
@@ -100,6 +102,10 @@ def run(args: argparse.Namespace) -> int:
             dump(model, Path(args.dump), time.monotonic())
         if args.snapshot:
             _picture(model, room, (width, height), Path(args.snapshot))
+    if subscriber.taken_over:
+        print(f"floor: another client connected as {client_id}; give each floor its own --client-id",
+              file=sys.stderr)
+        return 2
     return status
 
 

@@ -11,6 +11,7 @@ that time; the two add up (see docs/room.md). Nothing reads the held messages ex
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from http import HTTPStatus
@@ -21,6 +22,9 @@ from display.delay import DelayedSnapshots
 from firmware_py.core import Cause, Ruling, RulingKind, TableSnapshot
 from firmware_py.core.rulings import Street
 from firmware_py.core.snapshot import Phase, PlayerState, SeatView
+from firmware_py.room.messages import BadMessage, BroadcastMessage, decode, to_dict
+
+logger = logging.getLogger("firmware_py.room.broadcast")
 
 
 def snapshot_from_broadcast(body: dict[str, Any]) -> TableSnapshot:
@@ -55,19 +59,28 @@ class DelayedFeed:
         self.delayed: DelayedSnapshots[dict[str, Any]] = DelayedSnapshots(delay_s=delay_s)
         self._lock = threading.Lock()
         self.received = 0
-        self.rejected = 0
+        self.rejected = 0  # another table's, or from the past
+        self.quarantined = 0  # failed the schema: counted and logged, never on air
 
     @property
     def delay_s(self) -> float:
         return self.delayed.delay_s
 
-    def offer(self, topic_name: str, body: Any, now: float) -> None:
-        """A message from the broker (paho's thread); `now` is this machine's monotonic clock."""
-        if not topic_name.endswith("/broadcast") or not isinstance(body, dict) or body.get("v") != 1:
+    def offer(self, topic_name: str, payload: Any, now: float) -> None:
+        """A message from the broker (paho's thread): its bytes (or parsed JSON); `now` is this machine's
+        monotonic clock. Only a message that passes the broadcast schema can reach the picture."""
+        if not topic_name.endswith("/broadcast"):
             return
-        if body.get("table") != self.table or body.get("room") != self.room:
+        try:
+            message = decode(topic_name, payload)
+        except BadMessage as exc:
+            self.quarantined += 1
+            logger.warning("broadcast: %s: %s; not shown (%d bad so far)", topic_name[:200], exc, self.quarantined)
+            return
+        if not isinstance(message, BroadcastMessage) or message.table != self.table or message.room != self.room:
             self.rejected += 1
             return
+        body = to_dict(message)
         with self._lock:
             self.received += 1
             try:

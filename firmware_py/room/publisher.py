@@ -5,9 +5,15 @@ The publisher reads the journal itself (a second, read-only SQLite connection; W
 while the daemon writes), feeds the events to its own copy of the rules core and publishes what
 follows from them. Messages are handed to paho only while the broker is connected, so an outage
 leaves the events in the journal, which is the on-disk queue; when the broker is back the
-publisher goes on from where it was, in order. Which events the broker has acknowledged is kept
-in a small file beside the journal ("published up to seq"); after a crash the publisher starts
-again from there, so a message may come twice (a consumer drops it by `seq`) but never not at all.
+publisher goes on from where it was, in order.
+
+End to end: a ruling or a hand counts as delivered only when the collector says it has committed
+it, on the table's retained `archived` topic (the k-th archive message of the session, `idx`). Until
+then the publisher keeps it; after any outage (a broker crash or restart included: the broker may
+have lost what it had acknowledged) it sends again everything not yet archived. How far the
+archive has the table is kept in a small file beside the journal ("published up to seq"); after a
+crash the publisher starts again from there, so a message may come twice (a consumer drops it by
+`seq`) but never not at all.
 """
 
 from __future__ import annotations
@@ -29,7 +35,11 @@ from firmware_py.core.engine import TableCore
 from firmware_py.daemon.export import HandCutter, HandRecord, Step, hand_history
 from firmware_py.room.messages import (
     MISDEALS,
+    ArchivedMessage,
+    BadMessage,
     broadcast_state,
+    decode,
+    encode,
     envelope,
     is_irregularity,
     ruling_json,
@@ -56,6 +66,7 @@ class Outgoing:
     qos: int
     retain: bool
     seq: int  # 0: not counted for the marker (heartbeats, broadcast)
+    idx: int = 0  # the archive message's number in the session (rulings and hands); 0: not archived
 
 
 class Marker:
@@ -130,6 +141,12 @@ class RoomPublisher:
         self.counts = TableCounts()
         self.marker = Marker(journal_path.with_name(journal_path.name + ".room.json"), session)
         self.cursor = 0  # the last journal seq fed to our core
+        self.idx = 0  # archive messages (rulings and hands) of the session so far, published or not
+        self.archived = 0  # the collector's last confirmation (idx)
+        self._pending: collections.OrderedDict[int, Outgoing] = collections.OrderedDict()  # idx -> not archived
+        self._confirmations: collections.deque[ArchivedMessage] = collections.deque()  # from paho's thread
+        self._resend = False
+        self._ever_connected = False
         self.start_t: float | None = None
         self._client_factory = client_factory
         self._client: Any = None
@@ -151,6 +168,7 @@ class RoomPublisher:
         self.ready = threading.Event()  # set once our core has caught up with the marker
         self._reader = SessionReader(source=str(journal_path), base_dir=base_dir)
         self.published = 0  # messages handed to paho (for tests and the benchmark)
+        self.resent = 0  # archive messages sent again after an outage
         self.refused = 0
 
     # -- the component ---------------------------------------------------------------------------
@@ -181,13 +199,15 @@ class RoomPublisher:
         from firmware_py.room.mqtt import KEEPALIVE_S, make_client  # noqa: PLC0415
 
         cfg = self.config
+        # The client id starts with the broker user (the room's broker binds ids to users: docs/room.md).
         client = (self._client_factory() if self._client_factory
-                  else make_client(cfg.broker, client_id=f"table-{cfg.room}-{cfg.table}"))
+                  else make_client(cfg.broker, client_id=f"{cfg.broker.username or cfg.table}.{cfg.room}"))
         offline = envelope(cfg.room, cfg.table, 0, session=self.session, online=False, reason="connection lost")
-        client.will_set(topic(cfg.room, cfg.table, "status"), json.dumps(offline), qos=1, retain=True)
+        client.will_set(topic(cfg.room, cfg.table, "status"), encode("status", offline), qos=1, retain=True)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
+        client.on_message = self._on_message
         client.connect_async(cfg.broker.host, cfg.broker.port, keepalive=KEEPALIVE_S)
         return client
 
@@ -201,10 +221,26 @@ class RoomPublisher:
         self._refused = ""
         logger.info("room: connected to %s:%d as %s/%s", self.config.broker.host, self.config.broker.port,
                     self.config.room, self.config.table)
+        client.subscribe(topic(self.config.room, self.config.table, "archived"), qos=1)
+        # After an outage the broker may have lost what it acknowledged (a crash before its autosave):
+        # everything not yet archived goes out again, before anything new.
+        self._resend = self._ever_connected
+        self._ever_connected = True
         self._connected.set()
         self._next_heartbeat = 0.0
         self._fault_version = -1  # the state goes out again on every connection
         self._wake.set()
+
+    def _on_message(self, _client: Any, _userdata: Any, message: Any) -> None:
+        """The collector's `archived` confirmation (retained: also on every connection)."""
+        try:
+            confirmation = decode(message.topic, message.payload)
+        except BadMessage as exc:
+            logger.warning("room: %s: a bad confirmation, ignored: %s", message.topic, exc)
+            return
+        if isinstance(confirmation, ArchivedMessage) and confirmation.session == self.session:
+            self._confirmations.append(confirmation)  # paho's thread: only a deque append here
+            self._wake.set()
 
     def _on_disconnect(self, _client: Any, _userdata: Any, _flags: Any, reason: Any, _properties: Any) -> None:
         if self._connected.is_set() and not self._stopping.is_set():
@@ -249,6 +285,8 @@ class RoomPublisher:
             now = time.monotonic()
             if now >= self._next_heartbeat:
                 self._heartbeat(now)
+            if self._resend:
+                self._resend_pending()
             self._pump()
             self._release_held(now)
         if time.monotonic() - self._saved_at >= MARKER_SAVE_S:
@@ -276,7 +314,7 @@ class RoomPublisher:
             self._held.clear()
         if self._connected.is_set():
             cfg = self.config
-            info = self._client.publish(topic(cfg.room, cfg.table, "status"), json.dumps(envelope(
+            info = self._client.publish(topic(cfg.room, cfg.table, "status"), encode("status", envelope(
                 cfg.room, cfg.table, self.cursor, session=self.session, online=False, reason="stopped")),
                 qos=1, retain=True)
             info.wait_for_publish(timeout=1.0)
@@ -286,12 +324,27 @@ class RoomPublisher:
         self.published += 1
         if message.seq:
             self._unacked[info.mid] = message.seq
+        if message.idx:
+            self._pending[message.idx] = message
+
+    def _resend_pending(self) -> None:
+        self._resend = False
+        if self._pending:
+            logger.info("room: sending again %d rulings and hands the archive has not confirmed",
+                        len(self._pending))
+        for message in list(self._pending.values()):
+            self._send(message)
+        self.resent += len(self._pending)
 
     def _take_acks(self) -> None:
-        while self._acked:
+        while self._acked:  # the broker's PUBACKs: only the flow control (MAX_UNACKED)
             self._unacked.pop(self._acked.popleft(), None)
-        # Messages go out in seq order, so every seq before the oldest unacknowledged one is complete.
-        done = (next(iter(self._unacked.values())) - 1) if self._unacked else self.cursor
+        while self._confirmations:
+            self.archived = max(self.archived, self._confirmations.popleft().idx)
+        while self._pending and next(iter(self._pending)) <= self.archived:
+            self._pending.popitem(last=False)
+        # Archive messages go out in seq order: every seq before the oldest unconfirmed one is archived.
+        done = (next(iter(self._pending.values())).seq - 1) if self._pending else self.cursor
         self.marker.seq = max(self.marker.seq, min(done, self.cursor))
 
     def _heartbeat(self, now: float) -> None:
@@ -300,10 +353,10 @@ class RoomPublisher:
         if self._fault_version == -1:
             online = envelope(cfg.room, cfg.table, self.cursor, session=self.session, online=True,
                               dealer=cfg.dealer, heartbeat_s=cfg.heartbeat_s)
-            self._send(Outgoing(topic(cfg.room, cfg.table, "status"), json.dumps(online).encode(), 1, True, 0))
+            self._send(Outgoing(topic(cfg.room, cfg.table, "status"), encode("status", online), 1, True, 0))
         beat = envelope(cfg.room, cfg.table, self.cursor, session=self.session, wall=round(time.time(), 3),
                         acked=self.marker.seq)
-        self._send(Outgoing(topic(cfg.room, cfg.table, "heartbeat"), json.dumps(beat).encode(), 0, False, 0))
+        self._send(Outgoing(topic(cfg.room, cfg.table, "heartbeat"), encode("heartbeat", beat), 0, False, 0))
 
     # -- the journal --------------------------------------------------------------------------------
 
@@ -360,15 +413,18 @@ class RoomPublisher:
     def _count_and_publish(self, seq: int, step: Step, *, publish: bool) -> None:
         cfg, outcome, after = self.config, step.outcome, step.after
         for n, ruling in enumerate(outcome.rulings):
+            self.idx += 1  # counted while catching up too: the same numbers every time
             if ruling.ruling in MISDEALS:
                 self.counts.misdeals += 1
             if is_irregularity(ruling):
                 self.counts.irregularities += 1
             if publish:
-                body = envelope(cfg.room, cfg.table, seq, session=self.session, n=n, dealer=cfg.dealer,
-                                hand=after.hand_number, wall=round(self._stamp, 4), ruling=ruling_json(ruling))
-                self._send(Outgoing(topic(cfg.room, cfg.table, "ruling"), json.dumps(body).encode(), 1, False, seq))
+                body = envelope(cfg.room, cfg.table, seq, session=self.session, n=n, idx=self.idx,
+                                dealer=cfg.dealer, hand=after.hand_number, wall=round(self._stamp, 4),
+                                ruling=ruling_json(ruling))
+                self._send_checked("ruling", body, seq)
         for record in step.ended:  # the event at `seq` ended it
+            self.idx += 1
             if record.played:
                 self.counts.hand_ended(record)
             if publish:
@@ -380,7 +436,8 @@ class RoomPublisher:
                 self._last_broadcast = key
                 body = envelope(cfg.room, cfg.table, seq, session=self.session, held_s=cfg.broadcast_hold_s,
                                 **picture)
-                message = Outgoing(topic(cfg.room, cfg.table, "broadcast"), json.dumps(body).encode(), 1, False, 0)
+                message = Outgoing(topic(cfg.room, cfg.table, "broadcast"), self._payload("broadcast", body), 1,
+                                   False, 0)
                 self._held.append((time.monotonic() + cfg.broadcast_hold_s, message))
 
     def _send_hand(self, record: HandRecord, seq: int) -> None:
@@ -391,10 +448,25 @@ class RoomPublisher:
                 phh = hand_history(record, table=cfg.table).dumps()
             except (ValueError, KeyError) as exc:
                 problem = str(exc)
-        body = envelope(cfg.room, cfg.table, seq, session=self.session, hand=record.number, t=record.t,
-                        dealer=cfg.dealer, played=record.played, rulings=record.rulings, phh=phh,
+        body = envelope(cfg.room, cfg.table, seq, session=self.session, idx=self.idx, hand=record.number,
+                        t=record.t, dealer=cfg.dealer, played=record.played, rulings=record.rulings, phh=phh,
                         phh_problem=problem)
-        self._send(Outgoing(topic(cfg.room, cfg.table, "hand"), json.dumps(body).encode(), 1, False, seq))
+        self._send_checked("hand", body, seq)
+
+    def _payload(self, kind: str, body: dict[str, Any]) -> bytes:
+        """The message through its schema; one the schema refuses (a bug of ours) still goes out as it is,
+        so the consumers quarantine it where it can be seen, rather than the table dropping it."""
+        try:
+            return encode(kind, body)
+        except BadMessage as exc:
+            logger.error("room: the table's own %s message at seq %s breaks the schema: %s", kind, body.get("seq"),
+                         exc)
+            return json.dumps(body).encode()
+
+    def _send_checked(self, kind: str, body: dict[str, Any], seq: int) -> None:
+        cfg = self.config
+        self._send(Outgoing(topic(cfg.room, cfg.table, kind), self._payload(kind, body), 1, False, seq,
+                            idx=int(body["idx"])))
 
     def _send_state(self, faults: Any) -> None:
         cfg = self.config
@@ -404,7 +476,7 @@ class RoomPublisher:
         body = envelope(cfg.room, cfg.table, self.cursor, session=self.session, dealer=cfg.dealer,
                         status=status_of(snapshot, reader_faults), faults=table_faults,
                         counts=self.counts.to_json(snapshot.t, self.start_t or 0.0), **venue_state(snapshot))
-        self._send(Outgoing(topic(cfg.room, cfg.table, "state"), json.dumps(body).encode(), 1, True, self.cursor))
+        self._send(Outgoing(topic(cfg.room, cfg.table, "state"), self._payload("state", body), 1, True, self.cursor))
 
     def _release_held(self, now: float) -> None:
         while self._held and self._held[0][0] <= now:

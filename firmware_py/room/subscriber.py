@@ -1,14 +1,19 @@
-"""A room client that subscribes and hands each JSON message to a callback (floor, collector, production).
+"""A room client that subscribes and hands each message to a callback (floor, collector, production).
 
-paho's network thread calls `on_message`; the callback must be quick or queue the work. A
-persistent session (a fixed client id, clean_start off, a session expiry) makes the broker keep
-QoS 1 messages for the client while it is away: the collector uses it so nothing is missed.
+paho's network thread calls `on_message` with the message's raw bytes: each consumer checks them
+against the room's schemas itself (`messages.decode`) and quarantines what fails, so one bad message
+never stops it. The callback must be quick or queue the work. A persistent session (a fixed client
+id, clean_start off, a session expiry) makes the broker keep QoS 1 messages for the client while it
+is away: the collector uses it so nothing is missed. With `share`, the topics are MQTT 5 shared
+subscriptions (`$share/<group>/...`): the broker gives each message to one member of the group, so
+two collectors can run at once.
 """
 
 from __future__ import annotations
 
-import json
 import logging
+import os
+import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -20,24 +25,44 @@ from firmware_py.room.room_config import BrokerConfig
 logger = logging.getLogger("firmware_py.room")
 
 SESSION_EXPIRY_S = 7 * 24 * 3600
+TAKEN_OVER = "Session taken over"  # MQTT 5 reason 0x8E: another client connected with our client id
+
+
+def default_client_id(user: str | None, *parts: str, per_process: bool = False) -> str:
+    """`<user>.<parts>.<host>[.<pid>]`: the room's broker lets a user connect only with its own name or
+    `<name>.<anything>` (config/room/clientid_guard.c), and two processes never share an id. A
+    persistent session (collector, floor) keeps the same id across restarts, so per host; a
+    process that keeps no session (broadcast) adds its pid, so a standby runs beside the primary.
+
+    >>> default_client_id("collector", "main", "db1a2b").startswith("collector.main.db1a2b.")
+    True
+    """
+    host = "".join(c if c.isalnum() or c in "-_" else "-" for c in socket.gethostname())[:40] or "host"
+    return ".".join([user or "anonymous", *parts, host] + ([str(os.getpid())] if per_process else []))
 
 
 class RoomSubscriber:
-    """Subscribe to `topics` on `broker`; `on_message(topic, body, now)` gets each parsed JSON message."""
+    """Subscribe to `topics` on `broker`; `on_message(topic, payload, now)` gets each message's bytes."""
 
     def __init__(self, broker: BrokerConfig, topics: Sequence[str], *, client_id: str,
-                 on_message: Callable[..., None], persistent: bool = False, manual_ack: bool = False) -> None:
+                 on_message: Callable[..., None], persistent: bool = False, manual_ack: bool = False,
+                 share: str | None = None) -> None:
         """With `manual_ack`, `on_message` also gets the message id, and the message is acknowledged to the
         broker only when `ack(mid)` is called (after it is safely stored); else paho acknowledges it."""
-        self.broker, self.topics, self.persistent = broker, list(topics), persistent
+        self.broker, self.persistent = broker, persistent
+        self.topics = [f"$share/{share}/{name}" if share else name for name in topics]
+        self.client_id = client_id
         self.on_message = on_message
         self.connected = threading.Event()
+        self.subscribed = threading.Event()  # the broker has answered every SUBSCRIBE (SUBACK)
         self.refused = ""
-        self.bad_messages = 0
+        self.taken_over = False
+        self._pending_subscriptions: set[int] = set()
         self.client = make_client(broker, client_id=client_id)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_subscribe = self._on_subscribe
         self.manual_ack = manual_ack
         self.client.manual_ack_set(manual_ack)
 
@@ -69,30 +94,38 @@ class RoomSubscriber:
             logger.error("room: the broker %s:%d refused us: %s", self.broker.host, self.broker.port, reason)
             return
         self.refused = ""
-        for name in self.topics:
-            client.subscribe(name, qos=1)
+        self.subscribed.clear()
+        self._pending_subscriptions = {client.subscribe(name, qos=1)[1] for name in self.topics}
         logger.info("room: subscribed to %s on %s:%d", ", ".join(self.topics), self.broker.host, self.broker.port)
         self.connected.set()
 
-    def _on_disconnect(self, _client: Any, _userdata: Any, _flags: Any, reason: Any, _properties: Any) -> None:
-        if self.connected.is_set():
+    def _on_subscribe(self, _client: Any, _userdata: Any, mid: int, reasons: Any, _properties: Any) -> None:
+        for reason in reasons:
+            if getattr(reason, "is_failure", False):
+                logger.error("room: the broker refused a subscription: %s", reason)
+        self._pending_subscriptions.discard(mid)
+        if not self._pending_subscriptions:
+            self.subscribed.set()
+
+    def _on_disconnect(self, client: Any, _userdata: Any, _flags: Any, reason: Any, _properties: Any) -> None:
+        if str(reason) == TAKEN_OVER:
+            # Another process connected with our client id: reconnecting would knock it off in turn, every
+            # second. Stop, and let the command say why.
+            self.taken_over = True
+            logger.error("room: another client connected as %s and took this session over; give each process "
+                         "its own --client-id", self.client_id)
+            client.disconnect()
+        elif self.connected.is_set():
             logger.warning("room: lost the broker (%s); reconnecting", reason)
         self.connected.clear()
+        self.subscribed.clear()
 
     def _on_message(self, _client: Any, _userdata: Any, message: Any) -> None:
         now = time.monotonic()
         try:
-            body = json.loads(message.payload)
-        except ValueError:
-            self.bad_messages += 1
-            logger.warning("room: %s: not JSON, ignored", message.topic)
-            if self.manual_ack and message.qos:
-                self.client.ack(message.mid, message.qos)
-            return
-        try:
             if self.manual_ack:
-                self.on_message(message.topic, body, now, message.mid if message.qos else 0)
+                self.on_message(message.topic, message.payload, now, message.mid if message.qos else 0)
             else:
-                self.on_message(message.topic, body, now)
-        except Exception:
+                self.on_message(message.topic, message.payload, now)
+        except Exception:  # a consumer quarantines bad messages itself; this is a bug, and we go on
             logger.exception("room: handling %s failed", message.topic)

@@ -17,16 +17,13 @@ from display.floor import STATUS_COLOURS, render_floor, tile_rects
 from display.render import init_headless
 from firmware_py.room.floor import FloorModel
 from tests.room.conftest import ROOT, table_file
-from tests.room.samples import room_of
+from tests.room.samples import message, room_of
 from tests.room.services import Mosquitto
 from tests.room.test_publisher import environment, journal_truth, simulate
 
-BASE = {"v": 1, "room": "main", "table": "t07", "session": "abc"}
-
-
 def ruling(seq: int, n: int = 0, kind: str = "misdeal", dealer: str = "Ana") -> dict[str, object]:
-    return {**BASE, "seq": seq, "n": n, "dealer": dealer,
-            "ruling": {"t": 1.0, "ruling": kind, "rule": "robert: Misdeals 1(a)", "remedy": "Redeal."}}
+    return message("ruling", "t07", seq, session="abc", n=n, dealer=dealer,
+                   ruling={"t": 1.0, "ruling": kind, "rule": "robert: Misdeals 1(a)", "remedy": "Redeal."})
 
 
 def test_a_ruling_delivered_twice_is_counted_once_for_the_table_and_its_dealer() -> None:
@@ -44,26 +41,30 @@ def test_a_ruling_delivered_twice_is_counted_once_for_the_table_and_its_dealer()
 def test_status_follows_the_state_and_the_last_will_and_a_silent_table_goes_offline() -> None:
     model = FloorModel("main")
     topic = "pokertable/main/t07/"
-    model.feed(topic + "status", {**BASE, "seq": 0, "online": True, "heartbeat_s": 2}, now=0.0)
-    model.feed(topic + "state", {**BASE, "seq": 10, "status": "flop", "open_rulings": []}, now=0.0)
+    model.feed(topic + "status", message("status", "t07", 0, heartbeat_s=2), now=0.0)
+    model.feed(topic + "state", message("state", "t07", 10, status="flop"), now=0.0)
     view = model.table("t07")
     assert view is not None and view.status(1.0) == "flop"
-    model.feed(topic + "state", {**BASE, "seq": 8, "status": "dealing"}, now=1.0)  # an older one, redelivered
+    model.feed(topic + "state", message("state", "t07", 8, status="dealing"), now=1.0)  # an older one, redelivered
     assert view.status(1.0) == "flop"
     assert view.status(7.5) == "offline"  # three heartbeats (2 s) missed since the last message
-    model.feed(topic + "heartbeat", {**BASE, "seq": 10}, now=7.5)
+    model.feed(topic + "heartbeat", message("heartbeat", "t07", 10), now=7.5)
     assert view.status(7.6) == "flop"
-    model.feed(topic + "status", {**BASE, "seq": 10, "online": False, "reason": "connection lost"}, now=8.0)
+    model.feed(topic + "status", message("status", "t07", 10, online=False, reason="connection lost"), now=8.0)
     assert view.status(8.0) == "offline" and view.offline_reason == "connection lost"
 
 
-def test_messages_of_another_room_or_version_are_ignored() -> None:
+def test_messages_of_another_room_or_kind_are_ignored_and_another_version_is_quarantined() -> None:
     model = FloorModel("main")
-    model.feed("pokertable/other/t1/state", {**BASE, "room": "other", "seq": 1}, now=0.0)
-    model.feed("pokertable/main/t1/state", {**BASE, "v": 2, "seq": 1}, now=0.0)
-    model.feed("pokertable/main/t1/hand", {**BASE, "seq": 1}, now=0.0)
-    model.feed("somewhere/else", {**BASE}, now=0.0)
-    assert model.tables() == [] and model.ignored == 4
+    model.feed("pokertable/other/t1/state", message("state", "t1", room="other"), now=0.0)
+    model.feed("pokertable/main/t1/hand", message("hand", "t1"), now=0.0)
+    assert model.tables() == [] and model.ignored == 2
+    model.feed("pokertable/main/t1/state", {**message("state", "t1"), "v": 2}, now=0.0)
+    model.feed("somewhere/else", message("state", "t1"), now=0.0)
+    assert model.quarantined == 2
+    view = model.table("t1")
+    assert view is not None and view.status(1.0) == "bad_message" and view.bad_reason.startswith("state: ")
+    assert view.status(61.0) == "offline"  # the fault tile for a minute after the last bad message
 
 
 def test_fifty_tables_fit_a_1080p_screen_in_readable_tiles() -> None:
