@@ -21,6 +21,7 @@ from tests.room.samples import message, room_of
 from tests.room.services import Mosquitto
 from tests.room.test_publisher import environment, journal_truth, simulate
 
+
 def ruling(seq: int, n: int = 0, kind: str = "misdeal", dealer: str = "Ana") -> dict[str, object]:
     return message("ruling", "t07", seq, session="abc", n=n, dealer=dealer,
                    ruling={"t": 1.0, "ruling": kind, "rule": "robert: Misdeals 1(a)", "remedy": "Redeal."})

@@ -62,24 +62,35 @@ def test_plain_tcp_and_a_foreign_ca_cannot_connect_to_the_tls_port(secure_broker
         assert "certificate verify failed" in str(exc)
 
 
+def publisher(server: Mosquitto, user: str, client_id: str | None = None) -> tuple[mqtt.Client, dict[int, str]]:
+    """A connected client of `user` and the broker's answer (PUBACK reason) to each of its publishes by mid."""
+    client = make_client(broker_config(server, user), client_id=client_id or f"{user}.test")
+    acks: dict[int, str] = {}
+    client.on_publish = lambda _c, _u, mid, reason, _p: acks.__setitem__(mid, str(reason))
+    client.connect("127.0.0.1", server.port)
+    client.loop_start()
+    return client, acks
+
+
 def test_a_table_may_publish_only_under_its_own_id(secure_broker: Mosquitto) -> None:
+    # wait_connected waits for the broker's SUBACK: before it, the watcher's subscription may not be in place
+    # and the first message could be missed (this test failed now and then while it did not).
     watcher = Listener(broker_config(secure_broker, "floor"), "pokertable/#", client_id="watcher")
     assert watcher.wait_connected()
-    table = make_client(broker_config(secure_broker, "t01"), client_id="t01-forger")
-    acks: dict[int, str] = {}
-    table.on_publish = lambda _c, _u, mid, reason, _p: acks.__setitem__(mid, str(reason))
-    table.connect("127.0.0.1", secure_broker.port)
-    table.loop_start()
+    table, acks = publisher(secure_broker, "t01", "t01.forger")
     try:
         own = table.publish("pokertable/main/t01/state", b'{"own": true}', qos=1)
         forged = table.publish("pokertable/main/t02/state", b'{"forged": true}', qos=1)
         outside = table.publish("elsewhere/t01/state", b'{"outside": true}', qos=1)
-        assert watcher.wait_for(lambda: len(acks) == 3, timeout=10)
-        assert acks[own.mid] == "Success"
+        last = table.publish("pokertable/main/t01/status", b'{"last": true}', qos=1)
+        assert watcher.wait_for(lambda: len(acks) == 4, timeout=10)
+        assert acks[own.mid] == acks[last.mid] == "Success"
         assert acks[forged.mid] == "Not authorized"
         assert acks[outside.mid] == "Not authorized"
-        time.sleep(0.5)
-        assert [name for name, _b, _r in watcher.messages] == ["pokertable/main/t01/state"]
+        # The broker delivers one client's messages in order: once the last is here, a forged one would be too.
+        assert watcher.wait_for(lambda: len(watcher.messages) >= 2, timeout=10)
+        assert [name for name, _b, _r in watcher.messages] == ["pokertable/main/t01/state",
+                                                              "pokertable/main/t01/status"]
     finally:
         table.disconnect()
         table.loop_stop()
