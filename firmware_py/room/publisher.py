@@ -34,6 +34,7 @@ from typing import Any
 from firmware_py.core.engine import TableCore
 from firmware_py.daemon.export import HandCutter, HandRecord, Step, hand_history
 from firmware_py.room.messages import (
+    MAX_MESSAGE_BYTES,
     MISDEALS,
     ArchivedMessage,
     BadMessage,
@@ -320,6 +321,11 @@ class RoomPublisher:
             info.wait_for_publish(timeout=1.0)
 
     def _send(self, message: Outgoing) -> None:
+        if len(message.payload) > MAX_MESSAGE_BYTES:  # the broker would refuse it, and paho then loops on it
+            self.refused += 1
+            logger.error("room: a %d-byte message for %s is over the room's limit (%d) and is not sent",
+                         len(message.payload), message.topic, MAX_MESSAGE_BYTES)
+            return
         info = self._client.publish(message.topic, message.payload, qos=message.qos, retain=message.retain)
         self.published += 1
         if message.seq:
