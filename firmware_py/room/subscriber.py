@@ -26,6 +26,9 @@ logger = logging.getLogger("firmware_py.room")
 
 SESSION_EXPIRY_S = 7 * 24 * 3600
 TAKEN_OVER = "Session taken over"  # MQTT 5 reason 0x8E: another client connected with our client id
+# Mosquitto 2.0 closes the socket of a client whose id another one takes, without that reason code: a
+# connection lost this soon after it was made, this many times in a row, is another process with our id.
+FLAP_S, FLAPS = 5.0, 3
 
 
 def default_client_id(user: str | None, *parts: str, per_process: bool = False) -> str:
@@ -57,6 +60,9 @@ class RoomSubscriber:
         self.subscribed = threading.Event()  # the broker has answered every SUBSCRIBE (SUBACK)
         self.refused = ""
         self.taken_over = False
+        self._stopping = False
+        self._connected_at: float | None = None
+        self._flaps = 0
         self._pending_subscriptions: set[int] = set()
         self.client = make_client(broker, client_id=client_id)
         self.client.on_connect = self._on_connect
@@ -77,6 +83,7 @@ class RoomSubscriber:
         self.client.ack(mid, 1)
 
     def stop(self) -> None:
+        self._stopping = True
         self.connected.clear()  # a disconnect we asked for is not worth a warning
         self.client.disconnect()
         self.client.loop_stop()
@@ -94,6 +101,7 @@ class RoomSubscriber:
             logger.error("room: the broker %s:%d refused us: %s", self.broker.host, self.broker.port, reason)
             return
         self.refused = ""
+        self._connected_at = time.monotonic()
         self.subscribed.clear()
         self._pending_subscriptions = {client.subscribe(name, qos=1)[1] for name in self.topics}
         logger.info("room: subscribed to %s on %s:%d", ", ".join(self.topics), self.broker.host, self.broker.port)
@@ -108,17 +116,29 @@ class RoomSubscriber:
             self.subscribed.set()
 
     def _on_disconnect(self, client: Any, _userdata: Any, _flags: Any, reason: Any, _properties: Any) -> None:
-        if str(reason) == TAKEN_OVER:
+        lasted = time.monotonic() - self._connected_at if self._connected_at is not None else None
+        self._connected_at = None
+        if self._stopping:
+            return
+        if lasted is not None:
+            self._flaps = self._flaps + 1 if lasted < FLAP_S else 0
+        if str(reason) == TAKEN_OVER or self._flaps >= FLAPS:
             # Another process connected with our client id: reconnecting would knock it off in turn, every
             # second. Stop, and let the command say why.
             self.taken_over = True
-            logger.error("room: another client connected as %s and took this session over; give each process "
-                         "its own --client-id", self.client_id)
-            client.disconnect()
+            logger.error("room: another client connected as %s and took this session over (the broker dropped "
+                         "us %d times within seconds of connecting); give each process its own --client-id",
+                         self.client_id, self._flaps)
+            # Not from paho's own thread (it would reconnect after this callback): before its next attempt.
+            threading.Thread(target=self._give_up, name="room-give-up", daemon=True).start()
         elif self.connected.is_set():
             logger.warning("room: lost the broker (%s); reconnecting", reason)
         self.connected.clear()
         self.subscribed.clear()
+
+    def _give_up(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
 
     def _on_message(self, _client: Any, _userdata: Any, message: Any) -> None:
         now = time.monotonic()
