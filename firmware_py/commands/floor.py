@@ -43,6 +43,7 @@ def dump(model: Any, path: Path, now: float) -> None:
                               "counts": view.counts, "online": view.online,
                               "open_rulings": len(view.open_rulings)}
     body = {"room": model.room, "tables": tables, "messages": model.messages, "duplicates": model.duplicates,
+            "quarantined": model.quarantined,
             "dealers": {k: vars(v) for k, v in model.dealers().items()},
             "ruling_latencies": [[round(at, 3), round(seconds, 4)] for at, seconds in list(model.latencies)]}
     tmp = path.with_name(path.name + ".tmp")

@@ -113,6 +113,8 @@ def test_collect_command_killed_and_restarted_misses_nothing_and_doubles_nothing
     (["--room", "main", "--db", "postgresql://nobody@127.0.0.1:1/none"], "cannot connect to the database"),
     (["--room", "main", "--db", "/proc/nope/room.sqlite3"], "cannot open the collector's database"),
     (["--room", "a/b"], "--room 'a/b' may hold only letters"),
+    (["--room", "main", "--client-id", "t01.main"], "accepts user 'collector' only with the id 'collector' or "
+                                                    "collector.<anything>"),
 ])
 def test_collect_command_bad_options_are_named(argv: list[str], message: str) -> None:
     result = subprocess.run([sys.executable, "-m", "firmware_py", "collect", *argv], cwd=ROOT, env=environment(),
