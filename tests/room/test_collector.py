@@ -3,6 +3,7 @@ however often the broker delivers them and however often the collector is killed
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -64,6 +65,18 @@ def test_postgres_store_keeps_each_ruling_and_hand_once(tmp_path: Path, broker: 
     assert store.query("SELECT count(*) FROM rulings")[0][0] == sum(1 for n, _b in messages if n.endswith("/ruling"))
     phh = store.query("SELECT phh FROM hands WHERE played ORDER BY seq LIMIT 1")[0][0]
     assert "variant = 'NT'" in phh
+    # A bad message into PostgreSQL's quarantine, its bytes as they came, and the archive's count past it.
+    name, body = next((n, b) for n, b in messages if n.endswith("/hand"))
+    bad = json.dumps({**body, "played": "yes"}).encode()
+    collector = Collector(store)
+    collector.start()
+    collector.offer(name, bad)
+    collector.stop()
+    assert store.query("SELECT payload, reason FROM dead_letters")[0] == (bad, "Expected `bool`, got `str` - at "
+                                                                               "`$.played`")
+    key = ("main", "t01", body["session"])
+    stored = store.query("SELECT (SELECT count(*) FROM rulings) + (SELECT count(*) FROM hands)")[0][0]
+    assert collector.heads[key][0] == stored  # every ruling and hand of the session, 1 to n, without a gap
     store.close()
 
 
