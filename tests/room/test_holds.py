@@ -25,11 +25,12 @@ from firmware_py.room.collector import Collector, SQLiteStore
 from firmware_py.room.floor import FloorModel
 from firmware_py.room.messages import BadMessage, decode
 from firmware_py.room.subscriber import RoomSubscriber
-from tests.room.conftest import ROOT, USERS, Listener, RoomCollector, broker_config, table_file
+from tests.room.conftest import ROOT, USERS, Listener, RoomCollector, broker_config
 from tests.room.poison import KIND_MUTATIONS, poison
 from tests.room.samples import message
 from tests.room.services import Mosquitto
 from tests.room.test_publisher import environment, journal_truth
+from tests.room.test_security import publisher, secure_table
 from tests.room.truth import journal_truth as hands_truth
 
 KINDS = ("status", "heartbeat", "state", "ruling", "hand", "broadcast")
@@ -127,14 +128,6 @@ def test_every_consumer_survives_every_message_and_loses_no_good_one(traffic: li
 
 # -- a real Mosquitto: the broker dies with the collector away ----------------------------------------------
 
-def secure_table(tmp_path: Path, server: Mosquitto, table: str = "t01") -> Path:
-    password = tmp_path / f"{table}.password"
-    password.write_text(USERS[table] + "\n")
-    assert server.certs is not None
-    return table_file(tmp_path, table=table, port=server.port,
-                      extra=f'tls = true\nca_file = "{server.certs.ca}"\npassword_file = "{password}"')
-
-
 def run_table(config: Path, journal: Path, *, hands: int, seed: int = 11) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "firmware_py", "run", "--simulate", "--headless", "--fresh",
                              "--hands", str(hands), "--seed", str(seed), "--error-rate", "0.5", "--speed", "60",
@@ -210,9 +203,7 @@ def test_a_thousand_poison_messages_stop_no_consumer_and_every_ruling_and_hand_i
     time.sleep(2.0)  # the collector subscribed
     journal = tmp_path / "t01.sqlite3"
     table = run_table(secure_table(tmp_path, secure_broker), journal, hands=16, seed=5)
-    poisoner = __import__("tests.room.test_security", fromlist=["publisher"]).publisher(secure_broker, "t01",
-                                                                                       "t01.poison")
-    client, acks = poisoner
+    client, acks = publisher(secure_broker, "t01", "t01.poison")
     rng = random.Random(17)
     sent: dict[str, int] = {}
     try:
