@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import time
@@ -129,3 +130,41 @@ def test_floor_command_bad_options_are_named(argv: list[str], message: str) -> N
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_retained_bad_states_show_as_fault_tiles_at_every_start_and_the_good_table_still_shows(
+        tmp_path: Path, broker: Mosquitto) -> None:
+    from firmware_py.room.mqtt import make_client  # noqa: PLC0415
+    from tests.room.conftest import broker_config  # noqa: PLC0415
+    from tests.room.poison import KIND_MUTATIONS, MUTATIONS, good  # noqa: PLC0415
+
+    names = sorted({**MUTATIONS, **KIND_MUTATIONS["state"]})
+    client = make_client(broker_config(broker), client_id="poisoner")
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    infos = []
+    for number, name in enumerate(names, start=1):  # one retained bad state per table, every way there is
+        mutate = {**MUTATIONS, **KIND_MUTATIONS["state"]}[name]
+        result = mutate(good("state", f"t{number}", 5), random.Random(number))
+        payload = result if isinstance(result, bytes) else json.dumps(result).encode()
+        infos.append(client.publish(f"pokertable/main/t{number}/state", payload, qos=1, retain=True))
+    infos.append(client.publish("pokertable/main/good/state", json.dumps(good("state", "good", 5)).encode(), qos=1,
+                                retain=True))
+    infos.append(client.publish("pokertable/main/good/status", json.dumps(message("status", "good", 0)).encode(),
+                                qos=1, retain=True))
+    for info in infos:
+        info.wait_for_publish(timeout=10)
+    client.disconnect()
+    client.loop_stop()
+    for start in range(2):  # the retained poison is there at every start
+        dump = tmp_path / f"floor{start}.json"
+        result = subprocess.run([sys.executable, "-m", "firmware_py", "floor", "--room", "main", "--broker",
+                                 f"127.0.0.1:{broker.port}", "--headless", "--seconds", "3", "--dump", str(dump),
+                                 "--client-id", f"floor.start{start}"], cwd=ROOT, env=environment(),
+                                capture_output=True, text=True, timeout=60, check=False)
+        assert result.returncode == 0 and "Traceback" not in result.stdout + result.stderr, result.stderr[-1500:]
+        seen = json.loads(dump.read_text())
+        assert seen["quarantined"] == len(names) - 1  # an empty retained payload clears the retained message
+        statuses = {table: view["status"] for table, view in seen["tables"].items()}
+        assert statuses.pop("good") == "flop"
+        assert set(statuses.values()) == {"bad_message"} and len(statuses) <= len(names)
