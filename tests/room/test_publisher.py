@@ -81,6 +81,7 @@ def test_room_is_off_without_its_section() -> None:
     ({"room": "main", "table": "t1", "ca_file": "table.toml"}, "[room] ca_file: is set but tls is false"),
     ({"room": "main", "table": "t1", "tls": True, "ca_file": "nope.crt"}, "[room] ca_file: no such file"),
     ({"room": "main", "table": "t1", "heartbeat_s": 0}, "[room] heartbeat_s: must be a number of seconds"),
+    ({"room": "main", "table": "t1", "dealer": "Ana\nBen"}, "[room] dealer: must be a name of at most 200 characters"),
 ])
 def test_a_bad_room_key_is_named_with_the_file(room: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError) as caught:
