@@ -56,6 +56,10 @@ logger = logging.getLogger("firmware_py.room")
 MAX_UNACKED = 2000  # messages handed to paho but not yet acknowledged: the reader waits beyond this
 ROWS_PER_PASS = 500
 MARKER_SAVE_S = 0.5
+# A confirmation that does not move while we wait for older messages means the archive has a gap
+# (a message lost on the way: a shared-subscription collector that died holding it, a broker queue
+# that overflowed): send the unconfirmed ones again, at most this often.
+GAP_S = 10.0
 STOP_FLUSH_S = 5.0
 HOUR_S = 3600.0
 
@@ -145,7 +149,9 @@ class RoomPublisher:
         self.idx = 0  # archive messages (rulings and hands) of the session so far, published or not
         self.archived = 0  # the collector's last confirmation (idx)
         self._pending: collections.OrderedDict[int, Outgoing] = collections.OrderedDict()  # idx -> not archived
+        self._sent_at: dict[int, float] = {}  # idx -> when last sent (monotonic)
         self._confirmations: collections.deque[ArchivedMessage] = collections.deque()  # from paho's thread
+        self._gap = False
         self._resend = False
         self._ever_connected = False
         self.start_t: float | None = None
@@ -286,7 +292,7 @@ class RoomPublisher:
             now = time.monotonic()
             if now >= self._next_heartbeat:
                 self._heartbeat(now)
-            if self._resend:
+            if self._resend or self._gap:
                 self._resend_pending()
             self._pump()
             self._release_held(now)
@@ -332,12 +338,13 @@ class RoomPublisher:
             self._unacked[info.mid] = message.seq
         if message.idx:
             self._pending[message.idx] = message
+            self._sent_at[message.idx] = time.monotonic()
 
     def _resend_pending(self) -> None:
-        self._resend = False
         if self._pending:
-            logger.info("room: sending again %d rulings and hands the archive has not confirmed",
-                        len(self._pending))
+            logger.info("room: sending again %d rulings and hands the archive has not confirmed%s",
+                        len(self._pending), " (it has a gap)" if self._gap and not self._resend else "")
+        self._resend = self._gap = False
         for message in list(self._pending.values()):
             self._send(message)
         self.resent += len(self._pending)
@@ -346,9 +353,13 @@ class RoomPublisher:
         while self._acked:  # the broker's PUBACKs: only the flow control (MAX_UNACKED)
             self._unacked.pop(self._acked.popleft(), None)
         while self._confirmations:
-            self.archived = max(self.archived, self._confirmations.popleft().idx)
+            idx = self._confirmations.popleft().idx
+            if idx <= self.archived and self._pending:
+                oldest = next(iter(self._pending))
+                self._gap = self._gap or time.monotonic() - self._sent_at.get(oldest, 0.0) > GAP_S
+            self.archived = max(self.archived, idx)
         while self._pending and next(iter(self._pending)) <= self.archived:
-            self._pending.popitem(last=False)
+            self._sent_at.pop(self._pending.popitem(last=False)[0], None)
         # Archive messages go out in seq order: every seq before the oldest unconfirmed one is archived.
         done = (next(iter(self._pending.values())).seq - 1) if self._pending else self.cursor
         self.marker.seq = max(self.marker.seq, min(done, self.cursor))

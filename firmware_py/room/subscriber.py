@@ -25,6 +25,9 @@ from firmware_py.room.room_config import BrokerConfig
 logger = logging.getLogger("firmware_py.room")
 
 SESSION_EXPIRY_S = 7 * 24 * 3600
+# A member of a shared subscription that is away keeps being given its share (Mosquitto queues it in
+# its session): a member gone for good must drop out soon, and the tables send what it held again.
+SHARED_SESSION_EXPIRY_S = 120
 TAKEN_OVER = "Session taken over"  # MQTT 5 reason 0x8E: another client connected with our client id
 # Mosquitto 2.0 closes the socket of a client whose id another one takes, without that reason code: a
 # connection lost this soon after it was made, this many times in a row, is another process with our id.
@@ -49,10 +52,12 @@ class RoomSubscriber:
 
     def __init__(self, broker: BrokerConfig, topics: Sequence[str], *, client_id: str,
                  on_message: Callable[..., None], persistent: bool = False, manual_ack: bool = False,
-                 share: str | None = None) -> None:
+                 share: str | None = None, session_expiry_s: int | None = None) -> None:
         """With `manual_ack`, `on_message` also gets the message id, and the message is acknowledged to the
         broker only when `ack(mid)` is called (after it is safely stored); else paho acknowledges it."""
         self.broker, self.persistent = broker, persistent
+        self.session_expiry_s = session_expiry_s if session_expiry_s is not None else (
+            SHARED_SESSION_EXPIRY_S if share else SESSION_EXPIRY_S)
         self.topics = [f"$share/{share}/{name}" if share else name for name in topics]
         self.client_id = client_id
         self.on_message = on_message
@@ -75,7 +80,7 @@ class RoomSubscriber:
     def start(self) -> None:
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=KEEPALIVE_S,
                                   clean_start=not self.persistent,
-                                  properties=connect_properties(session_expiry_s=SESSION_EXPIRY_S
+                                  properties=connect_properties(session_expiry_s=self.session_expiry_s
                                                                 if self.persistent else 0))
         self.client.loop_start()
 

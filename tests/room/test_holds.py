@@ -272,6 +272,33 @@ def test_two_collectors_share_the_room_and_store_everything_once(tmp_path: Path,
         second.stop()
 
 
+def test_a_shared_collector_that_dies_holding_messages_loses_none(tmp_path: Path, secure_broker: Mosquitto) -> None:
+    config = broker_config(secure_broker, "collector")
+    db = tmp_path / "archive.sqlite3"
+    live = RoomCollector(config, db, client_id="collector.main.live", share="collectors")
+    # A member that takes its share and dies with it: it acknowledges nothing, and its session expires.
+    held: list[Any] = []
+    dead = RoomSubscriber(config, ["pokertable/main/+/ruling", "pokertable/main/+/hand"],
+                          client_id="collector.main.dead", persistent=True, manual_ack=True, share="collectors",
+                          session_expiry_s=3, on_message=lambda *args: held.append(args))
+    dead.start()
+    try:
+        assert live.wait_subscribed() and dead.subscribed.wait(10)
+        journal = tmp_path / "t01.sqlite3"
+        table = run_table(secure_table(tmp_path, secure_broker), journal, hands=40, seed=3)
+        deadline = time.monotonic() + 30
+        while len(held) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(held) >= 3
+        dead.stop()
+        out, err = table.communicate(timeout=180)
+        assert table.returncode == 0, err[-2000:]
+        assert "(it has a gap)" in out  # the live collector's confirmations stopped moving: the table resent
+        assert_archived_once(live.store, journal)
+    finally:
+        live.stop()
+
+
 def broadcast_command(server: Mosquitto, tmp_path: Path, *extra: str) -> subprocess.Popen[str]:
     assert server.certs is not None
     password = tmp_path / "production.password"
