@@ -24,6 +24,7 @@ from firmware_py.room.broadcast import DelayedFeed
 from firmware_py.room.collector import Collector, SQLiteStore
 from firmware_py.room.floor import FloorModel
 from firmware_py.room.messages import BadMessage, decode
+from firmware_py.room.publisher import GAP_S
 from firmware_py.room.subscriber import RoomSubscriber
 from tests.room.conftest import ROOT, USERS, Listener, RoomCollector, broker_config
 from tests.room.poison import KIND_MUTATIONS, poison
@@ -285,13 +286,15 @@ def test_a_shared_collector_that_dies_holding_messages_loses_none(tmp_path: Path
     try:
         assert live.wait_subscribed() and dead.subscribed.wait(10)
         journal = tmp_path / "t01.sqlite3"
-        table = run_table(secure_table(tmp_path, secure_broker), journal, hands=40, seed=3)
+        table = run_table(secure_table(tmp_path, secure_broker), journal, hands=500, seed=3)
         deadline = time.monotonic() + 30
         while len(held) < 3 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(held) >= 3
         dead.stop()
-        out, err = table.communicate(timeout=180)
+        time.sleep(GAP_S + 5)  # the table deals on; the live collector's confirmations stop at the gap
+        table.send_signal(signal.SIGTERM)  # the table stops as a dealer would stop it: it publishes the rest
+        out, err = table.communicate(timeout=60)
         assert table.returncode == 0, err[-2000:]
         assert "(it has a gap)" in out  # the live collector's confirmations stopped moving: the table resent
         assert_archived_once(live.store, journal)
