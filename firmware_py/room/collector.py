@@ -32,7 +32,6 @@ import msgspec
 
 from firmware_py.errors import ConfigError
 from firmware_py.room.messages import (
-    SCHEMA_VERSION,
     ArchivedMessage,
     BadMessage,
     HandMessage,
@@ -366,7 +365,7 @@ class Collector:
             if self.publish is None or head[0] == 0:
                 continue
             room, table, session = key
-            body = ArchivedMessage(v=SCHEMA_VERSION, room=room, table=table, session=session, seq=head[1],
+            body = ArchivedMessage(v=1, room=room, table=table, session=session, seq=head[1],
                                    idx=head[0], by=self.name)
             try:
                 self.publish(topic(room, table, "archived"), msgspec.json.encode(body))

@@ -134,7 +134,7 @@ TableStatus = Literal["fault", "misdealt", "dealing", "preflop", "flop", "turn",
                       "idle", "betting"]
 
 
-class _Message(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
+class _Message(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """The envelope of every room message."""
 
     v: Literal[1]
@@ -144,7 +144,7 @@ class _Message(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=
     seq: Seq
 
 
-class _Part(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
+class _Part(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     pass
 
 
