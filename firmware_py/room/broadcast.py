@@ -220,6 +220,9 @@ class DelayedFeed:
     def offer(self, topic_name: str, payload: Any, now: float) -> bool:
         """A message from the broker (paho's thread): its bytes (or parsed JSON); `now` is this machine's
         monotonic clock. Only a message that passes the broadcast schema can reach the picture. False: refused."""
+        if not topic_name.endswith("/broadcast"):
+            self.rejected += 1
+            return False
         try:
             feed = decode(topic_name, payload)
             if not isinstance(feed, BroadcastFeed):

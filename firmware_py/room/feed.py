@@ -135,7 +135,7 @@ class BroadcastFeed(msgspec.Struct, omit_defaults=True, frozen=True, kw_only=Tru
     room: Id
     table: Id
     seq: Seq
-    session: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{0,64}$")] = ""
+    session: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{0,64}$")]  # always sent, as every room message
     held_s: Annotated[float, msgspec.Meta(ge=0.0, le=86400.0)] = 0.0
     t: Seconds
     profile: Name
