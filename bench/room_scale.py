@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from firmware_py.room.messages import parse_topic  # noqa: E402
 from firmware_py.room.mqtt import connect_properties, make_client  # noqa: E402
 from firmware_py.room.room_config import BrokerConfig  # noqa: E402
-from tests.room.services import ACL_FILE, Mosquitto, ensure_installed, simulated_table_file  # noqa: E402
+from tests.room.services import ACL_FILE, Mosquitto, clientid_guard, ensure_installed, simulated_table_file  # noqa: E402
 from tests.room.truth import journal_truth, last_seq  # noqa: E402
 
 ROOM = "scale"
@@ -59,7 +59,7 @@ class Monitor:
         self.kinds: dict[str, int] = {}
         self.latencies: list[tuple[float, float]] = []  # (received, seconds since the daemon ruled)
         self.state_seq: dict[str, tuple[str, int]] = {}  # table -> (session, seq)
-        self.client = make_client(config, client_id=f"monitor-{user}")
+        self.client = make_client(config, client_id=f"{user}.monitor")
         self.lock = threading.Lock()
 
         def on_connect(client: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
@@ -96,7 +96,7 @@ def forged_publish(broker: Mosquitto, password_file: Path) -> str:
     """t01 publishing under t02's id: the broker's answer (MQTT 5 reason code)."""
     config = BrokerConfig(host="127.0.0.1", port=broker.port, tls=True, ca_file=broker.certs.ca,  # type: ignore[union-attr]
                           username="t01", password_file=password_file)
-    client = make_client(config, client_id="forger")
+    client = make_client(config, client_id="t01.forger")
     answer: dict[str, str] = {}
     client.on_publish = lambda _c, _u, _mid, reason, _p: answer.setdefault("reason", str(reason))
     client.connect("127.0.0.1", broker.port)
@@ -205,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     users = {name: f"pw-{name}-{os.getpid()}" for name in [*names, "floor", "collector", "production"]}
     log = lambda text: print(f"{time.strftime('%H:%M:%S')} {text}", flush=True)  # noqa: E731
     log(f"work directory {work}; {len(names)} tables for {args.seconds:.0f} s at speed {args.speed}")
-    broker = Mosquitto(work / "broker", tls=True, users=users, acl=ACL_FILE).start()
+    broker = Mosquitto(work / "broker", tls=True, users=users, acl=ACL_FILE,
+                       guard=clientid_guard(work / "guard")).start()  # the room as shipped
     passwords = {}
     for user, password in users.items():
         passwords[user] = work / f"{user}.password"

@@ -19,9 +19,9 @@ from firmware_py.room.floor import FloorModel, TableView
 STATUS_COLOURS = {
     "offline": (70, 70, 78), "fault": theme.ALARM, "misdealt": (170, 30, 120), "dealing": (40, 110, 200),
     "preflop": (20, 130, 90), "flop": (20, 130, 90), "turn": (20, 130, 90), "river": (20, 130, 90),
-    "board": (60, 120, 110), "showdown": (150, 110, 20), "idle": (45, 52, 66),
+    "board": (60, 120, 110), "showdown": (150, 110, 20), "idle": (45, 52, 66), "bad_message": theme.ALARM,
 }
-STATUS_WORDS = {"misdealt": "MISDEAL", "board": "BOARD DUE", "fault": "READER FAULT"}
+STATUS_WORDS = {"misdealt": "MISDEAL", "board": "BOARD DUE", "fault": "READER FAULT", "bad_message": "BAD MESSAGE"}
 
 
 def counted(n: int, thing: str) -> str:
@@ -89,7 +89,8 @@ def _header(surface: pygame.Surface, rect: pygame.Rect, model: FloorModel, table
     summary = model.summary(now)
     open_count = sum(1 for v in tables if v.open_rulings and v.status(now) != "offline")
     parts = [counted(len(tables), "table"), counted(open_count, "open ruling")]
-    parts += [f"{n} {status_label(k).lower()}" for k, n in sorted(summary.items()) if k in ("offline", "fault")]
+    parts += [f"{n} {status_label(k).lower()}" for k, n in sorted(summary.items())
+              if k in ("offline", "fault", "bad_message")]
     theme.draw_text(surface, "   ".join(parts), round(size * 0.8), theme.TEXT, rect.center, anchor="center")
     stamp = clock_text if clock_text is not None else time.strftime("%H:%M:%S")
     theme.draw_text(surface, stamp, size, theme.TEXT, (rect.right - s.px(8), rect.centery), anchor="midright")
@@ -127,6 +128,8 @@ def _tile(surface: pygame.Surface, rect: pygame.Rect, view: TableView, *, now: f
     elif status == "fault":
         faults = view.state.get("faults", [])
         who = faults[0]["component"] if faults else who
+    elif status == "bad_message":
+        who = view.bad_reason  # quarantined by the floor: the table's messages fail the room's schema
     theme.draw_text(surface, who, text_size, theme.TEXT_DIM, (rect.left + pad, y), max_width=rect.width - 2 * pad)
     if ruling is not None:
         strip = pygame.Rect(rect.left, rect.bottom - round(unit * 22), rect.width, round(unit * 22))

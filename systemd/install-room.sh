@@ -19,10 +19,14 @@ fi
 
 case "${1:-}" in
 broker)
-    if ! command -v mosquitto_passwd >/dev/null || { ! command -v mosquitto >/dev/null && [[ ! -x /usr/sbin/mosquitto ]]; }; then
+    if ! command -v mosquitto_passwd >/dev/null || { ! command -v mosquitto >/dev/null && [[ ! -x /usr/sbin/mosquitto ]]; } \
+            || ! command -v gcc >/dev/null || [[ ! -f /usr/include/mosquitto_plugin.h ]]; then
         apt-get update
-        apt-get install -y mosquitto mosquitto-clients
+        apt-get install -y mosquitto mosquitto-clients gcc mosquitto-dev libmosquitto-dev
     fi
+    # The plugin that binds client ids to users (config/room/clientid_guard.c, docs/room.md).
+    install -d -m 0755 /usr/local/lib/pokertable
+    gcc -O2 -Wall -shared -fPIC -o /usr/local/lib/pokertable/clientid_guard.so "${SRC}/config/room/clientid_guard.c"
     install -m 0644 "${SRC}/config/room/acl" "${MOSQ}/pokertable.acl"
     touch "${MOSQ}/pokertable.passwd"
     chown root:mosquitto "${MOSQ}/pokertable.passwd"
@@ -32,7 +36,10 @@ broker)
         echo "then run this again; docs/room.md shows how to make them with openssl" >&2
         exit 1
     fi
-    cat > "${MOSQ}/conf.d/pokertable.conf" <<CONF
+    # Debian's mosquitto.conf already sets persistence_location (and persistence): the room's file
+    # sets the rest (autosave every 5 s, queue and message sizes): config/room/mosquitto.conf.
+    {
+        cat <<CONF
 # The poker room (installed by pokertable systemd/install-room.sh broker)
 listener 8883
 cafile ${MOSQ}/certs/ca.crt
@@ -42,9 +49,10 @@ tls_version tlsv1.2
 allow_anonymous false
 password_file ${MOSQ}/pokertable.passwd
 acl_file ${MOSQ}/pokertable.acl
-persistence true
-max_queued_messages 100000
+plugin /usr/local/lib/pokertable/clientid_guard.so
 CONF
+        grep -v '^persistence true$' "${SRC}/config/room/mosquitto.conf"
+    } > "${MOSQ}/conf.d/pokertable.conf"
     systemctl restart mosquitto
     echo "Mosquitto listens on 8883 (TLS) with the room's ACL; add users with: sudo $0 user NAME"
     ;;

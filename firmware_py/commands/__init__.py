@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 # Exit statuses of the room's commands when the broker cannot be used (systemd/README.md): a unit restarts
 # on UNREACHABLE (the broker may come back) and not on REFUSED (a certificate or password to change).
 UNREACHABLE, REFUSED = 3, 4
+TAKEN_OVER = 2  # another process connected with our client id, again and again: stop, rather than fight it
 SILENCE_WARN_S = 30.0  # subscribed this long, tables online, and nothing of a kind: warn once
 SLOW_KINDS = {"ruling": 20, "hand": 20}  # these may not come for minutes: warn after 20 times as long
 
@@ -48,8 +49,9 @@ def start_subscriber(subscriber: RoomSubscriber, command: str, *, seconds: float
 
 class Watch:
     """Beside a running room command: stops it (status REFUSED) when the broker refuses it for good on a
-    reconnect, and warns once per kind of message that never comes while tables are online, which is how
-    a user the ACL lets read nothing shows (the broker grants every subscription)."""
+    reconnect, or (status TAKEN_OVER) when another process keeps taking its client id; and warns once per
+    kind of message that never comes while tables are online, which is how a user the ACL lets read
+    nothing shows (the broker grants every subscription)."""
 
     def __init__(self, subscriber: RoomSubscriber, command: str, stop: threading.Event, *,
                  silence_s: float = SILENCE_WARN_S) -> None:
@@ -74,6 +76,12 @@ class Watch:
         if refused is not None:
             print(f"{self.command}: {refused}", file=sys.stderr, flush=True)
             self.status = REFUSED
+            self.stop.set()
+            return
+        if subscriber.taken_over:
+            print(f"{self.command}: another client connected as {subscriber.client_id} and took the session "
+                  "over; give each its own --client-id", file=sys.stderr, flush=True)
+            self.status = TAKEN_OVER
             self.stop.set()
             return
         if subscriber.subscribed_at is None or now - subscriber.subscribed_at < self.silence_s:

@@ -47,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="1920x1080", metavar="WxH", help="window or picture size")
     parser.add_argument("--windowed", action="store_true",
                         help="a window instead of the full screen (Esc, q or its close button close either)")
+    parser.add_argument("--client-id", help="the MQTT client id (default <user>.<room>.<instance>.<host>.<pid>, so "
+                        "a standby runs beside the primary; it must start with the user name)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_py.room.broadcast import ChancesAhead, Production  # noqa: PLC0415
     from firmware_py.room.mqtt import broker_from_args  # noqa: PLC0415
     from firmware_py.room.room_config import check_id  # noqa: PLC0415
-    from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
+    from firmware_py.room.subscriber import RoomSubscriber, default_client_id  # noqa: PLC0415
 
     setup_logging(verbose=False)
     try:
@@ -109,7 +111,9 @@ def run(args: argparse.Namespace) -> int:
               flush=True)
     control_topic = f"pokertable/{room}/production/control"
     subscriber = RoomSubscriber(broker, [f"pokertable/{room}/+/broadcast", control_topic],
-                                client_id=f"production-{room}-{instance}", on_message=production.offer)
+                                client_id=args.client_id or default_client_id(args.user, room, instance,
+                                                                              per_process=True),
+                                on_message=production.offer)
     production.on_control = lambda control: subscriber.client.publish(
         control_topic, msgspec.json.encode(control), qos=1, retain=True)
     stop = threading.Event()

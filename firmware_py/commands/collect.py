@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import signal
 import sys
 import threading
@@ -21,8 +22,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_broker_arguments(parser, user="collector")
     parser.add_argument("--db", default=DEFAULT_DB, metavar="URL",
                         help=f"postgresql://user@host/db, or a SQLite file (default {DEFAULT_DB})")
-    parser.add_argument("--client-id", help="the broker session to keep (default collector-<room>); one per "
-                        "collector: the broker holds its messages while it is away")
+    parser.add_argument("--client-id", help="the broker session to keep (default <user>.<room>.<db>.<host>; it "
+                        "must start with the user name); one per collector: the broker holds its messages while "
+                        "it is away")
+    parser.add_argument("--share", metavar="GROUP", help="subscribe as a member of this MQTT 5 shared-subscription "
+                        "group: each message goes to one collector of the group (run two for redundancy)")
     parser.add_argument("--seconds", type=float, default=None, metavar="S", help="stop after S seconds")
 
 
@@ -31,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_py.room.collector import Collector, open_store  # noqa: PLC0415
     from firmware_py.room.mqtt import broker_from_args  # noqa: PLC0415
     from firmware_py.room.room_config import check_id  # noqa: PLC0415
-    from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
+    from firmware_py.room.subscriber import RoomSubscriber, default_client_id  # noqa: PLC0415
 
     setup_logging(verbose=False)
     try:
@@ -41,12 +45,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"collect: {exc}", file=sys.stderr)
         return 2
     store = open_store(args.db)
-    client_id = args.client_id or f"collector-{'all' if room == '+' else room}"
-    collector = Collector(store)
+    database = hashlib.sha256(args.db.encode()).hexdigest()[:6]  # two collectors of one host, two databases
+    client_id = args.client_id or default_client_id(args.user, "all" if room == "+" else room, database)
+    collector = Collector(store, name=client_id)
     subscriber = RoomSubscriber(broker, [f"pokertable/{room}/+/ruling", f"pokertable/{room}/+/hand"],
-                                client_id=client_id, persistent=True, manual_ack=True,
-                                on_message=lambda name, body, _now, mid: collector.offer(name, body, mid))
+                                client_id=client_id, persistent=True, manual_ack=True, share=args.share,
+                                on_message=collector.offer)
     collector.ack = subscriber.ack
+    collector.publish = lambda name, payload: subscriber.client.publish(name, payload, qos=1, retain=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
@@ -66,5 +72,5 @@ def run(args: argparse.Namespace) -> int:
     store.close()
     stats = collector.stats
     print(f"collect: {stats.received} messages, {stats.inserted} stored, {stats.duplicates} duplicates dropped, "
-          f"{stats.rejected} rejected", flush=True)
+          f"{stats.rejected} quarantined in dead_letters", flush=True)
     return watch.status

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import signal
-import socket
 import sys
 import threading
 import time
@@ -39,7 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a window instead of the full screen (Esc, q or its close button close either; R "
                         "retires offline tables)")
     parser.add_argument("--client-id", help="the broker session to keep, so no ruling is missed while the floor "
-                        "reconnects (default floor-<room>-<host>; one per floor screen)")
+                        "reconnects (default <user>.<room>.<host>; it must start with the user name; one per "
+                        "floor screen)")
 
 
 def dump(model: Any, path: Path, now: float) -> None:
@@ -50,6 +50,7 @@ def dump(model: Any, path: Path, now: float) -> None:
                               "counts": view.counts, "online": view.online,
                               "open_rulings": len(view.open_rulings)}
     body = {"room": model.room, "tables": tables, "messages": model.messages, "duplicates": model.duplicates,
+            "quarantined": model.quarantined,
             "dealers": {k: vars(v) for k, v in model.dealers().items()},
             "ruling_latencies": [[round(at, 3), round(seconds, 4)] for at, seconds in list(model.latencies)]}
     tmp = path.with_name(path.name + ".tmp")
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_py.room.floor import FloorModel  # noqa: PLC0415
     from firmware_py.room.mqtt import broker_from_args  # noqa: PLC0415
     from firmware_py.room.room_config import check_id  # noqa: PLC0415
-    from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
+    from firmware_py.room.subscriber import RoomSubscriber, default_client_id  # noqa: PLC0415
 
     setup_logging(verbose=False)
     try:
@@ -84,9 +85,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     model = FloorModel(room)
     topics = [f"pokertable/{room}/+/{kind}" for kind in ("status", "heartbeat", "state", "ruling")]
-    client_id = args.client_id or f"floor-{room}-{socket.gethostname()}"
+    client_id = args.client_id or default_client_id(args.user, room)
     subscriber = RoomSubscriber(broker, topics, client_id=client_id, persistent=True,
-                                on_message=lambda name, body, now: model.feed(name, body, now=now))
+                                on_message=lambda name, payload, now: model.feed(name, payload, now=now))
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())

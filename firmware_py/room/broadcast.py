@@ -18,6 +18,7 @@ is made longer, the picture holds until the new delay has passed (nothing is sho
 
 from __future__ import annotations
 
+import json
 import logging
 import multiprocessing
 import os
@@ -35,6 +36,7 @@ from firmware_py.core import Cause, Ruling, RulingKind, TableSnapshot
 from firmware_py.core.rulings import Street
 from firmware_py.core.snapshot import Phase, PlayerState, SeatView
 from firmware_py.room.feed import BroadcastFeed, FeedChances, Reveal, SeatChance, reveal
+from firmware_py.room.messages import BadMessage, decode
 
 logger = logging.getLogger("firmware_py.room")
 
@@ -211,19 +213,25 @@ class DelayedFeed:
         self._first: float | None = None
         self._lock = threading.Lock()
         self.received = 0
-        self.rejected = 0
+        self.rejected = 0  # every message refused: another table's, from the past, or quarantined
+        self.quarantined = 0  # failed the broadcast schema (feed.BroadcastFeed): counted and logged, never on air
         self.last_seq = 0
 
-    def offer(self, topic_name: str, body: Any, now: float) -> bool:
-        """A message from the broker (paho's thread); `now` is this machine's monotonic clock. False: refused."""
-        if not topic_name.endswith("/broadcast") or not isinstance(body, dict) or body.get("v") != 1:
+    def offer(self, topic_name: str, payload: Any, now: float) -> bool:
+        """A message from the broker (paho's thread): its bytes (or parsed JSON); `now` is this machine's
+        monotonic clock. Only a message that passes the broadcast schema can reach the picture. False: refused."""
+        if not topic_name.endswith("/broadcast"):
             self.rejected += 1
             return False
         try:
-            feed = msgspec.convert(body, BroadcastFeed)
-        except msgspec.ValidationError as exc:
+            feed = decode(topic_name, payload)
+            if not isinstance(feed, BroadcastFeed):
+                raise BadMessage(f"{topic_name[:200]}: not a broadcast topic")
+        except BadMessage as exc:
+            self.quarantined += 1
             self.rejected += 1
-            logger.warning("room: %s: not a broadcast message (%s); quarantined", topic_name, exc)
+            logger.warning("room: %s: not a broadcast message (%s); quarantined, not shown (%d so far)",
+                           topic_name[:200], exc, self.quarantined)
             return False
         if feed.table != self.table or feed.room != self.room:
             self.rejected += 1
@@ -348,17 +356,21 @@ class Production:
                                                         chances=self.chances)
             return feed
 
-    def offer(self, topic_name: str, body: Any, now: float) -> None:
+    def offer(self, topic_name: str, payload: Any, now: float) -> None:
+        """A message from the broker (paho's thread): its bytes, or parsed JSON."""
         parts = topic_name.split("/")
         if len(parts) == 4 and parts[2] == "production" and parts[3] == "control":
+            try:
+                body = json.loads(payload) if isinstance(payload, bytes | bytearray | str) else payload
+            except (ValueError, RecursionError):
+                body = None
             self.apply_remote(body)
             return
-        if len(parts) != 4 or parts[1] != self.room or parts[3] != "broadcast" or not isinstance(body, dict) \
-                or body.get("table") != parts[2]:
+        if len(parts) != 4 or parts[1] != self.room or parts[3] != "broadcast":
             self.rejected += 1
             return
-        feed = self.table(parts[2])
-        if feed.offer(topic_name, body, now):  # (a refusal is counted there)
+        feed = self.table(parts[2])  # the message's own room and table are checked against the topic there
+        if feed.offer(topic_name, payload, now):  # (a refusal is counted there)
             feed.on_air(now)  # drops what can never be shown again, for a table not on air too
 
     @property

@@ -15,14 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from firmware_py.core.cards import is_joker
 from firmware_py.core.evaluator import describe
-from firmware_py.core.rulings import Ruling
+from firmware_py.core.events import MAX_SEATS
+from firmware_py.core.rulings import Ruling, Street
 from firmware_py.core.snapshot import Phase, PlayerState, TableSnapshot
+from firmware_py.room.bounds import Card, Chips, Count, Id, Name, SeatNo, Seconds, Seq, Text
 
 SCHEMA_VERSION = 1
 IN_HAND = frozenset({PlayerState.ACTIVE, PlayerState.ALLIN, PlayerState.FOLDED, PlayerState.DEAD})
@@ -39,111 +41,123 @@ class Reveal(StrEnum):
     NEVER = "never"  # never (the board, pot and stacks only)
 
 
-class FeedSeat(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    seat: int
-    name: str
-    state: str  # PlayerState: empty, waiting, active, folded, allin, dead
-    cards: tuple[str, ...]  # hole cards in deal order (on the topic: all; on the page: as revealed); always sent
-    hidden: int = 0  # cards held back by the reveal policy (drawn face down)
-    stack: int | None = None
-    bet: int | None = None  # chips in front of the seat this betting round
-    action: str | None = None  # the last action: "raise 600", "call 200", "fold", "big blind 100"
+# Every field bounded as the room's other messages are (`bounds`), unknown fields refused: the feed is
+# the broadcast topic's one schema (`messages.SCHEMAS`), checked by every consumer.
+Seats = Annotated[tuple[SeatNo, ...], msgspec.Meta(max_length=MAX_SEATS)]
+Cards = Annotated[tuple[Card, ...], msgspec.Meta(max_length=52)]
+Fraction = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
+
+
+class FeedSeat(msgspec.Struct, omit_defaults=True, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    seat: SeatNo
+    name: Name
+    state: PlayerState  # empty, waiting, active, folded, allin, dead
+    cards: Annotated[tuple[Card, ...], msgspec.Meta(max_length=4)]  # hole cards in deal order (on the topic: all;
+    # on the page: as revealed); always sent
+    hidden: Annotated[int, msgspec.Meta(ge=0, le=4)] = 0  # cards held back by the reveal policy (drawn face down)
+    stack: Chips | None = None
+    bet: Chips | None = None  # chips in front of the seat this betting round
+    action: Name | None = None  # the last action: "raise 600", "call 200", "fold", "big blind 100"
     acted: bool = False  # the player has made a choice this hand (not only posted)
     button: bool = False
     small_blind: bool = False
     big_blind: bool = False
     to_act: bool = False
-    hand: str | None = None  # the best hand with the board: "two pair, jacks and eights"
+    hand: Name | None = None  # the best hand with the board: "two pair, jacks and eights"
 
 
-class FeedPot(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    name: str  # "main pot", "side pot 1"
-    amount: int
-    seats: tuple[int, ...]
-    winners: tuple[int, ...] = ()
-    shares: tuple[tuple[int, int], ...] = ()  # (seat, chips won), odd chips included
+class FeedPot(msgspec.Struct, omit_defaults=True, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: Name  # "main pot", "side pot 1"
+    amount: Chips
+    seats: Seats
+    winners: Seats = ()
+    shares: Annotated[tuple[tuple[SeatNo, Chips], ...], msgspec.Meta(max_length=MAX_SEATS)] = ()  # (seat, chips
+    # won), odd chips included
 
 
-class FeedRuling(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class FeedRuling(msgspec.Struct, omit_defaults=True, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A ruling as the exchange format has it (`table-events.md`), and its title for the banner."""
 
-    t: float
-    ruling: str
-    title: str  # "MISDEAL", "EXPOSED CARD"
-    rule: str = ""
-    remedy: str = ""
-    cause: str | None = None
-    card: str | None = None
-    seat: int | None = None
-    street: str | None = None
-    winners: tuple[int, ...] | None = None
-    hand: str | None = None
+    t: Seconds
+    ruling: Name
+    title: Name  # "MISDEAL", "EXPOSED CARD"
+    rule: Text = ""
+    remedy: Text = ""
+    cause: Name | None = None
+    card: Card | None = None
+    seat: SeatNo | None = None
+    street: Name | None = None
+    winners: Seats | None = None
+    hand: Name | None = None
 
 
-class FeedResult(msgspec.Struct, frozen=True, kw_only=True):
+class FeedResult(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The hand's result: every pot's winners in words, for the result banner."""
 
-    winners: tuple[int, ...]
-    hand: str | None
-    lines: tuple[str, ...]  # "Cy wins the main pot, 1,100, with straight, ace high", "Dee & Ann split side pot 1, 375"
+    winners: Seats
+    hand: Name | None
+    lines: Annotated[tuple[Text, ...], msgspec.Meta(max_length=MAX_SEATS)]  # "Cy wins the main pot, 1,100, with
+    # straight, ace high", "Dee & Ann split side pot 1, 375"
 
 
-class FeedLevel(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    blinds: str  # "50/100 ante 10"
-    big: int = 0  # the big blind in chips (for amounts in big blinds)
-    number: int | None = None  # the level's number in the schedule
-    seconds_left: float | None = None  # at the message's `t`; None on the last level
+class FeedLevel(msgspec.Struct, omit_defaults=True, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    blinds: Name  # "50/100 ante 10"
+    big: Chips = 0  # the big blind in chips (for amounts in big blinds)
+    number: Count | None = None  # the level's number in the schedule
+    seconds_left: Seconds | None = None  # at the message's `t`; None on the last level
 
 
-class FeedClock(msgspec.Struct, frozen=True, kw_only=True):
-    seat: int
-    seconds: float  # the shot clock's length
-    seconds_left: float  # at the message's `t`
+class FeedClock(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    seat: SeatNo
+    seconds: Seconds  # the shot clock's length
+    seconds_left: Seconds  # at the message's `t`
 
 
-class SeatChance(msgspec.Struct, frozen=True, kw_only=True):
-    seat: int
-    win: float
-    tie: float
+class SeatChance(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    seat: SeatNo
+    win: Fraction
+    tie: Fraction
 
 
-class FeedChances(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    seats: tuple[SeatChance, ...]
+class FeedChances(msgspec.Struct, omit_defaults=True, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    seats: Annotated[tuple[SeatChance, ...], msgspec.Meta(max_length=MAX_SEATS)]
     exact: bool
-    runouts: int = 0
-    error: float = 0.0
-    outs_seat: int | None = None  # heads-up on the flop or turn: the player behind, and the cards that put him ahead
-    outs: tuple[str, ...] = ()
+    runouts: Count = 0
+    error: Fraction = 0.0
+    outs_seat: SeatNo | None = None  # heads-up on the flop or turn: the player behind, and the cards that put him ahead
+    outs: Cards = ()
 
 
-class BroadcastFeed(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class BroadcastFeed(msgspec.Struct, omit_defaults=True, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One message on `pokertable/<room>/<table>/broadcast` (schema version 1)."""
 
-    v: int  # always sent (omit_defaults would drop a default): a consumer ignores other versions
-    room: str
-    table: str
-    seq: int
-    session: str = ""
-    held_s: float = 0.0
-    t: float
-    profile: str
-    profile_title: str = ""
-    hand: int
-    phase: str  # idle, dealing, betting, board, showdown, misdealt
-    street: str | None = None
-    board: tuple[str, ...]  # always sent, as `seats` (consumers of the first schema read them)
-    burns: tuple[str, ...] = ()  # dead cards for the chances (never drawn)
-    button: int | None = None
-    small_blind: int | None = None
-    big_blind: int | None = None
-    to_act: int | None = None
-    in_play: str = ""
-    seats: tuple[FeedSeat, ...]
-    pot: int | None = None  # None: the table counts no chips
-    pots: tuple[FeedPot, ...] = ()
+    v: Literal[1]  # always sent (omit_defaults would drop a default): a consumer ignores other versions
+    room: Id
+    table: Id
+    seq: Seq
+    session: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{0,64}$")]  # always sent, as every room message
+    held_s: Annotated[float, msgspec.Meta(ge=0.0, le=86400.0)] = 0.0
+    t: Seconds
+    profile: Name
+    profile_title: Name = ""
+    hand: Count
+    phase: Phase  # idle, dealing, betting, board, showdown, misdealt
+    street: Street | None = None
+    board: Annotated[tuple[Card, ...], msgspec.Meta(max_length=5)]  # always sent, as `seats` (consumers of the
+    # first schema read them)
+    burns: Cards = ()  # dead cards for the chances (never drawn)
+    button: SeatNo | None = None
+    small_blind: SeatNo | None = None
+    big_blind: SeatNo | None = None
+    to_act: SeatNo | None = None
+    in_play: Name = ""
+    seats: Annotated[tuple[FeedSeat, ...], msgspec.Meta(max_length=MAX_SEATS)]
+    pot: Chips | None = None  # None: the table counts no chips
+    pots: Annotated[tuple[FeedPot, ...], msgspec.Meta(max_length=MAX_SEATS)] = ()
     level: FeedLevel | None = None
     clock: FeedClock | None = None
-    rulings: tuple[FeedRuling, ...] = ()  # the open rulings (the table's banner), oldest first
+    rulings: Annotated[tuple[FeedRuling, ...], msgspec.Meta(max_length=64)] = ()  # the open rulings (the table's
+    # banner), oldest first
     showdown: FeedRuling | None = None
     result: FeedResult | None = None
     chances: FeedChances | None = None  # filled in by the production machine during the delay

@@ -2,20 +2,37 @@
 
 Pure bookkeeping, no pygame and no network: the `floor` command feeds it from MQTT and draws it
 with `display.floor`; tests feed it recorded messages. Rulings are counted once per
-(table, session, seq, n), however often the broker delivers them.
+(table, session, seq, n), however often the broker delivers them. Every message is checked against
+the room's schema first (`messages.decode`); a bad one is counted, logged, and shown as a fault on
+its table's tile for a minute (BAD MESSAGE and why), and the floor goes on.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware_py.room.messages import MISDEALS, NOT_IRREGULAR, parse_topic
+from firmware_py.room.messages import (
+    MISDEALS,
+    NOT_IRREGULAR,
+    BadMessage,
+    HeartbeatMessage,
+    RulingMessage,
+    StateMessage,
+    StatusMessage,
+    decode,
+    parse_topic,
+    to_dict,
+)
+
+logger = logging.getLogger("firmware_py.room.floor")
 
 STALE_BEATS = 3  # heartbeats missed before a table counts as offline
+BAD_MESSAGE_S = 60.0  # how long a bad message shows on its table's tile
 KINDS = ("status", "heartbeat", "state", "ruling")  # what the floor reads (the ACL lets it read no more)
 
 
@@ -43,9 +60,14 @@ class TableView:
     last_ruling: dict[str, Any] | None = None
     ruling_at: float | None = None  # the floor's clock when last_ruling came (for the latency benchmark)
     offline_at: float | None = None  # the floor's clock when it said it went offline (or was first heard of)
+    bad_messages: int = 0
+    bad_reason: str = ""
+    bad_at: float | None = None  # the floor's clock when the last bad message came
 
     def status(self, now: float) -> str:
-        """offline, fault, misdealt, dealing, preflop, flop, turn, river, board, showdown or idle."""
+        """bad_message, offline, fault, misdealt, dealing, preflop, flop, turn, river, board, showdown or idle."""
+        if self.bad_at is not None and now - self.bad_at < BAD_MESSAGE_S:
+            return "bad_message"
         if not self.online:
             return "offline"
         if self.last_beat is not None and now - self.last_beat > STALE_BEATS * self.heartbeat_s:
@@ -89,65 +111,81 @@ class FloorModel:
         self.messages = 0
         self.duplicates = 0
         self.ignored = 0
+        self.quarantined = 0  # messages that failed the schema
         # (when received, seconds from the daemon's ruling to here), Unix time: for the latency benchmark
         self.latencies: deque[tuple[float, float]] = deque(maxlen=100_000)
 
-    def feed(self, topic_name: str, body: Any, *, now: float) -> None:
-        """One message; anything that is not a v1 message of a table is counted and ignored."""
+    def feed(self, topic_name: str, payload: Any, *, now: float) -> None:
+        """One message (its bytes, or parsed JSON); a message of another room or kind is counted and ignored,
+        one that fails the schema is quarantined: counted, logged and shown on its table's tile."""
         where = parse_topic(topic_name)
-        if where is None or not isinstance(body, dict) or body.get("v") != 1:
+        if where is not None and ((self.room is not None and where[0] != self.room) or where[2] not in KINDS):
             self.ignored += 1
             return
-        room, table, kind = where
-        if (self.room is not None and room != self.room) or kind not in KINDS:
-            self.ignored += 1
+        try:
+            message = decode(topic_name, payload)
+        except BadMessage as exc:
+            self._quarantine(topic_name, where, str(exc), now)
             return
+        room, table = message.room, message.table
         with self._lock:
             self.messages += 1
             if (room, table) in self._retired:
-                if not _back(kind, body, self._retired[(room, table)]):
+                if not _back(message, self._retired[(room, table)]):
                     return
                 del self._retired[(room, table)]
             view = self._tables.get((room, table))
             if view is None:
                 view = self._tables[(room, table)] = TableView(room=room, table=table, offline_at=now)
-            if kind == "status":
-                view.online = bool(body.get("online"))
-                view.offline_reason = str(body.get("reason", ""))
+            if isinstance(message, StatusMessage):
+                view.online = message.online
+                view.offline_reason = message.reason
                 view.offline_at = None if view.online else now
-                view.heartbeat_s = float(body.get("heartbeat_s", view.heartbeat_s))
-                view.dealer = str(body.get("dealer", view.dealer))
+                view.heartbeat_s = message.heartbeat_s
+                view.dealer = message.dealer or view.dealer
                 if view.online:
                     view.last_beat = now
-            elif kind == "heartbeat":
+            elif isinstance(message, HeartbeatMessage):
                 view.last_beat = now
                 view.online = True
-            elif kind == "state":
-                if self._newer(view.state, body):
-                    view.state = body
-                    view.dealer = str(body.get("dealer", view.dealer))
+            elif isinstance(message, StateMessage):
+                if self._newer(view.state, message):
+                    view.state = to_dict(message)
+                    view.dealer = message.dealer or view.dealer
                 view.last_beat = now
-            elif kind == "ruling":
-                self._ruling(view, body, now)
+            elif isinstance(message, RulingMessage):
+                self._ruling(view, message, now)
+
+    def _quarantine(self, topic_name: str, where: tuple[str, str, str] | None, reason: str, now: float) -> None:
+        self.quarantined += 1
+        logger.warning("floor: %s: %s; shown on the tile and ignored", topic_name[:200], reason)
+        if where is None:
+            return
+        with self._lock:
+            view = self._tables.get(where[:2])
+            if view is None:
+                view = self._tables[where[:2]] = TableView(room=where[0], table=where[1], offline_at=now)
+            view.bad_messages += 1
+            view.bad_reason = f"{where[2]}: {reason}"
+            view.bad_at = now
 
     @staticmethod
-    def _newer(old: dict[str, Any], new: dict[str, Any]) -> bool:
-        if not old or old.get("session") != new.get("session"):
+    def _newer(old: dict[str, Any], new: StateMessage) -> bool:
+        if not old or old.get("session") != new.session:
             return True
-        return int(new.get("seq", 0)) >= int(old.get("seq", 0))
+        return new.seq >= int(old.get("seq", 0))
 
-    def _ruling(self, view: TableView, body: dict[str, Any], now: float) -> None:
-        key = (str(body.get("session")), int(body.get("seq", 0)), int(body.get("n", 0)))
+    def _ruling(self, view: TableView, message: RulingMessage, now: float) -> None:
+        key = (message.session, message.seq, message.n)
         if key in view.seen:
             self.duplicates += 1
             return
         view.seen.add(key)
-        if isinstance(body.get("wall"), int | float):
-            received = time.time()
-            self.latencies.append((received, received - float(body["wall"])))
-        ruling = body.get("ruling", {})
-        kind = ruling.get("ruling")
-        dealer = str(body.get("dealer") or "(no dealer)")
+        received = time.time()
+        self.latencies.append((received, received - message.wall))
+        body = to_dict(message)
+        kind = message.ruling.ruling
+        dealer = message.dealer or "(no dealer)"
         counts = self._dealers.setdefault(dealer, DealerCounts())
         if kind in {str(k) for k in MISDEALS}:
             counts.misdeals += 1
@@ -186,13 +224,12 @@ class FloorModel:
         return Counter(view.status(now) for view in self.tables())
 
 
-def _back(kind: str, body: dict[str, Any], last: tuple[str, int]) -> bool:
+def _back(message: Any, last: tuple[str, int]) -> bool:
     """Whether a message of a retired table says it is back (not its old news delivered again)."""
-    if kind == "heartbeat" or (kind == "status" and body.get("online")):
+    if isinstance(message, HeartbeatMessage) or (isinstance(message, StatusMessage) and message.online):
         return True
-    if kind in ("state", "ruling"):
-        session, seq = str(body.get("session", "")), int(body.get("seq", 0))
-        return session != last[0] or seq > last[1]
+    if isinstance(message, StateMessage | RulingMessage):
+        return message.session != last[0] or message.seq > last[1]
     return False
 
 

@@ -6,24 +6,55 @@
     pokertable/<room>/<table>/ruling     QoS 1            every ruling, with the rule and the remedy
     pokertable/<room>/<table>/hand       QoS 1            every finished hand, PHH (holds hole cards)
     pokertable/<room>/<table>/broadcast  QoS 1            hole cards and board, for the production room
+    pokertable/<room>/<table>/archived   retained, QoS 1  from the collector: how far the archive has the table
 
 Every message carries `v` (the schema version), `room`, `table` and `seq`: the journal sequence
 number of the event it follows from. A consumer that keeps the highest `seq` it has seen per
 table (and `(seq, n)` for rulings) drops the duplicates a catch-up may resend.
+
+Each kind has one schema, a msgspec Struct below (`SCHEMAS`): `decode(topic, payload)` checks a
+message against it in the same pass that parses the JSON, with a bound on every number, string and
+list, and raises `BadMessage` (with the reason) for anything else; `encode` is how the table writes
+them, through the same Structs, so it never sends what its consumers would refuse. The broadcast
+kind's schema is the production feed's own, `feed.BroadcastFeed`.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal
+
+import msgspec
 
 from firmware_py.core import Ruling, RulingKind, TableSnapshot
-from firmware_py.core.snapshot import Phase
+from firmware_py.core.events import MAX_SEATS
+from firmware_py.core.rulings import Street
+from firmware_py.core.snapshot import Phase, PlayerState
+from firmware_py.core.vocab import Cause
+from firmware_py.room.bounds import (
+    MAX_SEQ,
+    Card,
+    Chips,
+    Count,
+    Digest,
+    Id,
+    Name,
+    Phh,
+    SeatNo,
+    Seconds,
+    Seq,
+    Session,
+    Text,
+    Wall,
+)
+from firmware_py.room.feed import BroadcastFeed
 
 SCHEMA_VERSION = 1
 ROOT = "pokertable"
-KINDS = ("status", "heartbeat", "state", "ruling", "hand", "broadcast")
+KINDS = ("status", "heartbeat", "state", "ruling", "hand", "broadcast", "archived")
+TABLE_KINDS = KINDS[:-1]  # what a table publishes; `archived` is the collector's
+MAX_MESSAGE_BYTES = 256 * 1024  # the broker's message_size_limit (config/room/mosquitto.conf) and ours
 NOT_IRREGULAR = frozenset({RulingKind.SHOWDOWN})
 MISDEALS = frozenset({RulingKind.MISDEAL, RulingKind.VOID_HAND})
 
@@ -83,16 +114,207 @@ def ruling_json(ruling: Ruling) -> dict[str, Any]:
     return ruling.to_json()
 
 
-def broadcast_state(snapshot: TableSnapshot) -> dict[str, Any]:
-    """Hole cards and board for the production room: only ever on the broadcast topic."""
-    return {"t": snapshot.t, "profile": snapshot.profile, "profile_title": snapshot.profile_title,
-            "hand": snapshot.hand_number, "phase": str(snapshot.phase),
-            "street": str(snapshot.street) if snapshot.street else None, "board": list(snapshot.board),
-            "button": snapshot.button, "small_blind": snapshot.small_blind, "big_blind": snapshot.big_blind,
-            "to_act": snapshot.to_act, "in_play": snapshot.in_play,
-            "showdown": snapshot.showdown.to_json() if snapshot.showdown else None,
-            "seats": [{"seat": v.seat, "state": str(v.state), "cards": list(v.cards)} for v in snapshot.seats]}
-
-
 def envelope(room: str, table: str, seq: int, **fields: Any) -> dict[str, Any]:
     return {"v": SCHEMA_VERSION, "room": room, "table": table, "seq": seq, **fields}
+
+
+# -- the schemas -----------------------------------------------------------------------------------
+# Every number, string and list has a bound (`bounds`). Unknown fields are refused: a newer table
+# speaks a newer `v`.
+
+TableStatus = Literal["fault", "misdealt", "dealing", "preflop", "flop", "turn", "river", "board", "showdown",
+                      "idle", "betting"]
+
+
+class _Message(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """The envelope of every room message."""
+
+    v: Literal[1]
+    room: Id
+    table: Id
+    session: Session
+    seq: Seq
+
+
+class _Part(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    pass
+
+
+class PotJson(_Part):
+    amount: Chips
+    seats: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)]
+    winners: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)] | None = None
+    shares: Annotated[dict[Annotated[str, msgspec.Meta(pattern=r"^[0-9]{1,2}$")], Chips],
+                      msgspec.Meta(max_length=MAX_SEATS)] | None = None
+    odd_chips: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)] | None = None
+
+
+class RulingJson(_Part):
+    """A ruling as the exchange format (shared/spec/table-events.md) has it."""
+
+    t: Seconds
+    ruling: RulingKind
+    rule: Text
+    remedy: Text
+    cause: Cause | None = None
+    card: Card | None = None
+    seat: SeatNo | None = None
+    street: Street | None = None
+    winners: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)] | None = None
+    hand: Name | None = None
+    amount: Chips | None = None
+    pots: Annotated[list[PotJson], msgspec.Meta(max_length=MAX_SEATS)] | None = None
+
+
+class StatusMessage(_Message):
+    online: bool
+    reason: Name = ""
+    dealer: Name = ""
+    heartbeat_s: Annotated[float, msgspec.Meta(gt=0.0, le=3600.0)] = 5.0
+
+
+class HeartbeatMessage(_Message):
+    wall: Wall
+    acked: Seq
+
+
+class Fault(_Part):
+    component: Name
+    message: Text
+
+
+class Counts(_Part):
+    hands: Count
+    misdeals: Count
+    irregularities: Count
+    hands_per_hour: Annotated[float, msgspec.Meta(ge=0.0, le=1e6)]
+
+
+class VenueSeat(_Part):
+    seat: SeatNo
+    state: PlayerState
+    cards: Annotated[int, msgspec.Meta(ge=0, le=52)]  # a count: never a card
+    button: bool
+    to_act: bool
+
+
+class StateMessage(_Message):
+    dealer: Name
+    status: TableStatus
+    faults: Annotated[list[Fault], msgspec.Meta(max_length=32)]
+    counts: Counts
+    t: Seconds
+    profile: Name
+    hand: Count
+    phase: Phase
+    street: Street | None
+    board: Annotated[list[Card], msgspec.Meta(max_length=5)]
+    burns: Annotated[int, msgspec.Meta(ge=0, le=52)]
+    seats: Annotated[list[VenueSeat], msgspec.Meta(max_length=MAX_SEATS)]
+    to_act: SeatNo | None
+    button: SeatNo | None
+    open_rulings: Annotated[list[RulingJson], msgspec.Meta(max_length=64)]
+    digest: Digest
+
+
+class RulingMessage(_Message):
+    n: Annotated[int, msgspec.Meta(ge=0, le=1000)]  # one event may cause several rulings
+    idx: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ)]  # this session's archive messages, counted from 1
+    dealer: Name
+    hand: Count
+    wall: Wall
+    ruling: RulingJson
+
+
+class HandMessage(_Message):
+    idx: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ)]
+    hand: Count
+    t: Seconds
+    dealer: Name
+    played: bool
+    rulings: Annotated[list[Name], msgspec.Meta(max_length=256)]
+    phh: Phh | None
+    phh_problem: Text | None
+
+
+class ArchivedMessage(_Message):
+    """The collector's confirmation, retained per table: every archive message (ruling and hand) of
+    `session` up to number `idx` is committed; `seq` is the journal seq of that last one."""
+
+    idx: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
+    by: Name = ""
+
+
+class ArchiveKey(msgspec.Struct, kw_only=True, frozen=True):
+    """What the collector can still tell of a ruling or hand it must quarantine (lenient: no bounds
+    but the types), so the archive's count goes on past it."""
+
+    session: Session
+    seq: Seq
+    idx: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ)]
+
+
+Message = (StatusMessage | HeartbeatMessage | StateMessage | RulingMessage | HandMessage | BroadcastFeed
+           | ArchivedMessage)
+SCHEMAS: dict[str, type[Any]] = {"status": StatusMessage, "heartbeat": HeartbeatMessage, "state": StateMessage,
+                                 "ruling": RulingMessage, "hand": HandMessage, "broadcast": BroadcastFeed,
+                                 "archived": ArchivedMessage}
+_DECODERS = {kind: msgspec.json.Decoder(schema) for kind, schema in SCHEMAS.items()}
+_ENCODER = msgspec.json.Encoder()
+
+
+class BadMessage(ValueError):
+    """A message that is not one of the room's: `reason` says why (for the quarantine)."""
+
+
+def decode(topic_name: str, payload: bytes | Mapping[str, Any]) -> Any:
+    """The message on `topic_name`, checked against its kind's schema, or BadMessage saying why.
+
+    >>> decode("pokertable/main/t01/heartbeat", b'{"v": 1, "room": "main", "table": "t01", "session": "s1",'
+    ...        b' "seq": 7, "wall": 1795457000.1, "acked": 5}').acked
+    5
+    >>> decode("pokertable/main/t01/heartbeat", b'{"v": 1, "room": "main", "table": "t01", "session": "s1",'
+    ...        b' "seq": 1180591620717411303424, "wall": 1.0, "acked": 5}')
+    Traceback (most recent call last):
+    firmware_py.room.messages.BadMessage: Expected `int` <= 9007199254740991 - at `$.seq`
+    """
+    where = parse_topic(topic_name)
+    if where is None:
+        raise BadMessage(f"not a room topic: {topic_name[:200]!r}")
+    room, table, kind = where
+    try:
+        if isinstance(payload, bytes | bytearray | memoryview):
+            if len(payload) > MAX_MESSAGE_BYTES:
+                raise BadMessage(f"{len(payload)} bytes: more than the room's {MAX_MESSAGE_BYTES}")
+            message = _DECODERS[kind].decode(payload)
+        else:
+            message = msgspec.convert(payload, SCHEMAS[kind])
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise BadMessage(str(exc)[:500]) from None
+    except RecursionError:
+        raise BadMessage("nested too deep") from None
+    if message.room != room or message.table != table:
+        raise BadMessage(f"the topic is {room}/{table} but the message says {message.room}/{message.table}")
+    return message
+
+
+def archive_key(payload: bytes) -> ArchiveKey | None:
+    """The session, seq and idx of a ruling or hand that failed its schema, when those at least are sound."""
+    try:
+        return msgspec.json.decode(payload, type=ArchiveKey)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+
+
+def encode(kind: str, body: Mapping[str, Any] | msgspec.Struct) -> bytes:
+    """A table's message as JSON, through its kind's schema (BadMessage if the table itself got it wrong)."""
+    try:
+        return _ENCODER.encode(msgspec.convert(body, SCHEMAS[kind]))
+    except msgspec.ValidationError as exc:
+        raise BadMessage(f"{kind}: {exc}") from None
+
+
+def to_dict(message: Any) -> dict[str, Any]:
+    """A decoded message as plain JSON data (what the floor's and the broadcast's views draw from)."""
+    data: dict[str, Any] = msgspec.to_builtins(message)
+    return data

@@ -156,6 +156,10 @@ def broker_from_args(args: argparse.Namespace) -> BrokerConfig:
             raise ValueError(f"--{name.replace('_', '-')} {value}: no such file")
     if args.ca_file and not args.tls:
         raise ValueError("--ca-file needs --tls")
+    client_id = getattr(args, "client_id", None)
+    if client_id is not None and args.user and client_id != args.user and not client_id.startswith(args.user + "."):
+        raise ValueError(f"--client-id {client_id!r}: the room's broker accepts user {args.user!r} only with the "
+                         f"id {args.user!r} or {args.user}.<anything> (e.g. {args.user}.{client_id})")
     return BrokerConfig(host=host or "localhost", port=port, tls=args.tls,
                         ca_file=Path(args.ca_file) if args.ca_file else None, username=args.user or None,
                         password_file=Path(args.password_file) if args.password_file else None)

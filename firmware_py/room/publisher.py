@@ -5,9 +5,15 @@ The publisher reads the journal itself (a second, read-only SQLite connection; W
 while the daemon writes), feeds the events to its own copy of the rules core and publishes what
 follows from them. Messages are handed to paho only while the broker is connected, so an outage
 leaves the events in the journal, which is the on-disk queue; when the broker is back the
-publisher goes on from where it was, in order. Which events the broker has acknowledged is kept
-in a small file beside the journal ("published up to seq"); after a crash the publisher starts
-again from there, so a message may come twice (a consumer drops it by `seq`) but never not at all.
+publisher goes on from where it was, in order.
+
+End to end: a ruling or a hand counts as delivered only when the collector says it has committed
+it, on the table's retained `archived` topic (the k-th archive message of the session, `idx`). Until
+then the publisher keeps it; after any outage (a broker crash or restart included: the broker may
+have lost what it had acknowledged) it sends again everything not yet archived. How far the
+archive has the table is kept in a small file beside the journal ("published up to seq"); after a
+crash the publisher starts again from there, so a message may come twice (a consumer drops it by
+`seq`) but never not at all.
 """
 
 from __future__ import annotations
@@ -25,11 +31,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from firmware_py.core.engine import TableCore
 from firmware_py.daemon.export import HandCutter, HandRecord, Step, hand_history
-from firmware_py.room.feed import FeedBuilder, encode, picture_key
+from firmware_py.room.feed import BroadcastFeed, FeedBuilder, picture_key
 from firmware_py.room.messages import (
+    MAX_MESSAGE_BYTES,
     MISDEALS,
+    ArchivedMessage,
+    BadMessage,
+    decode,
+    encode,
     envelope,
     is_irregularity,
     ruling_json,
@@ -46,6 +59,10 @@ logger = logging.getLogger("firmware_py.room")
 MAX_UNACKED = 2000  # messages handed to paho but not yet acknowledged: the reader waits beyond this
 ROWS_PER_PASS = 500
 MARKER_SAVE_S = 0.5
+# A confirmation that does not move while we wait for older messages means the archive has a gap
+# (a message lost on the way: a shared-subscription collector that died holding it, a broker queue
+# that overflowed): send the unconfirmed ones again, at most this often.
+GAP_S = 10.0
 STOP_FLUSH_S = 5.0
 HOUR_S = 3600.0
 
@@ -57,6 +74,7 @@ class Outgoing:
     qos: int
     retain: bool
     seq: int  # 0: not counted for the marker (heartbeats, broadcast)
+    idx: int = 0  # the archive message's number in the session (rulings and hands); 0: not archived
 
 
 class Marker:
@@ -134,6 +152,14 @@ class RoomPublisher:
         self.counts = TableCounts()
         self.marker = Marker(journal_path.with_name(journal_path.name + ".room.json"), session)
         self.cursor = 0  # the last journal seq fed to our core
+        self.idx = 0  # archive messages (rulings and hands) of the session so far, published or not
+        self.archived = 0  # the collector's last confirmation (idx)
+        self._pending: collections.OrderedDict[int, Outgoing] = collections.OrderedDict()  # idx -> not archived
+        self._sent_at: dict[int, float] = {}  # idx -> when last sent (monotonic)
+        self._confirmations: collections.deque[ArchivedMessage] = collections.deque()  # from paho's thread
+        self._gap = False
+        self._resend = False
+        self._ever_connected = False
         self.start_t: float | None = None
         self._client_factory = client_factory
         self._client: Any = None
@@ -156,6 +182,7 @@ class RoomPublisher:
         self.ready = threading.Event()  # set once our core has caught up with the marker
         self._reader = SessionReader(source=str(journal_path), base_dir=base_dir)
         self.published = 0  # messages handed to paho (for tests and the benchmark)
+        self.resent = 0  # archive messages sent again after an outage
         self.refused = 0
 
     # -- the component ---------------------------------------------------------------------------
@@ -203,13 +230,15 @@ class RoomPublisher:
         from firmware_py.room.mqtt import make_client  # noqa: PLC0415
 
         cfg = self.config
+        # The client id starts with the broker user (the room's broker binds ids to users: docs/room.md).
         client = (self._client_factory() if self._client_factory
-                  else make_client(cfg.broker, client_id=f"table-{cfg.room}-{cfg.table}"))
+                  else make_client(cfg.broker, client_id=f"{cfg.broker.username or cfg.table}.{cfg.room}"))
         offline = envelope(cfg.room, cfg.table, 0, session=self.session, online=False, reason="connection lost")
-        client.will_set(topic(cfg.room, cfg.table, "status"), json.dumps(offline), qos=1, retain=True)
+        client.will_set(topic(cfg.room, cfg.table, "status"), encode("status", offline), qos=1, retain=True)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
+        client.on_message = self._on_message
         if connect:
             client.connect_async(cfg.broker.host, cfg.broker.port, keepalive=KEEPALIVE_S)
         return client
@@ -224,10 +253,26 @@ class RoomPublisher:
         self._refused = ""
         logger.info("room: connected to %s:%d as %s/%s", self.config.broker.host, self.config.broker.port,
                     self.config.room, self.config.table)
+        client.subscribe(topic(self.config.room, self.config.table, "archived"), qos=1)
+        # After an outage the broker may have lost what it acknowledged (a crash before its autosave):
+        # everything not yet archived goes out again, before anything new.
+        self._resend = self._ever_connected
+        self._ever_connected = True
         self._connected.set()
         self._next_heartbeat = 0.0
         self._fault_version = -1  # the state goes out again on every connection
         self._wake.set()
+
+    def _on_message(self, _client: Any, _userdata: Any, message: Any) -> None:
+        """The collector's `archived` confirmation (retained: also on every connection)."""
+        try:
+            confirmation = decode(message.topic, message.payload)
+        except BadMessage as exc:
+            logger.warning("room: %s: a bad confirmation, ignored: %s", message.topic, exc)
+            return
+        if isinstance(confirmation, ArchivedMessage) and confirmation.session == self.session:
+            self._confirmations.append(confirmation)  # paho's thread: only a deque append here
+            self._wake.set()
 
     def _on_disconnect(self, _client: Any, _userdata: Any, _flags: Any, reason: Any, _properties: Any) -> None:
         if self._connected.is_set() and not self._stopping.is_set():
@@ -272,6 +317,8 @@ class RoomPublisher:
             now = time.monotonic()
             if now >= self._next_heartbeat:
                 self._heartbeat(now)
+            if self._resend or self._gap:
+                self._resend_pending()
             self._pump()
             self._release_held(now)
         if time.monotonic() - self._saved_at >= MARKER_SAVE_S:
@@ -299,22 +346,47 @@ class RoomPublisher:
             self._held.clear()
         if self._connected.is_set():
             cfg = self.config
-            info = self._client.publish(topic(cfg.room, cfg.table, "status"), json.dumps(envelope(
+            info = self._client.publish(topic(cfg.room, cfg.table, "status"), encode("status", envelope(
                 cfg.room, cfg.table, self.cursor, session=self.session, online=False, reason="stopped")),
                 qos=1, retain=True)
             info.wait_for_publish(timeout=1.0)
 
     def _send(self, message: Outgoing) -> None:
+        if len(message.payload) > MAX_MESSAGE_BYTES:  # the broker would refuse it, and paho then loops on it
+            self.refused += 1
+            logger.error("room: a %d-byte message for %s is over the room's limit (%d) and is not sent",
+                         len(message.payload), message.topic, MAX_MESSAGE_BYTES)
+            return
         info = self._client.publish(message.topic, message.payload, qos=message.qos, retain=message.retain)
         self.published += 1
         if message.seq:
             self._unacked[info.mid] = message.seq
+        if message.idx:
+            self._pending[message.idx] = message
+            self._sent_at[message.idx] = time.monotonic()
+
+    def _resend_pending(self) -> None:
+        if self._pending:
+            logger.info("room: sending again %d rulings and hands the archive has not confirmed%s",
+                        len(self._pending), " (it has a gap)" if self._gap and not self._resend else "")
+        self._resend = self._gap = False
+        for message in list(self._pending.values()):
+            self._send(message)
+        self.resent += len(self._pending)
 
     def _take_acks(self) -> None:
-        while self._acked:
+        while self._acked:  # the broker's PUBACKs: only the flow control (MAX_UNACKED)
             self._unacked.pop(self._acked.popleft(), None)
-        # Messages go out in seq order, so every seq before the oldest unacknowledged one is complete.
-        done = (next(iter(self._unacked.values())) - 1) if self._unacked else self.cursor
+        while self._confirmations:
+            idx = self._confirmations.popleft().idx
+            if idx <= self.archived and self._pending:
+                oldest = next(iter(self._pending))
+                self._gap = self._gap or time.monotonic() - self._sent_at.get(oldest, 0.0) > GAP_S
+            self.archived = max(self.archived, idx)
+        while self._pending and next(iter(self._pending)) <= self.archived:
+            self._sent_at.pop(self._pending.popitem(last=False)[0], None)
+        # Archive messages go out in seq order: every seq before the oldest unconfirmed one is archived.
+        done = (next(iter(self._pending.values())).seq - 1) if self._pending else self.cursor
         self.marker.seq = max(self.marker.seq, min(done, self.cursor))
 
     def _heartbeat(self, now: float) -> None:
@@ -323,10 +395,10 @@ class RoomPublisher:
         if self._fault_version == -1:
             online = envelope(cfg.room, cfg.table, self.cursor, session=self.session, online=True,
                               dealer=cfg.dealer, heartbeat_s=cfg.heartbeat_s)
-            self._send(Outgoing(topic(cfg.room, cfg.table, "status"), json.dumps(online).encode(), 1, True, 0))
+            self._send(Outgoing(topic(cfg.room, cfg.table, "status"), encode("status", online), 1, True, 0))
         beat = envelope(cfg.room, cfg.table, self.cursor, session=self.session, wall=round(time.time(), 3),
                         acked=self.marker.seq)
-        self._send(Outgoing(topic(cfg.room, cfg.table, "heartbeat"), json.dumps(beat).encode(), 0, False, 0))
+        self._send(Outgoing(topic(cfg.room, cfg.table, "heartbeat"), encode("heartbeat", beat), 0, False, 0))
 
     # -- the journal --------------------------------------------------------------------------------
 
@@ -383,15 +455,18 @@ class RoomPublisher:
     def _count_and_publish(self, seq: int, step: Step, *, publish: bool) -> None:
         cfg, outcome, after = self.config, step.outcome, step.after
         for n, ruling in enumerate(outcome.rulings):
+            self.idx += 1  # counted while catching up too: the same numbers every time
             if ruling.ruling in MISDEALS:
                 self.counts.misdeals += 1
             if is_irregularity(ruling):
                 self.counts.irregularities += 1
             if publish:
-                body = envelope(cfg.room, cfg.table, seq, session=self.session, n=n, dealer=cfg.dealer,
-                                hand=after.hand_number, wall=round(self._stamp, 4), ruling=ruling_json(ruling))
-                self._send(Outgoing(topic(cfg.room, cfg.table, "ruling"), json.dumps(body).encode(), 1, False, seq))
+                body = envelope(cfg.room, cfg.table, seq, session=self.session, n=n, idx=self.idx,
+                                dealer=cfg.dealer, hand=after.hand_number, wall=round(self._stamp, 4),
+                                ruling=ruling_json(ruling))
+                self._send_checked("ruling", body, seq)
         for record in step.ended:  # the event at `seq` ended it
+            self.idx += 1
             if record.played:
                 self.counts.hand_ended(record)
             if publish:
@@ -403,7 +478,8 @@ class RoomPublisher:
         key = picture_key(picture)
         if key != self._last_broadcast:
             self._last_broadcast = key
-            message = Outgoing(topic(cfg.room, cfg.table, "broadcast"), encode(picture), 1, False, 0)
+            message = Outgoing(topic(cfg.room, cfg.table, "broadcast"), self._payload("broadcast", picture), 1,
+                               False, 0)
             self._held.append((time.monotonic() + cfg.broadcast_hold_s, message))
 
     def _send_hand(self, record: HandRecord, seq: int) -> None:
@@ -414,10 +490,25 @@ class RoomPublisher:
                 phh = hand_history(record, table=cfg.table, names=self.names).dumps()
             except (ValueError, KeyError) as exc:
                 problem = str(exc)
-        body = envelope(cfg.room, cfg.table, seq, session=self.session, hand=record.number, t=record.t,
-                        dealer=cfg.dealer, played=record.played, rulings=record.rulings, phh=phh,
+        body = envelope(cfg.room, cfg.table, seq, session=self.session, idx=self.idx, hand=record.number,
+                        t=record.t, dealer=cfg.dealer, played=record.played, rulings=record.rulings, phh=phh,
                         phh_problem=problem)
-        self._send(Outgoing(topic(cfg.room, cfg.table, "hand"), json.dumps(body).encode(), 1, False, seq))
+        self._send_checked("hand", body, seq)
+
+    def _payload(self, kind: str, body: dict[str, Any] | BroadcastFeed) -> bytes:
+        """The message through its schema; one the schema refuses (a bug of ours) still goes out as it is,
+        so the consumers quarantine it where it can be seen, rather than the table dropping it."""
+        try:
+            return encode(kind, body)
+        except BadMessage as exc:
+            seq = body.get("seq") if isinstance(body, dict) else body.seq
+            logger.error("room: the table's own %s message at seq %s breaks the schema: %s", kind, seq, exc)
+            return msgspec.json.encode(body)
+
+    def _send_checked(self, kind: str, body: dict[str, Any], seq: int) -> None:
+        cfg = self.config
+        self._send(Outgoing(topic(cfg.room, cfg.table, kind), self._payload(kind, body), 1, False, seq,
+                            idx=int(body["idx"])))
 
     def _send_state(self, faults: Any) -> None:
         cfg = self.config
@@ -427,7 +518,7 @@ class RoomPublisher:
         body = envelope(cfg.room, cfg.table, self.cursor, session=self.session, dealer=cfg.dealer,
                         status=status_of(snapshot, reader_faults), faults=table_faults,
                         counts=self.counts.to_json(snapshot.t, self.start_t or 0.0), **venue_state(snapshot))
-        self._send(Outgoing(topic(cfg.room, cfg.table, "state"), json.dumps(body).encode(), 1, True, self.cursor))
+        self._send(Outgoing(topic(cfg.room, cfg.table, "state"), self._payload("state", body), 1, True, self.cursor))
 
     def _release_held(self, now: float) -> None:
         while self._held and self._held[0][0] <= now:

@@ -22,6 +22,7 @@ ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 DEFAULT_PORT = 1883
 DEFAULT_TLS_PORT = 8883
 RESERVED_USERS = ("floor", "collector", "production")  # the room's own clients (config/room/acl)
+MAX_NAME = 200  # as the room's messages allow (firmware_py/room/messages.py, Name)
 ROOM_KEYS = ("room", "table", "broker", "port", "tls", "ca_file", "cert_file", "key_file", "username",
              "password_file", "dealer", "heartbeat_s", "broadcast", "broadcast_hold_s")
 
@@ -116,6 +117,8 @@ def parse_room(source: str, raw: Any, *, base_dir: Path) -> RoomConfig:
         name = raw.get("dealer", "")
         if not isinstance(name, str):
             raise error(f"must be the dealer's name, a string, not {shown(name)} (e.g. dealer = \"Ada\")", "dealer")
+        if len(name) > MAX_NAME or any(ord(c) < 32 or ord(c) == 127 for c in name):  # the room's schema (Name)
+            raise error(f"must be a name of at most {MAX_NAME} characters on one line, not {shown(name)}", "dealer")
         return name
 
     room = mistakes.attempt(lambda: ident("room"), "")

@@ -15,7 +15,15 @@ from typing import Any
 import pytest
 
 from firmware_py.room.room_config import BrokerConfig
-from tests.room.services import ACL_FILE, Mosquitto, Postgres, ensure_installed, postgres_bin, simulated_table_file
+from tests.room.services import (
+    ACL_FILE,
+    Mosquitto,
+    Postgres,
+    clientid_guard,
+    ensure_installed,
+    postgres_bin,
+    simulated_table_file,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 USERS = {"t01": "table-one-secret", "t02": "table-two-secret", "floor": "floor-secret",
@@ -37,10 +45,20 @@ def broker(tmp_path: Path, mosquitto_installed: None) -> Iterator[Mosquitto]:
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def guard_plugin(tmp_path_factory: pytest.TempPathFactory, mosquitto_installed: None) -> Path:
+    """config/room/clientid_guard.c built for this run (the room's broker binds client ids to users)."""
+    try:
+        return clientid_guard(tmp_path_factory.mktemp("guard"))
+    except (RuntimeError, subprocess.CalledProcessError) as exc:
+        pytest.skip(f"the client-id plugin cannot be built here: {exc}")
+
+
 @pytest.fixture
-def secure_broker(tmp_path: Path, mosquitto_installed: None) -> Iterator[Mosquitto]:
-    """Mosquitto with TLS (a throwaway CA), per-client passwords and config/room/acl."""
-    server = Mosquitto(tmp_path / "mosquitto-tls", tls=True, users=USERS, acl=ACL_FILE).start()
+def secure_broker(tmp_path: Path, guard_plugin: Path) -> Iterator[Mosquitto]:
+    """Mosquitto as the room ships it: TLS (a throwaway CA), per-client passwords, config/room/acl,
+    config/room/mosquitto.conf and the client-id plugin."""
+    server = Mosquitto(tmp_path / "mosquitto-tls", tls=True, users=USERS, acl=ACL_FILE, guard=guard_plugin).start()
     yield server
     server.stop()
 
@@ -62,16 +80,26 @@ class Listener:
         from firmware_py.room.mqtt import connect_properties, make_client  # noqa: PLC0415
 
         self.messages: list[tuple[str, dict[str, Any] | bytes, bool]] = []
-        self.connected = threading.Event()
+        self.connected = threading.Event()  # connected and every subscription answered (SUBACK)
         self.connect_reason = ""
+        self._subscribing: set[int] = set()
+        if config.username and not client_id.startswith(config.username + "."):
+            client_id = f"{config.username}.{client_id}"  # the room's broker binds client ids to users
         self.client = make_client(config, client_id=client_id)
         self.topics = topics
 
         def on_connect(client: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
             self.connect_reason = str(reason)
             if not reason.is_failure:
-                for name in self.topics:
-                    client.subscribe(name, qos=1)
+                self._subscribing = {client.subscribe(name, qos=1)[1] for name in self.topics}
+                if not self._subscribing:
+                    self.connected.set()
+
+        def on_subscribe(_c: Any, _u: Any, mid: int, _reasons: Any, _p: Any) -> None:
+            # Only once the broker has answered is the subscription in place: a message published
+            # before then may not reach us (the flaky test_a_table_may_publish_only_under_its_own_id).
+            self._subscribing.discard(mid)
+            if not self._subscribing:
                 self.connected.set()
 
         def on_message(_c: Any, _u: Any, message: Any) -> None:
@@ -82,6 +110,7 @@ class Listener:
             self.messages.append((message.topic, body, bool(message.retain)))
 
         self.client.on_connect = on_connect
+        self.client.on_subscribe = on_subscribe
         self.client.on_message = on_message
         self.client.connect(config.host, config.port, clean_start=not persistent,
                             properties=connect_properties(session_expiry_s=3600 if persistent else 0))
@@ -107,6 +136,35 @@ class Listener:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+class RoomCollector:
+    """The collector as `collect` runs it (the schema, the store, acknowledgement after the commit, the
+    retained `archived` confirmations), in this process."""
+
+    def __init__(self, config: BrokerConfig, db: Path | str, *, client_id: str = "collector.test",
+                 room: str = "main", share: str | None = None) -> None:
+        from firmware_py.room.collector import Collector, open_store  # noqa: PLC0415
+        from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
+
+        self.store = open_store(str(db))
+        self.collector = Collector(self.store, name=client_id)
+        self.subscriber = RoomSubscriber(config, [f"pokertable/{room}/+/ruling", f"pokertable/{room}/+/hand"],
+                                         client_id=client_id, persistent=True, manual_ack=True, share=share,
+                                         on_message=self.collector.offer)
+        self.collector.ack = self.subscriber.ack
+        self.collector.publish = lambda name, payload: self.subscriber.client.publish(name, payload, qos=1,
+                                                                                      retain=True)
+        self.collector.start()
+        self.subscriber.start(deadline=time.monotonic() + 10)
+
+    def wait_subscribed(self, timeout: float = 10.0) -> bool:
+        return self.subscriber.subscribed.wait(timeout)
+
+    def stop(self) -> None:
+        self.collector.stop()
+        self.subscriber.stop()
+        self.store.close()
 
 
 @pytest.fixture(scope="session")

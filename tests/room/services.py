@@ -16,6 +16,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ACL_FILE = ROOT / "config" / "room" / "acl"
+ROOM_CONF = ROOT / "config" / "room" / "mosquitto.conf"  # the shipped broker settings
+GUARD_SOURCE = ROOT / "config" / "room" / "clientid_guard.c"
 
 
 def simulated_table_file(directory: Path, name: str, *, seats: int = 6, room: str = "") -> Path:
@@ -75,6 +77,41 @@ def ensure_installed(binary: str, packages: list[str]) -> str | None:
 
 def mosquitto_binary() -> str:
     return shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+
+
+def room_settings() -> list[str]:
+    """The shipped config/room/mosquitto.conf, without its comments."""
+    return [line for line in ROOM_CONF.read_text().splitlines() if line.strip() and not line.startswith("#")]
+
+
+def clientid_guard(directory: Path) -> Path:
+    """The room's Mosquitto plugin (config/room/clientid_guard.c), built with gcc against Debian's
+    mosquitto-dev headers (installed with apt-get when missing), as systemd/install-room.sh builds it."""
+    library = directory / "clientid_guard.so"
+    if library.exists():
+        return library
+    if not Path("/usr/include/mosquitto_broker.h").exists() or not Path("/usr/include/mosquitto.h").exists():
+        reason = ensure_installed("gcc", ["gcc"]) or _install_headers()
+        if reason:
+            raise RuntimeError(reason)
+    directory.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["gcc", "-O2", "-Wall", "-shared", "-fPIC", "-o", str(library), str(GUARD_SOURCE)], check=True,
+                   capture_output=True, timeout=120)
+    os.chmod(library, 0o755)
+    return library
+
+
+def _install_headers() -> str | None:
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        return "the mosquitto-dev headers are missing: apt-get install mosquitto-dev libmosquitto-dev"
+    for attempt in range(2):
+        result = subprocess.run(["apt-get", "install", "-y", "-qq", "mosquitto-dev", "libmosquitto-dev"],
+                                capture_output=True, text=True, check=False, timeout=600)
+        if result.returncode == 0:
+            return None
+        if attempt == 0:
+            subprocess.run(["apt-get", "update", "-qq"], capture_output=True, check=False, timeout=600)
+    return f"apt-get install mosquitto-dev libmosquitto-dev failed: {result.stderr.strip()[-300:]}"
 
 
 # -- certificates ---------------------------------------------------------------------------------
@@ -150,6 +187,7 @@ class Mosquitto:
     acl: Path | None = None
     certs: Certs | None = None
     extra: list[str] = field(default_factory=list)  # more mosquitto.conf lines (a bridge section)
+    guard: Path | None = None  # the client-id plugin (clientid_guard), for a broker with users
     process: subprocess.Popen[bytes] | None = None
 
     def __post_init__(self) -> None:
@@ -161,8 +199,7 @@ class Mosquitto:
         store = self.directory / "store"
         store.mkdir(exist_ok=True)
         os.chmod(store, 0o777)  # mosquitto started as root writes as its own user
-        lines = [f"listener {self.port} 127.0.0.1", "persistence true", f"persistence_location {store}/",
-                 "autosave_interval 1", "max_queued_messages 100000",
+        lines = [f"listener {self.port} 127.0.0.1", *room_settings(), f"persistence_location {store}/",
                  "max_inflight_messages 0", f"log_dest file {self.directory / 'mosquitto.log'}",
                  "log_type error", "log_type warning", "log_type notice", "log_type subscribe",
                  "log_type unsubscribe", "log_type information"]
@@ -184,6 +221,8 @@ class Mosquitto:
             lines.append("allow_anonymous true")
         if self.acl is not None:
             lines.append(f"acl_file {self.acl}")
+        if self.guard is not None:
+            lines.append(f"plugin {self.guard}")
         self.conf = self.directory / "mosquitto.conf"
         self.conf.write_text("\n".join([*lines, *self.extra]) + "\n")
         os.chmod(self.directory, 0o777)
@@ -209,7 +248,7 @@ class Mosquitto:
         self.process = None
 
     def kill(self) -> None:
-        """SIGKILL: what the broker has not saved is gone."""
+        """SIGKILL: what the broker had not saved (autosave) is gone."""
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(5)
@@ -229,7 +268,7 @@ def zone_bridge(shipped: str, *, zone: str, centre: Mosquitto, password: str) ->
     """config/room/zone-bridge.conf with this zone's name, the centre's port, password and CA: the lines
     a zone broker adds to its mosquitto.conf. Only the values the file says to change are changed."""
     assert centre.certs is not None
-    values = {"connection": zone, "address": f"127.0.0.1:{centre.port}", "remote_clientid": f"bridge-{zone}",
+    values = {"connection": zone, "address": f"127.0.0.1:{centre.port}", "remote_clientid": f"{zone}.bridge",
               "remote_username": zone, "remote_password": password, "bridge_cafile": str(centre.certs.ca)}
     lines = []
     for line in shipped.splitlines():

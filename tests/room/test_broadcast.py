@@ -17,14 +17,14 @@ from firmware_py.room.overlay import make_app
 from firmware_py.room.overlay_theme import load_theme
 from firmware_py.web.server import serve
 from tests.room.conftest import ROOT, Listener, broker_config, table_file
+from tests.room.samples import message
 from tests.room.services import Mosquitto, free_port
 from tests.room.test_publisher import environment, simulate
 
-MESSAGE = {"v": 1, "room": "main", "table": "t01", "seq": 7, "session": "s", "t": 12.0, "profile": "robert",
-           "profile_title": "Robert", "hand": 3, "phase": "betting", "street": "flop", "board": ["Ah", "7c", "2d"],
-           "button": 1, "small_blind": 2, "big_blind": 3, "to_act": 2, "in_play": "red",
-           "seats": [{"seat": 1, "name": "Ada", "state": "active", "cards": ["Ks", "Kd"]},
-                     {"seat": 2, "name": "Bo", "state": "active", "cards": ["Qh", "Jh"]}]}
+MESSAGE = message("broadcast", "t01", 7, session="s", t=12.0, profile_title="Robert", hand=3, phase="betting",
+                  street="flop", board=["Ah", "7c", "2d"], button=1, small_blind=2, big_blind=3, to_act=2,
+                  in_play="red", seats=[{"seat": 1, "name": "Ada", "state": "active", "cards": ["Ks", "Kd"]},
+                                        {"seat": 2, "name": "Bo", "state": "active", "cards": ["Qh", "Jh"]}])
 
 
 def test_nothing_is_on_air_or_in_the_feed_before_the_whole_delay_from_arrival() -> None:

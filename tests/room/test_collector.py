@@ -3,6 +3,7 @@ however often the broker delivers them and however often the collector is killed
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -13,7 +14,9 @@ from typing import Any
 import pytest
 
 from firmware_py.room.collector import Collector, PostgresStore, SQLiteStore, hand_row, open_store
+from firmware_py.room.messages import decode
 from tests.room.conftest import ROOT, Listener, broker_config, table_file
+from tests.room.samples import message
 from tests.room.services import Mosquitto, Postgres
 from tests.room.test_publisher import environment, journal_truth, simulate
 from tests.room.truth import journal_truth as journal_hands_truth
@@ -64,6 +67,18 @@ def test_postgres_store_keeps_each_ruling_and_hand_once(tmp_path: Path, broker: 
     assert store.query("SELECT count(*) FROM rulings")[0][0] == sum(1 for n, _b in messages if n.endswith("/ruling"))
     phh = store.query("SELECT phh FROM hands WHERE played ORDER BY seq LIMIT 1")[0][0]
     assert "variant = 'NT'" in phh
+    # A bad message into PostgreSQL's quarantine, its bytes as they came, and the archive's count past it.
+    name, body = next((n, b) for n, b in messages if n.endswith("/hand"))
+    bad = json.dumps({**body, "played": "yes"}).encode()
+    collector = Collector(store)
+    collector.start()
+    collector.offer(name, bad)
+    collector.stop()
+    assert store.query("SELECT payload, reason FROM dead_letters")[0] == (bad, "Expected `bool`, got `str` - at "
+                                                                               "`$.played`")
+    key = ("main", "t01", body["session"])
+    stored = store.query("SELECT (SELECT count(*) FROM rulings) + (SELECT count(*) FROM hands)")[0][0]
+    assert collector.heads[key][0] == stored  # every ruling and hand of the session, 1 to n, without a gap
     store.close()
 
 
@@ -113,6 +128,8 @@ def test_collect_command_killed_and_restarted_misses_nothing_and_doubles_nothing
     (["--room", "main", "--db", "postgresql://nobody@127.0.0.1:1/none"], "cannot connect to the database"),
     (["--room", "main", "--db", "/proc/nope/room.sqlite3"], "cannot open the collector's database"),
     (["--room", "a/b"], "--room 'a/b' may hold only letters"),
+    (["--room", "main", "--client-id", "t01.main"], "accepts user 'collector' only with the id 'collector' or "
+                                                    "collector.<anything>"),
 ])
 def test_collect_command_bad_options_are_named(argv: list[str], message: str) -> None:
     result = subprocess.run([sys.executable, "-m", "firmware_py", "collect", *argv], cwd=ROOT, env=environment(),
@@ -122,8 +139,8 @@ def test_collect_command_bad_options_are_named(argv: list[str], message: str) ->
 
 
 def _hand(seq: int, **fields: Any) -> tuple[str, dict[str, Any]]:
-    return ("pokertable/main/t01/hand", {"v": 1, "room": "main", "table": "t01", "session": "s1", "seq": seq,
-                                         "hand": seq, "t": 1.0, "dealer": "Ada", "rulings": [], **fields})
+    return ("pokertable/main/t01/hand", message("hand", "t01", seq, session="s1", hand=seq, t=1.0, dealer="Ada",
+                                                rulings=[], **fields))
 
 
 def test_the_collector_stores_why_a_played_hand_has_no_phh(tmp_path: Path) -> None:
@@ -140,7 +157,7 @@ def test_the_collector_stores_why_a_played_hand_has_no_phh(tmp_path: Path) -> No
     store.close()
 
 
-def test_a_collector_database_made_before_gets_the_phh_problem_column(tmp_path: Path) -> None:
+def test_a_collector_database_made_before_gets_the_phh_problem_and_idx_columns(tmp_path: Path) -> None:
     import sqlite3  # noqa: PLC0415
 
     path = tmp_path / "old.sqlite3"
@@ -152,6 +169,7 @@ def test_a_collector_database_made_before_gets_the_phh_problem_column(tmp_path: 
     old.commit()
     old.close()
     store = open_store(str(path))
-    store.write([], [hand_row("main", "t01", _hand(2, played=True, phh=None, phh_problem="odd chips")[1])])
-    assert store.query("SELECT seq, phh_problem FROM hands ORDER BY seq") == [(1, None), (2, "odd chips")]
+    name, body = _hand(2, played=True, phh=None, phh_problem="odd chips")
+    store.write([], [hand_row(decode(name, body))])
+    assert store.query("SELECT seq, phh_problem, idx FROM hands ORDER BY seq") == [(1, None, None), (2, "odd chips", 2)]
     store.close()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import time
@@ -17,16 +18,14 @@ from display.floor import STATUS_COLOURS, render_floor, tile_rects
 from display.render import init_headless
 from firmware_py.room.floor import FloorModel
 from tests.room.conftest import ROOT, table_file
-from tests.room.samples import room_of
+from tests.room.samples import message, room_of
 from tests.room.services import Mosquitto
 from tests.room.test_publisher import environment, journal_truth, simulate
 
-BASE = {"v": 1, "room": "main", "table": "t07", "session": "abc"}
-
 
 def ruling(seq: int, n: int = 0, kind: str = "misdeal", dealer: str = "Ana") -> dict[str, object]:
-    return {**BASE, "seq": seq, "n": n, "dealer": dealer,
-            "ruling": {"t": 1.0, "ruling": kind, "rule": "robert: Misdeals 1(a)", "remedy": "Redeal."}}
+    return message("ruling", "t07", seq, session="abc", n=n, dealer=dealer,
+                   ruling={"t": 1.0, "ruling": kind, "rule": "robert: Misdeals 1(a)", "remedy": "Redeal."})
 
 
 def test_a_ruling_delivered_twice_is_counted_once_for_the_table_and_its_dealer() -> None:
@@ -44,26 +43,30 @@ def test_a_ruling_delivered_twice_is_counted_once_for_the_table_and_its_dealer()
 def test_status_follows_the_state_and_the_last_will_and_a_silent_table_goes_offline() -> None:
     model = FloorModel("main")
     topic = "pokertable/main/t07/"
-    model.feed(topic + "status", {**BASE, "seq": 0, "online": True, "heartbeat_s": 2}, now=0.0)
-    model.feed(topic + "state", {**BASE, "seq": 10, "status": "flop", "open_rulings": []}, now=0.0)
+    model.feed(topic + "status", message("status", "t07", 0, heartbeat_s=2), now=0.0)
+    model.feed(topic + "state", message("state", "t07", 10, status="flop"), now=0.0)
     view = model.table("t07")
     assert view is not None and view.status(1.0) == "flop"
-    model.feed(topic + "state", {**BASE, "seq": 8, "status": "dealing"}, now=1.0)  # an older one, redelivered
+    model.feed(topic + "state", message("state", "t07", 8, status="dealing"), now=1.0)  # an older one, redelivered
     assert view.status(1.0) == "flop"
     assert view.status(7.5) == "offline"  # three heartbeats (2 s) missed since the last message
-    model.feed(topic + "heartbeat", {**BASE, "seq": 10}, now=7.5)
+    model.feed(topic + "heartbeat", message("heartbeat", "t07", 10), now=7.5)
     assert view.status(7.6) == "flop"
-    model.feed(topic + "status", {**BASE, "seq": 10, "online": False, "reason": "connection lost"}, now=8.0)
+    model.feed(topic + "status", message("status", "t07", 10, online=False, reason="connection lost"), now=8.0)
     assert view.status(8.0) == "offline" and view.offline_reason == "connection lost"
 
 
-def test_messages_of_another_room_or_version_are_ignored() -> None:
+def test_messages_of_another_room_or_kind_are_ignored_and_another_version_is_quarantined() -> None:
     model = FloorModel("main")
-    model.feed("pokertable/other/t1/state", {**BASE, "room": "other", "seq": 1}, now=0.0)
-    model.feed("pokertable/main/t1/state", {**BASE, "v": 2, "seq": 1}, now=0.0)
-    model.feed("pokertable/main/t1/hand", {**BASE, "seq": 1}, now=0.0)
-    model.feed("somewhere/else", {**BASE}, now=0.0)
-    assert model.tables() == [] and model.ignored == 4
+    model.feed("pokertable/other/t1/state", message("state", "t1", room="other"), now=0.0)
+    model.feed("pokertable/main/t1/hand", message("hand", "t1"), now=0.0)
+    assert model.tables() == [] and model.ignored == 2
+    model.feed("pokertable/main/t1/state", {**message("state", "t1"), "v": 2}, now=0.0)
+    model.feed("somewhere/else", message("state", "t1"), now=0.0)
+    assert model.quarantined == 2
+    view = model.table("t1")
+    assert view is not None and view.status(1.0) == "bad_message" and view.bad_reason.startswith("state: ")
+    assert view.status(61.0) == "offline"  # the fault tile for a minute after the last bad message
 
 
 def test_fifty_tables_fit_a_1080p_screen_in_readable_tiles() -> None:
@@ -131,32 +134,32 @@ def test_floor_command_bad_options_are_named(argv: list[str], message: str) -> N
 
 def _stopped_table(model: FloorModel, name: str, *, at: float) -> None:
     topic = f"pokertable/main/{name}/"
-    body = {**BASE, "table": name}
-    model.feed(topic + "status", {**body, "seq": 0, "online": True, "heartbeat_s": 2}, now=0.0)
-    model.feed(topic + "state", {**body, "seq": 40, "status": "idle", "open_rulings": []}, now=0.0)
-    model.feed(topic + "status", {**body, "seq": 40, "online": False, "reason": "stopped"}, now=at)
+    model.feed(topic + "status", message("status", name, 0, session="abc", heartbeat_s=2), now=0.0)
+    model.feed(topic + "state", message("state", name, 40, session="abc"), now=0.0)
+    model.feed(topic + "status", message("status", name, 40, session="abc", online=False, reason="stopped"), now=at)
 
 
 def test_a_stopped_table_is_retired_after_the_time_given_and_comes_back_when_it_is_heard_from() -> None:
     model = FloorModel("main")
     _stopped_table(model, "t07", at=10.0)
     topic = "pokertable/main/t07/"
-    model.feed("pokertable/main/t08/heartbeat", {**BASE, "table": "t08", "seq": 1}, now=30.0)  # online
+    model.feed("pokertable/main/t08/heartbeat", message("heartbeat", "t08", 1, session="abc"), now=30.0)  # online
     assert model.retire(39.0, offline_for_s=30) == []  # offline for 29 s only
     assert model.retire(40.0, offline_for_s=30) == ["t07"]
     assert [v.table for v in model.tables()] == ["t08"]
     # What the broker delivers again (the retained state and status, after a reconnect) keeps it off the floor
-    model.feed(topic + "state", {**BASE, "seq": 40, "status": "idle"}, now=41.0)
-    model.feed(topic + "status", {**BASE, "seq": 40, "online": False, "reason": "stopped"}, now=41.0)
+    model.feed(topic + "state", message("state", "t07", 40, session="abc"), now=41.0)
+    model.feed(topic + "status", message("status", "t07", 40, session="abc", online=False, reason="stopped"),
+               now=41.0)
     assert [v.table for v in model.tables()] == ["t08"]
     # ... and the table started again is back
-    model.feed(topic + "status", {**BASE, "seq": 41, "online": True, "heartbeat_s": 2}, now=50.0)
+    model.feed(topic + "status", message("status", "t07", 41, session="abc", heartbeat_s=2), now=50.0)
     assert model.table("t07") is not None and model.table("t07").status(50.0) == "idle"
 
 
 def test_a_table_gone_silent_counts_offline_from_its_missed_heartbeats() -> None:
     model = FloorModel("main")
-    model.feed("pokertable/main/t07/status", {**BASE, "seq": 0, "online": True, "heartbeat_s": 2}, now=0.0)
+    model.feed("pokertable/main/t07/status", message("status", "t07", 0, session="abc", heartbeat_s=2), now=0.0)
     view = model.table("t07")
     assert view.offline_for(5.0) is None and view.offline_for(16.0) == 10.0  # silent since 0 + 3 beats of 2 s
     assert model.retire(16.0, offline_for_s=11) == [] and model.retire(16.0, offline_for_s=10) == ["t07"]
@@ -170,7 +173,7 @@ def test_r_in_the_floor_window_retires_every_offline_table_and_esc_closes_it() -
 
     model = FloorModel("main")
     _stopped_table(model, "t07", at=0.0)
-    model.feed("pokertable/main/t08/heartbeat", {**BASE, "table": "t08", "seq": 1}, now=time.monotonic())
+    model.feed("pokertable/main/t08/heartbeat", message("heartbeat", "t08", 1, session="abc"), now=time.monotonic())
     init_headless()
     ticks = []
     for key in (pygame.K_r, pygame.K_ESCAPE):
@@ -185,9 +188,9 @@ def test_the_floor_header_counts_in_the_singular_for_one() -> None:
     from display import floor as floor_view  # noqa: PLC0415
 
     model = FloorModel("main")
-    model.feed("pokertable/main/t07/status", {**BASE, "seq": 0, "online": True, "heartbeat_s": 2}, now=0.0)
-    model.feed("pokertable/main/t07/state", {**BASE, "seq": 3, "status": "flop",
-                                             "open_rulings": [ruling(3)["ruling"]]}, now=0.0)
+    model.feed("pokertable/main/t07/status", message("status", "t07", 0, session="abc", heartbeat_s=2), now=0.0)
+    model.feed("pokertable/main/t07/state", message("state", "t07", 3, session="abc", status="flop",
+                                                    open_rulings=[ruling(3)["ruling"]]), now=0.0)
     drawn: list[str] = []
     original = theme.draw_text
     init_headless()
@@ -219,3 +222,41 @@ def test_floor_dump_is_written_every_second_with_a_window_too(tmp_path: Path, br
     finally:
         floor.terminate()
         floor.communicate(timeout=30)
+
+
+def test_retained_bad_states_show_as_fault_tiles_at_every_start_and_the_good_table_still_shows(
+        tmp_path: Path, broker: Mosquitto) -> None:
+    from firmware_py.room.mqtt import make_client  # noqa: PLC0415
+    from tests.room.conftest import broker_config  # noqa: PLC0415
+    from tests.room.poison import KIND_MUTATIONS, MUTATIONS, good  # noqa: PLC0415
+
+    names = sorted({**MUTATIONS, **KIND_MUTATIONS["state"]})
+    client = make_client(broker_config(broker), client_id="poisoner")
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    infos = []
+    for number, name in enumerate(names, start=1):  # one retained bad state per table, every way there is
+        mutate = {**MUTATIONS, **KIND_MUTATIONS["state"]}[name]
+        result = mutate(good("state", f"t{number}", 5), random.Random(number))
+        payload = result if isinstance(result, bytes) else json.dumps(result).encode()
+        infos.append(client.publish(f"pokertable/main/t{number}/state", payload, qos=1, retain=True))
+    infos.append(client.publish("pokertable/main/good/state", json.dumps(good("state", "good", 5)).encode(), qos=1,
+                                retain=True))
+    infos.append(client.publish("pokertable/main/good/status", json.dumps(message("status", "good", 0)).encode(),
+                                qos=1, retain=True))
+    for info in infos:
+        info.wait_for_publish(timeout=10)
+    client.disconnect()
+    client.loop_stop()
+    for start in range(2):  # the retained poison is there at every start
+        dump = tmp_path / f"floor{start}.json"
+        result = subprocess.run([sys.executable, "-m", "firmware_py", "floor", "--room", "main", "--broker",
+                                 f"127.0.0.1:{broker.port}", "--headless", "--seconds", "3", "--dump", str(dump),
+                                 "--client-id", f"floor.start{start}"], cwd=ROOT, env=environment(),
+                                capture_output=True, text=True, timeout=60, check=False)
+        assert result.returncode == 0 and "Traceback" not in result.stdout + result.stderr, result.stderr[-1500:]
+        seen = json.loads(dump.read_text())
+        assert seen["quarantined"] == len(names) - 1  # an empty retained payload clears the retained message
+        statuses = {table: view["status"] for table, view in seen["tables"].items()}
+        assert statuses.pop("good") == "flop"
+        assert set(statuses.values()) == {"bad_message"} and len(statuses) <= len(names)

@@ -17,6 +17,7 @@ import pytest
 
 from firmware_py.commands import REFUSED, UNREACHABLE
 from tests.room.conftest import ROOT, USERS, broker_config, table_file
+from tests.room.samples import message
 from tests.room.services import ACL_FILE, Mosquitto, free_port, make_certs
 from tests.room.test_publisher import environment
 
@@ -101,17 +102,17 @@ def test_a_table_whose_broker_is_down_deals_on_and_says_so(tmp_path, mosquitto_i
 def _online_table_with_a_ruling_and_a_hand(broker: Mosquitto) -> None:
     from firmware_py.room.mqtt import make_client  # noqa: PLC0415
 
-    client = make_client(broker_config(broker, "t01"), client_id="t01-by-hand")
+    client = make_client(broker_config(broker, "t01"), client_id="t01.by-hand")  # the broker binds ids to users
     client.connect("127.0.0.1", broker.port)
     client.loop_start()
-    common = {"v": 1, "room": "main", "table": "t01", "session": "s1", "dealer": "Dana"}
-    client.publish("pokertable/main/t01/status", json.dumps({**common, "seq": 0, "online": True}), qos=1,
+    client.publish("pokertable/main/t01/status", json.dumps(message("status", "t01", 0, dealer="Dana")), qos=1,
                    retain=True).wait_for_publish(5)
-    client.publish("pokertable/main/t01/ruling", json.dumps({**common, "seq": 3, "n": 0, "hand": 1, "wall": 1.0,
-                   "ruling": {"t": 1.0, "ruling": "exposed_card", "seat": 2, "card": "Qc", "rule": "robert: Hold'em 1",
-                              "remedy": "Deal on."}}), qos=1).wait_for_publish(5)
-    client.publish("pokertable/main/t01/hand", json.dumps({**common, "seq": 9, "hand": 1, "t": 2.0, "played": False,
-                   "rulings": [], "phh": None, "phh_problem": None}), qos=1).wait_for_publish(5)
+    client.publish("pokertable/main/t01/ruling", json.dumps(message(
+        "ruling", "t01", 3, dealer="Dana", idx=1, ruling={"t": 1.0, "ruling": "exposed_card", "seat": 2, "card": "Qc",
+                                                          "rule": "robert: Hold'em 1", "remedy": "Deal on."})),
+                   qos=1).wait_for_publish(5)
+    client.publish("pokertable/main/t01/hand", json.dumps(message("hand", "t01", 9, dealer="Dana", idx=2, t=2.0)),
+                   qos=1).wait_for_publish(5)
     client.disconnect()
     client.loop_stop()
 
@@ -144,7 +145,7 @@ def test_the_collectors_sqlite_files_are_owner_only(tmp_path):
 
     path = tmp_path / "state" / "room.sqlite3"
     store = SQLiteStore(path)
-    store.write([("main", "t01", "s", 1, 0, "", 1, 1.0, "exposed_card", "r", "x", "{}")], [])
+    store.write([("main", "t01", "s", 1, 0, "", 1, 1.0, "exposed_card", "r", "x", "{}", 1)], [])
     files = [path, path.with_name("room.sqlite3-wal"), path.with_name("room.sqlite3-shm")]
     assert all(p.exists() for p in files)
     assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in files} == {p.name: 0o600 for p in files}

@@ -21,7 +21,7 @@ from firmware_py.errors import ConfigError
 from firmware_py.profiles import load_profiles
 from firmware_py.room.messages import venue_digest, venue_state
 from firmware_py.room.publisher import RoomPublisher, journal_session
-from tests.room.conftest import ROOT, Listener, broker_config, table_file
+from tests.room.conftest import ROOT, Listener, RoomCollector, broker_config, table_file
 from tests.room.services import Mosquitto, free_port
 
 CARD_CHARS = set("23456789TJQKA")
@@ -81,6 +81,7 @@ def test_room_is_off_without_its_section() -> None:
     ({"room": "main", "table": "t1", "ca_file": "table.toml"}, "[room] ca_file: is set but tls is false"),
     ({"room": "main", "table": "t1", "tls": True, "ca_file": "nope.crt"}, "[room] ca_file: no such file"),
     ({"room": "main", "table": "t1", "heartbeat_s": 0}, "[room] heartbeat_s: must be a number of seconds"),
+    ({"room": "main", "table": "t1", "dealer": "Ana\nBen"}, "[room] dealer: must be a name of at most 200 characters"),
 ])
 def test_a_bad_room_key_is_named_with_the_file(room: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError) as caught:
@@ -171,8 +172,10 @@ def test_broker_outage_queues_in_the_journal_and_catches_up_in_order(tmp_path: P
     listener = Listener(broker_config(broker), "pokertable/main/t01/ruling", "pokertable/main/t01/state",
                         client_id="outage-listener", persistent=True)
     assert listener.wait_connected()
+    collector = RoomCollector(broker_config(broker), tmp_path / "archive.sqlite3")  # confirms what it stored
+    assert collector.wait_subscribed()
     time.sleep(0.3)
-    broker.stop()  # the listener's session and subscriptions are kept across the restart
+    broker.stop()  # the listener's and the collector's sessions and subscriptions are kept across the restart
 
     config = load_table_config(table_file(tmp_path, port=broker.port), with_display=False)
     path = tmp_path / "live.sqlite3"
@@ -191,7 +194,8 @@ def test_broker_outage_queues_in_the_journal_and_catches_up_in_order(tmp_path: P
     assert first.published == 0  # nothing can go out: the events wait in the journal
     broker.start()
     assert listener.wait_for(lambda: any(m["seq"] >= half for m in listener.of("state")))
-    first.stop()  # stops like a crash would for the marker: it knows only what the broker acknowledged
+    assert listener.wait_for(lambda: first.marker.seq == half)  # the collector has confirmed all of it
+    first.stop()  # stops like a crash would for the marker: it knows only what the archive confirmed
     marker = json.loads(path.with_name(path.name + ".room.json").read_text())
     assert marker["seq"] == half
 
@@ -204,10 +208,13 @@ def test_broker_outage_queues_in_the_journal_and_catches_up_in_order(tmp_path: P
     second.wake()
     assert listener.wait_for(lambda: {(m["seq"], m["n"]) for m in listener.of("ruling")} >= rulings, timeout=40)
     assert listener.wait_for(lambda: listener.of("state")[-1]["seq"] == len(events))
+    assert listener.wait_for(lambda: second.marker.seq == len(events))
     second.stop()
     journal.close()
     listener.close()
+    collector.stop()
     broker.stop()
+    assert collector.collector.stats.rejected == 0
 
     got = [(m["seq"], m["n"]) for m in listener.of("ruling")]
     assert set(got) == rulings  # nothing lost

@@ -72,6 +72,16 @@ mount -t tmpfs tmpfs /run
 mkdir -p /run/mosquitto /run/postgresql
 chown mosquitto /run/mosquitto; chown postgres /run/postgresql
 for d in /var/lib/mosquitto /var/log/mosquitto; do mount -t tmpfs tmpfs "$d"; chown mosquitto "$d"; done
+# install-room.sh broker builds the room's plugin into /usr/local/lib/pokertable: a tmpfs there, and what else
+# /usr/local/lib holds bound back in as it is
+mkdir -p "$S/local-lib"
+mount --bind /usr/local/lib "$S/local-lib"
+mount -t tmpfs tmpfs /usr/local/lib
+for entry in "$S"/local-lib/*; do
+    [[ -e "$entry" ]] || continue
+    if [[ -d "$entry" ]]; then mkdir "/usr/local/lib/${entry##*/}"; else touch "/usr/local/lib/${entry##*/}"; fi
+    mount --bind "$entry" "/usr/local/lib/${entry##*/}"
+done
 runuser -u postgres -- "$PGBIN/initdb" -D "$S/pg/data" -U postgres --auth-local=peer --auth-host=scram-sha-256 \
     -E UTF8 >/dev/null
 runuser -u postgres -- "$PGBIN/pg_ctl" -D "$S/pg/data" -o "-k /run/postgresql -c listen_addresses=localhost -p 5432" \
