@@ -316,8 +316,10 @@ def broadcast_command(server: Mosquitto, tmp_path: Path, *extra: str) -> subproc
 
 def feed_port(process: subprocess.Popen[str]) -> int:
     assert process.stdout is not None
-    line = process.stdout.readline()
-    return int(line.split("127.0.0.1:")[1].split("/")[0])
+    for line in process.stdout:  # the server's own log lines come first
+        if line.startswith("broadcast: overlay page"):
+            return int(line.split("127.0.0.1:")[1].split("/")[0])
+    raise AssertionError(f"broadcast never named its page: {process.stderr.read() if process.stderr else ''}")
 
 
 def test_a_standby_broadcast_runs_beside_the_primary_and_a_shared_client_id_is_named(
