@@ -200,7 +200,7 @@ in_installed() {
 }
 say "== the rules, replay and session-reader tests against the installed compiled core"
 in_root /opt/pokertable/venv/bin/pip install -q --disable-pip-version-check --target /opt/pokertable-testdeps \
-    "pytest>=8" "hypothesis>=6" > "$ROOT.testdeps.log" 2>&1 || check_status=$?
+    "pytest>=8" "pytest-xdist>=3.5" "hypothesis>=6" > "$ROOT.testdeps.log" 2>&1 || check_status=$?
 tests_start=$(stamp)
 in_installed /opt/pokertable/venv/bin/python -m pytest -q -p no:cacheprovider tests/rules tests/test_replay.py \
     tests/test_session_chips.py 2>&1 | tail -n 1 | tee -a "$log" || check_status=$?

@@ -67,7 +67,7 @@ def test_run_simulate_opens_a_window_on_a_desktop_and_closes_on(how, x_display, 
 @pytest.mark.parametrize("how", CLOSES)
 def test_the_floor_window_closes_on(how, x_display, room_broker, tmp_path):
     process = _start(["floor", "--room", "main", "--broker", f"127.0.0.1:{room_broker}", "--windowed",
-                      "--size", "960x540", "--client-id", f"floor-xvfb-{how[0]}"], x_display, tmp_path)
+                      "--size", "960x540", "--client-id", f"floor.xvfb-{how[0]}"], x_display, tmp_path)
     _close_and_wait(process, "Floor: room main", x_display, how, tmp_path)
 
 
