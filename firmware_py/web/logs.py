@@ -30,9 +30,12 @@ _ONE_LINE = OneLine()
 
 
 def quiet_server_logs() -> None:
-    """uvicorn's loggers: no access log, no traceback; idempotent."""
+    """uvicorn's loggers: no access log, no traceback, and warnings only (its start-up lines, "Press
+    CTRL+C to quit" among them, say less than the page's own "<name> on http://..." line, and
+    nothing to a dealer under systemd); idempotent."""
     for name in SERVER_LOGGERS:
         log = logging.getLogger(name)
         if _ONE_LINE not in log.filters:
             log.addFilter(_ONE_LINE)
+    logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
     logging.getLogger("uvicorn.access").disabled = True
