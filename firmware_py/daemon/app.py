@@ -46,7 +46,7 @@ from firmware_py.core import (
 )
 from firmware_py.core.engine import Outcome, TableCore
 from firmware_py.core.profiles import Profile
-from firmware_py.daemon.fault_state import FaultState
+from firmware_py.daemon.fault_state import ComponentFault, FaultState
 from firmware_py.daemon.journal import Journal, JournalError, line_of
 from firmware_py.daemon.sdnotify import Notifier, watchdog_interval_s
 from firmware_py.daemon.table_config import TableConfig
@@ -76,13 +76,6 @@ class Stop:
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
-
-
-class ComponentFault:
-    """Posted by a component that failed while running; the main loop puts it in the fault state."""
-
-    def __init__(self, component: str, message: str) -> None:
-        self.component, self.message = component, message
 
 
 class Component(Protocol):
@@ -451,7 +444,7 @@ class Daemon:
         elif isinstance(item, ReaderRecovered):
             if self.faults.clear(self._reader_component(item.reader)):
                 self._publish()
-        elif isinstance(item, ComponentFault):
+        elif isinstance(item, ComponentFault):  # a component that broke while running
             self._fault(item.component, item.message)
         else:
             logger.warning("main loop: ignored %r on the queue", item)
