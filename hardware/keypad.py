@@ -29,6 +29,7 @@ from evdev import InputDevice, ecodes
 from firmware_py.config_toolkit import ConfigMistakes, Section, did_you_mean, shown
 from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName
 from firmware_py.errors import ConfigError
+from firmware_py.extensions import ConfigFile, Extension, Registry
 from hardware.polling import Clock, EventSink
 from hardware.worker import Worker
 
@@ -189,3 +190,14 @@ def open_keypad(config: KeypadConfig) -> Any:
     except OSError as exc:
         logger.warning("keypad: could not grab %s (%s): keys may also reach a console", config.device, exc)
     return device
+
+
+def _attach(registry: Registry, config: KeypadConfig) -> None:
+    from firmware_py.daemon.wiring import add_keypad  # noqa: PLC0415 (the daemon's side, loaded with the daemon)
+
+    add_keypad(registry.daemon, config)
+
+
+# A keypad is a USB device on the Pi: the simulated table has none (its dealer bot keys no amounts).
+EXTENSION = Extension(name="keypad", section="keypad", file=ConfigFile.HARDWARE, real_hardware_only=True,
+                      parse=lambda raw, where: parse_keypad_config(raw, source=where.source), setup=_attach)

@@ -22,7 +22,8 @@ SIM_STACK = 10_000  # the simulated players' chips when the table config sets no
 
 
 def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
-    """The configured SPI readers and serial board on their threads, the panel on the Pi's GPIO."""
+    """The configured SPI readers and serial board on their threads, the panel on the Pi's GPIO (the optional
+    parts, a keypad among them, attach as extensions: `firmware_py.extensions.attach_extensions`)."""
     from hardware.rig import Sensors, start_sensors  # noqa: PLC0415
 
     running: dict[str, Any] = {}
@@ -36,8 +37,6 @@ def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
             sensors.stop()
 
     daemon.readers.append(CallbackComponent("readers", start_readers, stop_readers))
-    if config.hardware.keypad is not None:
-        add_keypad(daemon, config.hardware.keypad)
     if config.hardware.panel is None:
         return
 

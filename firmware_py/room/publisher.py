@@ -35,6 +35,7 @@ import msgspec
 
 from firmware_py.core.engine import TableCore
 from firmware_py.daemon.export import HandCutter, HandRecord, Step, hand_history
+from firmware_py.extensions import Extension, Registry
 from firmware_py.room.feed import BroadcastFeed, FeedBuilder, picture_key
 from firmware_py.room.messages import (
     MAX_MESSAGE_BYTES,
@@ -51,7 +52,7 @@ from firmware_py.room.messages import (
     venue_state,
 )
 from firmware_py.room.mqtt import KEEPALIVE_S
-from firmware_py.room.room_config import RoomConfig
+from firmware_py.room.room_config import RoomConfig, parse_room
 from firmware_py.session import SessionReader
 
 logger = logging.getLogger("firmware_py.room")
@@ -543,3 +544,11 @@ def attach_publisher(daemon: Any, journal: Any) -> RoomPublisher | None:
     daemon.on_snapshot.append(publisher.wake)
     daemon.extras.append(publisher)
     return publisher
+
+
+def _attach(registry: Registry, _config: RoomConfig) -> RoomPublisher | None:
+    return attach_publisher(registry.daemon, registry.journal)
+
+
+EXTENSION = Extension(name="room publisher", section="room",
+                      parse=lambda raw, where: parse_room(where.source, raw, base_dir=where.base_dir), setup=_attach)
