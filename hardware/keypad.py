@@ -27,7 +27,7 @@ from typing import Any
 from evdev import InputDevice, ecodes
 
 from firmware_py.config_toolkit import ConfigMistakes, Section, did_you_mean, shown
-from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName
+from firmware_py.core.events import AMOUNT_ACTIONS, PLAYER_ACTIONS, Button, ButtonName
 from firmware_py.errors import ConfigError
 from firmware_py.extensions import ConfigFile, Extension, Registry
 from hardware.polling import Clock, EventSink
@@ -51,7 +51,6 @@ DEFAULT_KEYS: dict[str, str] = {
 }
 CLEAR_KEYS = frozenset({ecodes.KEY_KPDOT, ecodes.KEY_NUMLOCK, ecodes.KEY_ESC})
 BACK_KEYS = frozenset({ecodes.KEY_BACKSPACE})
-AMOUNT_ACTIONS = frozenset({ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN})
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from display.display_config import View
 from firmware_py.config_toolkit import (
     ConfigMistakes,
     Section,
@@ -39,7 +40,6 @@ if TYPE_CHECKING:  # imported on demand at run time: pygame, starlette and paho 
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent.parent / "config"
 DEFAULT_PATH = CONFIG_DIR / "table.toml"
-VIEWS = ("venue", "broadcast", "operator")
 JOURNAL_NAME = "journal.sqlite3"
 MAX_DELAY_S = 24 * 3600  # the broadcast's secure delay: a day at most
 
@@ -49,7 +49,7 @@ class ScreenConfig:
     """How the daemon drives the screen; `display` holds what the views themselves need."""
 
     enabled: bool = True
-    view: str = "venue"
+    view: View = View.VENUE
     size: tuple[int, int] = (800, 480)
     fullscreen: bool = True
     display: DisplayConfig | None = None  # what the views need (None headless: no pygame)
@@ -256,7 +256,7 @@ def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:
     theirs = ("seat_names", "blind_levels", "levels_start_t", "broadcast_delay_s", "broadcast_delay_minutes",
               "allow_zero_delay", "show_operator_status")  # the last: refused with a clear message
     section = Section(source, "display", raw, ours + theirs, mistakes=mistakes)
-    view = mistakes.attempt(lambda: _view(section), "venue")
+    view = mistakes.attempt(lambda: _view(section), View.VENUE)
     size = mistakes.attempt(lambda: _size(section), (800, 480))
     theirs_given = {k: v for k, v in section.data.items() if k in theirs}
     for key, high in (("broadcast_delay_s", MAX_DELAY_S), ("broadcast_delay_minutes", MAX_DELAY_S / 60)):
@@ -276,11 +276,12 @@ def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:
     return ScreenConfig(enabled=enabled, view=view, size=size, fullscreen=fullscreen, display=display_config)
 
 
-def _view(section: Section) -> str:
-    view = section.string("view", "venue")
-    if view not in VIEWS:
-        raise section.error(f"must be one of {', '.join(VIEWS)}, not {shown(view)}{did_you_mean(view, VIEWS)}", "view")
-    return view
+def _view(section: Section) -> View:
+    view = section.string("view", View.VENUE)
+    if view not in set(View):
+        raise section.error(f"must be one of {', '.join(View)}, not {shown(view)}{did_you_mean(view, list(View))}",
+                            "view")
+    return View(view)
 
 
 def _size(section: Section) -> tuple[int, int]:
