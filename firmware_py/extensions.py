@@ -28,6 +28,7 @@ import importlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
@@ -126,8 +127,7 @@ class Extensions:
         parsed: dict[str, object] = {}
         for section in self.sections(file):
             if section in data:
-                extension = self.get(section)
-                value = attempt(lambda e=extension, s=section: e.parse(data[s], where), None)
+                value = attempt(partial(self.get(section).parse, data[section], where), None)
                 if value is not None:
                     parsed[section] = value
         return parsed
