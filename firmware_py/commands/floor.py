@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -84,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
             next_dump = now + 1.0
 
     def window(command: RoomCommand) -> int:
-        return _window(model, room, (width, height), args, command=command, every_frame=housekeeping)
+        return _window(model, room, (width, height), args, stop=command.stop, deadline=command.deadline,
+                       every_frame=housekeeping)
 
     def closing() -> None:
         if command.watch is None:  # never connected: nothing to write
@@ -110,8 +112,8 @@ def _picture(model: Any, room: str, size: tuple[int, int], path: Path) -> None:
     save_png(surface, path)
 
 
-def _window(model: Any, room: str, size: tuple[int, int], args: argparse.Namespace, *, command: RoomCommand,
-            every_frame: Callable[[], None]) -> int:
+def _window(model: Any, room: str, size: tuple[int, int], args: argparse.Namespace, *, stop: threading.Event,
+            deadline: float | None, every_frame: Callable[[], None]) -> int:
     import pygame  # noqa: PLC0415
 
     from display.app import is_close_key  # noqa: PLC0415
@@ -120,15 +122,15 @@ def _window(model: Any, room: str, size: tuple[int, int], args: argparse.Namespa
     screen = open_window(size, fullscreen=not args.windowed, title=f"Floor: room {room}", command="floor")
     if screen is None:
         return 2
-    while command.running():
+    while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
         for event in pygame.event.get():
             if event.type == pygame.QUIT or is_close_key(event):
-                command.stop.set()
+                stop.set()
             elif event.type == pygame.KEYDOWN and event.key == pygame.K_r:
                 model.retire(time.monotonic())  # every offline table: the floor staff know they are closed
         every_frame()
         render_floor(screen, model, now=time.monotonic(), title=f"Room {room}")
         pygame.display.flip()
-        command.stop.wait(REFRESH_S)
+        stop.wait(REFRESH_S)
     pygame.display.quit()
     return 0
