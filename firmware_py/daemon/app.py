@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, is_dataclass, replace
 from enum import Enum
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from firmware_py.core import (
     Button,
@@ -52,6 +52,9 @@ from firmware_py.daemon.sdnotify import Notifier, watchdog_interval_s
 from firmware_py.daemon.table_config import TableConfig
 from firmware_py.errors import TableError
 from firmware_py.session import SessionReader
+
+if TYPE_CHECKING:
+    from firmware_py.daemon.screen import DisplayComponent  # pygame only with a screen
 
 logger = logging.getLogger("firmware_py.daemon")
 ruling_log = logging.getLogger("firmware_py.ruling")
@@ -220,7 +223,7 @@ class Daemon:
         self.faults = FaultState()
         self.readers: list[Component] = []
         self.panel: Component | None = None
-        self.display: Any = None  # DisplayComponent
+        self.display: DisplayComponent | None = None
         self.extras: list[Component] = []  # started last: the simulated dealer
         self.on_snapshot: list[Callable[[TableSnapshot], None]] = []
         self.on_ruling: list[Callable[[Ruling], None]] = []

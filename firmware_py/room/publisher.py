@@ -29,7 +29,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -54,6 +54,10 @@ from firmware_py.room.messages import (
 from firmware_py.room.mqtt import KEEPALIVE_S
 from firmware_py.room.room_config import RoomConfig, parse_room
 from firmware_py.session import SessionReader
+
+if TYPE_CHECKING:
+    from firmware_py.daemon.app import Daemon
+    from firmware_py.daemon.journal import Journal
 
 logger = logging.getLogger("firmware_py.room")
 
@@ -526,7 +530,7 @@ class RoomPublisher:
             self._send(self._held.popleft()[1])
 
 
-def attach_publisher(daemon: Any, journal: Any) -> RoomPublisher | None:
+def attach_publisher(daemon: Daemon, journal: Journal) -> RoomPublisher | None:
     """Publish this daemon's journal to the room when its table file has `[room]`; else do nothing."""
     config = daemon.config
     if config.room is None:
