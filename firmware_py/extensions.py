@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 if TYPE_CHECKING:
+    from firmware_py.core import Ruling, TableSnapshot
     from firmware_py.daemon.app import Component, Daemon
     from firmware_py.daemon.journal import Journal
     from firmware_py.daemon.table_config import TableConfig
@@ -155,10 +156,12 @@ class Registry:
         else:
             self.daemon.extras.append(component)
 
-    def on_snapshot(self, listener: Callable[[Any], None]) -> None:
+    def on_snapshot(self, listener: Callable[[TableSnapshot], None]) -> None:
+        """Called with each new snapshot of the table, on the main loop: quick, or queue the work."""
         self.daemon.on_snapshot.append(listener)
 
-    def on_ruling(self, listener: Callable[[Any], None]) -> None:
+    def on_ruling(self, listener: Callable[[Ruling], None]) -> None:
+        """Called with each ruling as it is made (the buzzer, a lamp); one that raises is logged, not fatal."""
         self.daemon.on_ruling.append(listener)
 
 
