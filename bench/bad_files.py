@@ -26,22 +26,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from _startup import ROOT
 
-from firmware_py.daemon.table_config import load_table_config  # noqa: E402  (after the path above)
-from firmware_py.errors import (  # noqa: E402
+from firmware_py.daemon.table_config import load_table_config
+from firmware_py.errors import (
     ConfigError,
     DeckFileError,
     ProtocolError,
     SessionError,
 )
-from firmware_py.profiles import load_profiles  # noqa: E402
-from firmware_py.session import load_deck, read_session  # noqa: E402
-from hardware.enrollment import Enrollment  # noqa: E402
-from hardware.hardware_config import load_hardware_config  # noqa: E402
-from hardware.protocol import Scan, checksum, decode, encode  # noqa: E402
+from firmware_py.profiles import load_profiles
+from firmware_py.session import load_deck, read_session
+from hardware.enrollment import Enrollment
+from hardware.hardware_config import load_hardware_config
+from hardware.protocol import Scan, checksum, decode, encode
 
 CONFIG = ROOT / "config"
 SESSIONS = sorted((ROOT / "tests" / "sessions").glob("*[!d].jsonl"))

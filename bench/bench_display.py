@@ -17,24 +17,23 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _startup import ROOT
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame  # noqa: E402  (after the environment above)
+import pygame
 
-from display.app import DisplayLoop, Screen, View  # noqa: E402
-from display.chances import ChancesCache  # noqa: E402
-from display.display_config import BlindLevel, DisplayConfig  # noqa: E402
-from display.equity import calculate_equity  # noqa: E402
-from firmware_py.core import Setup  # noqa: E402
-from firmware_py.core.engine import TableCore  # noqa: E402
-from firmware_py.profiles import load_profiles  # noqa: E402
-from firmware_py.session import load_deck, read_session  # noqa: E402
-from firmware_py.simulation.dealer import DealerBot  # noqa: E402
+from display.app import DisplayLoop, Screen, View
+from display.chances import ChancesCache
+from display.display_config import BlindLevel, DisplayConfig
+from display.equity import calculate_equity
+from firmware_py.core import Setup
+from firmware_py.core.engine import TableCore
+from firmware_py.profiles import load_profiles
+from firmware_py.session import load_deck, read_session
+from firmware_py.simulation.dealer import DealerBot
 
 SESSION = ROOT / "tests" / "sessions" / "clean_showdown.jsonl"
 DECK = ROOT / "config" / "decks" / "test-red.json"

@@ -25,15 +25,13 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from _startup import ROOT
 
-from bench.run import session_file  # noqa: E402  (after the path above)
-from firmware_py.core import Button, ButtonName, Event, Setup  # noqa: E402
-from firmware_py.core.engine import TableCore  # noqa: E402
-from firmware_py.daemon.table_config import load_table_config  # noqa: E402
-from firmware_py.session import read_session  # noqa: E402
+from bench.run import session_file
+from firmware_py.core import Button, ButtonName, Event, Setup
+from firmware_py.core.engine import TableCore
+from firmware_py.daemon.table_config import load_table_config
+from firmware_py.session import read_session
 
 RESULTS = ROOT / "bench" / "results" / "scale.json"
 LENGTHS = (10_000, 76_000, 250_000, 750_000)

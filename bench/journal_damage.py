@@ -21,12 +21,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from firmware_py.core import Button, ButtonName, Read  # noqa: E402  (after the path above)
-from firmware_py.daemon.journal import Journal, JournalError, JournalLoss, line_of, recover  # noqa: E402
+from firmware_py.core import Button, ButtonName, Read
+from firmware_py.daemon.journal import Journal, JournalError, JournalLoss, line_of, recover
 
 KINDS = ("flip_main", "flip_wal", "truncate_main", "truncate_wal", "delete_wal", "empty_main", "empty_wal",
          "flips_wal", "flips_main", "delete_main")

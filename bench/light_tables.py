@@ -30,15 +30,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _startup import ROOT
 
-from firmware_py.daemon.journal import Journal  # noqa: E402
-from firmware_py.profiles import load_profiles  # noqa: E402
-from firmware_py.room.mqtt import broker_from_args  # noqa: E402
-from firmware_py.room.publisher import RoomPublisher, journal_session  # noqa: E402
-from firmware_py.room.room_config import BrokerConfig, RoomConfig  # noqa: E402
-from tests.room.services import simulated_table_file  # noqa: E402
+from firmware_py.daemon.journal import Journal
+from firmware_py.profiles import load_profiles
+from firmware_py.room.mqtt import broker_from_args
+from firmware_py.room.publisher import RoomPublisher, journal_session
+from firmware_py.room.room_config import BrokerConfig, RoomConfig
+from tests.room.services import simulated_table_file
 
 TICK_S = 0.02
 BATCH_MAX = 64  # events per commit when catching up (the daemon commits each poll's events together)

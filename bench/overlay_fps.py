@@ -20,21 +20,17 @@ import itertools
 import json
 import os
 import statistics
-import sys
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import msgspec
+from _startup import ROOT
 
-import msgspec  # noqa: E402
-
-from firmware_py.room.broadcast import ChancesAhead, Production  # noqa: E402
-from firmware_py.room.overlay import make_app  # noqa: E402
-from firmware_py.room.overlay_theme import load_theme  # noqa: E402
-from firmware_py.web.server import serve  # noqa: E402
-from tests.overlay.hand import hand_messages  # noqa: E402
+from firmware_py.room.broadcast import ChancesAhead, Production
+from firmware_py.room.overlay import make_app
+from firmware_py.room.overlay_theme import load_theme
+from firmware_py.web.server import serve
+from tests.overlay.hand import hand_messages
 
 MISSED_MS = 25.0
 MEASURE = """(seconds) => new Promise((done) => {

@@ -20,10 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _startup import ROOT
 
-from tests.room.services import Mosquitto, ensure_installed, simulated_table_file  # noqa: E402
+from tests.room.services import Mosquitto, ensure_installed, simulated_table_file
 
 TICKS = os.sysconf("SC_CLK_TCK")
 

@@ -28,14 +28,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _startup import ROOT
 
-from firmware_py.room.messages import parse_topic  # noqa: E402
-from firmware_py.room.mqtt import connect_properties, make_client  # noqa: E402
-from firmware_py.room.room_config import BrokerConfig  # noqa: E402
-from tests.room.services import ACL_FILE, Mosquitto, clientid_guard, ensure_installed, simulated_table_file  # noqa: E402
-from tests.room.truth import journal_truth, last_seq  # noqa: E402
+from firmware_py.room.messages import parse_topic
+from firmware_py.room.mqtt import connect_properties, make_client
+from firmware_py.room.room_config import BrokerConfig
+from tests.room.services import ACL_FILE, Mosquitto, clientid_guard, ensure_installed, simulated_table_file
+from tests.room.truth import journal_truth, last_seq
 
 ROOM = "scale"
 FORBIDDEN = {"floor": {"hand", "broadcast"}, "collector": {"broadcast", "state", "heartbeat"},

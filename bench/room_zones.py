@@ -36,11 +36,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _startup import ROOT
 
-from bench.light_tables import make_sources  # noqa: E402
-from bench.room_scale import (  # noqa: E402
+from bench.light_tables import make_sources
+from bench.room_scale import (
     check_exactly_once,
     check_floor,
     environment,
@@ -48,9 +47,9 @@ from bench.room_scale import (  # noqa: E402
     percentile,
     work_directory,
 )
-from firmware_py.room.mqtt import make_client  # noqa: E402
-from firmware_py.room.room_config import BrokerConfig  # noqa: E402
-from tests.room.services import (  # noqa: E402
+from firmware_py.room.mqtt import make_client
+from firmware_py.room.room_config import BrokerConfig
+from tests.room.services import (
     ACL_FILE,
     Mosquitto,
     Postgres,
@@ -58,7 +57,7 @@ from tests.room.services import (  # noqa: E402
     make_certs,
     zone_bridge,
 )
-from tests.room.truth import journal_truth  # noqa: E402
+from tests.room.truth import journal_truth
 
 ROOM = "main"
 CENTRE_ACL = ROOT / "config" / "room" / "acl-centre"

@@ -25,12 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from pokerkit import (  # noqa: E402  (after the path above)
+from _startup import ROOT
+from pokerkit import (
     Automation,
     Card,
     Deck,
@@ -42,18 +38,18 @@ from pokerkit import (  # noqa: E402  (after the path above)
     parse_range,
 )
 
-from bench.phh_sessions import PUBLIC_PHH  # noqa: E402
-from display.equity import calculate_equity  # noqa: E402
-from firmware_py.core import Button, Event, Read, Setup  # noqa: E402
-from firmware_py.core.engine import TableCore  # noqa: E402
-from firmware_py.profiles import load_profiles  # noqa: E402
-from firmware_py.session import event_to_json, load_deck, read_session  # noqa: E402
-from firmware_py.simulation import harness  # noqa: E402
-from firmware_py.simulation.dealer import DealerBot  # noqa: E402
-from hardware.emulation.bus import EmulatedHardware, install_fake_modules  # noqa: E402
-from hardware.emulation.chip import Tag  # noqa: E402
-from hardware.hardware_config import SpiReaderConfig  # noqa: E402
-from hardware.mfrc522_reader import Mfrc522Reader  # noqa: E402
+from bench.phh_sessions import PUBLIC_PHH
+from display.equity import calculate_equity
+from firmware_py.core import Button, Event, Read, Setup
+from firmware_py.core.engine import TableCore
+from firmware_py.profiles import load_profiles
+from firmware_py.session import event_to_json, load_deck, read_session
+from firmware_py.simulation import harness
+from firmware_py.simulation.dealer import DealerBot
+from hardware.emulation.bus import EmulatedHardware, install_fake_modules
+from hardware.emulation.chip import Tag
+from hardware.hardware_config import SpiReaderConfig
+from hardware.mfrc522_reader import Mfrc522Reader
 
 try:
     import eval7  # C hand evaluator: the speed reference for equity

@@ -20,14 +20,12 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from _startup import ROOT
 
-from firmware_py.core.engine import TableCore  # noqa: E402  (after the path above)
-from firmware_py.daemon.app import journal_events, replay  # noqa: E402
-from firmware_py.daemon.journal import Journal  # noqa: E402
-from firmware_py.profiles import load_profiles  # noqa: E402
+from firmware_py.core.engine import TableCore
+from firmware_py.daemon.app import journal_events, replay
+from firmware_py.daemon.journal import Journal
+from firmware_py.profiles import load_profiles
 
 CONFIG = ROOT / "config"
 

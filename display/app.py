@@ -7,7 +7,6 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from enum import StrEnum
 
 import pygame
 
@@ -15,7 +14,7 @@ from display.broadcast import broadcast_frame, render_broadcast
 from display.cards import CardPainter
 from display.chances import ChancesCache
 from display.delay import DelayedSnapshots
-from display.display_config import DisplayConfig
+from display.display_config import DisplayConfig, View
 from display.operator import OperatorStatus, on_air_lines, render_operator
 from display.venue import render_venue
 from display.widgets import clock_remaining
@@ -27,12 +26,6 @@ TICK_SLACK_S = 0.002  # wake this much after a second boundary so the new digit 
 # SDL's event wait polls every millisecond under some video drivers (about 2% of a core idle), so
 # the loop sleeps on a threading.Event instead and looks at window events this often.
 WINDOW_POLL_S = 0.25
-
-
-class View(StrEnum):
-    VENUE = "venue"
-    BROADCAST = "broadcast"
-    OPERATOR = "operator"  # the operator's own screen: live status, never hole cards, never on air
 
 
 def init_display() -> None:

@@ -14,9 +14,7 @@ from display.delay import DelayedSnapshots
 from display.display_config import DisplayConfig
 from display.layout import Scale
 from display.widgets import draw_badges, result_line, words
-from firmware_py.core.snapshot import Phase, PlayerState, SeatView, TableSnapshot
-
-IN_HAND = frozenset({PlayerState.ACTIVE, PlayerState.ALLIN, PlayerState.FOLDED, PlayerState.DEAD})
+from firmware_py.core.snapshot import IN_HAND, LIVE, Phase, PlayerState, SeatView, TableSnapshot
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -231,7 +229,7 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *,
                         (rect.right - pad, rect.top + pad), anchor="topright")
     status = {PlayerState.FOLDED: "folded", PlayerState.DEAD: "dead hand",
               PlayerState.ALLIN: "all in"}.get(seat.state, "")
-    if seat.last_action and seat.state in (PlayerState.ACTIVE, PlayerState.ALLIN):
+    if seat.last_action and seat.state in LIVE:
         status = seat.last_action
     detail = " · ".join(part for part in (status, hand or "") if part)
     detail_rect = theme.draw_text(surface, detail, round(rect.height * 0.2),

@@ -16,13 +16,11 @@ from dataclasses import dataclass
 from display.equity import HOLE_SIZE, Equity, calculate_equity
 from firmware_py.core.cards import is_joker
 from firmware_py.core.evaluator import describe
-from firmware_py.core.snapshot import PlayerState, TableSnapshot
+from firmware_py.core.snapshot import LIVE, OUT_OF_HAND, PlayerState, TableSnapshot
 
 logger = logging.getLogger(__name__)
 
 WORKER_NICENESS = 10
-LIVE = frozenset({PlayerState.ACTIVE, PlayerState.ALLIN})
-OUT_OF_HAND = frozenset({PlayerState.FOLDED, PlayerState.DEAD})
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -5,12 +5,21 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from firmware_py.config_toolkit import ConfigMistakes, Section, how_to_write, shown
 from firmware_py.core.chips import Stakes
 from firmware_py.core.events import MAX_SEATS
 from firmware_py.errors import ConfigError
+
+
+class View(StrEnum):
+    """What a screen shows (`[display] view`, the `snapshot` command's `--view`)."""
+
+    VENUE = "venue"
+    BROADCAST = "broadcast"
+    OPERATOR = "operator"  # the operator's own screen: live status, never hole cards, never on air
 
 DEFAULT_DELAY_S = 120.0
 

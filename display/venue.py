@@ -10,7 +10,7 @@ from display.display_config import DisplayConfig
 from display.layout import Scale, hole_card_rects, table_places, venue_layout
 from display.redact import hide_hole_cards
 from display.widgets import draw_badges, draw_banner, draw_shot_clock, result_line, words
-from firmware_py.core.snapshot import Phase, PlayerState, SeatView, TableSnapshot
+from firmware_py.core.snapshot import LIVE, Phase, PlayerState, SeatView, TableSnapshot
 
 STATE_LABELS = {
     PlayerState.FOLDED: "FOLDED",
@@ -46,7 +46,7 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
         if seat.state != PlayerState.EMPTY:
             draw_seat(surface, layout.seat_boxes[seat.seat], seat, config=config, painter=painter,
                       between_hands=snapshot.phase in (Phase.IDLE, Phase.MISDEALT))
-            if seat.last_action and seat.state in (PlayerState.ACTIVE, PlayerState.ALLIN):
+            if seat.last_action and seat.state in LIVE:
                 draw_action_tag(surface, layout.seat_boxes[seat.seat], seat.last_action,
                                 toward=layout.table.center)
     street = words(public.street).upper() if public.street else words(public.phase).upper()

@@ -27,11 +27,10 @@ from firmware_py.core import (
     Stacks,
     normalise_uid,
 )
-from firmware_py.core.events import MAX_SEATS, STACK_REASONS
+from firmware_py.core.events import AMOUNT_ACTIONS, MAX_SEATS, STACK_REASONS
 from firmware_py.errors import DeckFileError, SessionError
 
 KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level")
-AMOUNT_BUTTONS = frozenset({ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN})
 BUTTONS = {button.value: button for button in ButtonName}  # a dict look-up: calling the enum is slower
 NUMBER = (int, float)
 MAX_T_S = 1e9  # session seconds: some 30 years
@@ -192,7 +191,7 @@ def _button(obj: dict[str, Any], t: float) -> Button:
         seat = _seat_number(seat, "seat")
     amount = obj.get("amount")
     if amount is not None:
-        if button not in AMOUNT_BUTTONS:
+        if button not in AMOUNT_ACTIONS:
             raise ValueError(f"'amount' goes with bet, raise or allin, not with {button}")
         amount = _chips(amount, "amount", least=1)
     made = {key: _whole(obj[key], key) for key in ("hand", "count") if obj.get(key) is not None}

@@ -6,11 +6,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from firmware_py.config_toolkit import ConfigMistakes, Section, did_you_mean, read_toml, shown, toml_value
 from firmware_py.core.events import ANTENNAS, ButtonName
 from firmware_py.errors import ConfigError
+from firmware_py.extensions import EXTENSIONS, ConfigFile, Where
+
+if TYPE_CHECKING:
+    from hardware.keypad import KeypadConfig  # imported on demand at run time: evdev only where a keypad is fitted
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "config" / "hardware.toml"
 
@@ -102,7 +106,13 @@ class HardwareConfig:
     readers: tuple[SpiReaderConfig, ...] = ()
     serial: SerialBoardConfig | None = None
     panel: PanelConfig | None = None
-    keypad: Any = None  # hardware.keypad.KeypadConfig: a USB numeric keypad for amounts, if fitted
+    # The registered extensions' sections in this file (firmware_py.extensions), each typed by its own schema.
+    extensions: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def keypad(self) -> KeypadConfig | None:
+        """`[keypad]`: a USB numeric keypad for amounts, if fitted."""
+        return cast("KeypadConfig | None", self.extensions.get("keypad"))
 
     def timing_for(self, antenna: str) -> PresenceTiming:
         """The presence timing of one antenna (its own section, else `[presence]`)."""
@@ -165,16 +175,13 @@ def parse_hardware_config(data: Mapping[str, Any], *, source: str = "hardware.to
     serial = _serial(source, top.get("serial"), mistakes) if top.has("serial") else None
     sensors_complete = len(mistakes.errors) == before
     panel = _panel(source, top.get("panel"), mistakes) if top.has("panel") else None
-    keypad = None
-    if top.has("keypad"):
-        from hardware.keypad import parse_keypad_config  # noqa: PLC0415 (evdev only where a keypad is fitted)
-
-        keypad = mistakes.attempt(lambda: parse_keypad_config(top.get("keypad"), source=source), None)
-    top.finish()
+    where = Where(source=source, base_dir=Path(source).parent)
+    extensions = EXTENSIONS.parse(data, file=ConfigFile.HARDWARE, where=where, attempt=mistakes.attempt)
+    top.finish(extra=EXTENSIONS.sections(ConfigFile.HARDWARE))
 
     config = HardwareConfig(source=source, presence=presence, presence_overrides=overrides,
                             poll_interval_s=poll_interval_s, readers=readers, serial=serial, panel=panel,
-                            keypad=keypad)
+                            extensions=extensions)
     _check_conflicts(config, mistakes, sensors_complete=sensors_complete)
     mistakes.raise_if_any()
     return config

@@ -27,8 +27,9 @@ from typing import Any
 from evdev import InputDevice, ecodes
 
 from firmware_py.config_toolkit import ConfigMistakes, Section, did_you_mean, shown
-from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName
+from firmware_py.core.events import AMOUNT_ACTIONS, PLAYER_ACTIONS, Button, ButtonName
 from firmware_py.errors import ConfigError
+from firmware_py.extensions import ConfigFile, Extension, Registry
 from hardware.polling import Clock, EventSink
 from hardware.worker import Worker
 
@@ -50,7 +51,6 @@ DEFAULT_KEYS: dict[str, str] = {
 }
 CLEAR_KEYS = frozenset({ecodes.KEY_KPDOT, ecodes.KEY_NUMLOCK, ecodes.KEY_ESC})
 BACK_KEYS = frozenset({ecodes.KEY_BACKSPACE})
-AMOUNT_ACTIONS = frozenset({ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN})
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -189,3 +189,14 @@ def open_keypad(config: KeypadConfig) -> Any:
     except OSError as exc:
         logger.warning("keypad: could not grab %s (%s): keys may also reach a console", config.device, exc)
     return device
+
+
+def _attach(registry: Registry, config: KeypadConfig) -> None:
+    from firmware_py.daemon.wiring import add_keypad  # noqa: PLC0415 (the daemon's side, loaded with the daemon)
+
+    add_keypad(registry.daemon, config)
+
+
+# A keypad is a USB device on the Pi: the simulated table has none (its dealer bot keys no amounts).
+EXTENSION = Extension(name="keypad", section="keypad", file=ConfigFile.HARDWARE, real_hardware_only=True,
+                      parse=lambda raw, where: parse_keypad_config(raw, source=where.source), setup=_attach)

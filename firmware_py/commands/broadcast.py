@@ -10,7 +10,7 @@ producer's choices reach it over the broker.
 from __future__ import annotations
 
 import argparse
-import signal
+import functools
 import sys
 import threading
 import time
@@ -19,21 +19,21 @@ from typing import Any
 
 import msgspec
 
-from firmware_py.commands import NO_SCREEN, ZERO_DELAY, Watch, has_screen, number, open_window, start_subscriber
+from firmware_py.commands import NO_SCREEN, ZERO_DELAY, has_screen, number, open_window
+from firmware_py.commands.room_command import RoomCommand, add_room_arguments
 
 HELP = "render a feature table's broadcast view off the table, on the secure delay (and a delayed JSON feed)"
 DEFAULT_FEED_PORT = 8765
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from firmware_py.room.mqtt import add_broker_arguments  # noqa: PLC0415
-
-    parser.add_argument("--room", required=True, help="the room id")
+    add_room_arguments(parser, user="production", room_help="the room id",
+                       client_id_help="the MQTT client id (default <user>.<room>.<instance>.<host>.<pid>, so a "
+                       "standby runs beside the primary; it must start with the user name)")
     parser.add_argument("--table", required=True, help="the feature table's id at start (switch it live on /control)")
     parser.add_argument("--instance", default="primary", metavar="NAME",
                         help="this instance's name: primary (default) or standby; each has its own broker client")
     parser.add_argument("--theme", metavar="FILE.toml", help="the overlay's theme (default config/overlay/theme.toml)")
-    add_broker_arguments(parser, user="production")
     parser.add_argument("--delay", type=number(), default=120.0, metavar="SECONDS",
                         help="the secure delay, counted from each message's arrival here (default 120)")
     parser.add_argument("--allow-zero-delay", action="store_true",
@@ -42,39 +42,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"the JSON feed and OBS page on http://127.0.0.1:PORT/ (default {DEFAULT_FEED_PORT}; "
                         "0: any free port; -1: none)")
     parser.add_argument("--headless", action="store_true", help="no window (the feed only, or --snapshot)")
-    parser.add_argument("--seconds", type=float, default=None, metavar="S", help="stop after S seconds")
     parser.add_argument("--snapshot", metavar="FILE.png", help="write the broadcast picture when stopping")
     parser.add_argument("--size", default="1920x1080", metavar="WxH", help="window or picture size")
     parser.add_argument("--windowed", action="store_true",
                         help="a window instead of the full screen (Esc, q or its close button close either)")
-    parser.add_argument("--client-id", help="the MQTT client id (default <user>.<room>.<instance>.<host>.<pid>, so "
-                        "a standby runs beside the primary; it must start with the user name)")
 
 
 def run(args: argparse.Namespace) -> int:
     from display.display_config import DisplayConfig  # noqa: PLC0415
-    from firmware_py.daemon.logs import setup_logging  # noqa: PLC0415
     from firmware_py.room.broadcast import ChancesAhead, Production  # noqa: PLC0415
-    from firmware_py.room.mqtt import broker_from_args  # noqa: PLC0415
     from firmware_py.room.room_config import check_id  # noqa: PLC0415
-    from firmware_py.room.subscriber import RoomSubscriber, default_client_id  # noqa: PLC0415
 
-    setup_logging(verbose=False)
+    command = RoomCommand(args, "broadcast")
     try:
-        room, table = check_id(args.room, "--room"), check_id(args.table, "--table")
+        room, table = command.room(), check_id(args.table, "--table")
         instance = check_id(args.instance, "--instance")
-        broker = broker_from_args(args)
+        broker = command.broker()
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError as exc:
-        print(f"broadcast: {exc}" if str(exc).startswith("--") else f"broadcast: {exc} (--size is e.g. 1920x1080)",
-              file=sys.stderr)
-        return 2
+        return command.usage(exc if str(exc).startswith("--") else f"{exc} (--size is e.g. 1920x1080)")
     if args.delay == 0 and not args.allow_zero_delay:
-        print(f"broadcast: {ZERO_DELAY}", file=sys.stderr)
-        return 2
+        return command.usage(ZERO_DELAY)
     if not args.headless and not has_screen():
-        print(f"broadcast: {NO_SCREEN}: use --headless (the feed, and --snapshot FILE.png)", file=sys.stderr)
-        return 2
+        return command.usage(f"{NO_SCREEN}: use --headless (the feed, and --snapshot FILE.png)")
     options = {"broadcast_delay_s": args.delay, "allow_zero_delay": args.allow_zero_delay}
     config = DisplayConfig.from_mapping(options, source="broadcast options")
     if not -1 <= args.feed_port <= 65535:
@@ -110,39 +100,25 @@ def run(args: argparse.Namespace) -> int:
         print(f"broadcast: overlay page {server.url}/ (OBS), control {server.url}/control, feed {server.url}/feed.json",
               flush=True)
     control_topic = f"pokertable/{room}/production/control"
-    subscriber = RoomSubscriber(broker, [f"pokertable/{room}/+/broadcast", control_topic],
-                                client_id=args.client_id or default_client_id(args.user, room, instance,
-                                                                              per_process=True),
-                                on_message=production.offer)
+    subscriber = command.subscriber(broker, [f"pokertable/{room}/+/broadcast", control_topic], parts=(room, instance),
+                                    per_process=True, on_message=production.offer)
     production.on_control = lambda control: subscriber.client.publish(
         control_topic, msgspec.json.encode(control), qos=1, retain=True)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    deadline = time.monotonic() + args.seconds if args.seconds is not None else None
-    status = start_subscriber(subscriber, "broadcast", seconds=args.seconds, stop=stop)
-    if status:
+    view = functools.cache(lambda: BroadcastPicture(production, config))  # once connected: pygame's fonts
+
+    def window(command: RoomCommand) -> int:
+        shown = view().window((width, height), fullscreen=not args.windowed, stop=command.stop,
+                            deadline=command.deadline)
+        return 0 if shown else 2
+
+    def closing() -> None:
         if server is not None:
             server.stop()
+        if args.snapshot and command.watch is not None:
+            view().picture((width, height), Path(args.snapshot), time.monotonic())
         production.close()
-        return status
-    watch = Watch(subscriber, "broadcast", stop, silence_s=args.warn_silence).start()
-    view = BroadcastPicture(production, config)
-    try:
-        if args.headless:
-            while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
-                stop.wait(0.2)
-        elif not view.window((width, height), fullscreen=not args.windowed, stop=stop, deadline=deadline):
-            return 2
-    finally:
-        watch.final()
-        subscriber.stop()
-        if server is not None:
-            server.stop()
-        if args.snapshot:
-            view.picture((width, height), Path(args.snapshot), time.monotonic())
-        production.close()
-    return watch.status
+
+    return command.run(subscriber, main=None if args.headless else window, closing=closing)
 
 
 def table_chances(feed: Any) -> Any:

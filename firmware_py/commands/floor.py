@@ -4,29 +4,26 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
-import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware_py.commands import NO_SCREEN, Watch, has_screen, number, open_window, start_subscriber
+from firmware_py.commands import NO_SCREEN, has_screen, number, open_window
+from firmware_py.commands.room_command import RoomCommand, add_room_arguments
 
 HELP = "show every table of a room on one screen: status, open rulings, misdeals, hands per hour"
 REFRESH_S = 0.5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from firmware_py.room.mqtt import add_broker_arguments  # noqa: PLC0415
-
-    parser.add_argument("--room", required=True, help="the room id (the second level of the topics)")
-    add_broker_arguments(parser, user="floor")
+    add_room_arguments(parser, user="floor", seconds_help="stop after S seconds (default: run until closed or "
+                       "signalled)", client_id_help="the broker session to keep, so no ruling is missed while the "
+                       "floor reconnects (default <user>.<room>.<host>; it must start with the user name; one per "
+                       "floor screen)")
     parser.add_argument("--headless", action="store_true", help="no window: only --dump (every second) and "
                         "--snapshot (when stopping)")
-    parser.add_argument("--seconds", type=float, default=None, metavar="S",
-                        help="stop after S seconds (default: run until closed or signalled)")
     parser.add_argument("--snapshot", metavar="FILE.png", help="write the floor picture when stopping")
     parser.add_argument("--dump", metavar="FILE.json", help="write each table's last state as JSON (every "
                         "second, and when stopping)")
@@ -37,9 +34,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--windowed", action="store_true",
                         help="a window instead of the full screen (Esc, q or its close button close either; R "
                         "retires offline tables)")
-    parser.add_argument("--client-id", help="the broker session to keep, so no ruling is missed while the floor "
-                        "reconnects (default <user>.<room>.<host>; it must start with the user name; one per "
-                        "floor screen)")
 
 
 def dump(model: Any, path: Path, now: float) -> None:
@@ -59,39 +53,25 @@ def dump(model: Any, path: Path, now: float) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware_py.daemon.logs import setup_logging  # noqa: PLC0415
     from firmware_py.room.floor import FloorModel  # noqa: PLC0415
-    from firmware_py.room.mqtt import broker_from_args  # noqa: PLC0415
-    from firmware_py.room.room_config import check_id  # noqa: PLC0415
-    from firmware_py.room.subscriber import RoomSubscriber, default_client_id  # noqa: PLC0415
 
-    setup_logging(verbose=False)
+    command = RoomCommand(args, "floor")
     try:
-        room = check_id(args.room, "--room")
-        broker = broker_from_args(args)
+        room, broker = command.room(), command.broker()
     except ValueError as exc:
-        print(f"floor: {exc}", file=sys.stderr)
-        return 2
+        return command.usage(exc)
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
-        print(f"floor: --size {args.size!r} is not a size such as 1920x1080", file=sys.stderr)
-        return 2
+        return command.usage(f"--size {args.size!r} is not a size such as 1920x1080")
     if args.headless and not (args.snapshot or args.dump):
-        print("floor: --headless needs --snapshot FILE.png or --dump FILE.json", file=sys.stderr)
-        return 2
+        return command.usage("--headless needs --snapshot FILE.png or --dump FILE.json")
     if not args.headless and not has_screen():
-        print(f"floor: {NO_SCREEN}: use --headless with --snapshot FILE.png or --dump FILE.json", file=sys.stderr)
-        return 2
+        return command.usage(f"{NO_SCREEN}: use --headless with --snapshot FILE.png or --dump FILE.json")
     model = FloorModel(room)
     topics = [f"pokertable/{room}/+/{kind}" for kind in ("status", "heartbeat", "state", "ruling")]
-    client_id = args.client_id or default_client_id(args.user, room)
-    subscriber = RoomSubscriber(broker, topics, client_id=client_id, persistent=True,
-                                on_message=lambda name, payload, now: model.feed(name, payload, now=now))
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    deadline = time.monotonic() + args.seconds if args.seconds is not None else None
+    subscriber = command.subscriber(broker, topics, parts=(room,), persistent=True,
+                                    on_message=lambda name, payload, now: model.feed(name, payload, now=now))
     next_dump = 0.0
 
     def housekeeping() -> None:
@@ -104,26 +84,20 @@ def run(args: argparse.Namespace) -> int:
             dump(model, Path(args.dump), now)
             next_dump = now + 1.0
 
-    status = start_subscriber(subscriber, "floor", seconds=args.seconds, stop=stop)
-    if status:
-        return status
-    watch = Watch(subscriber, "floor", stop, silence_s=args.warn_silence).start()
-    try:
-        if args.headless:
-            while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
-                housekeeping()
-                stop.wait(0.1)
-        else:
-            status = _window(model, room, (width, height), args, stop=stop, deadline=deadline,
-                             every_frame=housekeeping)
-    finally:
-        watch.final()
-        subscriber.stop()
+    def window(command: RoomCommand) -> int:
+        return _window(model, room, (width, height), args, stop=command.stop, deadline=command.deadline,
+                       every_frame=housekeeping)
+
+    def closing() -> None:
+        if command.watch is None:  # never connected: nothing to write
+            return
         if args.dump:
             dump(model, Path(args.dump), time.monotonic())
         if args.snapshot:
             _picture(model, room, (width, height), Path(args.snapshot))
-    return status or watch.status
+
+    return command.run(subscriber, each_turn=housekeeping, interval=0.1, main=None if args.headless else window,
+                       closing=closing)
 
 
 def _picture(model: Any, room: str, size: tuple[int, int], path: Path) -> None:

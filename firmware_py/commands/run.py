@@ -8,10 +8,13 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware_py.commands import NO_SCREEN, has_screen, number
 from firmware_py.errors import ConfigError
+
+if TYPE_CHECKING:
+    from firmware_py.daemon.tracker import ActionTracker
 
 HELP = "run the table: read the sensors, rule on the deal, drive the screen (--simulate: no hardware needed)"
 
@@ -78,9 +81,9 @@ def run(args: argparse.Namespace) -> int:
         SimulationPlan,
         add_real_hardware,
         add_simulated_table,
-        add_tracker,
         open_simulation_journal,
     )
+    from firmware_py.extensions import attach_extensions  # noqa: PLC0415
 
     setup_logging(verbose=args.verbose)
     if args.hands < 1:
@@ -139,10 +142,19 @@ def run(args: argparse.Namespace) -> int:
             return 2
     else:
         add_real_hardware(daemon, config)
+    if practice is not None:  # --tracker: the practice tracker, as if the table file had [tracker]
+        config = dataclasses.replace(config, extensions={**config.extensions, "tracker": practice})
+        daemon.config = config
+    try:
+        attached = attach_extensions(daemon, journal=journal, simulated=args.simulate)
+    except JournalError as exc:
+        journal.close()
+        print(f"run: {exc}", file=sys.stderr)
+        return 3
     if practice is not None:
         from firmware_py.daemon.app import CallbackComponent  # noqa: PLC0415
 
-        tracker = add_tracker(daemon, practice)
+        tracker: ActionTracker = attached["tracker"]  # type: ignore[assignment]
         tracker.pairing.listeners.append(lambda code: print(f"action tracker: pairing code {code}", flush=True))
 
         def tell() -> None:  # no venue screen headless: the console tells where and the code
@@ -151,20 +163,10 @@ def run(args: argparse.Namespace) -> int:
                   flush=True)
 
         daemon.extras.insert(1, CallbackComponent("practice", tell, lambda: None))
-    elif config.tracker is not None:
-        add_tracker(daemon, config.tracker)
-    if config.room is not None:
-        from firmware_py.room.publisher import attach_publisher  # noqa: PLC0415 (paho only with [room])
-
-        try:
-            publisher = attach_publisher(daemon, journal)
-        except JournalError as exc:
-            print(f"run: {exc}", file=sys.stderr)
-            return 3
-        status = connect_room(publisher)
-        if status:
-            journal.close()
-            return status
+    status = connect_room(attached.get("room"))
+    if status:
+        journal.close()
+        return status
     if not headless:
         from firmware_py.daemon.screen import DisplayComponent  # noqa: PLC0415
 

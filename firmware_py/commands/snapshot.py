@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import sys
 
+from display.display_config import View
 from firmware_py.commands import ZERO_DELAY, number
 from firmware_py.core.engine import TableCore
 from firmware_py.errors import ConfigError, SessionError
@@ -27,7 +28,7 @@ def _size(text: str) -> tuple[int, int]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("session", help="session file in the table-events.md format")
-    parser.add_argument("--view", choices=("venue", "broadcast", "operator"), default="venue",
+    parser.add_argument("--view", choices=tuple(View), default=View.VENUE,
                         help="venue (players and dealer), broadcast (stream, delayed) or operator (live "
                              "status for the stream's operator, never on air)")
     parser.add_argument("--at", type=float, metavar="T",
@@ -47,7 +48,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # The CLI imports every command at start: pygame is loaded only when this one runs.
-    from display.app import View  # noqa: PLC0415
     from display.display_config import DisplayConfig  # noqa: PLC0415
     from display.render import render_view, save_png  # noqa: PLC0415
 

@@ -31,6 +31,7 @@ class ButtonName(StrEnum):
 PLAYER_ACTIONS = frozenset(
     {ButtonName.FOLD, ButtonName.CHECK, ButtonName.CALL, ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN}
 )
+AMOUNT_ACTIONS = frozenset({ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN})  # the actions that put in chips
 
 SHOE = "shoe"
 BURN = "burn"

@@ -41,6 +41,11 @@ class PlayerState(StrEnum):
     DEAD = "dead"  # hand ruled dead
 
 
+LIVE = frozenset({PlayerState.ACTIVE, PlayerState.ALLIN})  # holding cards that can still win
+OUT_OF_HAND = frozenset({PlayerState.FOLDED, PlayerState.DEAD})  # dealt in, their cards dead
+IN_HAND = LIVE | OUT_OF_HAND  # dealt into this hand
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SeatView:
     seat: int

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, is_dataclass, replace
 from enum import Enum
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from firmware_py.core import (
     Button,
@@ -46,12 +46,15 @@ from firmware_py.core import (
 )
 from firmware_py.core.engine import Outcome, TableCore
 from firmware_py.core.profiles import Profile
-from firmware_py.daemon.fault_state import FaultState
+from firmware_py.daemon.fault_state import ComponentFault, FaultState
 from firmware_py.daemon.journal import Journal, JournalError, line_of
 from firmware_py.daemon.sdnotify import Notifier, watchdog_interval_s
 from firmware_py.daemon.table_config import TableConfig
 from firmware_py.errors import TableError
 from firmware_py.session import SessionReader
+
+if TYPE_CHECKING:
+    from firmware_py.daemon.screen import DisplayComponent  # pygame only with a screen
 
 logger = logging.getLogger("firmware_py.daemon")
 ruling_log = logging.getLogger("firmware_py.ruling")
@@ -76,13 +79,6 @@ class Stop:
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
-
-
-class ComponentFault:
-    """Posted by a component that failed while running; the main loop puts it in the fault state."""
-
-    def __init__(self, component: str, message: str) -> None:
-        self.component, self.message = component, message
 
 
 class Component(Protocol):
@@ -227,7 +223,7 @@ class Daemon:
         self.faults = FaultState()
         self.readers: list[Component] = []
         self.panel: Component | None = None
-        self.display: Any = None  # DisplayComponent
+        self.display: DisplayComponent | None = None
         self.extras: list[Component] = []  # started last: the simulated dealer
         self.on_snapshot: list[Callable[[TableSnapshot], None]] = []
         self.on_ruling: list[Callable[[Ruling], None]] = []
@@ -451,7 +447,7 @@ class Daemon:
         elif isinstance(item, ReaderRecovered):
             if self.faults.clear(self._reader_component(item.reader)):
                 self._publish()
-        elif isinstance(item, ComponentFault):
+        elif isinstance(item, ComponentFault):  # a component that broke while running
             self._fault(item.component, item.message)
         else:
             logger.warning("main loop: ignored %r on the queue", item)

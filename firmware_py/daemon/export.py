@@ -89,10 +89,6 @@ def _play_order(snapshot: TableSnapshot) -> list[int]:
     return order
 
 
-ACTIONS = frozenset({ButtonName.FOLD, ButtonName.CHECK, ButtonName.CALL, ButtonName.BET, ButtonName.RAISE,
-                     ButtonName.ALLIN})
-
-
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Step:
     """One event through a `HandCutter`: what the core made of it and the hands it ended."""

@@ -11,6 +11,9 @@ logger = logging.getLogger("firmware_py.daemon.fault")
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ComponentFault:
+    """What is broken in one component. The fault state keeps these; a component that breaks while running
+    posts one to the daemon's queue and the main loop records it (at the daemon's clock, not `t`)."""
+
     component: str  # "reader shoe", "board felt-board", "panel", "display", "journal"
     message: str
     t: float

@@ -11,8 +11,9 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
+from display.display_config import View
 from firmware_py.config_toolkit import (
     ConfigMistakes,
     Section,
@@ -27,12 +28,18 @@ from firmware_py.core import Deck, Setup
 from firmware_py.core.events import MAX_SEATS
 from firmware_py.core.profiles import Profile
 from firmware_py.errors import ConfigError, DeckFileError
+from firmware_py.extensions import EXTENSIONS, ConfigFile, Where
 from firmware_py.profiles import load_profiles
 from firmware_py.session import load_deck
 
+if TYPE_CHECKING:  # imported on demand at run time: pygame, starlette and paho only where they are used
+    from display.display_config import DisplayConfig
+    from firmware_py.daemon.tracker import TrackerConfig
+    from firmware_py.room.room_config import RoomConfig
+    from hardware.hardware_config import HardwareConfig
+
 CONFIG_DIR = Path(__file__).resolve().parent.parent.parent / "config"
 DEFAULT_PATH = CONFIG_DIR / "table.toml"
-VIEWS = ("venue", "broadcast", "operator")
 JOURNAL_NAME = "journal.sqlite3"
 MAX_DELAY_S = 24 * 3600  # the broadcast's secure delay: a day at most
 
@@ -42,10 +49,10 @@ class ScreenConfig:
     """How the daemon drives the screen; `display` holds what the views themselves need."""
 
     enabled: bool = True
-    view: str = "venue"
+    view: View = View.VENUE
     size: tuple[int, int] = (800, 480)
     fullscreen: bool = True
-    display: Any = None  # display.display_config.DisplayConfig (imported lazily: no pygame for headless runs)
+    display: DisplayConfig | None = None  # what the views need (None headless: no pygame)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -57,16 +64,26 @@ class TableConfig:
     profiles: Mapping[str, Profile]
     profiles_dir: Path
     hardware_file: Path
-    hardware: Any  # hardware.hardware_config.HardwareConfig
+    hardware: HardwareConfig
     screen: ScreenConfig = field(default_factory=ScreenConfig)
     journal_path: Path = Path("state") / JOURNAL_NAME
     starting_stack: int = 0  # [chips]: each seat's chips at the start; 0: the table counts no chips
     # display.display_config.DisplayConfig: the blind levels of [display] (level_at), journaled when chips are
     # counted; the simulated dealer, which always bets amounts, plays them too
-    schedule: Any = None
+    schedule: DisplayConfig | None = None
     seat_names: Mapping[int, str] = field(default_factory=dict)  # [display.seat_names], for the hand histories
-    tracker: Any = None  # firmware_py.daemon.tracker.TrackerConfig: the action-tracker page, off when None
-    room: Any = None  # firmware_py.room.room_config.RoomConfig: publishing to the room's broker (off when None)
+    # The registered extensions' sections in this file (firmware_py.extensions), each typed by its own schema.
+    extensions: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def tracker(self) -> TrackerConfig | None:
+        """`[tracker]`: the action-tracker page (off when None)."""
+        return cast("TrackerConfig | None", self.extensions.get("tracker"))
+
+    @property
+    def room(self) -> RoomConfig | None:
+        """`[room]`: publishing to the room's broker (off when None)."""
+        return cast("RoomConfig | None", self.extensions.get("room"))
 
     def setup(self, t: float = 0.0) -> Setup:
         """The session's `setup` event for this configuration."""
@@ -95,7 +112,7 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
                        with_display: bool = True) -> TableConfig:
     """Validate a parsed table file: every mistake in it (and in the files it names) in one ConfigError."""
     mistakes = ConfigMistakes()
-    sections = ("table", "display", "journal", "chips", "tracker", "room")
+    sections = ("table", "display", "journal", "chips", *EXTENSIONS.sections(ConfigFile.TABLE))
     for key in data:
         if key not in sections:
             mistakes.note(ConfigError(f"{source}: [{key}]: unknown section{did_you_mean(key, sections)}"))
@@ -116,19 +133,11 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
     starting_stack, schedule = mistakes.attempt(lambda: _chips(source, data.get("chips", {}), data.get("display", {}),
                                                                views=screen.display if with_display else False),
                                                  (0, None))
-    tracker = None
-    if "tracker" in data:
-        from firmware_py.daemon.tracker import parse_tracker_config  # noqa: PLC0415
-
-        tracker = mistakes.attempt(lambda: parse_tracker_config(data["tracker"], source=source), None)
-    room = None
-    if "room" in data:
-        from firmware_py.room.room_config import parse_room  # noqa: PLC0415
-
-        room = mistakes.attempt(lambda: parse_room(source, data["room"], base_dir=base_dir), None)
+    extensions = EXTENSIONS.parse(data, file=ConfigFile.TABLE, where=Where(source=source, base_dir=base_dir),
+                                  attempt=mistakes.attempt)
     mistakes.raise_if_any()
     return TableConfig(source=source, **game, screen=screen, journal_path=journal_path,
-                       starting_stack=starting_stack, schedule=schedule, tracker=tracker, room=room,
+                       starting_stack=starting_stack, schedule=schedule, extensions=extensions,
                        seat_names=dict(schedule.seat_names) if schedule is not None else {})
 
 
@@ -247,7 +256,7 @@ def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:
     theirs = ("seat_names", "blind_levels", "levels_start_t", "broadcast_delay_s", "broadcast_delay_minutes",
               "allow_zero_delay", "show_operator_status")  # the last: refused with a clear message
     section = Section(source, "display", raw, ours + theirs, mistakes=mistakes)
-    view = mistakes.attempt(lambda: _view(section), "venue")
+    view = mistakes.attempt(lambda: _view(section), View.VENUE)
     size = mistakes.attempt(lambda: _size(section), (800, 480))
     theirs_given = {k: v for k, v in section.data.items() if k in theirs}
     for key, high in (("broadcast_delay_s", MAX_DELAY_S), ("broadcast_delay_minutes", MAX_DELAY_S / 60)):
@@ -267,11 +276,12 @@ def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:
     return ScreenConfig(enabled=enabled, view=view, size=size, fullscreen=fullscreen, display=display_config)
 
 
-def _view(section: Section) -> str:
-    view = section.string("view", "venue")
-    if view not in VIEWS:
-        raise section.error(f"must be one of {', '.join(VIEWS)}, not {shown(view)}{did_you_mean(view, VIEWS)}", "view")
-    return view
+def _view(section: Section) -> View:
+    view = section.string("view", View.VENUE)
+    if view not in set(View):
+        raise section.error(f"must be one of {', '.join(View)}, not {shown(view)}{did_you_mean(view, list(View))}",
+                            "view")
+    return View(view)
 
 
 def _size(section: Section) -> tuple[int, int]:

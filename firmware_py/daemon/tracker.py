@@ -31,6 +31,7 @@ from firmware_py.core.engine import Outcome
 from firmware_py.core.events import MAX_SEATS, PLAYER_ACTIONS
 from firmware_py.core.snapshot import IN_PLAY, Phase, PlayerState
 from firmware_py.daemon.app import Awaited
+from firmware_py.extensions import Extension, Registry
 from firmware_py.web import Bounded, Contained, OriginGuard, Pairing, WebServer
 from firmware_py.web.amounts import AMOUNT_JS, parse_amount
 
@@ -52,6 +53,13 @@ class TrackerConfig:
     listen: str
     port: int
     hosts: tuple[str, ...] = ()  # e.g. "table1.local": the names the tablet may use besides the address
+
+
+def _attach(registry: Registry, config: TrackerConfig) -> ActionTracker:
+    from firmware_py.daemon.wiring import add_tracker  # noqa: PLC0415 (wiring imports this module)
+
+    tracker: ActionTracker = add_tracker(registry.daemon, config)
+    return tracker
 
 
 def parse_tracker_config(raw: Any, *, source: str) -> TrackerConfig:
@@ -403,3 +411,7 @@ HEADERS = {
 from firmware_py.daemon.tracker_page import PAGE_TEMPLATE  # noqa: E402  (the page: HTML, CSS and JS)
 
 PAGE = PAGE_TEMPLATE.replace("/*AMOUNT_JS*/", AMOUNT_JS)
+
+
+EXTENSION = Extension(name="action tracker", section="tracker",
+                      parse=lambda raw, where: parse_tracker_config(raw, source=where.source), setup=_attach)

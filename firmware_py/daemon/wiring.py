@@ -7,13 +7,18 @@ import shutil
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware_py.core.cards import FULL_DECK
 from firmware_py.daemon.app import CallbackComponent, Daemon, Stop, iter_journal_events
 from firmware_py.daemon.journal import Journal
 from firmware_py.daemon.table_config import TableConfig
 from firmware_py.errors import ConfigError, HardwareError
+
+if TYPE_CHECKING:
+    from firmware_py.daemon.tracker import ActionTracker, TrackerConfig
+    from firmware_py.web import Pairing
+    from hardware.keypad import KeypadConfig
 
 logger = logging.getLogger("firmware_py.daemon")
 
@@ -22,7 +27,8 @@ SIM_STACK = 10_000  # the simulated players' chips when the table config sets no
 
 
 def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
-    """The configured SPI readers and serial board on their threads, the panel on the Pi's GPIO."""
+    """The configured SPI readers and serial board on their threads, the panel on the Pi's GPIO (the optional
+    parts, a keypad among them, attach as extensions: `firmware_py.extensions.attach_extensions`)."""
     from hardware.rig import Sensors, start_sensors  # noqa: PLC0415
 
     running: dict[str, Any] = {}
@@ -36,8 +42,6 @@ def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
             sensors.stop()
 
     daemon.readers.append(CallbackComponent("readers", start_readers, stop_readers))
-    if config.hardware.keypad is not None:
-        add_keypad(daemon, config.hardware.keypad)
     if config.hardware.panel is None:
         return
 
@@ -70,7 +74,7 @@ def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
     daemon.panel = CallbackComponent("panel", start_panel, stop_panel)
 
 
-def add_keypad(daemon: Daemon, keypad: Any, *, device: Any = None) -> None:
+def add_keypad(daemon: Daemon, keypad: KeypadConfig, *, device: Any = None) -> None:
     """The USB numeric keypad's reader thread, posting actions with amounts to the daemon's queue."""
     from hardware.keypad import KeypadReader, open_keypad  # noqa: PLC0415
 
@@ -94,7 +98,7 @@ def add_keypad(daemon: Daemon, keypad: Any, *, device: Any = None) -> None:
     daemon.readers.append(CallbackComponent("keypad", start, stop))
 
 
-def add_tracker(daemon: Daemon, tracker_config: Any, *, pairing: Any = None) -> Any:
+def add_tracker(daemon: Daemon, tracker_config: TrackerConfig, *, pairing: Pairing | None = None) -> ActionTracker:
     """The action-tracker page (only when `[tracker]` is configured), started after the core."""
     from firmware_py.daemon.tracker import ActionTracker  # noqa: PLC0415
 

@@ -23,12 +23,10 @@ from firmware_py.core.cards import is_joker
 from firmware_py.core.evaluator import describe
 from firmware_py.core.events import MAX_SEATS
 from firmware_py.core.rulings import Ruling, Street
-from firmware_py.core.snapshot import Phase, PlayerState, TableSnapshot
+from firmware_py.core.snapshot import IN_HAND, Phase, PlayerState, TableSnapshot
 from firmware_py.room.bounds import Card, Chips, Count, Id, Name, SeatNo, Seconds, Seq, Text
 
 SCHEMA_VERSION = 1
-IN_HAND = frozenset({PlayerState.ACTIVE, PlayerState.ALLIN, PlayerState.FOLDED, PlayerState.DEAD})
-LIVE = frozenset({PlayerState.ACTIVE, PlayerState.ALLIN})
 FORCED = ("ante ", "small blind ", "big blind ")  # last actions that are not a player's own choice
 
 

@@ -29,12 +29,13 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from firmware_py.core.engine import TableCore
 from firmware_py.daemon.export import HandCutter, HandRecord, Step, hand_history
+from firmware_py.extensions import Extension, Registry
 from firmware_py.room.feed import BroadcastFeed, FeedBuilder, picture_key
 from firmware_py.room.messages import (
     MAX_MESSAGE_BYTES,
@@ -51,8 +52,12 @@ from firmware_py.room.messages import (
     venue_state,
 )
 from firmware_py.room.mqtt import KEEPALIVE_S
-from firmware_py.room.room_config import RoomConfig
+from firmware_py.room.room_config import RoomConfig, parse_room
 from firmware_py.session import SessionReader
+
+if TYPE_CHECKING:
+    from firmware_py.daemon.app import Daemon
+    from firmware_py.daemon.journal import Journal
 
 logger = logging.getLogger("firmware_py.room")
 
@@ -525,7 +530,7 @@ class RoomPublisher:
             self._send(self._held.popleft()[1])
 
 
-def attach_publisher(daemon: Any, journal: Any) -> RoomPublisher | None:
+def attach_publisher(daemon: Daemon, journal: Journal) -> RoomPublisher | None:
     """Publish this daemon's journal to the room when its table file has `[room]`; else do nothing."""
     config = daemon.config
     if config.room is None:
@@ -543,3 +548,11 @@ def attach_publisher(daemon: Any, journal: Any) -> RoomPublisher | None:
     daemon.on_snapshot.append(publisher.wake)
     daemon.extras.append(publisher)
     return publisher
+
+
+def _attach(registry: Registry, _config: RoomConfig) -> RoomPublisher | None:
+    return attach_publisher(registry.daemon, registry.journal)
+
+
+EXTENSION = Extension(name="room publisher", section="room",
+                      parse=lambda raw, where: parse_room(where.source, raw, base_dir=where.base_dir), setup=_attach)

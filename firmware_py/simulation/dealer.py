@@ -38,6 +38,7 @@ from firmware_py.core import (
 )
 from firmware_py.core.cards import FULL_DECK
 from firmware_py.core.engine import TableCore
+from firmware_py.core.events import AMOUNT_ACTIONS
 from firmware_py.core.profiles import Profile
 
 
@@ -397,7 +398,7 @@ class _Script:
                     name, amount = "allin", None
             elif to_call and roll < 0.45 and len(live) > 2:
                 name = "fold"
-            if name in ("bet", "raise", "allin"):
+            if name in AMOUNT_ACTIONS:
                 raises += 1
             self.emit(Button(t=self.tick(self.bot.seconds_per_action), name=ButtonName(name), seat=seat,
                              amount=amount))

@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from firmware_py.daemon import ComponentFault
 from firmware_py.daemon.app import CallbackComponent, Daemon, Stop
 from firmware_py.daemon.journal import Journal
 from firmware_py.daemon.sdnotify import Notifier
@@ -117,3 +118,18 @@ def test_the_window_opens_on_a_dummy_display_and_draws(tmp_path):
     assert process.returncode == 0, out
     assert "failed" not in out and "Traceback" not in out, out
     assert os.path.exists(tmp_path / "j.sqlite3")
+
+
+def test_a_component_fault_posted_by_a_running_component_shows_in_the_fault_state(tmp_path):
+    """The daemon package's one ComponentFault, posted to the queue by a component that broke while
+    running, is what the main loop puts in the fault state (there were two classes: this one was ignored)."""
+    config = load_table_config(ROOT / "config" / "table.toml", with_display=False)
+    events: queue.Queue[object] = queue.Queue()
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        daemon = Daemon(config, journal=journal, clock=time.monotonic, events=events)
+        events.put(ComponentFault(component="room publisher", message="the broker refused the password",
+                                  t=1.0))
+        events.put(Stop("test"))
+        assert daemon.run() == 0
+        faults = {f.component: f.message for f in daemon.faults.current()}
+        assert faults == {"room publisher": "the broker refused the password"}

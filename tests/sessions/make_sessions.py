@@ -1,12 +1,19 @@
-"""Regenerate the example sessions under tests/sessions/ from scripted dealing (run by hand).
+"""Regenerate example sessions under tests/sessions/ from scripted dealing (run by hand).
 
 Each session is one table story that ends in a ruling kind of table-events.md. The expected
 rulings beside each (`NAME.expected.jsonl`) were read and checked against the rulebooks by hand;
-`test_replay.py` replays the sessions through the CLI and compares.
+`test_replay.py` replays the sessions through the CLI and compares. So rewrite only the session whose
+story or rulings you changed, and read its new rulings before committing:
+
+    python tests/sessions/make_sessions.py burns_rpl       # rewrite one session and its expected rulings
+    python tests/sessions/make_sessions.py --check         # write nothing: which sessions would change
+    python tests/sessions/make_sessions.py --list          # the sessions' names
+    python tests/sessions/make_sessions.py --all           # every one (after a deliberate change to all)
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Callable
@@ -15,6 +22,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
+from firmware_py.config_toolkit import did_you_mean  # noqa: E402
 from firmware_py.core import Read, Setup  # noqa: E402
 from firmware_py.session import event_to_json  # noqa: E402
 from tests.rules.table_driver import Table  # noqa: E402
@@ -329,15 +337,51 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
 }
 
 
-def main() -> None:
-    for name, (profile, kw, story) in SESSIONS.items():
-        table = Recorder(profile, **kw)
-        story(table)
-        lines = "".join(json.dumps(e) + "\n" for e in table.events)
-        (HERE / f"{name}.jsonl").write_text(lines)
-        (HERE / f"{name}.expected.jsonl").write_text("".join(json.dumps(r.to_json()) + "\n" for r in table.rulings))
-        print(name, [r.ruling.value for r in table.rulings])
+def record(name: str) -> tuple[str, str, list[str]]:
+    """One session dealt again: its event lines, its expected ruling lines, and the ruling kinds."""
+    profile, kw, story = SESSIONS[name]
+    table = Recorder(profile, **kw)
+    story(table)
+    events = "".join(json.dumps(e) + "\n" for e in table.events)
+    expected = "".join(json.dumps(r.to_json()) + "\n" for r in table.rulings)
+    return events, expected, [r.ruling.value for r in table.rulings]
+
+
+def differs(name: str, directory: Path = HERE) -> bool:
+    """Whether the session's files differ from what its story deals now."""
+    events, expected, _ = record(name)
+    files = (directory / f"{name}.jsonl", directory / f"{name}.expected.jsonl")
+    return [f.read_text() if f.exists() else None for f in files] != [events, expected]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="make_sessions.py", description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("names", nargs="*", metavar="NAME", help="the sessions to rewrite, e.g. burns_rpl")
+    parser.add_argument("--all", action="store_true", help="rewrite every session")
+    parser.add_argument("--check", action="store_true", help="write nothing; list the sessions that would change "
+                        "(exit status 1 if any)")
+    parser.add_argument("--list", action="store_true", help="list the sessions' names")
+    parser.add_argument("--dir", type=Path, default=HERE, help="where the session files are (default: beside this)")
+    args = parser.parse_args(argv)
+    if args.list:
+        print("\n".join(SESSIONS))
+        return 0
+    for name in args.names:
+        if name not in SESSIONS:
+            parser.error(f"no session {name!r}{did_you_mean(name, SESSIONS)}; --list names them")
+    if args.check:
+        changed = [name for name in (args.names or SESSIONS) if differs(name, args.dir)]
+        print("\n".join(f"{name}: would change" for name in changed) or "every session is as its story deals it")
+        return 1 if changed else 0
+    if not args.names and not args.all:
+        parser.error("name the sessions to rewrite (--list names them), or --all")
+    for name in SESSIONS if args.all else args.names:
+        events, expected, kinds = record(name)
+        (args.dir / f"{name}.jsonl").write_text(events)
+        (args.dir / f"{name}.expected.jsonl").write_text(expected)
+        print(name, kinds)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
