@@ -126,6 +126,8 @@ def test_players_rebuy_add_on_bust_out_and_seat_between_hands_only(table: Tracke
     table.hand_end()
     assert table.request("/players", {"op": "rebuy", "seat": 2, "amount": "1k"}, cookie=cookie)[0] == 200
     assert table.request("/players", {"op": "add_on", "seat": 3, "amount": "500"}, cookie=cookie)[0] == 200
+    # The page answers once the core took the add-on; its snapshot reaches the tracker just after.
+    table.wait(lambda: table.settle().seat(3).stack != 1000)
     snapshot = table.settle()
     assert snapshot.seat(2).stack == 1000 and snapshot.seat(3).stack == 1500
     assert "add-on: seat 3 1,000 to 1,500" in snapshot.notices  # on the venue screen, as journaled
