@@ -90,7 +90,7 @@ def test_a_press_gets_the_tables_verdict_in_words(table: TrackerTable) -> None:
     assert status == 400 and "commas go between groups of three digits" in body["refused"][0]
     status, body = _press(table, cookie, "raise", amount="0.2k")
     assert status == 200 and body["taken"]
-    assert table.settle().seat(4).bet == 200
+    table.wait(lambda: table.settle().seat(4).bet == 200)  # the published snapshot follows the answer
 
 
 def test_a_stale_or_duplicate_press_is_refused_never_moved_to_the_next_player(table: TrackerTable) -> None:
@@ -102,6 +102,7 @@ def test_a_stale_or_duplicate_press_is_refused_never_moved_to_the_next_player(ta
     assert table.request("/press", press, cookie=cookie)[0] == 200  # seat 4 calls
     status, body, _ = table.request("/press", press, cookie=cookie)  # the same press again
     assert status == 409 and "stale press" in body["refused"][0]
+    table.wait(lambda: table.settle().to_act != 4)  # the call's snapshot follows the page's answer
     snapshot = table.settle()
     assert snapshot.to_act == 1 and snapshot.seat(1).bet == 0
 
