@@ -227,9 +227,13 @@ def _stacks(obj: dict[str, Any], t: float) -> Stacks:
 def _level(obj: dict[str, Any], t: float) -> Level:
     small, big = _chips(obj.get("small"), "small", least=0), _chips(obj.get("big"), "big", least=1)
     ante = _chips(obj.get("ante", 0), "ante", least=0)
+    bb_ante = _chips(obj.get("bb_ante", 0), "bb_ante", least=0)
     if small > big:
         raise ValueError(f"the small blind {small} is more than the big blind {big}")
-    return Level(t=t, small=small, big=big, ante=ante)
+    if ante and bb_ante:
+        raise ValueError(f"a level has an 'ante' every player posts ({ante}) or a 'bb_ante' the big blind posts "
+                         f"for the table ({bb_ante}), not both: keep one")
+    return Level(t=t, small=small, big=big, ante=ante, bb_ante=bb_ante)
 
 
 def _seat(obj: dict[str, Any], t: float) -> Seat:
@@ -318,7 +322,11 @@ def event_to_json(event: Event) -> dict[str, Any]:
             out["why"] = event.why
         return out
     if isinstance(event, Level):
-        return {"t": event.t, "kind": "level", "small": event.small, "big": event.big, "ante": event.ante}
+        line: dict[str, Any] = {"t": event.t, "kind": "level", "small": event.small, "big": event.big,
+                                "ante": event.ante}
+        if event.bb_ante:  # (written only when there is one: sessions without it stay as they were)
+            line["bb_ante"] = event.bb_ante
+        return line
     out = {"t": event.t, "kind": "seat", "seat": event.seat, "status": str(event.status)}
     if event.moved:
         out["moved"] = True

@@ -123,12 +123,14 @@ STACK_REASONS = ("rebuy", "add_on", "correction")
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Level:
-    """The blind level in force from now on: small and big blind, and the ante every dealt player posts."""
+    """The blind level in force from now on: small and big blind, the ante every dealt player posts, and
+    the big-blind ante (one forced bet the big blind posts for the table: dead money, not its bet)."""
 
     t: float
     small: int
     big: int
     ante: int = 0
+    bb_ante: int = 0
 
 
 Event = Setup | Read | Gone | Button | Seat | Stacks | Level

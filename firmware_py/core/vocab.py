@@ -47,6 +47,7 @@ class RuleKey(StrEnum):
     SIDE_POTS = "side_pots"
     ODD_CHIP = "odd_chip"
     OUT_OF_TURN = "out_of_turn"
+    SHORT_BLIND = "short_blind"  # a blind or ante posted short: action on what is left
 
 
 class Cause(StrEnum):

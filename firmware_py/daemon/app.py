@@ -514,8 +514,8 @@ class Daemon:
             if counting and isinstance(event, Button) and event.name is ButtonName.NEW_HAND:
                 now = schedule.level_at(event.t).level
                 current = self.core.level
-                if current is None or (current.small, current.big, current.ante) != (now.small, now.big, now.ante):
-                    out.append(Level(t=event.t, small=now.small, big=now.big, ante=now.ante))
+                if current is None or current != now.stakes:
+                    out.append(Level(t=event.t, small=now.small, big=now.big, ante=now.ante, bb_ante=now.bb_ante))
             out.append(event)
         return out
 

@@ -107,6 +107,8 @@ class DealerBot:
     # Chips: each seat's starting stack (0: the bot keys no amounts) and the blind level (small, big, ante).
     stack: int = 0
     level: tuple[int, int, int] = (50, 100, 0)
+    bb_ante: int = 0  # the big-blind ante of `level` (a schedule's levels carry their own)
+    short_stacks: float = 0.0  # with chips: the share of hands before which one seat is cut below the forced bets
     schedule: Any = None  # the table's blind levels (`level_at(t)`, display_config.DisplayConfig): they replace `level`
     _uids: dict[str, str] = field(default_factory=dict)
     _core: TableCore | None = None  # with chips: the table as the dealer sees it (the screen's pot and stacks)
@@ -194,16 +196,24 @@ class _Script:
         core, bot = self.bot._core, self.bot
         assert core is not None
         small, big, ante = bot.level
+        bb_ante = bot.bb_ante
         if bot.schedule is not None:
             now = bot.schedule.level_at(self.t).level
-            small, big, ante = now.small, now.big, now.ante
-        if core.level is None or (core.level.small, core.level.big, core.level.ante) != (small, big, ante):
-            self.emit(Level(t=self.tick(0.1), small=small, big=big, ante=ante))
+            small, big, ante, bb_ante = now.small, now.big, now.ante, now.bb_ante
+        if core.level is None or (core.level.small, core.level.big, core.level.ante, core.level.bb_ante) != (
+                small, big, ante, bb_ante):
+            self.emit(Level(t=self.tick(0.1), small=small, big=big, ante=ante, bb_ante=bb_ante))
         stacks = {view.seat: view.stack or 0 for view in core.snapshot().seats}
-        short = [(seat, bot.stack) for seat in sorted(bot.seats)
-                 if stacks.get(seat, 0) < REBUY_BIG_BLINDS * (big + ante)]
+        # With `short_stacks` players play down to their last chip (a broke seat buys in again) and now
+        # and then one is cut to less than the forced bets: short blinds and antes (WFP 15, UPT 19).
+        floor = 1 if bot.short_stacks else REBUY_BIG_BLINDS * (big + ante + bb_ante)
+        short = [(seat, bot.stack) for seat in sorted(bot.seats) if stacks.get(seat, 0) < floor]
+        if bot.short_stacks and bot.rng.random() < bot.short_stacks:
+            seat = bot.rng.choice(sorted(bot.seats))
+            cut = bot.rng.randint(1, small + big + bb_ante + ante)
+            short = [*(pair for pair in short if pair[0] != seat), (seat, cut)]
         if short:
-            self.emit(Stacks(t=self.tick(0.1), stacks=tuple(short)))
+            self.emit(Stacks(t=self.tick(0.1), stacks=tuple(sorted(short))))
 
     def play(self, error: DealerMistake | None) -> bool:
         """Play one hand; False when it ended in a misdeal or void hand (the button stays)."""

@@ -86,8 +86,8 @@ class Table:
         pairs = tuple(sorted((int(key[1:]), value) for key, value in chips.items()))
         return self._feed(Stacks(t=self.tick(), stacks=pairs))
 
-    def level(self, small: int, big: int, ante: int = 0) -> list[Ruling]:
-        return self._feed(Level(t=self.tick(), small=small, big=big, ante=ante))
+    def level(self, small: int, big: int, ante: int = 0, bb_ante: int = 0) -> list[Ruling]:
+        return self._feed(Level(t=self.tick(), small=small, big=big, ante=ante, bb_ante=bb_ante))
 
     def act(self, *names: str) -> list[Ruling]:
         out: list[Ruling] = []

@@ -307,6 +307,29 @@ def out_of_turn_call_rpl(t: Recorder) -> None:
     t.act("fold", "fold", "call")  # seats 2, 3 and 4
 
 
+def bb_ante_short_upt(t: Recorder) -> None:
+    """A big-blind ante level: seat 3 (the big blind) has 300 chips, posts the 200 blind first and 100 of the
+    200 ante (dead money), all in: UPT Tournaments 19, action on what is left. Seats 4 and 1 call 200, seat 2
+    folds its small blind; seat 3's four of a kind wins the main pot (200 x 3 + 100 small blind + 100 ante)."""
+    t.reserved = {"2c", "7d", "9s", "4c", "3h"}
+    t.level(100, 200, bb_ante=200)
+    t.stacks(s1=5000, s2=5000, s3=300, s4=5000)
+    t.new_hand()
+    t.deal(["Kd", "9h", "Qs", "Js", "Kc", "9d", "Qh", "Jh"])  # seats 2, 3, 4, 1 (twice)
+    t.bet("call")  # seat 4
+    t.bet("call")  # seat 1
+    t.bet("fold")  # seat 2, the small blind
+    t.flop(["9c", "7d", "9s"])
+    t.bet("check")  # seat 4
+    t.bet("check")  # seat 1
+    t.turn("4c")
+    t.bet("check")
+    t.bet("check")
+    t.river("3h")
+    t.bet("check")
+    t.bet("check")
+
+
 SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] = {
     "misdeal_exposed_robert": ("robert", {}, misdeal_exposed),
     "misdeal_exposed_rpl": ("rpl", {}, misdeal_exposed),
@@ -334,6 +357,7 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "out_of_turn_check_robert": ("robert", {}, out_of_turn_check_robert),
     "out_of_turn_fold_wfp_dealer": ("wfp-dealer", {}, out_of_turn_fold_wfp_dealer),
     "out_of_turn_call_rpl": ("rpl", {}, out_of_turn_call_rpl),
+    "bb_ante_short_upt": ("upt", {}, bb_ante_short_upt),
 }
 
 
