@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from firmware_py.core import betting, misdeals, shoe
+from firmware_py.core import betting, misdeals, race, shoe
 from firmware_py.core.decks import Deck
-from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName, Seat, SeatStatus, Setup
+from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName, Race, Seat, SeatStatus, Setup
 from firmware_py.core.hand import CardInfo, Dealt, Hand
 from firmware_py.core.rulings import NoticeKind, RulingKind
 from firmware_py.core.seating import Positions, between, first_positions, next_positions
-from firmware_py.core.snapshot import IN_PLAY, NO_HAND, ClockView, Phase
+from firmware_py.core.snapshot import HAND_OVER, IN_PLAY, NO_HAND, ClockView, Phase
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey
 
@@ -197,3 +197,11 @@ def hand_end(table: TableState) -> None:
     hand.phase = Phase.IDLE
     hand.betting.to_act = None
     hand.clock = None
+
+
+def color_up(table: TableState, event: Race) -> None:
+    """A `race` event: a chip race is held between hands (race.py rules it)."""
+    if table.hand is not None and table.hand.phase not in HAND_OVER:
+        table.notice(NoticeKind.IGNORED, "race: a chip race is held between hands; finish the hand first: not taken")
+        return
+    race.start(table, event)

@@ -35,6 +35,7 @@ from firmware_py.core import (
     Event,
     Gone,
     Level,
+    Race,
     Read,
     Ruling,
     RulingKind,
@@ -262,7 +263,7 @@ class Daemon:
             return f"button {event.name}"
         if isinstance(event, Seat):
             return f"seat {event.seat}"
-        if isinstance(event, Stacks | Level):
+        if isinstance(event, Stacks | Level | Race):
             return "chips"
         return "table config"
 
@@ -411,7 +412,7 @@ class Daemon:
             events: list[Event] = []
             stop: Stop | None = None
             for item in batch:
-                if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level):
+                if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level | Race):
                     events.append(item)
                 elif isinstance(item, Awaited):
                     events.append(item.event)

@@ -330,6 +330,23 @@ def bb_ante_short_upt(t: Recorder) -> None:
     t.bet("check")
 
 
+def chip_race_wfp(t: Recorder) -> None:
+    """A color-up of the 25 chips between hands (WFP Tournament Procedures 6): odd chips from the stacks (seat 1
+    three, seat 2 two, seat 3 two: all its chips), one card each from seat 1. Seat 3 may not be raced out: it
+    gets a 100 chip first; the 75 left is half a chip or more: the highest card (As, seat 2) gets one. The
+    dealer first deals seat 1's third card to seat 2's place (the seat antenna sees it): the race is dealt again."""
+    t.level(50, 100)
+    t.stacks(s1=1075, s2=2050, s3=50, s4=1000)
+    t.race(25, 100)
+    t.read("shoe", "Ks")
+    t.read("shoe", "Qs")
+    t.read("shoe", "Js")
+    t.read("seat2", "Js")  # seat 1 was due it: a race misdeal
+    for card in ("Ks", "Qs", "Js", "As", "Ah", "2c", "3c"):
+        t.read("shoe", card)
+    t.new_hand()
+
+
 SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] = {
     "misdeal_exposed_robert": ("robert", {}, misdeal_exposed),
     "misdeal_exposed_rpl": ("rpl", {}, misdeal_exposed),
@@ -358,6 +375,7 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "out_of_turn_fold_wfp_dealer": ("wfp-dealer", {}, out_of_turn_fold_wfp_dealer),
     "out_of_turn_call_rpl": ("rpl", {}, out_of_turn_call_rpl),
     "bb_ante_short_upt": ("upt", {}, bb_ante_short_upt),
+    "chip_race_wfp": ("wfp", {}, chip_race_wfp),
 }
 
 
