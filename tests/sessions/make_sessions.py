@@ -342,8 +342,10 @@ def chip_race_wfp(t: Recorder) -> None:
     t.read("shoe", "Qs")
     t.read("shoe", "Js")
     t.read("seat2", "Js")  # seat 1 was due it: a race misdeal
+    t.press("confirm")
     for card in ("Ks", "Qs", "Js", "As", "Ah", "2c", "3c"):
         t.read("shoe", card)
+    t.press("confirm")
     t.new_hand()
 
 
