@@ -24,6 +24,7 @@ from firmware_py.core import (  # the rule handlers, and the modules whose recor
     hand,
     profiles,
     race,
+    racing,
     rulings,
     seating,
     shoe,
@@ -262,8 +263,8 @@ class TableCore:
             flow.setup(table, event)
         elif table.profile is None:
             table.notice(NoticeKind.IGNORED, "no setup yet: the session must start with a setup line")
-        elif table.race is not None and isinstance(event, Read | Button) and race.takes(table, event):
-            pass  # a chip race's card or press (race.py)
+        elif table.race is not None and isinstance(event, Read | Button) and racing.takes(table, event):
+            pass  # a chip race's card or press (racing.py)
         else:
             HANDLERS[type(event)](table, event)
 

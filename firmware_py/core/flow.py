@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_py.core import betting, misdeals, race, shoe
+from firmware_py.core import betting, misdeals, racing, shoe
 from firmware_py.core.decks import Deck
 from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName, Race, Seat, SeatStatus, Setup
 from firmware_py.core.hand import CardInfo, Dealt, Hand
@@ -200,8 +200,8 @@ def hand_end(table: TableState) -> None:
 
 
 def color_up(table: TableState, event: Race) -> None:
-    """A `race` event: a chip race is held between hands (race.py rules it)."""
+    """A `race` event: a chip race is held between hands (racing.py deals it, race.py rules it)."""
     if table.hand is not None and table.hand.phase not in HAND_OVER:
         table.notice(NoticeKind.IGNORED, "race: a chip race is held between hands; finish the hand first: not taken")
         return
-    race.start(table, event)
+    racing.start(table, event)
