@@ -111,7 +111,11 @@ def _seat(table: TableState, race: RaceState, seat: int, uid: str) -> None:
 
 
 def _misdeal(table: TableState, race: RaceState, cause: Cause, seat: int | None, detail: str) -> None:
-    """The race is dealt again: its cards back, the chips as they were before it was ruled."""
+    """The race is dealt again: its cards back, the chips as they were before it was ruled. (A house that
+    deals no race, RPL's, keeps its color-up: the card is only gathered.)"""
+    if not race.order:
+        table.ruling(RulingKind.RACE_MISDEAL, RuleKey.RACE_MISDEAL, cause=cause, seat=seat, fill={"detail": detail})
+        return
     if race.result is not None and table.chips.on:
         table.chips.set_stacks(tuple((s, (table.chips.stack_now(s) or 0) - delta) for s, delta in race.result.change))
     race.dealt, race.at_seat, race.result = [], {}, None

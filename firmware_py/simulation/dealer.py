@@ -17,7 +17,7 @@ made on purpose, what the rules core is expected to rule, so a harness can score
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -30,6 +30,7 @@ from firmware_py.core import (
     Gone,
     Level,
     Phase,
+    Race,
     Read,
     RuleKey,
     RulingKind,
@@ -40,6 +41,7 @@ from firmware_py.core.cards import FULL_DECK
 from firmware_py.core.engine import TableCore
 from firmware_py.core.events import AMOUNT_ACTIONS
 from firmware_py.core.profiles import Profile
+from firmware_py.core.race import deal_order
 
 
 class DealerMistake(StrEnum):
@@ -88,6 +90,16 @@ class ScriptedHand:
     events: tuple[Event, ...]
     error: DealerMistake | None  # the error made on purpose in this hand, if any
     t_end: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScriptedRace:
+    """A chip race the bot dealt (`DealerBot.race`): its events, the odd chips raced, whether it was misdealt first."""
+
+    events: tuple[Event, ...]
+    t_end: float
+    odd: dict[int, int]
+    misdealt: bool = False
 
 
 @dataclass(kw_only=True)
@@ -141,6 +153,42 @@ class DealerBot:
         if ended_normally:
             self.button = _next_seat(self.button, self.seats)
         return ScriptedHand(events=tuple(script.events), error=error, t_end=script.t)
+
+    def race(self, *, t: float, chip: int, to: int, odd: Mapping[int, int] | None = None,
+             misdeal: bool = False) -> ScriptedRace:
+        """A color-up between hands with a chip race from the shoe (core/race.py): the `race` event, then one
+        card per odd chip from seat 1, each seat all its cards in turn, and a confirm of the ruling.
+
+        `odd` is each seat's odd chips of `chip`; without it the table takes them from its counted stacks (the
+        bot must then count chips: `stack`). With `misdeal` the dealer first puts a card before the wrong seat
+        (its seat antenna sees it): the race_misdeal ruling, a confirm, and the race dealt again.
+        """
+        script = _Script(bot=self, t=t)
+        script.emit(Race(t=script.tick(0.5), chip=chip, to=to,
+                         odd=tuple(sorted(odd.items())) if odd is not None else None))
+        if odd is None:
+            if self._core is None:
+                raise ValueError("race: name each seat's odd chips (the bot counts no chips: stack=0)")
+            seen = self._core.snapshot().race
+            if seen is None:
+                raise ValueError(f"race: the table did not take the race ({self._core.snapshot().notices[-1:]})")
+            odd = dict(seen.odd)
+        order = deal_order(odd) if self.profile.rule(RuleKey.CHIP_RACE).procedure != "round_up" else ()
+        misdealt = False
+        if misdeal and len(set(order)) > 1:
+            script.stub = list(FULL_DECK)
+            self.rng.shuffle(script.stub)
+            wrong = next(seat for seat in sorted(self.seats) if seat != order[0])
+            card = script.draw()  # seat 1's first card, put before another seat
+            script.emit(Read(t=script.tick(0.2), antenna=f"seat{wrong}", uid=self._uids[card]))
+            script.press("confirm")
+            misdealt = True
+        script.stub = list(FULL_DECK)
+        self.rng.shuffle(script.stub)
+        for _seat in order:
+            script.draw()
+        script.press("confirm")  # the chip_race ruling (RPL's color-up is ruled at the race event)
+        return ScriptedRace(events=tuple(script.events), t_end=script.t, odd=dict(odd), misdealt=misdealt)
 
     def session(self, hands: int, *, t: float = 0.0) -> list[ScriptedHand]:
         out = []

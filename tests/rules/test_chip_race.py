@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from firmware_py.core import RuleKey, RulingKind
+from firmware_py.core import RuleKey, RulingKind, Setup
+from firmware_py.core.engine import TableCore
 from firmware_py.core.race import card_strength, deal_order, rule_race
-from tests.rules.table_driver import Table
+from firmware_py.simulation.dealer import DealerBot
+from tests.rules.table_driver import BLUE, PROFILES, RED, Table
 
 
 def race_cards(t: Table, *cards: str) -> list:
@@ -149,3 +153,33 @@ def test_race_is_refused_during_a_hand_and_with_odd_chips_that_change_up_directl
     t2 = Table("wfp")
     t2.race(25, 100, {1: 4})
     assert "change 4 up directly" in t2.notices[-1] and t2.core.snapshot().race is None
+
+
+@pytest.mark.parametrize("misdeal", [False, True])
+@pytest.mark.parametrize("profile", ["wfp", "upt", "rpl", "robert", "wfp-dealer"])
+def test_the_dealer_bot_runs_a_race_at_a_color_up(profile: str, misdeal: bool) -> None:
+    """What the tournament simulation calls at a color-up: DealerBot.race, between hands."""
+
+    bot = DealerBot(rng=random.Random(7), deck=RED, profile=PROFILES[profile], seats=(1, 2, 3, 4, 5, 6),
+                    button=1, other_deck=BLUE, stack=1000)
+    hands = bot.session(3, t=1.0)
+    core = bot._core
+    assert core is not None
+    before = {v.seat: v.stack or 0 for v in core.snapshot().seats}
+    race = bot.race(t=hands[-1].t_end + 5, chip=25, to=100, odd={1: 3, 2: 1, 4: 2, 6: 1}, misdeal=misdeal)
+    snap = core.snapshot()
+    assert snap.race is not None and snap.race.done and race.misdealt is (misdeal and profile != "rpl")
+    after = {v.seat: v.stack or 0 for v in snap.seats}
+    assert {seat: after[seat] - before[seat] for seat in after if after[seat] != before[seat]} == {
+        seat: delta for seat, delta in snap.race.change if delta}
+    # 7 odd chips of 25 = 175: one 100 chip and a remainder of 75 (half or more): two chips, or one each in RPL.
+    assert len(snap.race.awards) == (4 if profile == "rpl" else 2)
+    # The events replay through a fresh core to the same rulings: the misdeal (if made) then the race.
+    fresh = TableCore(PROFILES)
+    fresh.feed(Setup(t=0.0, profile=profile, seats=(1, 2, 3, 4, 5, 6), button=1, decks=(RED, BLUE), in_play="test-red"))
+    for hand in hands:
+        for event in hand.events:
+            fresh.feed(event)
+    ruled = [r.ruling for e in race.events for r in fresh.feed(e).rulings]
+    assert ruled == ([RulingKind.RACE_MISDEAL] if misdeal and profile != "rpl" else []) + [RulingKind.CHIP_RACE]
+    assert fresh.snapshot().seats == snap.seats  # the same stacks
