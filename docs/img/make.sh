@@ -16,6 +16,9 @@ snap "$sessions/clean_showdown.jsonl" --view broadcast --at 20 --out docs/img/br
 snap "$sessions/three_way_allin_robert.jsonl" --view venue --at 9 --out docs/img/venue-chips-800x480.png
 snap "$sessions/three_way_allin_robert.jsonl" --view broadcast --delay 10 --at 24 --size 1280x720 \
     --out docs/img/broadcast-chips-1280x720.png
+snap "$sessions/chip_race_wfp.jsonl" --view venue --at 8.2 --out docs/img/venue-chip-race-800x480.png
+snap "$sessions/bb_ante_short_upt.jsonl" --view broadcast --delay 1 --at 10 --size 1280x720 \
+    --out docs/img/broadcast-bb-ante-1280x720.png
 # The overlay page (the OBS browser source) in Debian's chromium, over a felt backdrop (the page itself is
 # transparent): the browser tests keep their pictures when given OVERLAY_SHOTS.
 shots=$(mktemp -d)
