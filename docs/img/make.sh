@@ -25,7 +25,7 @@ shots=$(mktemp -d)
 OVERLAY_SHOTS="$shots" python -m pytest -q -p no:cacheprovider tests/overlay/test_overlay_hand.py \
     tests/overlay/test_overlay_control.py
 for name in overlay-flop-1920x1080 overlay-showdown-1920x1080 overlay-showdown-1280x720 overlay-turn-1080x1920 \
-        overlay-misdeal-1920x1080 overlay-reveal-first-action-1280x720; do
+        overlay-misdeal-1920x1080 overlay-reveal-first-action-1280x720 overlay-bb-ante-1280x720; do
     cp "$shots/$name.png" docs/img/
 done
 rm -rf "$shots"
