@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 
 from firmware_py.core.board import Board, StreetDeal
 from firmware_py.core.events import ButtonName
+from firmware_py.core.phase import ClockView, Phase
 from firmware_py.core.profiles import MisdealWindow
 from firmware_py.core.rulings import Ruling, Street
 from firmware_py.core.seating import Positions
-from firmware_py.core.snapshot import ClockView, Phase
 from firmware_py.core.vocab import Where
 
 

@@ -7,29 +7,17 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from firmware_py.core.chips import Pot
+from firmware_py.core.phase import HAND_OVER, IN_PLAY, NO_HAND, ClockView, Phase
 from firmware_py.core.rulings import Ruling, Street
 
 if TYPE_CHECKING:
     from firmware_py.core.hand import Hand
     from firmware_py.core.state import TableState
 
-
-class Phase(StrEnum):
-    """Where the hand is."""
-
-    IDLE = "idle"  # between hands: waiting for new_hand
-    DEALING = "dealing"  # hole cards coming out of the shoe
-    BETTING = "betting"  # a betting round is under way (`street` says which)
-    BOARD = "board"  # the round is done; burn and board cards for the next street are due
-    SHOWDOWN = "showdown"  # all streets dealt and bet; waiting for hand_end
-    MISDEALT = "misdealt"  # a misdeal or void hand was ruled; waiting for new_hand
-
-
-# Phases by what they allow, as sets: asked at every read and press, and on Python 3.11 a
-# member looked up on its enum class (`Phase.IDLE`) costs some 100 ns, five times a global's.
-IN_PLAY = frozenset({Phase.DEALING, Phase.BETTING, Phase.BOARD})  # cards coming or bets open
-NO_HAND = frozenset({Phase.IDLE, Phase.MISDEALT})  # nothing for a player's press to act on
-HAND_OVER = frozenset({Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN})  # a card read no longer changes the hand
+__all__ = [  # the phase's names too: the adapters read them here with the views
+    "HAND_OVER", "IN_HAND", "IN_PLAY", "LIVE", "NO_HAND", "OUT_OF_HAND", "ChipsView", "ClockView", "Phase",
+    "PlayerState", "SeatView", "TableSnapshot", "snapshot_of",
+]
 
 
 class PlayerState(StrEnum):
@@ -59,18 +47,6 @@ class SeatView:
     bet: int | None = None  # chips put in this betting round
     last_action: str | None = None  # e.g. "raise 600", "call 200", "fold"
     declared: str | None = None  # an action out of turn held for the seat's turn, e.g. "bet 400 out of turn"
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ClockView:
-    """The shot clock on a player: started at `started_t` (session seconds), per the profile."""
-
-    seat: int
-    started_t: float
-    seconds: float
-    warnings: tuple[float, ...]
-    countdown: int
-    rule: str
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

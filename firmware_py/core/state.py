@@ -17,7 +17,7 @@ from firmware_py.core.vocab import Cause, RuleKey
 class TableState:
     """All the rule handlers read and change: private to the core, which saves it and takes it back.
 
-    The handlers (flow.py, misdeals.py, shoe.py, streets.py, betting.py) take it as their first
+    The handlers (flow.py, shoe.py, streets.py, betting.py and the layers below them) take it as their first
     argument; what the current event caused collects in `out_rulings` and `out_notices`.
     """
 
