@@ -8,6 +8,7 @@ from __future__ import annotations
 from firmware_py.core import transitions
 from firmware_py.core.decks import Deck
 from firmware_py.core.events import Seat, SeatStatus, Setup
+from firmware_py.core.game import GAMES
 from firmware_py.core.hand import CardInfo, Dealt, Hand
 from firmware_py.core.phase import IN_PLAY, ClockView, Phase
 from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind
@@ -22,7 +23,13 @@ def setup(table: TableState, event: Setup) -> None:
         raise ValueError(f"unknown profile {event.profile!r}: the profiles are {names}")
     if event.button not in event.seats:
         raise ValueError(f"the button seat {event.button} is not among the seats {list(event.seats)}")
-    table.profile = table.profiles[event.profile]
+    profile = table.profiles[event.profile]
+    game = GAMES.get(event.game)
+    if game is None or game.name not in profile.games:
+        raise ValueError(f"the game {event.game!r} is not one the {profile.name} profile deals: "
+                         f"its games are {', '.join(profile.games)}")
+    table.profile = profile
+    table.game = game  # from the next hand: one being dealt goes on as the game it began
     table.cards = {}
     decks: dict[str, Deck] = {deck.name: deck for deck in event.decks}
     for deck in event.decks:
@@ -147,8 +154,8 @@ def new_hand(table: TableState) -> None:
     table.redeal = None
     table.corrections = []
     table.hand_number += 1
-    slots: list[str | None] = [None] * (2 * len(positions.deal_order))
-    table.hand = Hand(number=table.hand_number, positions=positions,
+    slots: list[str | None] = [None] * (table.game.hole_cards * len(positions.deal_order))
+    table.hand = Hand(number=table.hand_number, positions=positions, game=table.game,
                       dealt=Dealt(slots=slots, hole={seat: [] for seat in positions.deal_order}))
     table.unconfirmed = []
     message = table.chips.start_hand(positions.deal_order, (positions.small_blind, positions.big_blind),

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from firmware_py.core.cards import is_unknown
 from firmware_py.core.chips import Pot
-from firmware_py.core.evaluator import best_of, describe, hand_ranks
+from firmware_py.core.evaluator import best_of, describe_hand, hand_ranks
 from firmware_py.core.hand import Hand
 from firmware_py.core.phase import Phase
 from firmware_py.core.rulings import Ruling, RulingKind
@@ -56,15 +56,15 @@ def showdown(table: TableState, hand: Hand) -> None:
     hands: dict[int, Sequence[str]] = {
         seat: [table.cards[uid].card for uid in hand.dealt.hole[seat]]
         for seat in hand.live()
-        if len(hand.dealt.hole[seat]) == 2 and seat not in hand.dealt.jokers
+        if len(hand.dealt.hole[seat]) == hand.game.hole_cards and seat not in hand.dealt.jokers
     }
     if len(board) != 5 or len(hands) < 2:
         return
     if any(is_unknown(card) for card in [*board, *(c for cards in hands.values() for c in cards)]):
         return  # a card the table could not read is in play: the dealer reads the hands
-    ranks = hand_ranks(hands, board)  # each hand read once, for the showdown and for every pot
+    ranks = hand_ranks(hands, board, hand.game.hand_rule)  # each hand read once, for the showdown and every pot
     tied = best_of(ranks, ranks)
-    name = describe([*hands[tied[0]], *board])
+    name = describe_hand(hands[tied[0]], board, hand.game.hand_rule)
     who = " and ".join(f"seat {s}" for s in tied)
     summary = f"{who} {'split the pot' if len(tied) > 1 else 'wins'} with {name}"
     rule = table.rule(RuleKey.SHOWDOWN)

@@ -93,6 +93,7 @@ class TableSnapshot:
     chips: ChipsView | None = None  # pot, side pots and the minimum raise, when the table counts chips
     actions: int = 0  # actions taken in this hand: a press made against another count is stale
     corrections: tuple[str, ...] = ()  # the operator's corrections (undo, stacks) since the hand began
+    game: str = "holdem"  # the hand's game (the next hand's between hands): a name in core/game.py's GAMES
 
     def seat(self, number: int) -> SeatView:
         for view in self.seats:
@@ -156,6 +157,7 @@ def snapshot_of(table: TableState) -> TableSnapshot:
         chips=_chips_view(table, hand),
         actions=len(hand.betting.taken) if hand is not None else 0,
         corrections=tuple(table.corrections),
+        game=hand.game.name if hand is not None and phase is not Phase.IDLE else table.game.name,
     )
 
 

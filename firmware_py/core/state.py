@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 
 from firmware_py.core.chips import TableChips
+from firmware_py.core.game import HOLDEM, Game
 from firmware_py.core.hand import CardInfo, Hand
 from firmware_py.core.profiles import Profile, Rule
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
@@ -23,6 +24,7 @@ class TableState:
 
     profiles: Mapping[str, Profile]  # the profiles a setup may name: the core's own, never saved
     profile: Profile | None = None
+    game: Game = HOLDEM  # the game the next hand deals (the setup's)
     t: float = 0.0
     occupied: set[int] = field(default_factory=set)
     joined: set[int] = field(default_factory=set)
