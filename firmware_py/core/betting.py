@@ -10,6 +10,7 @@ from __future__ import annotations
 from firmware_py.core import transitions
 from firmware_py.core.chips import Problem, Stakes, Wager
 from firmware_py.core.events import AMOUNT_ACTIONS, ButtonName, Level, Stacks
+from firmware_py.core.game import Structure
 from firmware_py.core.hand import Declared, Hand, Taken
 from firmware_py.core.phase import Phase
 from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind, Street
@@ -173,6 +174,23 @@ def _wager(table: TableState, seat: int, name: ButtonName, amount: int | None) -
         table.emit(Ruling(t=table.t, ruling=RulingKind.RAISE_NOT_ALLOWED, cause=Cause.NOT_REOPENED, seat=seat,
                           amount=wager.keyed, rule=rule.cite,
                           remedy=rule.text(seat=seat, minimum=f"{wager.minimum or 0:,}")))
+    elif wager.problem is Problem.OVER_LIMIT and chips.limits.structure is Structure.POT_LIMIT:
+        rule = table.rule(RuleKey.POT_LIMIT)
+        table.emit(Ruling(t=table.t, ruling=RulingKind.BET_TOO_LARGE, cause=Cause.OVER_POT_LIMIT, seat=seat,
+                          amount=wager.keyed, rule=rule.cite,
+                          remedy=rule.text(seat=seat, amount=f"{wager.keyed or 0:,}",
+                                           maximum=f"{wager.minimum or 0:,}")))
+    elif wager.problem is Problem.OVER_LIMIT:
+        table.notice(NoticeKind.IGNORED, f"{name}: seat {seat}'s {wager.keyed or 0:,} is over the fixed limit: "
+                     f"a raise is to {wager.minimum or 0:,}; press not taken, press raise")
+    elif wager.problem is Problem.CAPPED:
+        rule = table.rule(RuleKey.LIMIT_RAISES)
+        table.emit(Ruling(t=table.t, ruling=RulingKind.RAISE_NOT_ALLOWED, cause=Cause.RAISES_CAPPED, seat=seat,
+                          amount=wager.keyed, rule=rule.cite,
+                          remedy=rule.text(seat=seat, maximum=rule.number("raises"))))
+    elif wager.problem is Problem.FIXED_SIZE:
+        table.notice(NoticeKind.CONFIRMED, f"{name} {wager.keyed or 0:,}: the game is fixed limit; "
+                     f"seat {seat}'s {wager.name} is to {wager.to:,}")
     elif wager.problem is Problem.OVER_STACK:
         table.notice(NoticeKind.IGNORED, f"{name} {wager.keyed:,}: seat {seat} has only {wager.minimum:,} "
                      "in all; press not taken, key the amount again (or allin)")

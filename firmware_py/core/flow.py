@@ -6,9 +6,10 @@ A handler: route.py calls it; it changes the hand's phase through transitions.py
 from __future__ import annotations
 
 from firmware_py.core import transitions
+from firmware_py.core.chips import NO_LIMIT, Limits
 from firmware_py.core.decks import Deck
 from firmware_py.core.events import Seat, SeatStatus, Setup
-from firmware_py.core.game import GAMES
+from firmware_py.core.game import GAMES, Structure
 from firmware_py.core.hand import CardInfo, Dealt, Hand
 from firmware_py.core.phase import IN_PLAY, ClockView, Phase
 from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind
@@ -159,12 +160,22 @@ def new_hand(table: TableState) -> None:
                       dealt=Dealt(slots=slots, hole={seat: [] for seat in positions.deal_order}))
     table.unconfirmed = []
     message = table.chips.start_hand(positions.deal_order, (positions.small_blind, positions.big_blind),
-                                     table.rule(RuleKey.MIN_RAISE).procedure)
+                                     table.rule(RuleKey.MIN_RAISE).procedure, limits=_limits(table))
     for said in (settled, message):
         if said:
             table.notice(NoticeKind.IGNORED, said)
     if table.chips.hand is not None:  # a blind or ante that took a whole stack: all in from the start
         table.hand.betting.allin.update(s for s, left in table.chips.hand.behind.items() if left == 0)
+
+
+def _limits(table: TableState) -> Limits:
+    """The game's betting structure for the chips: fixed limit's sizes in big blinds and the house's raise cap."""
+    game = table.game
+    if game.betting is Structure.NO_LIMIT:
+        return NO_LIMIT
+    cap = table.rule(RuleKey.LIMIT_RAISES)
+    return Limits(structure=game.betting, sizes=game.limit_bets, raise_cap=cap.number("raises"),
+                  cap_heads_up=cap.word("heads_up") == "capped")
 
 
 def _seat_new_players(table: TableState, positions: Positions) -> Positions:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from firmware_py.core.chips import Pot
+from firmware_py.core.chips import HandChips, Pot
 from firmware_py.core.phase import HAND_OVER, IN_PLAY, NO_HAND, ClockView, Phase
 from firmware_py.core.rulings import Ruling, Street
 
@@ -59,6 +59,7 @@ class ChipsView:
     big: int = 0  # the big blind of the level in force, in chips (amounts in big blinds on the stream)
     to_call: int = 0
     min_raise_to: int | None = None  # the smallest legal bet or raise for the seat to act
+    max_raise_to: int | None = None  # the largest (pot limit: the pot; fixed limit: the fixed size); None: the stack
     may_raise: bool = True
     raised_by: int = 0  # the largest bet or raise increment of this round so far
     uncalled: int = 0  # chips of one seat nobody else could match: returned to it, part of no pot
@@ -170,6 +171,11 @@ def _seat_chips(table: TableState, seat: int) -> dict[str, Any]:
     return {}
 
 
+def _max_to(chips: HandChips, seat: int) -> int | None:
+    limit = chips.max_to(seat)
+    return None if limit is None else min(limit, chips.street_bet[seat] + chips.behind[seat])
+
+
 def _chips_view(table: TableState, hand: Hand | None) -> ChipsView | None:
     chips = table.chips.hand
     if chips is None or hand is None:
@@ -185,6 +191,7 @@ def _chips_view(table: TableState, hand: Hand | None) -> ChipsView | None:
         to_call=chips.to_call(actor) if live and actor is not None else 0,
         min_raise_to=min(chips.min_to(), chips.street_bet[actor] + chips.behind[actor])
         if live and actor is not None else None,
-        may_raise=chips.may_raise(actor) if live and actor is not None else False,
+        max_raise_to=_max_to(chips, actor) if live and actor is not None else None,
+        may_raise=chips.may_raise(actor) and not chips.cap_reached() if live and actor is not None else False,
         raised_by=chips.raised_by,
     )

@@ -71,6 +71,11 @@ class Table:
             self._pool.remove(card)
         return card
 
+    def fresh_deck(self) -> None:
+        """A new hand with the whole deck again (a session of several hands deals the same cards again)."""
+        self._pool = list(POOL)
+        self.reserved = set()
+
     def uid(self, card: str, *, blue: bool = False) -> str:
         return (self._blue if blue else self._uid)[card]
 
