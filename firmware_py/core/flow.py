@@ -152,6 +152,11 @@ def new_hand(table: TableState) -> None:
             return
         positions = next_positions(table.previous, seated, table.profile.blinds)
     positions = _seat_new_players(table, positions)
+    if len(positions.deal_order) > table.game.max_players:
+        table.notice(NoticeKind.IGNORED, f"new_hand: {table.game.title} deals at most {table.game.max_players} "
+                     f"players from one deck ({table.game.hole_text()} each, the board and its burns); "
+                     f"{len(positions.deal_order)} are seated: take seats out, or set up another game")
+        return
     table.redeal = None
     table.corrections = []
     table.hand_number += 1

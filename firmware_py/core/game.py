@@ -54,6 +54,11 @@ class Game:
         """The fixed bet of each street, in chips (fixed limit; empty for the big-bet games)."""
         return tuple(big_blind * bets for bets in self.limit_bets)
 
+    @property
+    def max_players(self) -> int:
+        """The most players one deck deals to: 52 cards less the board and its three burns."""
+        return (52 - 5 - 3) // self.hole_cards
+
     def hole_text(self) -> str:
         """'two hole cards', 'four hole cards': for rulings and notices."""
         words = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}

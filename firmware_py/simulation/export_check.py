@@ -15,6 +15,7 @@ mislead, but every one is listed.
 
     python -m firmware_py.simulation.export_check --hands 500
     python -m firmware_py.simulation.export_check --hands 100 --stack 10000
+    python -m firmware_py.simulation.export_check --hands 40 --stack 10000 --game omaha
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from dataclasses import dataclass, field
 
 from firmware_py.core import Event, Phase, RulingKind, Setup
 from firmware_py.core.engine import TableCore
+from firmware_py.core.game import DEFAULT as DEFAULT_GAME
+from firmware_py.core.game import GAMES
 from firmware_py.core.profiles import Profile
 from firmware_py.daemon.export import NotExportable, hand_history, hand_records
 from firmware_py.profiles import load_profiles
@@ -85,13 +88,13 @@ def table_stacks(events: Sequence[Event], profiles: dict[str, Profile]) -> dict[
 
 
 def session_events(profile: str, seats: tuple[int, ...], hands: int, *, seed: int, error_rate: float,
-                   profiles: dict[str, Profile], stack: int = 0) -> list[Event]:
+                   profiles: dict[str, Profile], stack: int = 0, game: str = DEFAULT_GAME) -> list[Event]:
     red, blue = load_deck(DECKS / "test-red.json"), load_deck(DECKS / "test-blue.json")
-    rng = random.Random(f"{seed}:{profile}:{len(seats)}")
+    rng = random.Random(f"{seed}:{profile}:{len(seats)}" + (f":{game}" if game != DEFAULT_GAME else ""))
     bot = DealerBot(rng=rng, deck=red, profile=profiles[profile], seats=seats, button=seats[0],
-                    error_rate=error_rate, other_deck=blue, stack=stack)
+                    error_rate=error_rate, other_deck=blue, stack=stack, game=GAMES[game])
     events: list[Event] = [Setup(t=0.0, profile=profile, seats=seats, button=seats[0], decks=(red, blue),
-                                 in_play=red.name)]
+                                 in_play=red.name, game=game)]
     for hand in bot.session(hands, t=1.0):
         events.extend(hand.events)
     return events
@@ -144,16 +147,17 @@ def check_events(events: Sequence[Event], profiles: dict[str, Profile]) -> Check
 
 
 def run(hands: int, *, seed: int = 0, error_rate: float = 0.3, profile_names: Sequence[str] = PROFILES,
-        tables: Sequence[tuple[int, ...]] = TABLE_SEATS, stack: int = 0) -> CheckResult:
+        tables: Sequence[tuple[int, ...]] = TABLE_SEATS, stack: int = 0, game: str = DEFAULT_GAME) -> CheckResult:
     """`hands` hands per profile, spread over the table sizes."""
     profiles = load_profiles()
     total = CheckResult()
     for name in profile_names:
-        for index, seats in enumerate(tables):
-            count = hands // len(tables) + (1 if index < hands % len(tables) else 0)
+        fits = [seats for seats in tables if len(seats) <= GAMES[game].max_players]  # five-card PLO: 8 at most
+        for index, seats in enumerate(fits):
+            count = hands // len(fits) + (1 if index < hands % len(fits) else 0)
             if count:
                 events = session_events(name, seats, count, seed=seed, error_rate=error_rate, profiles=profiles,
-                                        stack=stack)
+                                        stack=stack, game=game)
                 total.add(check_events(events, profiles))
     return total
 
@@ -166,9 +170,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--error-rate", type=float, default=0.3, help="share of hands with a dealer error")
     parser.add_argument("--stack", type=int, default=0, help="starting stack: the bot bets amounts and the "
                         "check compares final stacks (default 0: nominal amounts, winners compared)")
+    parser.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME, help="the game dealt "
+                        "(default holdem; omaha5 has no PHH variant in pokerkit: its hands are refused)")
     args = parser.parse_args(argv)
-    result = run(args.hands, seed=args.seed, error_rate=args.error_rate, stack=args.stack)
-    print(f"profiles {', '.join(PROFILES)}; tables of {', '.join(str(len(t)) for t in TABLE_SEATS)} seats")
+    result = run(args.hands, seed=args.seed, error_rate=args.error_rate, stack=args.stack, game=args.game)
+    print(f"{GAMES[args.game].title}; profiles {', '.join(PROFILES)}; "
+          f"tables of {', '.join(str(len(t)) for t in TABLE_SEATS)} seats")
     print(f"hands dealt {result.hands}, misdealt or void {result.not_played}, exported {result.exported}, "
           f"replayed by pokerkit {'ending with the table stacks' if args.stack else 'paying the table winners'} "
           f"{result.replayed_right}, "
