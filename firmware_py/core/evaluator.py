@@ -29,6 +29,8 @@ _RANK_BY_SIZE: dict[int, Callable[..., int]] = {5: evaluate_5cards, 6: evaluate_
 _RANK_ORDER = {rank: index for index, rank in enumerate(RANKS)}
 RANK_7: Callable[[int, int, int, int, int, int, int], int] = evaluate_7cards
 """Rank of seven card ids (`card_id`): lower is better. The inner loop of the win chances."""
+RANK_OMAHA: Callable[..., int] = evaluate_omaha_cards
+"""Rank of five board card ids then four hole card ids, exactly two from the hand: lower is better."""
 
 RANK_NAMES = {
     "2": ("two", "twos"), "3": ("three", "threes"), "4": ("four", "fours"), "5": ("five", "fives"),

@@ -59,7 +59,7 @@ def snapshot_from_broadcast(body: dict[str, Any] | BroadcastFeed) -> TableSnapsh
                          phase=Phase(body["phase"]), street=Street(body["street"]) if body.get("street") else None,
                          seats=seats, button=button, small_blind=small, big_blind=big, to_act=to_act,
                          board=tuple(body.get("board", ())), burns=tuple(body.get("burns", ())),
-                         in_play=str(body.get("in_play", "")),
+                         in_play=str(body.get("in_play", "")), game=str(body.get("game", "holdem")),
                          showdown=ruling_from_json(showdown) if showdown else None)
 
 
@@ -81,8 +81,8 @@ def analyse(key: Any, seed: int = 0) -> FeedChances | None:
     table = compute_chances(key, seed=seed)
     if table is None:
         return None
-    live, board, dead = key
-    outs_seat, outs = heads_up_outs(live, board, dead)
+    live, board, dead, game = key
+    outs_seat, outs = heads_up_outs(live, board, dead) if game == "holdem" else (None, ())  # Omaha: no outs
     equity = table.equity
     return FeedChances(seats=tuple(SeatChance(seat=seat, win=round(c.win, 4), tie=round(c.tie, 4))
                                    for seat, c in sorted(table.seats.items())),
