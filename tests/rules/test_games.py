@@ -8,7 +8,7 @@ import pytest
 from firmware_py.core import RulingKind, Setup
 from firmware_py.core.engine import TableCore
 from firmware_py.core.evaluator import omaha_strength, strength
-from firmware_py.core.game import GAMES, HandRule, Structure
+from firmware_py.core.game import GAMES, Game, HandRule, Structure
 from firmware_py.core.vocab import Cause
 from firmware_py.profiles import load_profiles
 from tests.rules.table_driver import ALL_PROFILES, RED, Table, kinds, only
@@ -188,3 +188,43 @@ def test_heads_up_raising_is_unlimited_except_where_the_house_caps_it(profile: s
     t = _limit_hand(profile, seats=(1, 2))
     rulings = t.act("raise", "raise", "raise", "raise")
     assert kinds(rulings) == ([RulingKind.RAISE_NOT_ALLOWED] if capped else [])
+
+
+@pytest.mark.parametrize("game", [
+    # Fixed-limit Omaha: a structure and a hand rule the registry already has, combined anew.
+    Game(name="limit_omaha", title="Fixed-Limit Omaha", short="FLO", hole_cards=4, betting=Structure.FIXED_LIMIT,
+         hand_rule=HandRule.TWO_FROM_HAND, limit_bets=(1, 1, 2, 2)),
+    # Six-card Omaha: more hole cards, the same rules.
+    Game(name="omaha6", title="Six-Card Pot-Limit Omaha", short="PLO6", hole_cards=6, betting=Structure.POT_LIMIT,
+         hand_rule=HandRule.TWO_FROM_HAND),
+])
+def test_a_new_game_is_one_record_and_a_profile_naming_it(monkeypatch: pytest.MonkeyPatch,
+                                                          game: Game) -> None:
+    """Issue 21: adding a game touches only core/game.py, the profiles and tests. Here the record is added to
+    the registry and a profile names it; nothing else changes, and a hand is dealt, bet and shown down."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    monkeypatch.setitem(GAMES, game.name, game)
+    profiles = load_profiles()
+    profiles = {**profiles, "robert": replace(profiles["robert"], games=(*profiles["robert"].games, game.name))}
+    t = Table("robert", seats=(1, 2, 3), game=game.name, profiles=profiles)  # type: ignore[arg-type]
+    t.reserved = {"As", "Kd", "7c", "4h", "2s"}
+    t.level(50, 100)
+    t.stacks(s1=5000, s2=5000, s3=5000)
+    t.new_hand()
+    t.deal()
+    assert all(len(seat.cards) == game.hole_cards for seat in t.core.snapshot().seats)
+    t.act("call", "call", "check")
+    t.flop(["As", "Kd", "7c"])
+    t.bet("bet")
+    max_bet = t.core.snapshot().chips.max_raise_to
+    assert max_bet == (200 if game.betting is Structure.FIXED_LIMIT else 600)  # the next raise: fixed, or the pot
+    t.act("call", "call")
+    t.turn("4h")
+    t.act("check", "check", "check")
+    rulings = t.river("2s") + t.act("check", "check", "check")
+    showdown = next(r for r in rulings if r.ruling is RulingKind.SHOWDOWN)
+    hands = {v.seat: list(v.cards) for v in t.core.snapshot().seats}
+    board = ["As", "Kd", "7c", "4h", "2s"]
+    best = min(omaha_strength(cards, board) for cards in hands.values())
+    assert showdown.winners == tuple(s for s, cards in sorted(hands.items()) if omaha_strength(cards, board) == best)
