@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from firmware_py.core.game import Structure
+from firmware_py.core.pots import Pot
+
+__all__ = ["NO_LIMIT", "RAISE_RULES", "HandChips", "Limits", "Pot", "Problem", "Stakes", "TableChips", "Wager"]
 
 RAISE_RULES = ("increment", "double_faced", "double_full_bet")
 
@@ -91,26 +94,6 @@ class Wager:
         if self.allin:
             return f"all in {self.to:,}"
         return f"{self.name} {self.to:,}"  # the seat's total for the round, as the chips in front of it
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Pot:
-    """A pot (the main pot first, then side pots): its chips, the seats that may win it, and who did."""
-
-    amount: int
-    seats: tuple[int, ...]
-    winners: tuple[int, ...] = ()
-    shares: tuple[tuple[int, int], ...] = ()  # (seat, chips), odd chips included
-    odd_chips: tuple[int, ...] = ()  # seats that got one odd chip each
-
-    def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"amount": self.amount, "seats": list(self.seats)}
-        if self.winners:
-            out["winners"] = list(self.winners)
-            out["shares"] = {str(seat): chips for seat, chips in self.shares}
-        if self.odd_chips:
-            out["odd_chips"] = list(self.odd_chips)
-        return out
 
 
 @dataclass(kw_only=True, slots=True)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from firmware_py.core.vocab import Cause
 
 if TYPE_CHECKING:
-    from firmware_py.core.chips import Pot
+    from firmware_py.core.pots import Pot
 
 
 class RulingKind(StrEnum):

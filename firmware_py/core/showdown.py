@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from firmware_py.core.cards import is_unknown
-from firmware_py.core.chips import Pot
 from firmware_py.core.evaluator import best_of, describe_hand, hand_ranks
 from firmware_py.core.hand import Hand
 from firmware_py.core.phase import Phase
+from firmware_py.core.pots import Pot
 from firmware_py.core.rulings import Ruling, RulingKind
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import RuleKey

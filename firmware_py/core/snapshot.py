@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from firmware_py.core.chips import HandChips, Pot
+from firmware_py.core.chips import HandChips
 from firmware_py.core.phase import HAND_OVER, IN_PLAY, NO_HAND, ClockView, Phase
+from firmware_py.core.pots import Pot
 from firmware_py.core.rulings import Ruling, Street
 
 if TYPE_CHECKING:

@@ -374,6 +374,7 @@ def game_board(t: Recorder) -> None:
     t.flop(burns=0)  # the flop's burn missing
     t.act("check", "check", "check", "check")
     t.turn(burns=2)  # two burns
+    t.act("check", "check", "check", "check")  # the turn's burns are judged once its betting begins
     _hand(t)
     t.deal(count=3)
     t.shoe("Qs", blue=True)  # a card with another back: the hand is void
