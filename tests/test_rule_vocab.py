@@ -132,4 +132,5 @@ def test_a_profile_naming_an_unknown_game_names_the_file_and_a_suggestion(tmp_pa
     upt.write_text(upt.read_text().replace('parent = "robert"\n', 'parent = "robert"\ngames = ["holdem", "omah"]\n'))
     with pytest.raises(ConfigError) as caught:
         load_profiles(tmp_path)
-    assert "upt.toml" in str(caught.value) and "games" in str(caught.value) and "did you mean 'omaha'" in str(caught.value)
+    message = str(caught.value)
+    assert "upt.toml" in message and "games" in message and "did you mean 'omaha'" in message
