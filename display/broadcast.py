@@ -128,7 +128,9 @@ def _draw_header(surface: pygame.Surface, rect: pygame.Rect, frame: BroadcastFra
     shown = frame.shown
     if shown is not None:
         title = f"Hand {shown.hand_number}" if shown.hand_number else ""
-        title = f"{title}   {shown.profile_title or shown.profile}".strip()
+        game = GAMES.get(shown.game, HOLDEM)
+        house = shown.profile_title or shown.profile
+        title = f"{title}   {house if game is HOLDEM else f'{game.title} · {house}'}".strip()
         room = right_rect.left - drawn.right - 2 * pad
         if room > 40:
             theme.draw_text(surface, title, round(size * 0.8), theme.TEXT_DIM,
