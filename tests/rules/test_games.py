@@ -228,3 +228,16 @@ def test_a_new_game_is_one_record_and_a_profile_naming_it(monkeypatch: pytest.Mo
     board = ["As", "Kd", "7c", "4h", "2s"]
     best = min(omaha_strength(cards, board) for cards in hands.values())
     assert showdown.winners == tuple(s for s, cards in sorted(hands.items()) if omaha_strength(cards, board) == best)
+
+
+def test_a_session_naming_an_unknown_game_is_refused_with_a_suggestion() -> None:
+    from firmware_py.session import SessionReader  # noqa: PLC0415
+    from tests.rules.table_driver import ROOT  # noqa: PLC0415
+
+    reader = SessionReader(base_dir=ROOT / "config" / "decks")
+    line = {"t": 0, "kind": "setup", "profile": "robert", "seats": [1, 2], "button": 1,
+            "decks": ["test-red.json"], "in_play": "test-red"}
+    assert reader.parse_object(line).game == "holdem"  # type: ignore[union-attr]
+    assert reader.parse_object({**line, "game": "omaha"}).game == "omaha"  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match=r"'game' is 'omah', not a game the table deals \(did you mean 'omaha'\?\)"):
+        reader.parse_object({**line, "game": "omah"})
