@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_py.core import RulingKind, Setup
+from firmware_py.core import RuleKey, RulingKind, Setup
 from firmware_py.core.engine import TableCore
 from firmware_py.core.evaluator import omaha_strength, strength
 from firmware_py.core.game import GAMES, Game, HandRule, Structure
@@ -105,7 +105,7 @@ def test_pot_limit_a_raise_over_the_pot_is_refused_citing_the_rule(profile: str)
     assert t.core.snapshot().chips.max_raise_to == 350  # 150 in the pot, 100 to call: 100 + 250
     ruling = only(t.bet("raise", 400))  # seat 4, first to act
     assert ruling.ruling is RulingKind.BET_TOO_LARGE and ruling.cause is Cause.OVER_POT_LIMIT
-    assert ruling.rule == load_profiles()[profile].rule("pot_limit").cite  # type: ignore[arg-type]
+    assert ruling.rule == load_profiles()[profile].rule(RuleKey.POT_LIMIT).cite
     assert "350" in ruling.remedy
     snap = t.core.snapshot()
     assert snap.to_act == 4 and snap.chips.pot == 150  # not taken: seat 4 acts again
