@@ -59,6 +59,10 @@ class Game:
         """The most players one deck deals to: 52 cards less the board and its three burns."""
         return (52 - 5 - 3) // self.hole_cards
 
+    def shown_cards(self) -> str:
+        """What a winner shows at the showdown: 'both cards', 'all four cards'."""
+        return "both cards" if self.hole_cards == 2 else f"all {self.hole_text().removesuffix(' hole cards')} cards"
+
     def hole_text(self) -> str:
         """'two hole cards', 'four hole cards': for rulings and notices."""
         words = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}

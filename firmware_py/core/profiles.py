@@ -98,7 +98,7 @@ PLACEHOLDERS: dict[str, object] = {
     "detail": "seat 4 has the wrong number of cards", "expected": 4, "position": "second",
     "summary": "seat 3 wins with two pair", "antenna": "shoe", "uid": "04A1B2C3D4E5F6",
     "counted": "seat 3's hole card", "amount": 40, "minimum": 20, "pot": 120,
-    "declared": "bet 400", "waiting": 2, "maximum": 600, "game": "Pot-Limit Omaha",
+    "declared": "bet 400", "waiting": 2, "maximum": 600, "game": "Pot-Limit Omaha", "hole": "both cards",
 }
 NOT_EMPTY = frozenset({"rule", "remedy", "too_late_rule", "too_late_remedy", "heads_up_rule"})
 TEXT_MAX = 2000  # characters in a citation or remedy: the screen shows a few lines

@@ -73,7 +73,7 @@ def showdown(table: TableState, hand: Hand) -> None:
         return best_of(ranks, seats)  # none to read: (), and the pot is split
 
     pots = award(table, hand, best)
-    remedy = rule.text(summary=summary) + (f" {pots_text(table, pots)}" if pots else "")
+    remedy = rule.text(summary=summary, hole=hand.game.shown_cards()) + (f" {pots_text(table, pots)}" if pots else "")
     hand.showdown = table.emit(Ruling(t=table.t, ruling=RulingKind.SHOWDOWN, rule=rule.cite,
                                       remedy=remedy, winners=tied, hand=name, pots=pots))
     table.unconfirmed.remove(hand.showdown)
