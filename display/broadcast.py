@@ -128,6 +128,8 @@ def _draw_header(surface: pygame.Surface, rect: pygame.Rect, frame: BroadcastFra
     shown = frame.shown
     if shown is not None:
         title = f"Hand {shown.hand_number}" if shown.hand_number else ""
+        if shown.chips is not None:  # the level of the hand shown (delayed with it): "100/200 BB ante 200"
+            title = f"{title}   Blinds {shown.chips.level}".strip()
         game = GAMES.get(shown.game, HOLDEM)
         house = shown.profile_title or shown.profile
         title = f"{title}   {house if game is HOLDEM else f'{game.title} · {house}'}".strip()

@@ -25,6 +25,7 @@ from firmware_py.core import (  # the routing to the rule handlers, and the modu
     phase,
     pots,
     profiles,
+    race,
     route,
     rulings,
     seating,
@@ -337,7 +338,7 @@ class TableCore:
 
 def _pickle_by_constructor() -> None:
     """Every frozen record of the core pickles by its constructor (see _pickled)."""
-    for module in (chips, decks, events, game, hand, phase, pots, profiles, rulings, seating, snapshot):
+    for module in (chips, decks, events, game, hand, phase, pots, profiles, race, rulings, seating, snapshot):
         for kind in vars(module).values():
             if (isinstance(kind, type) and kind.__module__ == module.__name__ and is_dataclass(kind)
                     and _frozen_type(kind)):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from firmware_py.core import betting, flow, shoe, streets, transitions
+from firmware_py.core import betting, flow, racing, shoe, streets, transitions
 from firmware_py.core import deal as dealing
 from firmware_py.core.cards import is_unknown
 from firmware_py.core.events import (
@@ -23,6 +23,7 @@ from firmware_py.core.events import (
     Event,
     Gone,
     Level,
+    Race,
     Read,
     Seat,
     Setup,
@@ -45,6 +46,8 @@ def apply(table: TableState, event: Event) -> None:
         flow.setup(table, event)
     elif table.profile is None:
         table.notice(NoticeKind.IGNORED, "no setup yet: the session must start with a setup line")
+    elif table.race is not None and isinstance(event, Read | Button) and racing.takes(table, event):
+        pass  # a chip race's card or press (racing.py)
     else:
         HANDLERS[type(event)](table, event)
 
@@ -126,7 +129,15 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
     betting.action(table, hand, name, seat, amount)
 
 
+def color_up(table: TableState, event: Race) -> None:
+    """A `race` event: a chip race is held between hands (racing.py deals it, race.py rules it)."""
+    if table.hand is not None and table.hand.phase not in HAND_OVER:
+        table.notice(NoticeKind.IGNORED, "race: a chip race is held between hands; finish the hand first: not taken")
+        return
+    racing.start(table, event)
+
+
 HANDLERS: dict[type, Callable[[TableState, Any], None]] = {  # an event after the setup, by its type
     Read: read, Gone: streets.gone, Button: press, Seat: flow.seat_change,
-    Stacks: betting.chip_event, Level: betting.chip_event,
+    Stacks: betting.chip_event, Level: betting.chip_event, Race: color_up,
 }

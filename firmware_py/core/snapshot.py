@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from firmware_py.core.chips import HandChips
 from firmware_py.core.phase import HAND_OVER, IN_PLAY, NO_HAND, ClockView, Phase
 from firmware_py.core.pots import Pot
+from firmware_py.core.race import RaceView, view_of
 from firmware_py.core.rulings import Ruling, Street
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ class TableSnapshot:
     actions: int = 0  # actions taken in this hand: a press made against another count is stale
     corrections: tuple[str, ...] = ()  # the operator's corrections (undo, stacks) since the hand began
     game: str = "holdem"  # the hand's game (the next hand's between hands): a name in core/game.py's GAMES
+    race: RaceView | None = None  # a chip race being dealt, or its result until the next hand (race.py)
 
     def seat(self, number: int) -> SeatView:
         for view in self.seats:
@@ -160,6 +162,7 @@ def snapshot_of(table: TableState) -> TableSnapshot:
         actions=len(hand.betting.taken) if hand is not None else 0,
         corrections=tuple(table.corrections),
         game=hand.game.name if hand is not None and phase is not Phase.IDLE else table.game.name,
+        race=view_of(table.race) if table.race is not None else None,
     )
 
 
