@@ -156,11 +156,14 @@ def omaha_strength(hole: Sequence[str], board: Sequence[str]) -> int:
     >>> category(omaha_strength(["Jh", "7s", "8s", "9c"], board)), category(strength(["Jh", "Th", *board]))
     ('high card', 'straight flush')
     """
-    if len(board) != 5 or not 4 <= len(hole) <= 6:
-        raise ValueError(f"an Omaha hand is read with five board cards and four to six hole cards, "
+    if not 3 <= len(board) <= 5 or not 4 <= len(hole) <= 6:
+        raise ValueError(f"an Omaha hand is read with three to five board cards and four to six hole cards, "
                          f"not {len(board)} and {len(hole)}")
     common = [card_id(card) for card in board]
     ids = [card_id(card) for card in hole]
+    if len(common) < 5:  # before the river (the outs on the flop and the turn): every two and three
+        return min(int(evaluate_5cards(*two, *three)) for two in combinations(ids, 2)
+                   for three in combinations(common, 3))
     return min(int(evaluate_omaha_cards(*common, *four)) for four in combinations(ids, 4))
 
 

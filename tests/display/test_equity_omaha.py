@@ -65,3 +65,24 @@ def test_five_card_plo_preflop_is_sampled_from_the_callers_generator() -> None:
 def test_a_hand_of_the_wrong_size_is_refused() -> None:
     with pytest.raises(ValueError, match="exactly four cards"):
         calculate_equity([("As", "Ah"), ("Kd", "Kc", "Qs", "Qh")], rule=HandRule.TWO_FROM_HAND, hole_size=4)
+
+
+@pytest.mark.parametrize("board", [("2s", "7h", "9d"), ("2s", "7h", "9d", "Kc")])
+def test_heads_up_omaha_outs_are_the_cards_pokerkit_says_put_the_player_behind_ahead(board: tuple[str, ...]) -> None:
+    """The broadcast's outs in Omaha (two from the hand, three from the board), checked card by card
+    against pokerkit's own Omaha hands."""
+    from pokerkit import OmahaHoldemHand  # noqa: PLC0415
+
+    from firmware_py.room.broadcast import heads_up_outs  # noqa: PLC0415
+
+    live = ((1, ("As", "Ah", "Kd", "Qc")), (2, ("Js", "Ts", "8h", "6h")))
+    seat, outs = heads_up_outs(live, board, frozenset(), rule=HandRule.TWO_FROM_HAND)
+
+    def hand(cards: tuple[str, ...], common: tuple[str, ...]) -> OmahaHoldemHand:
+        return OmahaHoldemHand.from_game("".join(cards), "".join(common))
+
+    assert seat == 2  # aces lead the draw
+    seen = {*board, *live[0][1], *live[1][1]}
+    want = tuple(card for card in FULL_DECK if card not in seen
+                 and hand(live[1][1], (*board, card)) > hand(live[0][1], (*board, card)))
+    assert outs == want and len(outs) > 5
