@@ -108,6 +108,8 @@ class DealerBot:
     stack: int = 0
     level: tuple[int, int, int] = (50, 100, 0)
     schedule: Any = None  # the table's blind levels (`level_at(t)`, display_config.DisplayConfig): they replace `level`
+    allin_rate: float = ALLIN_RATE  # with chips: how often a player who may bet or raise shoves
+    rebuy: bool = True  # with chips: a short seat tops up to `stack` (a cash game); False in a tournament
     _uids: dict[str, str] = field(default_factory=dict)
     _core: TableCore | None = None  # with chips: the table as the dealer sees it (the screen's pot and stacks)
 
@@ -202,7 +204,7 @@ class _Script:
         stacks = {view.seat: view.stack or 0 for view in core.snapshot().seats}
         short = [(seat, bot.stack) for seat in sorted(bot.seats)
                  if stacks.get(seat, 0) < REBUY_BIG_BLINDS * (big + ante)]
-        if short:
+        if short and bot.rebuy:
             self.emit(Stacks(t=self.tick(0.1), stacks=tuple(short)))
 
     def play(self, error: DealerMistake | None) -> bool:
@@ -211,7 +213,9 @@ class _Script:
         self.stub = list(FULL_DECK)
         rng.shuffle(self.stub)
         self.press("new_hand")
-        order = _deal_order(bot.button, bot.seats)
+        dealt = bot._core.live_seats() if bot._core is not None else ()
+        # With chips the table's own positions (the dead button, players waiting to be dealt in) say who is dealt.
+        order = list(dealt) if dealt else _deal_order(bot.button, bot.seats)
         n = len(order)
         boxed_is_exposed = bot.profile.rule(RuleKey.BOXED_CARD).procedure == "as_exposed"
         for index in range(2 * n):
@@ -387,7 +391,7 @@ class _Script:
                          and (to_call == 0 or to_call >= chips.raised_by))
             name, amount = "call" if to_call else "check", None
             roll = rng.random()
-            if may_raise and roll < ALLIN_RATE:
+            if may_raise and roll < self.bot.allin_rate:
                 name = "allin"
             elif may_raise and roll < (0.25 if to_call == 0 else 0.12):
                 low = max(minimum, 2 * current, to_call + bet + 1)

@@ -1,0 +1,219 @@
+"""A simulated tournament through a real broker: N tables, each the dealer bot dealing into its own rules
+core, from the first hand to one winner.
+
+Each table reports every finished hand on `pokertable/<room>/<table>/tournament` and reads the director's
+retained state on `pokertable/<room>/director/tournament`: its seats (who sits where, with how many chips,
+and whether the player was moved here), its draw number (a new draw: the table starts again with the
+button drawn) and the level for its next deal (WFP Tournament 5). The director (firmware_py.room.director)
+takes the reports in and decides eliminations, moves, breaks and redraws by the profile's book.
+
+The tables deal one after another, each waiting until the director has taken in its last report (so the
+director's decisions always find every table between hands). Total chips are checked at every hand.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from firmware_py.core import Seat, SeatStatus, Stacks
+from firmware_py.core.profiles import Profile
+from firmware_py.room.messages import BadMessage
+from firmware_py.room.room_config import BrokerConfig
+from firmware_py.room.tournament_messages import (
+    DirectorState,
+    SeatStack,
+    TableJson,
+    TableReport,
+    decode_director,
+    director_topic,
+    encode,
+    report_topic,
+)
+from firmware_py.simulation.dealer import DealerBot
+
+ROOT = Path(__file__).resolve().parents[2]
+ALLIN_RATE = 0.006  # shoves are rarer than in the cash-game simulation: a tournament lasts hundreds of hands
+
+
+class ChipsNotConserved(AssertionError):
+    pass
+
+
+@dataclass(kw_only=True)
+class SimTable:
+    """One simulated table: the dealer bot and its core, seated as the director says."""
+
+    id: str
+    room: str
+    profile: Profile
+    decks: tuple[Any, Any]
+    rng: random.Random
+    bot: DealerBot | None = None
+    draw: int = 0
+    seq: int = 0
+    t: float = 0.0
+    players: dict[int, str] = field(default_factory=dict)  # seat -> player id, as last synced
+    hands: int = 0
+
+    def sync(self, table: TableJson, state: DirectorState) -> None:
+        """Make the table as the director's state says, between hands."""
+        level = state.level
+        seats = {s.seat: s for s in table.seats}
+        if table.draw != self.draw or self.bot is None:
+            self.draw = table.draw
+            button = table.button or min(seats)
+            self.bot = DealerBot(rng=self.rng, deck=self.decks[0], other_deck=self.decks[1], profile=self.profile,
+                                 seats=tuple(sorted(seats)), button=button, stack=1, rebuy=False,
+                                 allin_rate=ALLIN_RATE)
+            core = self.bot._core
+            assert core is not None
+            self.t += 1.0
+            core.feed(Stacks(t=self.t, stacks=tuple((s, v.chips) for s, v in sorted(seats.items()))))
+        else:
+            core = self.bot._core
+            assert core is not None
+            for seat in sorted(set(self.players) - set(seats)):
+                self.t += 0.1
+                core.feed(Seat(t=self.t, seat=seat, status=SeatStatus.OUT))
+            arriving = [(s, v) for s, v in sorted(seats.items()) if self.players.get(s) != v.player]
+            for seat, view in arriving:
+                if seat in self.players:  # another player in the same seat: the first left
+                    self.t += 0.1
+                    core.feed(Seat(t=self.t, seat=seat, status=SeatStatus.OUT))
+                self.t += 0.1
+                core.feed(Seat(t=self.t, seat=seat, status=SeatStatus.IN, moved=view.moved))
+            if arriving:
+                self.t += 0.1
+                core.feed(Stacks(t=self.t, stacks=tuple((s, v.chips) for s, v in arriving)))
+            self.bot.seats = tuple(sorted(seats))
+        self.players = {s: v.player for s, v in seats.items()}
+        self.bot.level = (level.small, level.big, level.ante)
+
+    def stacks(self) -> dict[int, int]:
+        assert self.bot is not None and self.bot._core is not None
+        return {v.seat: v.stack or 0 for v in self.bot._core.snapshot().seats if v.seat in self.players}
+
+    def play(self) -> TableReport:
+        """Deal one hand; the report of it."""
+        assert self.bot is not None and self.bot._core is not None
+        start = self.stacks()
+        hand = self.bot.hand(t=self.t + 1.0)
+        self.t = hand.t_end
+        snapshot = self.bot._core.snapshot()
+        end = self.stacks()
+        self.hands += 1
+        self.seq += 1
+        return TableReport(v=1, room=self.room, table=self.id, seq=self.seq, kind="hand",
+                           hand=snapshot.hand_number, t=self.t, draw=self.draw, button=snapshot.button,
+                           big_blind=snapshot.big_blind,
+                           start=[SeatStack(seat=s, chips=c) for s, c in sorted(start.items())],
+                           end=[SeatStack(seat=s, chips=c) for s, c in sorted(end.items())])
+
+
+@dataclass
+class SimResult:
+    hands: int = 0
+    seconds: float = 0.0
+    winner: str = ""
+    chip_checks: int = 0
+    decisions: dict[str, int] = field(default_factory=dict)
+    sim_minutes: float = 0.0
+
+
+class _Inbox:
+    """The latest director state the simulated tables have read from the broker."""
+
+    def __init__(self) -> None:
+        self.state: DirectorState | None = None
+        self.changed = threading.Condition()
+        self.refused = 0
+
+    def feed(self, topic: str, payload: bytes, _now: float = 0.0) -> None:
+        try:
+            state = decode_director(topic, payload)
+        except BadMessage:
+            self.refused += 1
+            return
+        with self.changed:
+            if self.state is None or state.seq > self.state.seq:
+                self.state = state
+                self.changed.notify_all()
+
+    def wait(self, ready: Any, timeout: float) -> DirectorState:
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while self.state is None or not ready(self.state):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("the director's state did not come through the broker in time")
+                self.changed.wait(left)
+            return self.state
+
+
+def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tuple[Any, Any], tables: Sequence[str],
+               seed: int, entrants: int, max_hands: int = 100_000, timeout: float = 30.0,
+               client_id: str = "tables.sim", log: Any = None) -> SimResult:
+    """Deal the tables until the director names a winner (the director runs elsewhere, on the same broker)."""
+    from firmware_py.room.mqtt import connect_first, connect_properties, make_client  # noqa: PLC0415
+
+    inbox = _Inbox()
+    client = make_client(broker, client_id=client_id)
+    connected = threading.Event()
+
+    def on_connect(c: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+        if not reason.is_failure:
+            c.subscribe(director_topic(room), qos=1)
+            connected.set()
+
+    client.on_connect = on_connect
+    client.on_message = lambda _c, _u, m: inbox.feed(m.topic, m.payload)
+    connect_first(client, broker, answered=connected, refused=lambda: "", deadline=time.monotonic() + timeout,
+                  clean_start=True, properties=connect_properties())
+    rng = random.Random(seed)
+    sims = {t: SimTable(id=t, room=room, profile=profile, decks=decks, rng=random.Random(rng.random()))
+            for t in tables}
+    result = SimResult()
+    started = time.monotonic()
+    try:
+        state = inbox.wait(lambda s: True, timeout)
+        total = sum(s.chips for t in state.tables for s in t.seats)
+        turn = 0
+        while not state.winner and result.hands < max_hands:
+            open_tables = [t for t in state.tables if t.table in sims and len(t.seats) >= 2]
+            if not open_tables:
+                raise AssertionError("no table can deal and no winner")
+            table = open_tables[turn % len(open_tables)]
+            turn += 1
+            sim = sims[table.table]
+            sim.sync(table, state)
+            if sim.stacks() != {s.seat: s.chips for s in table.seats}:
+                raise ChipsNotConserved(f"{sim.id}: the table's stacks {sim.stacks()} are not the director's")
+            report = sim.play()
+            client.publish(report_topic(room, sim.id), encode(report, TableReport), qos=1)
+            result.hands += 1
+            state = inbox.wait(lambda s, r=report: any(t.table == r.table and t.acked >= r.seq for t in s.tables)
+                               or r.table not in {t.table for t in s.tables} or bool(s.winner), timeout)
+            room_chips = sum(s.chips for t in state.tables for s in t.seats)
+            result.chip_checks += 1
+            if room_chips != total or state.chips_in_play != total:
+                raise ChipsNotConserved(f"after {sim.id} hand {report.hand}: {room_chips} chips in the room, "
+                                        f"{total} at the start")
+            if log is not None and result.hands % 100 == 0:
+                log(f"{result.hands} hands, {state.remaining} players on {len(state.tables)} tables, level "
+                    f"{state.level.number} ({state.level.small}/{state.level.big})")
+        result.winner = state.winner
+        result.sim_minutes = max(s.t for s in sims.values()) / 60.0
+        for d in state.decisions:
+            result.decisions[d.kind] = result.decisions.get(d.kind, 0) + 1
+    finally:
+        client.disconnect()
+        client.loop_stop()
+        result.seconds = time.monotonic() - started
+    del entrants
+    return result
