@@ -16,7 +16,7 @@ from typing import Any
 
 from firmware_py.commands.room_command import RoomCommand, add_room_arguments
 
-HELP = "the tournament director's station: structure, draw, clock, balancing and places, on a web page"
+HELP = "run a tournament across the room from the director's station: structure, draw, clock, balancing, places"
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_STRUCTURE = ROOT / "config" / "tournament" / "wfp-nightly.toml"
 
