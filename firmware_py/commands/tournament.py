@@ -91,13 +91,6 @@ def build(args: argparse.Namespace, room: str, *, sim_clock: bool = False) -> An
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware_py.room.tournament_messages import (  # noqa: PLC0415
-        DirectorState,
-        director_topic,
-        encode,
-        report_topic,
-    )
-
     command = RoomCommand(args, "tournament")
     try:
         room, broker = command.room(), command.broker()
@@ -106,56 +99,86 @@ def run(args: argparse.Namespace) -> int:
         port = int(port_text)
     except ValueError as exc:
         return command.usage(exc)
-    subscriber = command.subscriber(broker, [report_topic(room, "+")], parts=(room,), on_message=director.feed)
-
-    def publish(state: DirectorState) -> None:
-        subscriber.client.publish(director_topic(room), encode(state, DirectorState), qos=1, retain=True)
-
-    director.on_change = publish
     server = None
     if not args.no_page:
         from firmware_py.room.director_page import director_app  # noqa: PLC0415
         from firmware_py.web.server import WebServer  # noqa: PLC0415
 
+        page = director_app(director, hosts=[])
         try:
-            server = WebServer(director_app(director, hosts=[host or "127.0.0.1"]), host=host or "127.0.0.1",
-                               port=port, name="tournament page", lifespan="on").start()
+            server = WebServer(page, host=host or "127.0.0.1", port=port, name="tournament page").start()
         except OSError as exc:
             print(f"tournament: {exc}", file=sys.stderr)
             return 1
+        page.guard.set_hosts(page_hosts(*server.address))
         print(f"tournament: the director's page is on {server.url}/", flush=True)
-
-    def main(_room: RoomCommand) -> int:
-        publish(director.state())
-        if not args.simulate:
-            while command.running():
-                command.stop.wait(1.0)
-                publish(director.state())
-            return 0
-        return simulate(args, room, broker, director)
-
     try:
-        return command.run(subscriber, main=main)
+        if args.simulate:
+            return simulate(args, room, broker, director)
+        return serve(command, room, broker, director)
     finally:
         if server is not None:
+            page.closing = True
             server.stop()
+
+
+def page_hosts(host: str, port: int) -> list[str]:
+    """The Host names the page answers at: its address, and localhost on loopback."""
+    import ipaddress  # noqa: PLC0415
+
+    names = [f"{host}:{port}"]
+    if ipaddress.ip_address(host).is_loopback:
+        names.append(f"localhost:{port}")
+    return names
+
+
+def serve(command: RoomCommand, room: str, broker: Any, director: Any) -> int:
+    """The director's station on the broker until stopped: reports in, its state out (again every second, so
+    the clock's remaining time and a level change reach the room without a report)."""
+    from firmware_py.room.tournament_messages import DirectorState, director_topic, encode, report_topic  # noqa: PLC0415
+    from firmware_py.simulation.tournament_sim import no_delay  # noqa: PLC0415
+
+    subscriber = command.subscriber(broker, [report_topic(room, "+")], parts=(room,), on_message=director.feed)
+
+    def publish(state: DirectorState) -> None:
+        subscriber.client.publish(director_topic(room), encode(state, DirectorState), qos=1, retain=True)
+
+    def each_turn() -> None:
+        director.tick()
+
+    def main(_room: RoomCommand) -> int:
+        no_delay(subscriber.client)
+        director.on_change = publish
+        publish(director.state())
+        while command.running():
+            command.stop.wait(1.0)
+            each_turn()
+        return 0
+
+    return command.run(subscriber, main=main)
 
 
 def simulate(args: argparse.Namespace, room: str, broker: Any, director: Any) -> int:
     from firmware_py.profiles import load_profiles  # noqa: PLC0415
     from firmware_py.session import load_deck  # noqa: PLC0415
-    from firmware_py.simulation.tournament_sim import run_tables  # noqa: PLC0415
+    from firmware_py.simulation.tournament_sim import simulate_room  # noqa: PLC0415
 
     profile = load_profiles()[args.profile]
     decks = (load_deck(ROOT / "config/decks/test-red.json"), load_deck(ROOT / "config/decks/test-blue.json"))
+    client = args.client_id or f"director.{room}.sim"
+    try:
+        result = simulate_room(director, broker, room=room, profile=profile, decks=decks, seed=args.seed,
+                               max_hands=args.max_hands, director_client_id=client,
+                               tables_client_id=f"tables.{room}.sim",
+                               log=lambda line: print(f"tournament: {line}", flush=True))
+    except Exception as exc:  # the broker, or a simulated table that lost its chips: say which, one line
+        print(f"tournament: the simulation stopped: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
     t = director.tournament
-    result = run_tables(broker, room=room, profile=profile, decks=decks, tables=list(t.tables),
-                        seed=args.seed, entrants=t.entrants, max_hands=args.max_hands,
-                        client_id=f"tables.{room}.sim", log=lambda line: print(f"tournament: {line}", flush=True))
     kinds: dict[str, int] = {}
     for d in t.log:
         kinds[d.kind] = kinds.get(d.kind, 0) + 1
     print(f"tournament: {result.hands} hands in {result.seconds:.1f} s ({result.sim_minutes:.0f} simulated "
-          f"minutes), winner {result.winner or 'none'}; chips checked {result.chip_checks} times; "
+          f"minutes), winner {result.winner or 'none'}; room chips checked after each of them; "
           + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())), flush=True)
     return 0 if result.winner else 1

@@ -71,12 +71,14 @@ class Director:
         self.elapsed_before = 0.0
         self.started_at: float | None = None
         self.acked: dict[str, int] = {}
+        self.sessions: dict[str, str] = {}
         self.draws: dict[str, int] = dict.fromkeys(tournament.tables, 1)
         self.moved: set[str] = set()
         self.decisions: list[DecisionJson] = []
         self.rejected = 0
         self.on_change = on_change
         self.counted = 0
+        self.version = 0  # counts changes (the page's stream sends the state when it moves)
         self._clock_seen = structure.at(0.0)
         self.color_up = ""
         self._describe(tournament.log)
@@ -100,6 +102,13 @@ class Director:
             if self.started_at is not None:
                 self.elapsed_before += time.monotonic() - self.started_at
                 self.started_at = None
+        self._changed()
+
+    def tick(self) -> None:
+        """Each second on the wall clock: a level change or color-up the clock reached is noted, and the room
+        gets the state again (its remaining time)."""
+        with self.lock:
+            self._tick_clock()
         self._changed()
 
     def hand_for_hand(self, on: bool) -> None:
@@ -133,7 +142,12 @@ class Director:
     def apply(self, report: TableReport) -> list[Decision]:
         with self.lock:
             t = self.tournament
-            if report.table not in t.tables or report.seq <= self.acked.get(report.table, 0):
+            if report.table not in t.tables:
+                return []
+            if self.sessions.get(report.table) != report.session:  # the table started again: its count too
+                self.sessions[report.table] = report.session
+                self.acked[report.table] = 0
+            if report.seq <= self.acked.get(report.table, 0):
                 return []
             if report.draw != self.draws.get(report.table):
                 self.acked[report.table] = report.seq  # a hand of a seating that is no more: nothing to take in
@@ -153,6 +167,9 @@ class Director:
                                         end={s.seat: s.chips for s in report.end}, button=report.button,
                                         big_blind=report.big_blind)
                 self.bubble.hand_over(report.table, t.tables)
+                dealt = {t.players[pid].id for s, pid in t.tables[report.table].seats.items()
+                         if s in {x.seat for x in report.start}} if report.table in t.tables else set()
+                self.moved -= dealt - {d.player for d in decisions if isinstance(d, Moved | Seated)}
                 self._describe(decisions)
             self._tick_clock()
         self._changed()
@@ -163,14 +180,14 @@ class Director:
         passed = self.structure.color_ups_between(self._clock_seen, clock)
         for color_up in passed:
             self.color_up = color_up.label()
-            self._note("color_up", f"Color-up: {color_up.label()} (WFP Tournament 6, UPT Tournaments 11: one card "
-                                   "per odd chip, highest card by suit first)", list(self.tournament.tables), [])
+            self._note("color_up", f"Color-up after this level: {color_up.remove:,} chips off, their odd chips race "
+                                   f"for {color_up.to:,} (WFP Tournament 6, UPT Tournaments 11: one card per odd "
+                                   "chip, highest card by suit first)", list(self.tournament.tables), [])
         if clock.step != self._clock_seen.step and clock.on_break is None and not passed:
             self.color_up = ""
         if clock.level.number != self._clock_seen.level.number:
-            self._note("level", f"Level {clock.level.number}: {clock.level.label()} from each table's next deal "
-                                f"({self.tournament.book.levels})", list(self.tournament.tables),
-                       [self.tournament.book.levels])
+            self._note("level", f"Level {clock.level.number}: {clock.level.label()} from each table's next deal",
+                       list(self.tournament.tables), [self.tournament.book.levels])
         self._clock_seen = clock
 
     # -- what the decisions say ------------------------------------------------------------------------
@@ -231,7 +248,8 @@ class Director:
                                   moved=pid in self.moved) for s, pid in sorted(table.seats.items())]
                 hold = self.bubble.may_deal(table.id)[1]
                 tables.append(TableJson(table=table.id, draw=self.draws.get(table.id, 1), button=table.button,
-                                        seats=seats, acked=self.acked.get(table.id, 0), hold=hold))
+                                        seats=seats, acked=self.acked.get(table.id, 0), hold=hold,
+                                        session=self.sessions.get(table.id, "")))
             places = []
             for p in t.places():
                 assert p.place is not None
@@ -253,6 +271,7 @@ class Director:
                 color_up=self.color_up)
 
     def _changed(self) -> None:
+        self.version += 1
         if self.on_change is not None:
             try:
                 self.on_change(self.state())

@@ -50,6 +50,7 @@ class TableReport(_Struct):
     v: Literal[1]
     room: Id
     table: Id
+    session: Id  # the table's session: `seq` counts within it
     seq: Seq  # the table's report count
     kind: Literal["hand", "all_in"]
     hand: Count
@@ -82,7 +83,8 @@ class TableJson(_Struct):
     draw: Count  # counts the draws (first seating, redraws) of this table: a new one means a new start
     button: SeatNo | None
     seats: Annotated[list[SeatJson], msgspec.Meta(max_length=MAX_SEATS)]
-    acked: Seq  # the last report of this table the director has taken in
+    acked: Seq  # the last report of this table the director has taken in ...
+    session: Name = ""  # ... of this session of the table
     hold: Text = ""  # why the table may not deal its next hand now (the bubble), or ""
 
 

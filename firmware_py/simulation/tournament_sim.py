@@ -13,7 +13,9 @@ director's decisions always find every table between hands). Total chips are che
 
 from __future__ import annotations
 
+import contextlib
 import random
+import socket
 import threading
 import time
 from collections.abc import Sequence
@@ -38,7 +40,7 @@ from firmware_py.room.tournament_messages import (
 from firmware_py.simulation.dealer import DealerBot
 
 ROOT = Path(__file__).resolve().parents[2]
-ALLIN_RATE = 0.006  # shoves are rarer than in the cash-game simulation: a tournament lasts hundreds of hands
+ALLIN_RATE = 0.002  # shoves are rarer than in the cash-game simulation: a tournament lasts hundreds of hands
 
 
 class ChipsNotConserved(AssertionError):
@@ -60,6 +62,7 @@ class SimTable:
     t: float = 0.0
     players: dict[int, str] = field(default_factory=dict)  # seat -> player id, as last synced
     hands: int = 0
+    session: str = "sim"
 
     def sync(self, table: TableJson, state: DirectorState) -> None:
         """Make the table as the director's state says, between hands."""
@@ -109,7 +112,7 @@ class SimTable:
         end = self.stacks()
         self.hands += 1
         self.seq += 1
-        return TableReport(v=1, room=self.room, table=self.id, seq=self.seq, kind="hand",
+        return TableReport(v=1, room=self.room, table=self.id, session=self.session, seq=self.seq, kind="hand",
                            hand=snapshot.hand_number, t=self.t, draw=self.draw, button=snapshot.button,
                            big_blind=snapshot.big_blind,
                            start=[SeatStack(seat=s, chips=c) for s, c in sorted(start.items())],
@@ -156,6 +159,15 @@ class _Inbox:
             return self.state
 
 
+def no_delay(client: Any) -> None:
+    """Turn Nagle's algorithm off on a connected paho client: the tables and the director wait on each other's
+    small messages, and with it each round trip waits for the peer's delayed acknowledgement (~40 ms)."""
+    sock = client.socket()
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tuple[Any, Any], tables: Sequence[str],
                seed: int, entrants: int, max_hands: int = 100_000, timeout: float = 30.0,
                client_id: str = "tables.sim", log: Any = None) -> SimResult:
@@ -168,6 +180,7 @@ def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tupl
 
     def on_connect(c: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
         if not reason.is_failure:
+            no_delay(c)
             c.subscribe(director_topic(room), qos=1)
             connected.set()
 
@@ -176,8 +189,9 @@ def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tupl
     connect_first(client, broker, answered=connected, refused=lambda: "", deadline=time.monotonic() + timeout,
                   clean_start=True, properties=connect_properties())
     rng = random.Random(seed)
-    sims = {t: SimTable(id=t, room=room, profile=profile, decks=decks, rng=random.Random(rng.random()))
-            for t in tables}
+    session = f"sim{time.time_ns():x}"
+    sims = {t: SimTable(id=t, room=room, profile=profile, decks=decks, rng=random.Random(rng.random()),
+                        session=session) for t in tables}
     result = SimResult()
     started = time.monotonic()
     try:
@@ -197,7 +211,8 @@ def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tupl
             report = sim.play()
             client.publish(report_topic(room, sim.id), encode(report, TableReport), qos=1)
             result.hands += 1
-            state = inbox.wait(lambda s, r=report: any(t.table == r.table and t.acked >= r.seq for t in s.tables)
+            state = inbox.wait(lambda s, r=report: any(t.table == r.table and t.session == r.session
+                                                                and t.acked >= r.seq for t in s.tables)
                                or r.table not in {t.table for t in s.tables} or bool(s.winner), timeout)
             room_chips = sum(s.chips for t in state.tables for s in t.seats)
             result.chip_checks += 1
@@ -217,3 +232,30 @@ def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tupl
         result.seconds = time.monotonic() - started
     del entrants
     return result
+
+
+def simulate_room(director: Any, broker: BrokerConfig, *, room: str, profile: Profile, decks: tuple[Any, Any],
+                  seed: int, max_hands: int = 100_000, timeout: float = 30.0, log: Any = None,
+                  director_client_id: str = "director.sim", tables_client_id: str = "tables.sim") -> SimResult:
+    """The director (a firmware_py.room.director.Director, on its own broker connection, as the `tournament`
+    command runs it) and the simulated tables, through `broker`, to one winner."""
+    from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
+    from firmware_py.room.tournament_messages import DirectorState  # noqa: PLC0415
+
+    subscriber = RoomSubscriber(broker, [report_topic(room, "+")], client_id=director_client_id,
+                                on_message=director.feed)
+
+    def publish(state: DirectorState) -> None:
+        subscriber.client.publish(director_topic(room), encode(state, DirectorState), qos=1, retain=True)
+
+    director.on_change = publish
+    subscriber.start(deadline=time.monotonic() + timeout)
+    no_delay(subscriber.client)
+    try:
+        publish(director.state())
+        return run_tables(broker, room=room, profile=profile, decks=decks, tables=list(director.tournament.tables),
+                          seed=seed, entrants=director.tournament.entrants, max_hands=max_hands, timeout=timeout,
+                          client_id=tables_client_id, log=log)
+    finally:
+        director.on_change = None
+        subscriber.stop()

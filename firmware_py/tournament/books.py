@@ -53,7 +53,7 @@ class Cite:
     note: str = ""  # set when the book is silent and this is the house's choice
 
     def __str__(self) -> str:
-        return f"{self.profile} {self.section} {self.rule}"
+        return f"{self.profile} {self.section} {self.rule}".strip()
 
     def to_json(self) -> dict[str, str]:
         return {"profile": self.profile, "section": self.section, "rule": self.rule, "says": self.says,

@@ -6,16 +6,14 @@ the room's chips checked at every hand (the run raises ChipsNotConserved otherwi
 from __future__ import annotations
 
 import argparse
-import time
+from typing import Any
 
 import pytest
 
 from firmware_py.commands.tournament import ROOT, build
 from firmware_py.profiles import load_profiles
-from firmware_py.room.subscriber import RoomSubscriber
-from firmware_py.room.tournament_messages import DirectorState, director_topic, encode, report_topic
 from firmware_py.session import load_deck
-from firmware_py.simulation.tournament_sim import run_tables
+from firmware_py.simulation.tournament_sim import simulate_room
 from tests.room.conftest import broker_config
 from tests.room.services import Mosquitto
 from tests.tournament.checker import check
@@ -29,26 +27,12 @@ def _args(**overrides: object) -> argparse.Namespace:
     return argparse.Namespace(**values)
 
 
-def simulate_room(broker: Mosquitto, args: argparse.Namespace, room: str = "main") -> tuple[object, object]:
-    config = broker_config(broker)
+def simulate(broker: Mosquitto, args: argparse.Namespace, room: str = "main") -> tuple[Any, Any]:
     director = build(args, room, sim_clock=True)
-    subscriber = RoomSubscriber(config, [report_topic(room, "+")], client_id="director.test",
-                                on_message=director.feed)
-
-    def publish(state: DirectorState) -> None:
-        subscriber.client.publish(director_topic(room), encode(state, DirectorState), qos=1, retain=True)
-
-    director.on_change = publish
-    subscriber.start(deadline=time.monotonic() + 10)
-    try:
-        publish(director.state())
-        profiles = load_profiles()
-        decks = (load_deck(ROOT / "config/decks/test-red.json"), load_deck(ROOT / "config/decks/test-blue.json"))
-        result = run_tables(config, room=room, profile=profiles[args.profile], decks=decks,
-                            tables=list(director.tournament.tables), seed=args.seed,
-                            entrants=director.tournament.entrants, max_hands=3000, client_id="tables.test")
-    finally:
-        subscriber.stop()
+    decks = (load_deck(ROOT / "config/decks/test-red.json"), load_deck(ROOT / "config/decks/test-blue.json"))
+    result = simulate_room(director, broker_config(broker), room=room, profile=load_profiles()[args.profile],
+                           decks=decks, seed=args.seed, max_hands=3000, director_client_id="director.test",
+                           tables_client_id="tables.test")
     return director, result
 
 
@@ -57,16 +41,16 @@ def simulate_room(broker: Mosquitto, args: argparse.Namespace, room: str = "main
 def test_simulated_tournament_runs_to_one_winner_by_the_book(broker: Mosquitto, profile: str, tables: str,
                                                             players: int, seats: int) -> None:
     args = _args(profile=profile, tables=tables, players=players, seats=seats, seed=4)
-    director, result = simulate_room(broker, args)
-    t = director.tournament  # type: ignore[attr-defined]
-    assert result.winner and t.finished  # type: ignore[attr-defined]
-    assert result.chip_checks == result.hands > players // 2  # type: ignore[attr-defined]
+    director, result = simulate(broker, args)
+    t = director.tournament
+    assert result.winner and t.finished
+    assert result.chip_checks == result.hands > players // 2
     problems = check(t.log, profile=profile, capacity=seats, entrants=players, starting_tables=int(tables),
                      break_order=t.break_order)
     assert problems == []
     kinds = {d.kind for d in t.log}
     assert {"eliminated", "broken", "finished"} <= kinds
-    assert director.rejected == 0  # type: ignore[attr-defined]
-    state = director.state()  # type: ignore[attr-defined]
+    assert director.rejected == 0
+    state = director.state()
     assert [p.place for p in state.places][:3] == [1, 2, 3]
     assert state.places[0].prize == players * 20 // 2 + (players * 20) % 2
