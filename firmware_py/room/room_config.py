@@ -21,7 +21,7 @@ from firmware_py.errors import ConfigError
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 DEFAULT_PORT = 1883
 DEFAULT_TLS_PORT = 8883
-RESERVED_USERS = ("floor", "collector", "production")  # the room's own clients (config/room/acl)
+RESERVED_USERS = ("floor", "collector", "production", "director")  # the room's own clients (config/room/acl)
 MAX_NAME = 200  # as the room's messages allow (firmware_py/room/messages.py, Name)
 ROOM_KEYS = ("room", "table", "broker", "port", "tls", "ca_file", "cert_file", "key_file", "username",
              "password_file", "dealer", "heartbeat_s", "broadcast", "broadcast_hold_s")
