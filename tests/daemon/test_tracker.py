@@ -90,7 +90,7 @@ def test_a_press_gets_the_tables_verdict_in_words(table: TrackerTable) -> None:
     assert status == 400 and "commas go between groups of three digits" in body["refused"][0]
     status, body = _press(table, cookie, "raise", amount="0.2k")
     assert status == 200 and body["taken"]
-    assert table.settle().seat(4).bet == 200
+    table.wait(lambda: table.settle().seat(4).bet == 200)  # the published snapshot follows the answer
 
 
 def test_a_stale_or_duplicate_press_is_refused_never_moved_to_the_next_player(table: TrackerTable) -> None:
@@ -102,6 +102,7 @@ def test_a_stale_or_duplicate_press_is_refused_never_moved_to_the_next_player(ta
     assert table.request("/press", press, cookie=cookie)[0] == 200  # seat 4 calls
     status, body, _ = table.request("/press", press, cookie=cookie)  # the same press again
     assert status == 409 and "stale press" in body["refused"][0]
+    table.wait(lambda: table.settle().to_act != 4)  # the call's snapshot follows the page's answer
     snapshot = table.settle()
     assert snapshot.to_act == 1 and snapshot.seat(1).bet == 0
 
@@ -126,6 +127,8 @@ def test_players_rebuy_add_on_bust_out_and_seat_between_hands_only(table: Tracke
     table.hand_end()
     assert table.request("/players", {"op": "rebuy", "seat": 2, "amount": "1k"}, cookie=cookie)[0] == 200
     assert table.request("/players", {"op": "add_on", "seat": 3, "amount": "500"}, cookie=cookie)[0] == 200
+    # The page answers once the core took the add-on; its snapshot reaches the tracker just after.
+    table.wait(lambda: table.settle().seat(3).stack != 1000)
     snapshot = table.settle()
     assert snapshot.seat(2).stack == 1000 and snapshot.seat(3).stack == 1500
     assert "add-on: seat 3 1,000 to 1,500" in snapshot.notices  # on the venue screen, as journaled
