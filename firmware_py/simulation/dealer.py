@@ -109,6 +109,8 @@ class DealerBot:
     level: tuple[int, int, int] = (50, 100, 0)
     schedule: Any = None  # the table's blind levels (`level_at(t)`, display_config.DisplayConfig): they replace `level`
     allin_rate: float = ALLIN_RATE  # with chips: how often a player who may bet or raise shoves
+    fold_rate: float = 0.45  # with chips: how often a player facing a bet folds (with more than two in the hand) ...
+    fold_heads_up: bool = False  # ... and heads-up too (a tournament's players fold to a shove)
     rebuy: bool = True  # with chips: a short seat tops up to `stack` (a cash game); False in a tournament
     _uids: dict[str, str] = field(default_factory=dict)
     _core: TableCore | None = None  # with chips: the table as the dealer sees it (the screen's pot and stacks)
@@ -400,7 +402,7 @@ class _Script:
                 name = "bet" if current == 0 else "raise"
                 if amount >= bet + stack:
                     name, amount = "allin", None
-            elif to_call and roll < 0.45 and len(live) > 2:
+            elif to_call and roll < self.bot.fold_rate and (len(live) > 2 or self.bot.fold_heads_up):
                 name = "fold"
             if name in AMOUNT_ACTIONS:
                 raises += 1

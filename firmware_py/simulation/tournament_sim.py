@@ -40,7 +40,10 @@ from firmware_py.room.tournament_messages import (
 from firmware_py.simulation.dealer import DealerBot
 
 ROOT = Path(__file__).resolve().parents[2]
-ALLIN_RATE = 0.002  # shoves are rarer than in the cash-game simulation: a tournament lasts hundreds of hands
+# Shoves are rarer and folds to a bet likelier than in the cash-game simulation: a tournament's players
+# protect their stacks, and a 45-player field lasts a few hundred hands rather than a hundred.
+ALLIN_RATE = 0.003
+FOLD_RATE = 0.7
 
 
 class ChipsNotConserved(AssertionError):
@@ -73,7 +76,7 @@ class SimTable:
             button = table.button or min(seats)
             self.bot = DealerBot(rng=self.rng, deck=self.decks[0], other_deck=self.decks[1], profile=self.profile,
                                  seats=tuple(sorted(seats)), button=button, stack=1, rebuy=False,
-                                 allin_rate=ALLIN_RATE)
+                                 allin_rate=ALLIN_RATE, fold_rate=FOLD_RATE, fold_heads_up=True)
             core = self.bot._core
             assert core is not None
             self.t += 1.0
