@@ -30,7 +30,7 @@ from tests.tournament.checker import check
 RUNS = [("wfp", 5, 45, 9), ("upt", 3, 24, 9), ("upt", 8, 70, 9), ("rpl", 3, 25, 10)]
 
 
-def one(server: Mosquitto, profile: str, tables: int, players: int, seats: int, seed: int) -> dict[str, object]:
+def one(server: Mosquitto, profile: str, tables: int, players: int, *, seats: int, seed: int) -> dict[str, object]:
     args = argparse.Namespace(profile=profile, structure=str(ROOT / "config/tournament/wfp-nightly.toml"),
                               tables=str(tables), players=players, entrants=None, seats=seats, seed=seed,
                               payouts="50,30,20", buy_in=0)
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for profile, tables, players, seats in RUNS:
                 for seed in range(args.runs):
-                    row = one(server, profile, tables, players, seats, seed)
+                    row = one(server, profile, tables, players, seats=seats, seed=seed)
                     rows.append(row)
                     print(f"{profile} {tables}x{players} seed {seed}: {row['hands']} hands in {row['seconds']} s, "
                           f"winner {row['winner']}, chips checked {row['chip_checks']} times, "
