@@ -1,0 +1,92 @@
+"""The table side of a tournament (firmware_py/room/tournament_table.py): tables made of the rules core
+(the dealer bot dealing), each following the director's state through its TableFollower (seats out and
+in, moved players, stacks, the level from the next deal) and reporting each hand; the director decides.
+No broker here (tests/room/test_tournament_room.py has one): the follower's events go into the core
+as the daemon's queue would put them, and every decision is checked by the independent checker."""
+
+from __future__ import annotations
+
+import random
+
+from firmware_py.core import Seat
+from firmware_py.profiles import load_profiles
+from firmware_py.room.director import Director
+from firmware_py.room.tournament_table import TableFollower
+from firmware_py.session import load_deck
+from firmware_py.simulation.dealer import DealerBot
+from firmware_py.tournament import Tournament, book_for, parse_structure
+from tests.tournament.checker import check
+from tests.tournament.test_tournament_books import ROOT
+
+
+def test_tables_following_the_director_play_to_one_winner_by_the_book() -> None:
+    profile = "upt"
+    structure = parse_structure((ROOT / "config/tournament/wfp-nightly.toml").read_text(), "nightly")
+    t = Tournament(book=book_for(profile), tables=["t01", "t02", "t03"], capacity=9,
+                   entrants=[(f"p{i}", f"P{i}") for i in range(24)], stack=structure.starting_stack, seed=11)
+    director = Director(room="main", tournament=t, structure=structure, sim_clock=True)
+    profiles = load_profiles()
+    deck = load_deck(ROOT / "config/decks/test-red.json")
+    rng = random.Random(3)
+    bots: dict[str, DealerBot] = {}
+    followers: dict[str, TableFollower] = {}
+    for table in t.tables.values():
+        bot = DealerBot(rng=random.Random(rng.random()), deck=deck, profile=profiles[profile],
+                        seats=tuple(sorted(table.seats)), button=table.button or 1, stack=1, rebuy=False,
+                        allin_rate=0.003, fold_rate=0.7, fold_heads_up=True)
+        bots[table.id] = bot
+        followers[table.id] = TableFollower(room="main", table=table.id, session="s1")
+
+    def feed(table: str, events: list[object]) -> None:
+        """The daemon's queue: each batch of events, then the snapshot the follower sees (which may ask more)."""
+        core = bots[table]._core
+        assert core is not None
+        for _ in range(3):
+            if not events:
+                return
+            for event in events:
+                core.feed(event)  # type: ignore[arg-type]
+            bots[table].seats = tuple(v.seat for v in core.snapshot().seats if v.state != "empty")
+            events = list(followers[table].snapshot(core.snapshot())[0])
+        raise AssertionError(f"{table}: the follower keeps asking for {events}")
+
+    def broadcast() -> None:
+        state = director.state()
+        for table, follower in followers.items():
+            feed(table, follower.director(state))
+
+    for table, bot in bots.items():
+        assert bot._core is not None
+        followers[table].snapshot(bot._core.snapshot())
+    broadcast()
+    total = 24 * structure.starting_stack
+    hands = 0
+    levels: set[int] = set()
+    while not t.finished and hands < 5000:
+        playing = [x for x in t.tables if len(t.tables[x].seats) >= 2]
+        table = playing[hands % len(playing)]
+        bot = bots[table]
+        assert bot._core is not None
+        level = bot._core.level
+        assert level is not None  # the follower's level event
+        bot.level = (level.small, level.big, level.ante)  # the bot deals at the table's level, not its own
+        hand = bot.hand(t=bot._core.t + 1.0)
+        assert not any(isinstance(e, Seat) for e in hand.events)
+        levels.add(bot._core.level.big if bot._core.level else 0)
+        events, reports = followers[table].snapshot(bot._core.snapshot())
+        assert len(reports) == 1
+        director.apply(reports[0])
+        feed(table, events)
+        broadcast()
+        hands += 1
+        assert t.total_chips() == total
+        for x in t.tables.values():  # each table's stacks are the director's
+            core = bots[x.id]._core
+            assert core is not None
+            stacks = {v.seat: v.stack for v in core.snapshot().seats if v.state != "empty"}
+            assert stacks == {s: t.players[p].chips for s, p in x.seats.items()}, (x.id, hands)
+    assert t.finished
+    assert check(t.log, profile=profile, capacity=9, entrants=24, starting_tables=3, break_order=t.break_order) == []
+    assert len(levels) > 2  # the level came from the director, from the next deal
+    kinds = {d.kind for d in t.log}
+    assert {"moved", "broken", "redrawn"} <= kinds or {"broken", "redrawn"} <= kinds
