@@ -88,3 +88,35 @@ def test_director_page_shows_the_room_and_drives_the_clock_and_bubble(broker: Mo
     finally:
         app.closing = True
         server.stop()
+
+
+def test_floor_view_shows_the_tournament_moves_and_the_hold(broker: Mosquitto, tmp_path: Path) -> None:
+    import json as _json  # noqa: PLC0415
+
+    import pygame  # noqa: PLC0415
+
+    from display.floor import render_floor  # noqa: PLC0415
+    from display.render import init_headless, save_png  # noqa: PLC0415
+    from firmware_py.room.floor import FloorModel  # noqa: PLC0415
+    from firmware_py.room.tournament_messages import DirectorState, director_topic, encode  # noqa: PLC0415
+
+    director = build(_args(tables="5", players=45, seed=5), "main", sim_clock=True)
+    _run(broker, director, 60)
+    director.hand_for_hand(True)
+    first = next(iter(director.tournament.tables))
+    director.apply(TableReport(v=1, room="main", table=first, session="manual", seq=1, kind="all_in", hand=99,
+                               t=director.sim_t, draw=director.draws[first]))
+    model = FloorModel("main")
+    model.feed(director_topic("main"), b'{"v": 1, "room": "main"}', now=1.0)  # a bad one: counted, ignored
+    assert model.quarantined == 1 and model.tournament is None
+    model.feed(director_topic("main"), encode(director.state(), DirectorState), now=1.0)
+    for i, table in enumerate(director.tournament.tables):
+        status = {"v": 1, "room": "main", "table": table, "session": "s", "seq": i, "online": True, "dealer": "Ada"}
+        model.feed(f"pokertable/main/{table}/status", _json.dumps(status).encode(), now=1.0)
+    assert model.tournament is not None and model.tournament["hand_for_hand"]
+    init_headless()
+    surface = pygame.Surface((1920, 1080))
+    render_floor(surface, model, now=1.5, title="Room main", clock_text="21:14:05")
+    folder = Path(os.environ.get("POKERTABLE_SCREENSHOTS") or tmp_path)
+    save_png(surface, folder / "floor-tournament-1920x1080.png")
+    assert any(d["kind"] == "moved" for d in model.tournament["decisions"])
