@@ -18,9 +18,8 @@ from firmware_py.core.events import (
     Setup,
     Stacks,
 )
-from firmware_py.core.phase import ClockView, Phase
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
-from firmware_py.core.snapshot import ChipsView, PlayerState, SeatView, TableSnapshot
+from firmware_py.core.snapshot import ChipsView, ClockView, Phase, PlayerState, SeatView, TableSnapshot
 from firmware_py.core.vocab import Cause, RuleKey, Where
 
 __all__ = [

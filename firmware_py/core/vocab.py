@@ -47,9 +47,6 @@ class RuleKey(StrEnum):
     SIDE_POTS = "side_pots"
     ODD_CHIP = "odd_chip"
     OUT_OF_TURN = "out_of_turn"
-    # The betting structures past no limit (the game's, core/game.py): the pot limit and the raise cap.
-    POT_LIMIT = "pot_limit"
-    LIMIT_RAISES = "limit_raises"
 
 
 class Cause(StrEnum):
@@ -71,8 +68,6 @@ class Cause(StrEnum):
     UNDER_MIN_RAISE = "under_min_raise"
     NOT_REOPENED = "not_reopened"
     OUT_OF_TURN = "out_of_turn"
-    OVER_POT_LIMIT = "over_pot_limit"
-    RAISES_CAPPED = "raises_capped"
 
 
 class Where(StrEnum):

@@ -20,8 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware_py.core import Level, Seat, SeatStatus, Stacks
-from firmware_py.core.phase import Phase
-from firmware_py.core.snapshot import PlayerState, TableSnapshot
+from firmware_py.core.snapshot import Phase, PlayerState, TableSnapshot
 from firmware_py.room.messages import BadMessage
 from firmware_py.room.room_config import RoomConfig
 from firmware_py.room.tournament_messages import (
