@@ -112,9 +112,17 @@ def test_the_window_opens_on_a_dummy_display_and_draws(tmp_path):
     )
     process = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=environment() | {"SDL_AUDIODRIVER": "dummy"},
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    time.sleep(3)
+    # Terminated once it has started its session (a fixed sleep could signal it while still importing)
+    assert process.stdout is not None
+    seen = []
+    for line in process.stdout:
+        seen.append(line)
+        if "new session:" in line:
+            break
+    time.sleep(1)  # a few frames drawn
     process.terminate()
     out, _ = process.communicate(timeout=20)
+    out = "".join(seen) + out
     assert process.returncode == 0, out
     assert "failed" not in out and "Traceback" not in out, out
     assert os.path.exists(tmp_path / "j.sqlite3")

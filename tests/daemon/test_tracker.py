@@ -113,6 +113,7 @@ def test_out_of_turn_press_gets_the_ruling(table: TrackerTable) -> None:
     table.new_hand()
     status, body = _press(table, cookie, "call", seat=2)  # seat 4 is to act
     assert status == 200 and body["rulings"][0]["ruling"] == "action_out_of_turn"
+    table.wait(lambda: table.settle().seat(2).declared is not None)  # its snapshot follows the answer
     assert _state(table, cookie)["seats"][1]["declared"] == "call out of turn"
 
 
