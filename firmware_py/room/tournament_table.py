@@ -54,6 +54,12 @@ class TableFollower:
         self.last: TableSnapshot | None = None
         self.waiting = False  # events posted and not yet seen in a snapshot
 
+    def restart(self) -> None:
+        """The table started again (a new setup, seated by the director's draw): its seats are the draw's.
+        The report count goes on (the director counts reports per session)."""
+        self.players, self.draw, self.reported, self.start = {}, None, -1, {}
+        self.last, self.waiting, self.level = None, False, None
+
     def director(self, state: DirectorState) -> list[Event]:
         """A new director's state; the events to post now if the table is between hands."""
         self.entry = next((t for t in state.tables if t.table == self.table), None)

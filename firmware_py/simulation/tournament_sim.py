@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py.core import Seat, SeatStatus, Stacks
+from firmware_py.core import Stacks
 from firmware_py.core.profiles import Profile
+from firmware_py.core.snapshot import PlayerState
 from firmware_py.room.messages import BadMessage
 from firmware_py.room.room_config import BrokerConfig
 from firmware_py.room.tournament_messages import (
     DirectorState,
-    SeatStack,
     TableJson,
     TableReport,
     decode_director,
@@ -37,6 +37,7 @@ from firmware_py.room.tournament_messages import (
     encode,
     report_topic,
 )
+from firmware_py.room.tournament_table import TableFollower
 from firmware_py.simulation.dealer import DealerBot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,15 +62,20 @@ class SimTable:
     rng: random.Random
     bot: DealerBot | None = None
     draw: int = 0
-    seq: int = 0
     t: float = 0.0
-    players: dict[int, str] = field(default_factory=dict)  # seat -> player id, as last synced
     hands: int = 0
     session: str = "sim"
+    follower: TableFollower | None = None  # the table side a real table runs ([room] tournament = true)
+
+    def __post_init__(self) -> None:
+        self.follower = TableFollower(room=self.room, table=self.id, session=self.session)
 
     def sync(self, table: TableJson, state: DirectorState) -> None:
-        """Make the table as the director's state says, between hands."""
-        level = state.level
+        """Make the table as the director's state says, between hands: a new draw is a new start (a new
+        setup with the button the director drew); otherwise the table side's own events (players out and
+        in, moved players' chips, the level from the next deal)."""
+        follower = self.follower
+        assert follower is not None
         seats = {s.seat: s for s in table.seats}
         if table.draw != self.draw or self.bot is None:
             self.draw = table.draw
@@ -81,45 +87,44 @@ class SimTable:
             assert core is not None
             self.t += 1.0
             core.feed(Stacks(t=self.t, stacks=tuple((s, v.chips) for s, v in sorted(seats.items()))))
-        else:
-            core = self.bot._core
-            assert core is not None
-            for seat in sorted(set(self.players) - set(seats)):
-                self.t += 0.1
-                core.feed(Seat(t=self.t, seat=seat, status=SeatStatus.OUT))
-            arriving = [(s, v) for s, v in sorted(seats.items()) if self.players.get(s) != v.player]
-            for seat, view in arriving:
-                if seat in self.players:  # another player in the same seat: the first left
-                    self.t += 0.1
-                    core.feed(Seat(t=self.t, seat=seat, status=SeatStatus.OUT))
-                self.t += 0.1
-                core.feed(Seat(t=self.t, seat=seat, status=SeatStatus.IN, moved=view.moved))
-            if arriving:
-                self.t += 0.1
-                core.feed(Stacks(t=self.t, stacks=tuple((s, v.chips) for s, v in arriving)))
-            self.bot.seats = tuple(sorted(seats))
-        self.players = {s: v.player for s, v in seats.items()}
-        self.bot.level = (level.small, level.big, level.ante)
+            follower.restart()
+            follower.snapshot(core.snapshot())
+        self._feed(follower.director(state))
+        core = self.bot._core
+        assert core is not None
+        level = core.level
+        if level is not None:  # the bot deals at the table's level (the table side set it), not its own
+            self.bot.level = (level.small, level.big, level.ante)
+
+    def _feed(self, events: list[Any]) -> None:
+        """The daemon's queue: the events into the core, then the snapshot the table side sees."""
+        assert self.bot is not None and self.bot._core is not None and self.follower is not None
+        core = self.bot._core
+        for _ in range(3):
+            if not events:
+                return
+            for event in events:
+                core.feed(event)
+            self.t = max(self.t, core.t)
+            self.bot.seats = tuple(v.seat for v in core.snapshot().seats if v.state is not PlayerState.EMPTY)
+            events = list(self.follower.snapshot(core.snapshot())[0])
+        raise AssertionError(f"{self.id}: the table side keeps asking for {events}")
 
     def stacks(self) -> dict[int, int]:
         assert self.bot is not None and self.bot._core is not None
-        return {v.seat: v.stack or 0 for v in self.bot._core.snapshot().seats if v.seat in self.players}
+        return {v.seat: v.stack or 0 for v in self.bot._core.snapshot().seats
+                if v.state is not PlayerState.EMPTY}
 
     def play(self) -> TableReport:
-        """Deal one hand; the report of it."""
-        assert self.bot is not None and self.bot._core is not None
-        start = self.stacks()
+        """Deal one hand; the table side's report of it."""
+        assert self.bot is not None and self.bot._core is not None and self.follower is not None
         hand = self.bot.hand(t=self.t + 1.0)
         self.t = hand.t_end
-        snapshot = self.bot._core.snapshot()
-        end = self.stacks()
+        events, reports = self.follower.snapshot(self.bot._core.snapshot())
         self.hands += 1
-        self.seq += 1
-        return TableReport(v=1, room=self.room, table=self.id, session=self.session, seq=self.seq, kind="hand",
-                           hand=snapshot.hand_number, t=self.t, draw=self.draw, button=snapshot.button,
-                           big_blind=snapshot.big_blind,
-                           start=[SeatStack(seat=s, chips=c) for s, c in sorted(start.items())],
-                           end=[SeatStack(seat=s, chips=c) for s, c in sorted(end.items())])
+        if len(reports) != 1 or events:
+            raise AssertionError(f"{self.id}: the table side made {len(reports)} reports and {events} of one hand")
+        return reports[0]
 
 
 @dataclass
