@@ -109,7 +109,11 @@ class TableFollower:
         for seat in arriving:
             events.append(Seat(t=t, seat=seat, status=SeatStatus.IN, moved=wanted[seat].moved and not redraw))
         stacks = {v.seat: v.stack for v in snap.seats if v.state is not PlayerState.EMPTY}
-        fix = [(s, wanted[s].chips) for s in sorted(wanted) if s in arriving or stacks.get(s) != wanted[s].chips]
+        moved = [(s, wanted[s].chips) for s in arriving if wanted[s].moved and not redraw]
+        if moved:  # journaled with why "moved": the venue screen calls the player to the seat
+            events.append(Stacks(t=t, stacks=tuple(moved), why="moved"))
+        fix = [(s, wanted[s].chips) for s in sorted(wanted) if (s in arriving or stacks.get(s) != wanted[s].chips)
+               and (s, wanted[s].chips) not in moved]
         if fix:
             events.append(Stacks(t=t, stacks=tuple(fix)))
         if self.wanted_level is not None and self.wanted_level != self.level:

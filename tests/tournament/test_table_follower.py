@@ -7,6 +7,7 @@ as the daemon's queue would put them, and every decision is checked by the indep
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from firmware_py.core import Seat
 from firmware_py.profiles import load_profiles
@@ -90,3 +91,32 @@ def test_tables_following_the_director_play_to_one_winner_by_the_book() -> None:
     assert len(levels) > 2  # the level came from the director, from the next deal
     kinds = {d.kind for d in t.log}
     assert {"moved", "broken", "redrawn"} <= kinds or {"broken", "redrawn"} <= kinds
+
+
+def test_a_moved_player_is_called_on_the_venue_screen_and_journaled_as_moved() -> None:
+    from firmware_py.core import Seat as SeatEvent  # noqa: PLC0415
+    from firmware_py.core import SeatStatus, Setup, Stacks  # noqa: PLC0415
+    from firmware_py.core.engine import TableCore  # noqa: PLC0415
+
+    profiles = load_profiles()
+    deck = load_deck(ROOT / "config/decks/test-red.json")
+    core = TableCore(profiles)
+    core.feed(Setup(t=0.0, profile="upt", seats=(1, 2, 3), button=1, decks=(deck,), in_play=deck.name))
+    core.feed(Stacks(t=0.0, stacks=((1, 1000), (2, 1000), (3, 1000))))
+    core.feed(SeatEvent(t=1.0, seat=7, status=SeatStatus.IN, moved=True))
+    core.feed(Stacks(t=1.0, stacks=((7, 4200),), why="moved"))
+    snap = core.snapshot()
+    assert snap.corrections[-1] == "moved here from another table: seat 7 (4,200)"
+    assert snap.seat(7).stack == 4200
+    # the venue screen says it (a picture for docs/tournament.md with POKERTABLE_SCREENSHOTS set)
+    import os  # noqa: PLC0415
+
+    from display.app import View  # noqa: PLC0415
+    from display.display_config import DisplayConfig  # noqa: PLC0415
+    from display.render import init_headless, render_view, save_png  # noqa: PLC0415
+
+    init_headless()
+    surface = render_view(View.VENUE, [(snap.t, snap)], at=snap.t, size=(800, 480), config=DisplayConfig())
+    folder = os.environ.get("POKERTABLE_SCREENSHOTS")
+    if folder:
+        save_png(surface, Path(folder) / "venue-moved-player-800x480.png")
