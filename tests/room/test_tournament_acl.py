@@ -71,3 +71,20 @@ def test_consumers_survive_any_message(payload: bytes) -> None:
     with pytest.raises(BadMessage):
         decode_director(director_topic("main"), payload)
     assert decode_report(report_topic("main", "t01"), json.dumps(REPORT).encode()).end[0].chips == 1400
+
+
+def test_the_broadcast_shows_the_tournament_only_after_the_delay() -> None:
+    from firmware_py.room.broadcast import Production  # noqa: PLC0415
+
+    state = {"v": 1, "room": "main", "seq": 3, "profile": "wfp", "title": "World Free Poker", "structure": "n",
+             "level": {"number": 2, "small": 50, "big": 100}, "next_level": None, "on_break": False,
+             "remaining_s": 60.0, "running": True, "entrants": 45, "remaining": 44, "chips_in_play": 67500,
+             "tables": [], "decisions": [], "places": [{"place": 45, "player": "p1", "name": "Ada"}],
+             "payouts": [450, 270, 180], "hand_for_hand": False, "all_in": []}
+    production = Production(room="main", feature="t01", delay_s=120.0, clock=lambda: 0.0)
+    assert not production.offer_tournament(director_topic("main"), b'{"v": 1}', 0.0)
+    assert production.offer_tournament(director_topic("main"), json.dumps(state).encode(), 10.0)
+    assert production.tournament(100.0) is None  # a bust-out never reaches the picture before its hand
+    shown = production.tournament(130.0)
+    assert shown is not None and shown["places"][0]["name"] == "Ada" and shown["remaining"] == 44
+    assert "tables" not in shown and "decisions" not in shown
