@@ -7,7 +7,8 @@ action keyed with its amount, `hand_end`, the board cleared. PHH records no burn
 burn is the first card of the deck not otherwise in the hand.
 
 Only what an RFID table can deal is converted: no-limit hold'em, every hole card known, at most ten
-players, no big-blind ante (the table posts antes per player). Each hand starts on its own with the
+players, no ante but a big-blind ante (the WSOP hands': pokerkit's ante of the big blind's position,
+untrimmed; the table posts it as a level's `bb_ante`). Each hand starts on its own with the
 stacks the PHH gives, so the table's button moves one seat a hand and the PHH players are seated
 round it, first to act (the small blind) on the button's left.
 
@@ -68,8 +69,11 @@ def why_not(history: HandHistory) -> str | None:
     players = len(history.starting_stacks)
     if not 2 <= players <= 10:
         return f"{players} players"
-    if any(history.antes):
-        return "antes (big-blind or uneven)"
+    antes = list(history.antes)
+    if any(antes[:1] + antes[2:]):
+        return "antes other than the big blind's (per player or uneven)"
+    if antes[1:2] and antes[1] and history.ante_trimming_status:
+        return "a big-blind ante pokerkit trims back (ante_trimming_status true)"
     for action in history.actions:
         if action.startswith("d dh") and "?" in action:
             return "hole cards not known"
@@ -97,7 +101,7 @@ def convert(histories: Iterable[tuple[str, HandHistory]], *, deck_file: Path = D
     out.lines.append({"t": 0.0, "kind": "setup", "profile": "robert", "seats": seats, "button": seats_max,
                       "decks": [deck_path], "in_play": deck["deck"]})
     t = 1.0
-    level: tuple[int, int] | None = None
+    level: tuple[int, int, int] | None = None
     for number, (_source, history) in enumerate(hands):
         players = len(history.starting_stacks)
         if players != seats_max:
@@ -106,9 +110,13 @@ def convert(histories: Iterable[tuple[str, HandHistory]], *, deck_file: Path = D
         button = seats[(seats_max - 1 + number) % seats_max]  # the table moves the button one seat a hand
         seat_of = [seats[(seats.index(button) + 1 + i) % seats_max] for i in range(players)]  # p1 = small blind
         blinds = [b for b in history.blinds_or_straddles if b]
-        if (blinds[0], blinds[1]) != level:
-            level = (blinds[0], blinds[1])
-            out.lines.append({"t": t, "kind": "level", "small": level[0], "big": level[1], "ante": 0})
+        bb_ante = list(history.antes)[1] if len(history.antes) > 1 else 0
+        if (blinds[0], blinds[1], bb_ante) != level:
+            level = (blinds[0], blinds[1], bb_ante)
+            line: dict[str, Any] = {"t": t, "kind": "level", "small": level[0], "big": level[1], "ante": 0}
+            if bb_ante:
+                line["bb_ante"] = bb_ante
+            out.lines.append(line)
             t += STEP_S
         out.lines.append({"t": t, "kind": "stacks",
                           "stacks": {str(seat_of[i]): stack for i, stack in enumerate(history.starting_stacks)}})

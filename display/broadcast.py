@@ -125,6 +125,8 @@ def _draw_header(surface: pygame.Surface, rect: pygame.Rect, frame: BroadcastFra
     shown = frame.shown
     if shown is not None:
         title = f"Hand {shown.hand_number}" if shown.hand_number else ""
+        if shown.chips is not None:  # the level of the hand shown (delayed with it): "100/200 BB ante 200"
+            title = f"{title}   Blinds {shown.chips.level}".strip()
         title = f"{title}   {shown.profile_title or shown.profile}".strip()
         room = right_rect.left - drawn.right - 2 * pad
         if room > 40:

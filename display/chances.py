@@ -126,6 +126,24 @@ def _same_hands(old: Key, snapshot: TableSnapshot) -> bool:
     return all(cards.get(seat) == held for seat, held in old[0])
 
 
+def abandon(worker: Executor) -> None:
+    """Stop a worker now, the calculation under way included.
+
+    `shutdown(wait=False, cancel_futures=True)` alone cancels what waits but leaves the worker process
+    running its calculation, and the interpreter's exit joins it: a stopping command stayed alive until a
+    nine-handed pre-flop deal was done (tens of seconds on a loaded machine). Python 3.14 has
+    `terminate_workers()`; before it the pool's processes are reachable only as its `_processes`.
+    """
+    terminate = getattr(worker, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    processes = list((getattr(worker, "_processes", None) or {}).values())
+    worker.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+
+
 class ChancesCache:
     """Remembers the chances of recent deals so a redraw never recomputes them.
 
@@ -158,6 +176,7 @@ class ChancesCache:
         self._queue: deque[Key] = deque()  # deals prefetched while another was computing, all kept, in order
         self._last: Key | None = None  # the newest key with a result, for the computing state
         self.on_ready: Callable[[], None] | None = None
+        self._closed = False
 
     def get(self, snapshot: TableSnapshot) -> TableChances | None:
         """The chances of the deal in `snapshot` (computed now if there is no worker)."""
@@ -198,8 +217,9 @@ class ChancesCache:
 
     def close(self) -> None:
         """Stop the worker (a calculation under way is abandoned)."""
+        self._closed = True
         if self._worker is not None:
-            self._worker.shutdown(wait=False, cancel_futures=True)
+            abandon(self._worker)
             self._worker = None
 
     def _store(self, key: Key, result: TableChances | None) -> None:
@@ -233,7 +253,7 @@ class ChancesCache:
             worker.shutdown(wait=False, cancel_futures=True)
 
     def _done(self, key: Key, future: Future[TableChances | None]) -> None:
-        if future.cancelled():  # closed while it waited
+        if future.cancelled() or self._closed:  # closed while it waited, or while it ran
             return
         try:
             result = future.result()

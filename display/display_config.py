@@ -34,11 +34,12 @@ class BlindLevel:
     small: int
     big: int
     ante: int = 0
+    bb_ante: int = 0  # the big-blind ante: one forced bet the big blind posts for the table
     minutes: float
 
     @property
     def stakes(self) -> Stakes:
-        return Stakes(small=self.small, big=self.big, ante=self.ante)
+        return Stakes(small=self.small, big=self.big, ante=self.ante, bb_ante=self.bb_ante)
 
 
 DEFAULT_LEVELS = tuple(
@@ -180,8 +181,8 @@ def _blind_levels(top: Section, mistakes: ConfigMistakes) -> tuple[BlindLevel, .
         if level is None:
             continue
         values: dict[str, Any] = {}
-        for key in ("small", "big", "ante"):
-            value = level.get(key, 0) if key == "ante" else level.get(key)
+        for key in ("small", "big", "ante", "bb_ante"):
+            value = level.get(key, 0) if key in ("ante", "bb_ante") else level.get(key)
             if value is None:
                 mistakes.note(level.error("is missing: give the blind in chips, e.g. small = 25", key))
             elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -196,7 +197,12 @@ def _blind_levels(top: Section, mistakes: ConfigMistakes) -> tuple[BlindLevel, .
                                       "minutes"))
         else:
             values["minutes"] = float(minutes)
+        if values.get("ante") and values.get("bb_ante"):
+            mistakes.note(level.error(f"a level has an ante every player posts or a big-blind ante (bb_ante), not "
+                                      f"both: keep one (ante = {values['ante']}, bb_ante = {values['bb_ante']})",
+                                      "bb_ante"))
+            values.pop("bb_ante")
         level.finish()
-        if len(values) == 4:
+        if len(values) >= 4 and {"small", "big", "minutes"} <= values.keys():
             levels.append(BlindLevel(**values))
     return tuple(levels)

@@ -53,7 +53,9 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
     if public.phase == Phase.SHOWDOWN:
         street = "SHOWDOWN"
     pot = pot_text(public)
-    if pot:  # the street on the left of the row over the board, the pot on the right
+    if public.race is not None:  # between hands, a chip race: it takes the board's place
+        draw_race(surface, layout.table, layout.street, public, config=config)
+    elif pot:  # the street on the left of the row over the board, the pot on the right
         theme.draw_text(surface, street, layout.street.height, theme.TEXT, layout.street.bottomleft,
                         anchor="bottomleft", max_width=layout.street.width // 3)
         theme.draw_text(surface, pot, layout.street.height, theme.ACCENT, layout.street.bottomright,
@@ -61,7 +63,7 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
     else:
         theme.draw_text(surface, street, layout.street.height, theme.TEXT, layout.street.midbottom,
                         anchor="midbottom")
-    for index, place in enumerate(layout.board):
+    for index, place in enumerate(layout.board if public.race is None else ()):
         if index < len(public.board):
             painter.face(surface, place, public.board[index], role=FaceRole.BOARD)
         else:
@@ -94,6 +96,39 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
     elif public.phase == Phase.MISDEALT:
         theme.draw_text(surface, "MISDEAL: waiting for a new hand", layout.street.height,
                         theme.ALARM, layout.clock.center, anchor="center")
+
+
+def draw_race(surface: pygame.Surface, table: pygame.Rect, street: pygame.Rect, snapshot: TableSnapshot, *,
+              config: DisplayConfig) -> None:
+    """The chip race over the felt: the color-up, each racing seat's odd chips and cards, then who got a chip."""
+    race = snapshot.race
+    assert race is not None
+    inner = table.inflate(-table.width // 5, -table.height // 5)
+    title = f"CHIP RACE  {race.chip:,} → {race.to:,}"
+    if race.done:
+        title += "  ·  ruled"
+    elif race.due is not None:
+        title += f"  ·  card to {config.name(race.due)}"
+    theme.draw_text(surface, title, street.height, theme.ACCENT, (inner.centerx, street.bottom),
+                    anchor="midbottom", max_width=inner.width)
+    rows = [*race.odd] or [(0, 0)]
+    line = min(street.height, max(10, (inner.bottom - street.bottom) // max(len(rows), 1)))
+    y = street.bottom + line // 4
+    for seat, count in race.odd:
+        cards = " ".join(card for dealt, card in race.cards if dealt == seat) or "-"
+        won = race.won(seat)
+        text = f"{config.name(seat)}  {count} × {race.chip:,}   {cards}"
+        if race.done:
+            first = any(award.seat == seat and award.why == "no_chips_left" for award in race.awards)
+            won_text = f"   +{won} × {race.to:,}" + (" (no other chips: first)" if first else "")
+            text += won_text if won else "   no chip"
+        colour = theme.ACCENT if won else (theme.SEAT_TO_ACT if seat == race.due else theme.TEXT)
+        theme.draw_text(surface, text, round(line * 0.8), colour, (inner.centerx, y), anchor="midtop",
+                        max_width=inner.width)
+        y += line
+    if not race.odd:
+        theme.draw_text(surface, "no odd chips", round(line * 0.8), theme.TEXT_DIM, (inner.centerx, y),
+                        anchor="midtop")
 
 
 def draw_action_tag(surface: pygame.Surface, box: pygame.Rect, action: str, *,

@@ -19,6 +19,7 @@ from firmware_py.core import (
     Event,
     Gone,
     Level,
+    Race,
     Read,
     RegistryError,
     Seat,
@@ -30,7 +31,7 @@ from firmware_py.core import (
 from firmware_py.core.events import AMOUNT_ACTIONS, MAX_SEATS, STACK_REASONS
 from firmware_py.errors import DeckFileError, SessionError
 
-KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level")
+KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level", "race")
 BUTTONS = {button.value: button for button in ButtonName}  # a dict look-up: calling the enum is slower
 NUMBER = (int, float)
 MAX_T_S = 1e9  # session seconds: some 30 years
@@ -55,7 +56,7 @@ class SessionReader:
         self._last_t = -math.inf
         self._kinds: dict[str, Callable[[dict[str, Any], float], Event]] = {
             "setup": self._setup, "read": _read, "gone": _gone, "button": _button, "seat": _seat,
-            "stacks": _stacks, "level": _level,
+            "stacks": _stacks, "level": _level, "race": _race,
         }
 
     def parse_line(self, text: str, line: int) -> Event | None:
@@ -227,9 +228,33 @@ def _stacks(obj: dict[str, Any], t: float) -> Stacks:
 def _level(obj: dict[str, Any], t: float) -> Level:
     small, big = _chips(obj.get("small"), "small", least=0), _chips(obj.get("big"), "big", least=1)
     ante = _chips(obj.get("ante", 0), "ante", least=0)
+    bb_ante = _chips(obj.get("bb_ante", 0), "bb_ante", least=0)
     if small > big:
         raise ValueError(f"the small blind {small} is more than the big blind {big}")
-    return Level(t=t, small=small, big=big, ante=ante)
+    if ante and bb_ante:
+        raise ValueError(f"a level has an 'ante' every player posts ({ante}) or a 'bb_ante' the big blind posts "
+                         f"for the table ({bb_ante}), not both: keep one")
+    return Level(t=t, small=small, big=big, ante=ante, bb_ante=bb_ante)
+
+
+def _race(obj: dict[str, Any], t: float) -> Race:
+    chip, to = _chips(obj.get("chip"), "chip", least=1), _chips(obj.get("to"), "to", least=2)
+    if to <= chip or to % chip:
+        raise ValueError(f"'to' ({to}) must be a multiple of 'chip' ({chip}) above it: the new chip's value, "
+                         "e.g. chip 25, to 100")
+    odd = obj.get("odd")
+    if odd is None:
+        return Race(t=t, chip=chip, to=to)
+    if not isinstance(odd, dict):
+        raise ValueError("'odd' must be an object of seat number to odd chips, e.g. {\"1\": 3}")
+    pairs = []
+    for key, count in odd.items():
+        try:
+            number = int(key)
+        except ValueError:
+            raise ValueError(f"'odd' key {key!r} is not a seat number 1..{MAX_SEATS}") from None
+        pairs.append((_seat_number(number, "odd"), _chips(count, f"odd[{key}]", least=0)))
+    return Race(t=t, chip=chip, to=to, odd=tuple(sorted(pairs)))
 
 
 def _seat(obj: dict[str, Any], t: float) -> Seat:
@@ -317,8 +342,17 @@ def event_to_json(event: Event) -> dict[str, Any]:
         if event.why is not None:
             out["why"] = event.why
         return out
+    if isinstance(event, Race):
+        race: dict[str, Any] = {"t": event.t, "kind": "race", "chip": event.chip, "to": event.to}
+        if event.odd is not None:
+            race["odd"] = {str(seat): count for seat, count in event.odd}
+        return race
     if isinstance(event, Level):
-        return {"t": event.t, "kind": "level", "small": event.small, "big": event.big, "ante": event.ante}
+        line: dict[str, Any] = {"t": event.t, "kind": "level", "small": event.small, "big": event.big,
+                                "ante": event.ante}
+        if event.bb_ante:  # (written only when there is one: sessions without it stay as they were)
+            line["bb_ante"] = event.bb_ante
+        return line
     out = {"t": event.t, "kind": "seat", "seat": event.seat, "status": str(event.status)}
     if event.moved:
         out["moved"] = True

@@ -13,6 +13,9 @@ from firmware_py.session import SessionReader, event_to_json
     {"t": 1.0, "kind": "button", "name": "raise", "amount": 600},
     {"t": 1.0, "kind": "stacks", "stacks": {"1": 10000, "3": 0}},
     {"t": 1.0, "kind": "level", "small": 50, "big": 100, "ante": 10},
+    {"t": 1.0, "kind": "level", "small": 100, "big": 200, "ante": 0, "bb_ante": 200},
+    {"t": 1.0, "kind": "race", "chip": 25, "to": 100, "odd": {"1": 3, "4": 1}},
+    {"t": 1.0, "kind": "race", "chip": 25, "to": 100},
 ])
 def test_chips_lines_read_and_write_back_the_same(line: dict[str, object]) -> None:
     event = SessionReader().parse_object(line)
@@ -38,6 +41,12 @@ def test_a_button_without_amount_is_written_as_before() -> None:
     ('{"t": 1, "kind": "stacks", "stacks": []}', "'stacks' must be an object of seat number to chips"),
     ('{"t": 1, "kind": "level", "small": 100, "big": 50}', "the small blind 100 is more than the big blind 50"),
     ('{"t": 1, "kind": "levle", "small": 1, "big": 2}', "did you mean 'level'"),
+    ('{"t": 1, "kind": "level", "small": 1, "big": 2, "ante": 1, "bb_ante": 2}', "not both: keep one"),
+    ('{"t": 1, "kind": "level", "small": 1, "big": 2, "bb_ante": -2}', "'bb_ante' must be a whole number of chips"),
+    ('{"t": 1, "kind": "race", "chip": 25, "to": 110}', "'to' (110) must be a multiple of 'chip' (25)"),
+    ('{"t": 1, "kind": "race", "chip": 25}', "'to' must be a whole number of chips"),
+    ('{"t": 1, "kind": "race", "chip": 25, "to": 100, "odd": {"12": 1}}', "'odd' must hold seat numbers 1..10"),
+    ('{"t": 1, "kind": "race", "chip": 25, "to": 100, "odd": [1]}', "'odd' must be an object of seat number"),
 ])
 def test_a_bad_chips_line_names_the_line_and_what_is_wrong(text: str, message: str) -> None:
     with pytest.raises(SessionError, match="line 7") as caught:

@@ -31,10 +31,11 @@ WAIT_S = 10.0
 class TrackerTable:
     """Seats 1-4 (button 1) at the default blind levels (25/50 first); `stacks` given before each hand."""
 
-    def __init__(self, tmp_path: Path, *, seats: tuple[int, ...] = (1, 2, 3, 4)) -> None:
+    def __init__(self, tmp_path: Path, *, seats: tuple[int, ...] = (1, 2, 3, 4),
+                 schedule: DisplayConfig | None = None) -> None:
         shipped = load_table_config(ROOT / "config" / "table.toml", with_display=False)
         self.config = dataclasses.replace(shipped, game=dataclasses.replace(shipped.game, seats=seats, button=1),
-                                          starting_stack=0, schedule=DisplayConfig())
+                                          starting_stack=0, schedule=schedule or DisplayConfig())
         self.events: queue.Queue[object] = queue.Queue()
         self.journal = Journal.open(tmp_path / "journal.sqlite3")
         self.daemon = Daemon(self.config, journal=self.journal, clock=self._clock, events=self.events,

@@ -16,13 +16,16 @@ snap "$sessions/clean_showdown.jsonl" --view broadcast --at 20 --out docs/img/br
 snap "$sessions/three_way_allin_robert.jsonl" --view venue --at 9 --out docs/img/venue-chips-800x480.png
 snap "$sessions/three_way_allin_robert.jsonl" --view broadcast --delay 10 --at 24 --size 1280x720 \
     --out docs/img/broadcast-chips-1280x720.png
+snap "$sessions/chip_race_wfp.jsonl" --view venue --at 8.2 --out docs/img/venue-chip-race-800x480.png
+snap "$sessions/bb_ante_short_upt.jsonl" --view broadcast --delay 1 --at 10 --size 1280x720 \
+    --out docs/img/broadcast-bb-ante-1280x720.png
 # The overlay page (the OBS browser source) in Debian's chromium, over a felt backdrop (the page itself is
 # transparent): the browser tests keep their pictures when given OVERLAY_SHOTS.
 shots=$(mktemp -d)
 OVERLAY_SHOTS="$shots" python -m pytest -q -p no:cacheprovider tests/overlay/test_overlay_hand.py \
     tests/overlay/test_overlay_control.py
 for name in overlay-flop-1920x1080 overlay-showdown-1920x1080 overlay-showdown-1280x720 overlay-turn-1080x1920 \
-        overlay-misdeal-1920x1080 overlay-reveal-first-action-1280x720; do
+        overlay-misdeal-1920x1080 overlay-reveal-first-action-1280x720 overlay-bb-ante-1280x720; do
     cp "$shots/$name.png" docs/img/
 done
 rm -rf "$shots"

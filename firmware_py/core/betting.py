@@ -230,7 +230,7 @@ def _owed_at_flop(table: TableState, hand: Hand) -> None:
 
 def chip_event(table: TableState, event: Stacks | Level) -> None:
     if isinstance(event, Level):
-        table.chips.level = Stakes(small=event.small, big=event.big, ante=event.ante)
+        table.chips.level = Stakes(small=event.small, big=event.big, ante=event.ante, bb_ante=event.bb_ante)
         return
     before = {seat: table.chips.stack_now(seat) for seat, _chips in event.stacks}
     message = table.chips.set_stacks(event.stacks)

@@ -35,14 +35,21 @@ class Problem(StrEnum):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Stakes:
-    """The blind level in force: small and big blind, and the ante every dealt player posts."""
+    """The blind level in force: small and big blind, the ante every dealt player posts, and the
+    big-blind ante (`bb_ante`): one forced bet the big blind posts for the whole table, dead money.
+
+    A level carries `ante` or `bb_ante`, not both (the session reader and the blind schedule refuse both).
+    """
 
     small: int
     big: int
     ante: int = 0
+    bb_ante: int = 0
 
     def label(self) -> str:
-        return f"{self.small:,}/{self.big:,}" + (f" ante {self.ante:,}" if self.ante else "")
+        """'50/100', '50/100 ante 10', '100/200 BB ante 200': the level as the screens show it."""
+        return (f"{self.small:,}/{self.big:,}" + (f" ante {self.ante:,}" if self.ante else "")
+                + (f" BB ante {self.bb_ante:,}" if self.bb_ante else ""))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -100,6 +107,10 @@ class HandChips:
     raise_rule: str = "increment"
     behind: dict[int, int] = field(default_factory=dict)  # chips not yet put in
     committed: dict[int, int] = field(default_factory=dict)  # chips put in this hand (antes included)
+    # Dead money: the big-blind ante, in the main pot whoever is all in for how much (it is not part of the
+    # big blind's bet and matches nothing). Antes every player posts stay in `committed` as live money.
+    dead: dict[int, int] = field(default_factory=dict)
+    short: dict[int, str] = field(default_factory=dict)  # seats that posted a blind or ante short: what, for the ruling
     street_bet: dict[int, int] = field(default_factory=dict)  # chips put in this betting round
     current: int = 0  # the bet to call this round
     increment: int = 0  # the last full bet or raise increment (at least the big blind)
@@ -118,10 +129,13 @@ class HandChips:
             raise ValueError(f"unknown raise rule {self.raise_rule!r}: one of {', '.join(RAISE_RULES)}")
         self.behind = {seat: int(self.stacks[seat]) for seat in self.order}
         self.committed = dict.fromkeys(self.order, 0)
+        forced: dict[int, list[tuple[str, int, int]]] = {}  # seat -> (what, posted, owed)
         if self.level.ante:
             for seat in self.order:
-                self._put(seat, min(self.level.ante, self.behind[seat]))
-                self.last[seat] = f"ante {self.committed[seat]:,}"
+                put = min(self.level.ante, self.behind[seat])
+                self._put(seat, put)
+                self.last[seat] = f"ante {put:,}"
+                forced.setdefault(seat, []).append(("ante", put, self.level.ante))
         self.street_bet = dict.fromkeys(self.order, 0)
         small, big = self.blinds
         posts: tuple[tuple[int | None, int, str], ...] = (
@@ -132,6 +146,19 @@ class HandChips:
                 self._put(poster, put)
                 self.street_bet[poster] += put
                 self.last[poster] = f"{word} {put:,}"
+                forced.setdefault(poster, []).append((word, put, blind))
+        if self.level.bb_ante and big is not None and big in self.behind:
+            # The big blind first, then the ante from what is left (TDA practice, the WSOP's): a big
+            # blind short of both posts the whole blind and antes less. The ante is dead money.
+            put = min(self.level.bb_ante, self.behind[big])
+            self._put(big, put)
+            self.dead[big] = put
+            self.last[big] = f"big blind {self.street_bet[big]:,} + ante {put:,}"
+            forced.setdefault(big, []).append(("big-blind ante", put, self.level.bb_ante))
+        for seat, posts_made in forced.items():
+            if any(posted < owed for _what, posted, owed in posts_made):
+                self.short[seat] = ", ".join(f"{what} {posted:,}" + (f" of {owed:,}" if posted < owed else "")
+                                             for what, posted, owed in posts_made if posted or owed)
         # The minimum bring-in stays the big blind even when the big blind cannot post it in full.
         self.current = self.level.big if big is not None else max(self.street_bet.values(), default=0)
         self.full_bet = self.current
@@ -264,22 +291,28 @@ class HandChips:
     # Pots
 
     def pots(self) -> list[Pot]:
-        """The main pot and side pots from what each seat put in; a level only one seat reached is returned to it."""
+        """The main pot and side pots from what each seat put in; a level only one seat reached is returned to it.
+
+        Dead money (the big-blind ante) is in the main pot, whoever is all in for how much: it matches no bet.
+        """
         live = self.live()
+        paid = {seat: chips - self.dead.get(seat, 0) for seat, chips in self.committed.items()}
         # A pot ends where an all-in seat's chips end; the rest of the chips are the last pot.
-        levels = sorted({self.committed[seat] for seat in live if self.behind[seat] == 0 and self.committed[seat]}
-                        | {max(self.committed.values(), default=0)} - {0})
+        levels = sorted({paid[seat] for seat in live if self.behind[seat] == 0 and paid[seat]}
+                        | {max(paid.values(), default=0)} - {0})
         pots: list[Pot] = []
         floor = 0
         for index, level in enumerate(levels):
-            top = level if index < len(levels) - 1 else max(self.committed.values())
-            amount = sum(min(chips, top) - min(chips, floor) for chips in self.committed.values())
+            top = level if index < len(levels) - 1 else max(paid.values())
+            amount = sum(min(chips, top) - min(chips, floor) for chips in paid.values())
+            if index == 0:
+                amount += sum(self.dead.values())
             # A seat still in with chips behind can yet match any level: it is in every pot.
-            seats = tuple(seat for seat in live if self.committed[seat] >= level or self.behind[seat] > 0)
+            seats = tuple(seat for seat in live if paid[seat] >= level or self.behind[seat] > 0)
             if amount > 0 and not seats:
                 # Chips above every live seat's all in, put in by seats that then folded (a small blind over a
                 # big blind all in for less, folding): no one called them, so each gets its own back.
-                for seat, chips in self.committed.items():
+                for seat, chips in paid.items():
                     part = min(chips, top) - min(chips, floor)
                     if part > 0:
                         pots.append(Pot(amount=part, seats=(seat,)))
@@ -321,6 +354,7 @@ class HandChips:
         for seat, chips in self.committed.items():
             self.behind[seat] += chips
             self.committed[seat] = 0
+        self.dead = {}
         self.settled = True
 
     def final_stacks(self) -> dict[int, int]:

@@ -23,6 +23,8 @@ from firmware_py.core import (  # the rule handlers, and the modules whose recor
     flow,
     hand,
     profiles,
+    race,
+    racing,
     rulings,
     seating,
     shoe,
@@ -30,7 +32,7 @@ from firmware_py.core import (  # the rule handlers, and the modules whose recor
     streets,
 )
 from firmware_py.core.chips import HandChips, Stakes
-from firmware_py.core.events import SHOE, Button, ButtonName, Event, Gone, Level, Read, Seat, Setup, Stacks
+from firmware_py.core.events import SHOE, Button, ButtonName, Event, Gone, Level, Race, Read, Seat, Setup, Stacks
 from firmware_py.core.hand import Hand, Taken
 from firmware_py.core.profiles import Profile
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling
@@ -40,7 +42,7 @@ from firmware_py.core.state import SAVED, TableState
 UNDO_HANDS = 3  # hand boundaries whose state is kept: undo reaches back into the last two hands
 HANDLERS: dict[type, Callable[[TableState, Any], None]] = {  # an event after the setup, by its type
     Read: shoe.read, Gone: streets.gone, Button: flow.press, Seat: flow.seat_change,
-    Stacks: betting.chip_event, Level: betting.chip_event,
+    Stacks: betting.chip_event, Level: betting.chip_event, Race: flow.color_up,
 }
 
 
@@ -261,6 +263,8 @@ class TableCore:
             flow.setup(table, event)
         elif table.profile is None:
             table.notice(NoticeKind.IGNORED, "no setup yet: the session must start with a setup line")
+        elif table.race is not None and isinstance(event, Read | Button) and racing.takes(table, event):
+            pass  # a chip race's card or press (racing.py)
         else:
             HANDLERS[type(event)](table, event)
 
@@ -350,7 +354,7 @@ class TableCore:
 
 def _pickle_by_constructor() -> None:
     """Every frozen record of the core pickles by its constructor (see _pickled)."""
-    for module in (chips, decks, events, hand, profiles, rulings, seating, snapshot):
+    for module in (chips, decks, events, hand, profiles, race, rulings, seating, snapshot):
         for kind in vars(module).values():
             if (isinstance(kind, type) and kind.__module__ == module.__name__ and is_dataclass(kind)
                     and _frozen_type(kind)):

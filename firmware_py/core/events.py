@@ -123,12 +123,26 @@ STACK_REASONS = ("rebuy", "add_on", "correction", "moved")  # moved: a player mo
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Level:
-    """The blind level in force from now on: small and big blind, and the ante every dealt player posts."""
+    """The blind level in force from now on: small and big blind, the ante every dealt player posts, and
+    the big-blind ante (one forced bet the big blind posts for the table: dead money, not its bet)."""
 
     t: float
     small: int
     big: int
     ante: int = 0
+    bb_ante: int = 0
 
 
-Event = Setup | Read | Gone | Button | Seat | Stacks | Level
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Race:
+    """A color-up with a chip race: the `chip` denomination leaves the table for chips of `to`; `odd` is each
+    seat's odd chips of it (those that do not make up a new chip). Without `odd` the core takes them from the
+    counted stacks ((stack mod `to`) / `chip`: every higher denomination a multiple of `to`)."""
+
+    t: float
+    chip: int
+    to: int
+    odd: tuple[tuple[int, int], ...] | None = None  # (seat, odd chips), by seat
+
+
+Event = Setup | Read | Gone | Button | Seat | Stacks | Level | Race

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from firmware_py.core import betting, misdeals, shoe
+from firmware_py.core import betting, misdeals, racing, shoe
 from firmware_py.core.decks import Deck
-from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName, Seat, SeatStatus, Setup
+from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName, Race, Seat, SeatStatus, Setup
 from firmware_py.core.hand import CardInfo, Dealt, Hand
-from firmware_py.core.rulings import NoticeKind
+from firmware_py.core.rulings import NoticeKind, RulingKind
 from firmware_py.core.seating import Positions, between, first_positions, next_positions
-from firmware_py.core.snapshot import IN_PLAY, NO_HAND, ClockView, Phase
+from firmware_py.core.snapshot import HAND_OVER, IN_PLAY, NO_HAND, ClockView, Phase
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey
 
@@ -145,6 +145,9 @@ def new_hand(table: TableState) -> None:
             table.notice(NoticeKind.IGNORED, said)
     if table.chips.hand is not None:  # a blind or ante that took a whole stack: all in from the start
         table.hand.betting.allin.update(s for s, left in table.chips.hand.behind.items() if left == 0)
+        for seat, posted in table.chips.hand.short.items():  # (WFP Tournament 15, UPT 19: action on what is left)
+            table.ruling(RulingKind.SHORT_BLIND, RuleKey.SHORT_BLIND, seat=seat,
+                         fill={"detail": posted, "amount": f"{table.chips.hand.committed[seat]:,}"})
 
 
 def _seat_new_players(table: TableState, positions: Positions) -> Positions:
@@ -194,3 +197,11 @@ def hand_end(table: TableState) -> None:
     hand.phase = Phase.IDLE
     hand.betting.to_act = None
     hand.clock = None
+
+
+def color_up(table: TableState, event: Race) -> None:
+    """A `race` event: a chip race is held between hands (racing.py deals it, race.py rules it)."""
+    if table.hand is not None and table.hand.phase not in HAND_OVER:
+        table.notice(NoticeKind.IGNORED, "race: a chip race is held between hands; finish the hand first: not taken")
+        return
+    racing.start(table, event)

@@ -24,6 +24,7 @@ _PARAMETERS: dict[RuleKey, dict[str, type]] = {
     RuleKey.FLOP_TOO_MANY: {"procedure": str},
     RuleKey.TURN_RIVER_TOO_MANY: {"procedure": str},
     RuleKey.MIN_RAISE: {"procedure": str},
+    RuleKey.CHIP_RACE: {"procedure": str},
     RuleKey.OUT_OF_TURN: {"changed_by": str, "always_binding": str, "bet_posts": str, "no_raise_after": str},
 }
 # Every rule the core consults (the closed set RuleKey, in its order), with the parameters it reads.
@@ -36,6 +37,9 @@ PROCEDURES: dict[RuleKey, tuple[str, ...]] = {
     # increment: raise by at least the last full bet or raise; double_faced: raise to at least
     # double the bet faced; double_full_bet: at least double the last full bet (short all-ins ignored).
     RuleKey.MIN_RAISE: ("increment", "double_faced", "double_full_bet"),
+    # one_chip_each: the highest cards win, no player more than one chip (WFP); each_card: every card races
+    # on its own (UPT has no one-chip sentence); round_up: no race, odd chips chipped up (RPL Tournaments 10).
+    RuleKey.CHIP_RACE: ("one_chip_each", "each_card", "round_up"),
 }
 # Text parameters that hold words from a closed set: a space-separated list (may be empty) or one word.
 # out_of_turn: the intervening actions that free the seat from what it declared out of turn

@@ -33,6 +33,9 @@ class RulingKind(StrEnum):
     RAISE_NOT_ALLOWED = "raise_not_allowed"  # a raise by a seat the betting was not reopened to
     ACTION_OUT_OF_TURN = "action_out_of_turn"  # a press for a seat the action has not reached
     UNKNOWN_CARD = "unknown_card"  # a card out of the shoe with a tag no enrolled deck knows: the dealer looks
+    SHORT_BLIND = "short_blind"  # a blind or ante posted short (all in): action on what is left
+    CHIP_RACE = "chip_race"  # a color-up's race ruled: who gets each new chip
+    RACE_MISDEAL = "race_misdeal"  # a race card misdealt: the race is dealt again
 
 
 # Rulings about a card that lies face down (dealt to a player, or to become the burn): not named in public.

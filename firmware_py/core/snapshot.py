@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from firmware_py.core.chips import Pot
+from firmware_py.core.race import RaceView, view_of
 from firmware_py.core.rulings import Ruling, Street
 
 if TYPE_CHECKING:
@@ -117,6 +118,7 @@ class TableSnapshot:
     chips: ChipsView | None = None  # pot, side pots and the minimum raise, when the table counts chips
     actions: int = 0  # actions taken in this hand: a press made against another count is stale
     corrections: tuple[str, ...] = ()  # the operator's corrections (undo, stacks) since the hand began
+    race: RaceView | None = None  # a chip race being dealt, or its result until the next hand (race.py)
 
     def seat(self, number: int) -> SeatView:
         for view in self.seats:
@@ -180,6 +182,7 @@ def snapshot_of(table: TableState) -> TableSnapshot:
         chips=_chips_view(table, hand),
         actions=len(hand.betting.taken) if hand is not None else 0,
         corrections=tuple(table.corrections),
+        race=view_of(table.race) if table.race is not None else None,
     )
 
 

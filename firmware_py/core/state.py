@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields
 from firmware_py.core.chips import TableChips
 from firmware_py.core.hand import CardInfo, Hand
 from firmware_py.core.profiles import Profile, Rule
+from firmware_py.core.race import RaceState
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
 from firmware_py.core.seating import Positions
 from firmware_py.core.vocab import Cause, RuleKey
@@ -40,6 +41,7 @@ class TableState:
     notices: list[str] = field(default_factory=list)
     corrections: list[str] = field(default_factory=list)  # the operator's corrections since the hand began
     chips: TableChips = field(default_factory=TableChips)  # amounts, once a `stacks` event gave the seats' chips
+    race: RaceState | None = None  # a chip race being dealt, or its result until the next hand (race.py)
     out_rulings: list[Ruling] = field(default_factory=list)  # outputs of one event, never saved
     out_notices: list[Notice] = field(default_factory=list)
 

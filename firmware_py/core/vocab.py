@@ -47,6 +47,9 @@ class RuleKey(StrEnum):
     SIDE_POTS = "side_pots"
     ODD_CHIP = "odd_chip"
     OUT_OF_TURN = "out_of_turn"
+    SHORT_BLIND = "short_blind"  # a blind or ante posted short: action on what is left
+    CHIP_RACE = "chip_race"  # a color-up's odd chips raced for with cards (procedure: who may win what)
+    RACE_MISDEAL = "race_misdeal"  # a race card dealt out of order, too many, to a seat with no odd chips
 
 
 class Cause(StrEnum):
@@ -68,6 +71,9 @@ class Cause(StrEnum):
     UNDER_MIN_RAISE = "under_min_raise"
     NOT_REOPENED = "not_reopened"
     OUT_OF_TURN = "out_of_turn"
+    RACE_OUT_OF_SEQUENCE = "race_out_of_sequence"
+    RACE_TOO_MANY = "race_too_many"
+    RACE_NO_ODD_CHIPS = "race_no_odd_chips"
 
 
 class Where(StrEnum):

@@ -35,6 +35,7 @@ from firmware_py.core import (
     Event,
     Gone,
     Level,
+    Race,
     Read,
     Ruling,
     RulingKind,
@@ -262,7 +263,7 @@ class Daemon:
             return f"button {event.name}"
         if isinstance(event, Seat):
             return f"seat {event.seat}"
-        if isinstance(event, Stacks | Level):
+        if isinstance(event, Stacks | Level | Race):
             return "chips"
         return "table config"
 
@@ -411,7 +412,7 @@ class Daemon:
             events: list[Event] = []
             stop: Stop | None = None
             for item in batch:
-                if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level):
+                if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level | Race):
                     events.append(item)
                 elif isinstance(item, Awaited):
                     events.append(item.event)
@@ -514,8 +515,8 @@ class Daemon:
             if counting and isinstance(event, Button) and event.name is ButtonName.NEW_HAND:
                 now = schedule.level_at(event.t).level
                 current = self.core.level
-                if current is None or (current.small, current.big, current.ante) != (now.small, now.big, now.ante):
-                    out.append(Level(t=event.t, small=now.small, big=now.big, ante=now.ante))
+                if current is None or current != now.stakes:
+                    out.append(Level(t=event.t, small=now.small, big=now.big, ante=now.ante, bb_ante=now.bb_ante))
             out.append(event)
         return out
 

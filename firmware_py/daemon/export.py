@@ -69,6 +69,8 @@ class HandRecord:
     # accepted action's chips by its index in `actions`, and the stacks after the pots were pushed.
     stacks: dict[int, int] = field(default_factory=dict)
     blinds: tuple[int, int, int] = (0, 0, 0)
+    bb_ante: int = 0  # the level's big-blind ante (then `antes` holds what the big blind posted of it)
+    antes: dict[int, int] = field(default_factory=dict)  # the antes each seat posted (short ones as posted)
     dead_small_blind: bool = False
     wagers: dict[int, Wager] = field(default_factory=dict)
     final: dict[int, int] = field(default_factory=dict)
@@ -129,6 +131,8 @@ class HandCutter:
             if chips is not None:
                 current.stacks = {seat: chips.stacks[seat] for seat in chips.order}
                 current.blinds = (chips.level.small, chips.level.big, chips.level.ante)
+                current.bb_ante = chips.level.bb_ante
+                current.antes = {seat: chips.committed[seat] - chips.street_bet[seat] for seat in chips.order}
                 current.dead_small_blind = after.small_blind is None
         if current is None or current.ended:
             return Step(outcome=outcome, before=before, after=after, ended=tuple(ended))
@@ -231,7 +235,19 @@ def hand_history(record: HandRecord, *, table: str = "", names: Mapping[int, str
         if record.dead_small_blind:
             raise NotExportable("no small blind this hand (a dead small blind): PHH places blinds by position")
         small, big, ante = record.blinds
-        game = NoLimitTexasHoldem(automations, True, ante, (small, big), big, mode=Mode.CASH_GAME)
+        if record.bb_ante:
+            # The big-blind ante: pokerkit's per-player antes, the big blind's the ante it posted. pokerkit
+            # posts antes before blinds; the table posts the blind first, then the ante from what is left:
+            # giving pokerkit the ante as posted keeps the blind whole. Ante trimming off: every ante is dead
+            # money in the main pot, as the table counts it. (Heads-up pokerkit reads player i's ante at
+            # position 1 - i: the big blind, first in the order, is read at position 1.)
+            antes = [record.antes.get(seat, 0) for seat in seats]
+            if len(seats) == 2:
+                antes.reverse()
+            game = NoLimitTexasHoldem(automations, False, dict(enumerate(antes)), (small, big), big,
+                                      mode=Mode.CASH_GAME)
+        else:
+            game = NoLimitTexasHoldem(automations, True, ante, (small, big), big, mode=Mode.CASH_GAME)
         starting = tuple(record.stacks[seat] for seat in seats)
     else:
         game = NoLimitTexasHoldem(automations, True, 0, BLINDS, BLINDS[1], mode=Mode.CASH_GAME)
@@ -309,6 +325,9 @@ def _play(state: Any, record: HandRecord) -> None:
                 killed.add(seat)
             else:
                 _fold_killed(state, seats, killed)
+                wager = record.wagers.get(index)
+                if state.actor_index is None and what == ButtonName.CHECK and wager is not None and not wager.put:
+                    continue  # a check with the others all in (a short blind): no action, as in pokerkit
                 if state.actor_index is None:
                     raise NotExportable(f"seat {seat} pressed {what} on the {street}, after pokerkit closed the round")
                 if seats[state.actor_index] != seat:
@@ -339,6 +358,13 @@ def _act(state: Any, name: ButtonName, seat: int, street: str, wager: Wager | No
                                     f"(its minimum is {state.min_completion_betting_or_raising_to_amount})")
             state.complete_bet_or_raise_to(wager.to)
         else:
+            owed = state.checking_or_calling_amount
+            if owed != wager.put:
+                # A big blind all in short of the blind: the books have callers call a full big blind
+                # (wfp-dealer: Minimum bets and raises); pokerkit's call is the largest bet in front.
+                raise NotExportable(f"seat {seat} put in {wager.put:,} to {wager.label()} on the {street} where "
+                                    f"pokerkit's call is {owed or 0:,} (a big blind posted short: the table's bet "
+                                    "to call is the full big blind, pokerkit's the largest blind posted)")
             state.check_or_call()
         return
     owed = state.checking_or_calling_amount

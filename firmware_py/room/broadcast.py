@@ -137,6 +137,7 @@ class ChancesAhead:
         self._order: deque[Any] = deque()
         self._lock = threading.Lock()
         self._worker: ProcessPoolExecutor | None = None
+        self._closed = False
         if background:
             self._worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                                initializer=_worker_start)
@@ -162,6 +163,8 @@ class ChancesAhead:
         future.add_done_callback(lambda done: self._done(key, done))
 
     def _done(self, key: Any, future: Future[FeedChances | None]) -> None:
+        if self._closed:  # the worker was stopped under it
+            return
         try:
             result = None if future.cancelled() else future.result()
         except Exception:  # a failed calculation shows no chances; the picture goes on
@@ -186,8 +189,12 @@ class ChancesAhead:
             return None if key is None else self._results.get(key)
 
     def close(self) -> None:
+        """Stop the worker at once (a calculation under way is abandoned, not waited for at exit)."""
+        from display.chances import abandon  # noqa: PLC0415
+
+        self._closed = True
         if self._worker is not None:
-            self._worker.shutdown(wait=False, cancel_futures=True)
+            abandon(self._worker)
             self._worker = None
 
 

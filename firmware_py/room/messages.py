@@ -55,7 +55,8 @@ ROOT = "pokertable"
 KINDS = ("status", "heartbeat", "state", "ruling", "hand", "broadcast", "archived")
 TABLE_KINDS = KINDS[:-1]  # what a table publishes; `archived` is the collector's
 MAX_MESSAGE_BYTES = 256 * 1024  # the broker's message_size_limit (config/room/mosquitto.conf) and ours
-NOT_IRREGULAR = frozenset({RulingKind.SHOWDOWN})
+# The rules at work, no one's error: a showdown, a short blind, a chip race ruled.
+NOT_IRREGULAR = frozenset({RulingKind.SHOWDOWN, RulingKind.SHORT_BLIND, RulingKind.CHIP_RACE})
 MISDEALS = frozenset({RulingKind.MISDEAL, RulingKind.VOID_HAND})
 
 

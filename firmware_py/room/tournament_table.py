@@ -44,8 +44,8 @@ class TableFollower:
     def __init__(self, *, room: str, table: str, session: str) -> None:
         self.room, self.table, self.session = room, table, session
         self.entry: TableJson | None = None
-        self.level: tuple[int, int, int] | None = None
-        self.wanted_level: tuple[int, int, int] | None = None
+        self.level: tuple[int, int, int, int] | None = None
+        self.wanted_level: tuple[int, int, int, int] | None = None
         self.players: dict[int, str] = {}  # seat -> player, as the table was last made
         self.draw: int | None = None
         self.seq = 0
@@ -64,7 +64,7 @@ class TableFollower:
         """A new director's state; the events to post now if the table is between hands."""
         self.entry = next((t for t in state.tables if t.table == self.table), None)
         level = state.level
-        self.wanted_level = (level.small, level.big, level.ante)
+        self.wanted_level = (level.small, level.big, level.ante, level.bb_ante)
         return self._sync()
 
     def snapshot(self, snap: TableSnapshot) -> tuple[list[Event], list[TableReport]]:
@@ -117,8 +117,8 @@ class TableFollower:
         if fix:
             events.append(Stacks(t=t, stacks=tuple(fix)))
         if self.wanted_level is not None and self.wanted_level != self.level:
-            small, big, ante = self.wanted_level
-            events.append(Level(t=t, small=small, big=big, ante=ante))
+            small, big, ante, bb_ante = self.wanted_level
+            events.append(Level(t=t, small=small, big=big, ante=ante, bb_ante=bb_ante))
             self.level = self.wanted_level
         self.players = {s: v.player for s, v in wanted.items()}
         self.draw = self.entry.draw

@@ -17,7 +17,7 @@ made on purpose, what the rules core is expected to rule, so a harness can score
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -30,6 +30,7 @@ from firmware_py.core import (
     Gone,
     Level,
     Phase,
+    Race,
     Read,
     RuleKey,
     RulingKind,
@@ -40,6 +41,7 @@ from firmware_py.core.cards import FULL_DECK
 from firmware_py.core.engine import TableCore
 from firmware_py.core.events import AMOUNT_ACTIONS
 from firmware_py.core.profiles import Profile
+from firmware_py.core.race import deal_order
 
 
 class DealerMistake(StrEnum):
@@ -90,6 +92,16 @@ class ScriptedHand:
     t_end: float
 
 
+@dataclass(frozen=True, kw_only=True)
+class ScriptedRace:
+    """A chip race the bot dealt (`DealerBot.race`): its events, the odd chips raced, whether it was misdealt first."""
+
+    events: tuple[Event, ...]
+    t_end: float
+    odd: dict[int, int]
+    misdealt: bool = False
+
+
 @dataclass(kw_only=True)
 class DealerBot:
     """Deals hands of hold'em as input events. One error at most per hand, at `error_rate`."""
@@ -107,6 +119,8 @@ class DealerBot:
     # Chips: each seat's starting stack (0: the bot keys no amounts) and the blind level (small, big, ante).
     stack: int = 0
     level: tuple[int, int, int] = (50, 100, 0)
+    bb_ante: int = 0  # the big-blind ante of `level` (a schedule's levels carry their own)
+    short_stacks: float = 0.0  # with chips: the share of hands before which one seat is cut below the forced bets
     schedule: Any = None  # the table's blind levels (`level_at(t)`, display_config.DisplayConfig): they replace `level`
     allin_rate: float = ALLIN_RATE  # with chips: how often a player who may bet or raise shoves
     fold_rate: float = 0.45  # with chips: how often a player facing a bet folds (with more than two in the hand) ...
@@ -143,6 +157,42 @@ class DealerBot:
         if ended_normally:
             self.button = _next_seat(self.button, self.seats)
         return ScriptedHand(events=tuple(script.events), error=error, t_end=script.t)
+
+    def race(self, *, t: float, chip: int, to: int, odd: Mapping[int, int] | None = None,
+             misdeal: bool = False) -> ScriptedRace:
+        """A color-up between hands with a chip race from the shoe (core/race.py): the `race` event, then one
+        card per odd chip from seat 1, each seat all its cards in turn, and a confirm of the ruling.
+
+        `odd` is each seat's odd chips of `chip`; without it the table takes them from its counted stacks (the
+        bot must then count chips: `stack`). With `misdeal` the dealer first puts a card before the wrong seat
+        (its seat antenna sees it): the race_misdeal ruling, a confirm, and the race dealt again.
+        """
+        script = _Script(bot=self, t=t)
+        script.emit(Race(t=script.tick(0.5), chip=chip, to=to,
+                         odd=tuple(sorted(odd.items())) if odd is not None else None))
+        if odd is None:
+            if self._core is None:
+                raise ValueError("race: name each seat's odd chips (the bot counts no chips: stack=0)")
+            seen = self._core.snapshot().race
+            if seen is None:
+                raise ValueError(f"race: the table did not take the race ({self._core.snapshot().notices[-1:]})")
+            odd = dict(seen.odd)
+        order = deal_order(odd) if self.profile.rule(RuleKey.CHIP_RACE).procedure != "round_up" else ()
+        misdealt = False
+        if misdeal and len(set(order)) > 1:
+            script.stub = list(FULL_DECK)
+            self.rng.shuffle(script.stub)
+            wrong = next(seat for seat in sorted(self.seats) if seat != order[0])
+            card = script.draw()  # seat 1's first card, put before another seat
+            script.emit(Read(t=script.tick(0.2), antenna=f"seat{wrong}", uid=self._uids[card]))
+            script.press("confirm")
+            misdealt = True
+        script.stub = list(FULL_DECK)
+        self.rng.shuffle(script.stub)
+        for _seat in order:
+            script.draw()
+        script.press("confirm")  # the chip_race ruling (RPL's color-up is ruled at the race event)
+        return ScriptedRace(events=tuple(script.events), t_end=script.t, odd=dict(odd), misdealt=misdealt)
 
     def session(self, hands: int, *, t: float = 0.0) -> list[ScriptedHand]:
         out = []
@@ -198,16 +248,26 @@ class _Script:
         core, bot = self.bot._core, self.bot
         assert core is not None
         small, big, ante = bot.level
+        bb_ante = bot.bb_ante
         if bot.schedule is not None:
             now = bot.schedule.level_at(self.t).level
-            small, big, ante = now.small, now.big, now.ante
-        if core.level is None or (core.level.small, core.level.big, core.level.ante) != (small, big, ante):
-            self.emit(Level(t=self.tick(0.1), small=small, big=big, ante=ante))
+            small, big, ante, bb_ante = now.small, now.big, now.ante, now.bb_ante
+        if core.level is None or (core.level.small, core.level.big, core.level.ante, core.level.bb_ante) != (
+                small, big, ante, bb_ante):
+            self.emit(Level(t=self.tick(0.1), small=small, big=big, ante=ante, bb_ante=bb_ante))
         stacks = {view.seat: view.stack or 0 for view in core.snapshot().seats}
-        short = [(seat, bot.stack) for seat in sorted(bot.seats)
-                 if stacks.get(seat, 0) < REBUY_BIG_BLINDS * (big + ante)]
-        if short and bot.rebuy:
-            self.emit(Stacks(t=self.tick(0.1), stacks=tuple(short)))
+        if not bot.rebuy:  # a tournament: no one buys in again, and the stacks are the table's own
+            return
+        # With `short_stacks` players play down to their last chip (a broke seat buys in again) and now
+        # and then one is cut to less than the forced bets: short blinds and antes (WFP 15, UPT 19).
+        floor = 1 if bot.short_stacks else REBUY_BIG_BLINDS * (big + ante + bb_ante)
+        short = [(seat, bot.stack) for seat in sorted(bot.seats) if stacks.get(seat, 0) < floor]
+        if bot.short_stacks and bot.rng.random() < bot.short_stacks:
+            seat = bot.rng.choice(sorted(bot.seats))
+            cut = bot.rng.randint(1, small + big + bb_ante + ante)
+            short = [*(pair for pair in short if pair[0] != seat), (seat, cut)]
+        if short:
+            self.emit(Stacks(t=self.tick(0.1), stacks=tuple(sorted(short))))
 
     def play(self, error: DealerMistake | None) -> bool:
         """Play one hand; False when it ended in a misdeal or void hand (the button stays)."""

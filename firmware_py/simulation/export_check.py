@@ -36,6 +36,8 @@ from firmware_py.session import load_deck
 from firmware_py.simulation.dealer import DealerBot
 from firmware_py.simulation.harness import DECKS, PROFILES, TABLE_SEATS
 
+SHORT_STACKS = 0.3  # the BB-ante run: the share of hands before which the bot cuts one seat below the forced bets
+
 
 @dataclass(kw_only=True)
 class CheckResult:
@@ -85,11 +87,15 @@ def table_stacks(events: Sequence[Event], profiles: dict[str, Profile]) -> dict[
 
 
 def session_events(profile: str, seats: tuple[int, ...], hands: int, *, seed: int, error_rate: float,
-                   profiles: dict[str, Profile], stack: int = 0) -> list[Event]:
+                   profiles: dict[str, Profile], stack: int = 0, bb_ante: int = 0,
+                   short_stacks: float = 0.0) -> list[Event]:
+    """The bot's session; with `bb_ante` at 50/100 with that big-blind ante, with `short_stacks` that share
+    of hands starting with one seat cut below the forced bets (short blinds and antes)."""
     red, blue = load_deck(DECKS / "test-red.json"), load_deck(DECKS / "test-blue.json")
-    rng = random.Random(f"{seed}:{profile}:{len(seats)}")
+    variant = f":bba{bb_ante}:short{short_stacks}" if bb_ante or short_stacks else ""
+    rng = random.Random(f"{seed}:{profile}:{len(seats)}{variant}")
     bot = DealerBot(rng=rng, deck=red, profile=profiles[profile], seats=seats, button=seats[0],
-                    error_rate=error_rate, other_deck=blue, stack=stack)
+                    error_rate=error_rate, other_deck=blue, stack=stack, bb_ante=bb_ante, short_stacks=short_stacks)
     events: list[Event] = [Setup(t=0.0, profile=profile, seats=seats, button=seats[0], decks=(red, blue),
                                  in_play=red.name)]
     for hand in bot.session(hands, t=1.0):
@@ -144,7 +150,8 @@ def check_events(events: Sequence[Event], profiles: dict[str, Profile]) -> Check
 
 
 def run(hands: int, *, seed: int = 0, error_rate: float = 0.3, profile_names: Sequence[str] = PROFILES,
-        tables: Sequence[tuple[int, ...]] = TABLE_SEATS, stack: int = 0) -> CheckResult:
+        tables: Sequence[tuple[int, ...]] = TABLE_SEATS, stack: int = 0, bb_ante: int = 0,
+        short_stacks: float = 0.0) -> CheckResult:
     """`hands` hands per profile, spread over the table sizes."""
     profiles = load_profiles()
     total = CheckResult()
@@ -153,7 +160,7 @@ def run(hands: int, *, seed: int = 0, error_rate: float = 0.3, profile_names: Se
             count = hands // len(tables) + (1 if index < hands % len(tables) else 0)
             if count:
                 events = session_events(name, seats, count, seed=seed, error_rate=error_rate, profiles=profiles,
-                                        stack=stack)
+                                        stack=stack, bb_ante=bb_ante, short_stacks=short_stacks)
                 total.add(check_events(events, profiles))
     return total
 
@@ -166,18 +173,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--error-rate", type=float, default=0.3, help="share of hands with a dealer error")
     parser.add_argument("--stack", type=int, default=0, help="starting stack: the bot bets amounts and the "
                         "check compares final stacks (default 0: nominal amounts, winners compared)")
+    parser.add_argument("--bba-hands", type=int, default=None, help="with --stack: hands per profile of a second "
+                        "run at 50/100 with a big-blind ante of 100 and short stacks (default: half of --hands)")
     args = parser.parse_args(argv)
-    result = run(args.hands, seed=args.seed, error_rate=args.error_rate, stack=args.stack)
     print(f"profiles {', '.join(PROFILES)}; tables of {', '.join(str(len(t)) for t in TABLE_SEATS)} seats")
-    print(f"hands dealt {result.hands}, misdealt or void {result.not_played}, exported {result.exported}, "
-          f"replayed by pokerkit {'ending with the table stacks' if args.stack else 'paying the table winners'} "
-          f"{result.replayed_right}, "
-          f"mismatches {len(result.mismatches)}, refused {sum(result.refused.values())}")
-    for reason, count in result.refused.most_common():
-        print(f"  refused x{count}: {reason}")
-    for line in result.mismatches[:20]:
-        print(f"  MISMATCH {line}")
-    return 1 if result.mismatches else 0
+    runs = [("", run(args.hands, seed=args.seed, error_rate=args.error_rate, stack=args.stack))]
+    bba_hands = args.hands // 2 if args.bba_hands is None else args.bba_hands
+    if args.stack and bba_hands:  # the big-blind ante, short blinds and antes: pokerkit must end with the stacks too
+        runs.append((f"big-blind ante 100, a seat cut short before {SHORT_STACKS:.0%} of hands: ",
+                     run(bba_hands, seed=args.seed, error_rate=args.error_rate, stack=args.stack, bb_ante=100,
+                         short_stacks=SHORT_STACKS)))
+    mismatched = 0
+    for label, result in runs:
+        print(f"{label}hands dealt {result.hands}, misdealt or void {result.not_played}, exported {result.exported}, "
+              f"replayed by pokerkit {'ending with the table stacks' if args.stack else 'paying the table winners'} "
+              f"{result.replayed_right}, "
+              f"mismatches {len(result.mismatches)}, refused {sum(result.refused.values())}")
+        for reason, count in result.refused.most_common():
+            print(f"  refused x{count}: {reason}")
+        for line in result.mismatches[:20]:
+            print(f"  MISMATCH {line}")
+        mismatched += len(result.mismatches)
+    return 1 if mismatched else 0
 
 
 if __name__ == "__main__":

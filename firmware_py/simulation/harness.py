@@ -203,7 +203,7 @@ def _carry_chips(bot: DealerBot, cores: Sequence[TableCore]) -> None:
     level = seen.level
     stacks = tuple((v.seat, v.stack) for v in seen.snapshot().seats if v.stack is not None)
     for core in cores:
-        core.feed(Level(t=0.0, small=level.small, big=level.big, ante=level.ante))
+        core.feed(Level(t=0.0, small=level.small, big=level.big, ante=level.ante, bb_ante=level.bb_ante))
         core.feed(Stacks(t=0.0, stacks=stacks))
 
 

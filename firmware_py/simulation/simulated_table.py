@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py.core import Button, ButtonName, Event, Gone, Level, Read, Stacks
+from firmware_py.core import Button, ButtonName, Event, Gone, Level, Race, Read, Stacks
 from firmware_py.core.profiles import Profile
 from firmware_py.simulation.dealer import DealerBot, DealerMistake
 
@@ -73,7 +73,7 @@ class Act:
     uid: str = ""
     button: str = ""
     amount: int = 0  # "key": the amount keyed on the keypad before the action key
-    chips: Stacks | Level | None = None  # "chips": stacks or the blind level, entered by the floor
+    chips: Stacks | Level | Race | None = None  # "chips": stacks, the blind level or a color-up, entered by the floor
 
     def key(self) -> tuple[str, ...] | None:
         """What the journal holds when this act has been sensed (None: nothing expected)."""
@@ -136,7 +136,7 @@ def stream(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, ot
             elif isinstance(event, Button):
                 # The panel has no seat keys: the acting seat is the one to act, as the bot intends.
                 yield Act(t=event.t, hand=number, kind="press", button=str(event.name))
-            elif isinstance(event, Stacks | Level):
+            elif isinstance(event, Stacks | Level | Race):
                 yield Act(t=event.t, hand=number, kind="chips", chips=event)
         yield Act(t=hand.t_end + CLEAR_AFTER_HAND_S, hand=number, kind="clear")
         t = hand.t_end + HAND_GAP_S

@@ -95,6 +95,7 @@ class SimTable:
         level = core.level
         if level is not None:  # the bot deals at the table's level (the table side set it), not its own
             self.bot.level = (level.small, level.big, level.ante)
+            self.bot.bb_ante = level.bb_ante
 
     def _feed(self, events: list[Any]) -> None:
         """The daemon's queue: the events into the core, then the snapshot the table side sees."""

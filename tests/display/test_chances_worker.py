@@ -163,3 +163,24 @@ def test_if_the_worker_dies_the_frame_computes_the_chances_again():
         cache.close()
     assert not after.computing
     assert after.chances == ChancesCache().get(snapshot)
+
+
+def _never_done(key, rng):
+    time.sleep(600)  # a calculation still running when the screen stops
+
+
+def test_closing_abandons_a_calculation_under_way_and_the_process_exits():
+    """close() stops the worker process at once: before, the interpreter's exit waited for the running
+    calculation (a stopping `broadcast` command outlived its 30 s allowance under load)."""
+    snapshot = samples.dealt(t=1.0)
+    cache = ChancesCache(background=True, compute=_never_done)
+    started = time.monotonic()
+    assert cache.lookup(snapshot).computing
+    processes = list(multiprocessing.active_children())
+    assert processes  # the worker, running the calculation
+    time.sleep(0.5)
+    cache.close()
+    for process in processes:
+        process.join(WAIT_S)
+        assert not process.is_alive()
+    assert time.monotonic() - started < WAIT_S  # not the 600 s calculation

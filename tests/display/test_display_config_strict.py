@@ -64,3 +64,10 @@ def test_the_table_file_refuses_a_quoted_blind_and_minutes_true(tmp_path, change
     assert message.startswith(str(path))
     for word in words:
         assert word in message
+
+
+def test_blind_levels_take_a_big_blind_ante_and_refuse_it_with_an_ante() -> None:
+    config = DisplayConfig.from_mapping({"blind_levels": [{"small": 100, "big": 200, "bb_ante": 200, "minutes": 20}]})
+    assert config.level_at(0.0).level.stakes.label() == "100/200 BB ante 200"
+    with pytest.raises(ConfigError, match="bb_ante"):
+        DisplayConfig.from_mapping({"blind_levels": [{"small": 1, "big": 2, "ante": 1, "bb_ante": 2, "minutes": 5}]})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pygame
 import pytest
@@ -18,8 +19,11 @@ from display.layout import table_places, venue_layout
 from display.render import render_view
 from display.venue import render_venue
 from display.widgets import banner_colours
+from firmware_py.core.engine import TableCore
 from firmware_py.core.rulings import RulingKind
 from firmware_py.core.snapshot import PlayerState
+from firmware_py.profiles import load_profiles
+from firmware_py.session import read_session
 
 SIZES = [(800, 480), (1920, 1080), (1280, 720)]
 
@@ -226,3 +230,20 @@ def test_a_card_no_deck_knows_is_drawn_as_a_question_mark_on_the_banner_and_the_
     confirmed, painter = venue(dataclasses.replace(snapshot, unconfirmed=()), size=size)
     rect = next(r for card, role, r in painter.faces if card == "?1" and role == FaceRole.BOARD)
     assert count_colour(confirmed, theme.ALARM, rect) > 0
+
+
+def test_venue_shows_the_chip_race_in_the_boards_place():
+    # WFP Tournament Procedures 6: while dealt, the seat due the next card; once ruled, who got a chip.
+    core = TableCore(load_profiles())
+    shots: dict[bool, str] = {}
+    for _line, event in read_session(Path(__file__).resolve().parents[1] / "sessions" / "chip_race_wfp.jsonl"):
+        if getattr(event, "name", None) == "new_hand":
+            break
+        core.feed(event)
+        snap = core.snapshot()
+        if snap.race is not None and not snap.unconfirmed:
+            with recorded_text() as drawn:
+                venue(snap, now=event.t)
+            shots[snap.race.done] = " | ".join(drawn.texts)
+    assert "CHIP RACE  25 → 100  ·  card to" in shots[False]
+    assert "ruled" in shots[True] and "+1 × 100 (no other chips: first)" in shots[True] and "no chip" in shots[True]

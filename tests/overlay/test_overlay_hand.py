@@ -125,3 +125,25 @@ def test_overlay_through_a_hand_with_a_side_pot_matches_the_tables_rulings(brows
     finally:
         page.close()
     assert kept == ["preflop", "flop", "turn", "river", "showdown"]
+
+
+def test_overlay_shows_a_big_blind_ante_level_and_its_dead_money_in_the_pot(browser: Any, room_factory: Any) -> None:
+    """The BB-ante session (bb_ante_short_upt): the level on air names the big-blind ante, the pot counts it."""
+    steps = hand_messages(Path(__file__).resolve().parents[1] / "sessions" / "bb_ante_short_upt.jsonl")
+    clock = Clock()
+    room = room_factory(delay_s=DELAY_S, clock=clock)
+    for step in steps:
+        room.production.table("t01").push(step.feed, step.t)
+    flop = next(step for step in steps if step.snapshot.phase is Phase.BETTING and len(step.snapshot.board) == 3)
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto(room.url + "/")
+        clock.now = flop.t + DELAY_S
+        wait_seq(page, flop.seq)
+        assert page.locator("#level .blinds").inner_text() == "100/200 BB ante 200"
+        assert read(page)["pot"] == "POT 800"  # 200 x 3 called, the 100 small blind and the 100 ante posted
+        if os.environ.get("OVERLAY_SHOTS"):
+            page.add_style_tag(content=FELT)
+            page.screenshot(path=str(Path(os.environ["OVERLAY_SHOTS"]) / "overlay-bb-ante-1280x720.png"))
+    finally:
+        page.close()

@@ -9,6 +9,7 @@ from firmware_py.core import (
     ButtonName,
     Gone,
     Level,
+    Race,
     Read,
     Ruling,
     RulingKind,
@@ -86,8 +87,13 @@ class Table:
         pairs = tuple(sorted((int(key[1:]), value) for key, value in chips.items()))
         return self._feed(Stacks(t=self.tick(), stacks=pairs))
 
-    def level(self, small: int, big: int, ante: int = 0) -> list[Ruling]:
-        return self._feed(Level(t=self.tick(), small=small, big=big, ante=ante))
+    def level(self, small: int, big: int, ante: int = 0, bb_ante: int = 0) -> list[Ruling]:
+        return self._feed(Level(t=self.tick(), small=small, big=big, ante=ante, bb_ante=bb_ante))
+
+    def race(self, chip: int, to: int, odd: dict[int, int] | None = None) -> list[Ruling]:
+        """A color-up with a chip race: race(25, 100, {1: 3, 4: 1}); no odd: from the counted stacks."""
+        return self._feed(Race(t=self.tick(), chip=chip, to=to,
+                               odd=tuple(sorted(odd.items())) if odd is not None else None))
 
     def act(self, *names: str) -> list[Ruling]:
         out: list[Ruling] = []

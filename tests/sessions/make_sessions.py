@@ -307,6 +307,48 @@ def out_of_turn_call_rpl(t: Recorder) -> None:
     t.act("fold", "fold", "call")  # seats 2, 3 and 4
 
 
+def bb_ante_short_upt(t: Recorder) -> None:
+    """A big-blind ante level: seat 3 (the big blind) has 300 chips, posts the 200 blind first and 100 of the
+    200 ante (dead money), all in: UPT Tournaments 19, action on what is left. Seats 4 and 1 call 200, seat 2
+    folds its small blind; seat 3's four of a kind wins the main pot (200 x 3 + 100 small blind + 100 ante)."""
+    t.reserved = {"2c", "7d", "9s", "4c", "3h"}
+    t.level(100, 200, bb_ante=200)
+    t.stacks(s1=5000, s2=5000, s3=300, s4=5000)
+    t.new_hand()
+    t.deal(["Kd", "9h", "Qs", "Js", "Kc", "9d", "Qh", "Jh"])  # seats 2, 3, 4, 1 (twice)
+    t.bet("call")  # seat 4
+    t.bet("call")  # seat 1
+    t.bet("fold")  # seat 2, the small blind
+    t.flop(["9c", "7d", "9s"])
+    t.bet("check")  # seat 4
+    t.bet("check")  # seat 1
+    t.turn("4c")
+    t.bet("check")
+    t.bet("check")
+    t.river("3h")
+    t.bet("check")
+    t.bet("check")
+
+
+def chip_race_wfp(t: Recorder) -> None:
+    """A color-up of the 25 chips between hands (WFP Tournament Procedures 6): odd chips from the stacks (seat 1
+    three, seat 2 two, seat 3 two: all its chips), one card each from seat 1. Seat 3 may not be raced out: it
+    gets a 100 chip first; the 75 left is half a chip or more: the highest card (As, seat 2) gets one. The
+    dealer first deals seat 1's third card to seat 2's place (the seat antenna sees it): the race is dealt again."""
+    t.level(50, 100)
+    t.stacks(s1=1075, s2=2050, s3=50, s4=1000)
+    t.race(25, 100)
+    t.read("shoe", "Ks")
+    t.read("shoe", "Qs")
+    t.read("shoe", "Js")
+    t.read("seat2", "Js")  # seat 1 was due it: a race misdeal
+    t.press("confirm")
+    for card in ("Ks", "Qs", "Js", "As", "Ah", "2c", "3c"):
+        t.read("shoe", card)
+    t.press("confirm")
+    t.new_hand()
+
+
 SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] = {
     "misdeal_exposed_robert": ("robert", {}, misdeal_exposed),
     "misdeal_exposed_rpl": ("rpl", {}, misdeal_exposed),
@@ -334,6 +376,8 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "out_of_turn_check_robert": ("robert", {}, out_of_turn_check_robert),
     "out_of_turn_fold_wfp_dealer": ("wfp-dealer", {}, out_of_turn_fold_wfp_dealer),
     "out_of_turn_call_rpl": ("rpl", {}, out_of_turn_call_rpl),
+    "bb_ante_short_upt": ("upt", {}, bb_ante_short_upt),
+    "chip_race_wfp": ("wfp", {}, chip_race_wfp),
 }
 
 

@@ -71,6 +71,7 @@ def test_tables_following_the_director_play_to_one_winner_by_the_book() -> None:
         level = bot._core.level
         assert level is not None  # the follower's level event
         bot.level = (level.small, level.big, level.ante)  # the bot deals at the table's level, not its own
+        bot.bb_ante = level.bb_ante
         hand = bot.hand(t=bot._core.t + 1.0)
         assert not any(isinstance(e, Seat) for e in hand.events)
         levels.add(bot._core.level.big if bot._core.level else 0)

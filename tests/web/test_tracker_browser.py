@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from display.display_config import BlindLevel, DisplayConfig
 from firmware_py.web.amounts import parse_amount
 from tests.browser import browser, page  # noqa: F401  (the fixtures)
 from tests.tracker_table import TrackerTable
@@ -189,3 +190,20 @@ def test_the_page_parses_amounts_as_the_server_does(page: Any, table: TrackerTab
         except ValueError as exc:
             want.append(f"error: {exc}")
     assert got == want
+
+
+def test_the_tracker_shows_a_big_blind_ante_level_and_the_big_blinds_post(browser: Any, page: Any,  # noqa: F811
+                                                                          tmp_path: Path) -> None:
+    schedule = DisplayConfig(blind_levels=(BlindLevel(small=100, big=200, bb_ante=200, minutes=20),), levels_start_t=0)
+    running = TrackerTable(tmp_path, schedule=schedule).start()
+    try:
+        running.stacks(s1=5000, s2=5000, s3=5000, s4=5000)
+        open_paired(page, running)
+        snapshot = running.new_hand()  # seat 2 small blind, seat 3 big blind and the table's ante
+        assert snapshot.chips is not None and snapshot.chips.pot == 500
+        expect(page.locator("#level")).to_have_text("Blinds 100/200 BB ante 200")
+        expect(seat(page, 3)).to_contain_text("big blind 200 + ante 200")
+        expect(page.locator("#call")).to_have_text("Call 200")  # the ante is dead: the bet to call is the blind
+        shot(page, "tracker-bb-ante-1280x800.png")
+    finally:
+        running.stop()
