@@ -21,6 +21,7 @@ from firmware_py.room.tournament_messages import (
     DirectorState,
     LevelJson,
     PlaceJson,
+    RaceJson,
     SeatJson,
     TableJson,
     TableReport,
@@ -36,6 +37,7 @@ from firmware_py.tournament import (
     Finished,
     Level,
     Moved,
+    Raced,
     Redrawn,
     Seated,
     Structure,
@@ -81,6 +83,7 @@ class Director:
         self.version = 0  # counts changes (the page's stream sends the state when it moves)
         self._clock_seen = structure.at(0.0)
         self.color_up = ""
+        self.race: tuple[int, int, int] | None = None  # (n, chip, to) of the latest color-up
         self._describe(tournament.log)
 
     # -- the clock ---------------------------------------------------------------------------------
@@ -154,12 +157,20 @@ class Director:
                 return []
             self.acked[report.table] = report.seq
             self.sim_t = max(self.sim_t, report.t)
-            if report.kind == "all_in":
+            decisions: list[Decision] = []
+            if report.kind == "race":
+                if self.race is None or report.race != self.race[0]:
+                    raise ValueError(f"a race report for color-up {report.race}; the latest is "
+                                     f"{self.race[0] if self.race else 'none'}")
+                decisions = t.race_done(report.table, chip=self.race[1], to=self.race[2],
+                                        start={s.seat: s.chips for s in report.start},
+                                        end={s.seat: s.chips for s in report.end})
+                self._describe(decisions)
+            elif report.kind == "all_in":
                 self.bubble.all_in_called(report.table, report.hand)
                 if self.bubble.hand_for_hand:
                     self._note("all_in", f"All in called at {report.table}: the other tables hold their next deal",
                                [report.table], [])
-                decisions: list[Decision] = []
             else:
                 if report.button is None:
                     raise ValueError("a hand's report without its button")
@@ -180,6 +191,7 @@ class Director:
         passed = self.structure.color_ups_between(self._clock_seen, clock)
         for color_up in passed:
             self.color_up = color_up.label()
+            self.race = ((self.race[0] if self.race else 0) + 1, color_up.remove, color_up.to)
             self._note("color_up", f"Color-up after this level: {color_up.remove:,} chips off, their odd chips race "
                                    f"for {color_up.to:,} (WFP Tournament 6, UPT Tournaments 11: one card per odd "
                                    "chip, highest card by suit first)", list(self.tournament.tables), [])
@@ -230,6 +242,10 @@ class Director:
                 self.moved.discard(d.player)
             elif isinstance(d, ButtonPlaced) and redrawn:
                 self._note("button", f"Button at {d.table} seat {d.seat}", [d.table], [d.cite])
+            elif isinstance(d, Raced):
+                moved_chips = sum(after - before for _s, before, after in d.changes)
+                self._note("raced", f"Chip race at {d.table}: {d.chip:,} chips off for {d.to:,}; "
+                                    f"{moved_chips:+,} chips in play", [d.table], [d.cite])
             elif isinstance(d, Finished):
                 self._note("finished", f"{self._name(d.winner)} wins the tournament", [], [d.cite], d.winner)
         for table in redrawn:
@@ -268,7 +284,8 @@ class Director:
                 entrants=t.entrants, remaining=len(t.in_play()), chips_in_play=t.total_chips(), tables=tables,
                 decisions=list(self.decisions[-60:]), places=places, payouts=self.payouts,
                 hand_for_hand=self.bubble.hand_for_hand, all_in=sorted(self.bubble.all_in), winner=winner,
-                color_up=self.color_up)
+                color_up=self.color_up,
+                race=RaceJson(n=self.race[0], chip=self.race[1], to=self.race[2]) if self.race else None)
 
     def _changed(self) -> None:
         self.version += 1

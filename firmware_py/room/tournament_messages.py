@@ -52,7 +52,7 @@ class TableReport(_Struct):
     table: Id
     session: Id  # the table's session: `seq` counts within it
     seq: Seq  # the table's report count
-    kind: Literal["hand", "all_in"]
+    kind: Literal["hand", "all_in", "race"]  # race: the color-up's chip race (`race` says which), stacks before/after
     hand: Count
     t: Seconds  # the table's session time
     draw: Count  # the director's draw number the table is seated by
@@ -60,6 +60,15 @@ class TableReport(_Struct):
     big_blind: SeatNo | None = None
     start: Annotated[list[SeatStack], msgspec.Meta(max_length=MAX_SEATS)] = []
     end: Annotated[list[SeatStack], msgspec.Meta(max_length=MAX_SEATS)] = []
+    race: Count = 0  # with kind race: the director's race number it ran
+
+
+class RaceJson(_Struct):
+    """The latest color-up: each table runs its chip race once, before its next deal (WFP 6, UPT 11, RPL 10)."""
+
+    n: Count  # counts the color-ups so far
+    chip: Chips  # the denomination leaving the tables
+    to: Chips  # the chip its odd chips race for
 
 
 class LevelJson(_Struct):
@@ -136,6 +145,7 @@ class DirectorState(_Struct):
     all_in: Annotated[list[Id], msgspec.Meta(max_length=256)]
     winner: Name = ""
     color_up: Text = ""  # the color-up the tables are to race for now, if any
+    race: RaceJson | None = None
 
 
 _REPORT = msgspec.json.Decoder(TableReport)

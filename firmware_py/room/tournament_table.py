@@ -54,6 +54,15 @@ class TableFollower:
         self.last: TableSnapshot | None = None
         self.waiting = False  # events posted and not yet seen in a snapshot
 
+    def race_report(self, *, race: int, t: float, start: dict[int, int], end: dict[int, int]) -> TableReport:
+        """The report of a chip race the table ran at the director's color-up number `race`."""
+        self.seq += 1
+        self.start = dict(end)
+        return TableReport(v=1, room=self.room, table=self.table, session=self.session, seq=self.seq, kind="race",
+                           hand=self.reported if self.reported > 0 else 0, t=t, draw=self.draw or 0, race=race,
+                           start=[SeatStack(seat=s, chips=c) for s, c in sorted(start.items())],
+                           end=[SeatStack(seat=s, chips=c) for s, c in sorted(end.items())])
+
     def restart(self) -> None:
         """The table started again (a new setup, seated by the director's draw): its seats are the draw's.
         The report count goes on (the director counts reports per session)."""

@@ -66,6 +66,7 @@ class SimTable:
     hands: int = 0
     session: str = "sim"
     follower: TableFollower | None = None  # the table side a real table runs ([room] tournament = true)
+    raced: int = 0  # the director's color-ups this table has raced for
 
     def __post_init__(self) -> None:
         self.follower = TableFollower(room=self.room, table=self.id, session=self.session)
@@ -96,6 +97,26 @@ class SimTable:
         if level is not None:  # the bot deals at the table's level (the table side set it), not its own
             self.bot.level = (level.small, level.big, level.ante)
             self.bot.bb_ante = level.bb_ante
+
+    def race(self, state: DirectorState) -> TableReport | None:
+        """A color-up the table has not raced for: the chip race from the shoe (the core rules it by the
+        profile: WFP 6, UPT 11, RPL 10), reported to the director; None when there is none to run."""
+        assert self.bot is not None and self.bot._core is not None and self.follower is not None
+        race = state.race
+        if race is None or race.n <= self.raced:
+            return None
+        self.raced = race.n
+        start = self.stacks()
+        try:
+            scripted = self.bot.race(t=self.t + 1.0, chip=race.chip, to=race.to)
+        except ValueError:  # the table took no race (no odd chips of that colour here)
+            return None
+        self.t = max(self.t, scripted.t_end)
+        end = self.stacks()
+        self.follower.snapshot(self.bot._core.snapshot())
+        if end == start:
+            return None
+        return self.follower.race_report(race=race.n, t=self.t, start=start, end=end)
 
     def _feed(self, events: list[Any]) -> None:
         """The daemon's queue: the events into the core, then the snapshot the table side sees."""
@@ -136,6 +157,7 @@ class SimResult:
     chip_checks: int = 0
     decisions: dict[str, int] = field(default_factory=dict)
     sim_minutes: float = 0.0
+    races: int = 0  # chip races run at color-ups
 
 
 class _Inbox:
@@ -215,6 +237,15 @@ def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tupl
             turn += 1
             sim = sims[table.table]
             sim.sync(table, state)
+            race = sim.race(state)
+            if race is not None:  # the color-up's race first: its chips are the director's before the deal
+                client.publish(report_topic(room, sim.id), encode(race, TableReport), qos=1)
+                state = inbox.wait(lambda s, r=race: any(t.table == r.table and t.session == r.session
+                                                         and t.acked >= r.seq for t in s.tables), timeout)
+                total += sum(x.chips for x in race.end) - sum(x.chips for x in race.start)
+                result.races += 1
+                table = next(t for t in state.tables if t.table == sim.id)
+                sim.sync(table, state)
             if sim.stacks() != {s.seat: s.chips for s in table.seats}:
                 raise ChipsNotConserved(f"{sim.id}: the table's stacks {sim.stacks()} are not the director's")
             report = sim.play()

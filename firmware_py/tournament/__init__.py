@@ -13,6 +13,7 @@ from firmware_py.tournament.room import (
     Finished,
     Moved,
     Player,
+    Raced,
     Redrawn,
     Seated,
     Table,
@@ -34,7 +35,7 @@ from firmware_py.tournament.structure import (
 
 __all__ = [
     "BOOKS", "HOLD_RULE", "Book", "Break", "Breaking", "Broken", "Bubble", "ButtonPlaced", "Cite", "Clock", "ColorUp",
-    "DealtIn", "Decision", "Eliminated", "Finished", "Level", "Moved", "Mover", "Player", "Redrawn", "Seated", "Step",
-    "Structure", "StructureError", "Table", "TableView", "Target", "Tournament", "book_for", "decision_json",
+    "DealtIn", "Decision", "Eliminated", "Finished", "Level", "Moved", "Mover", "Player", "Raced", "Redrawn", "Seated",
+    "Step", "Structure", "StructureError", "Table", "TableView", "Target", "Tournament", "book_for", "decision_json",
     "parse_structure", "prizes", "shared_prizes", "structure_from",
 ]

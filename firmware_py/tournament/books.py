@@ -90,6 +90,7 @@ class Book:
     equal_stacks_rule: Cite
     short_stack_rule: Cite
     bubble_rule: Cite
+    race_rule: Cite  # the color-up's chip race (run by each table's core, core/race.py)
 
     def spread(self, tables: int) -> int:
         """How many players the largest table may have more than the smallest."""
@@ -131,6 +132,8 @@ def _wfp(profile: str, title: str) -> Book:
                                   "prize money, as UPT Tournaments 35 rules"),
         short_stack_rule=c("15", "If a player lacks sufficient chips for a blind or a forced bet, the player is "
                                  "entitled to get action on whatever amount of money is left in his stack."),
+        race_rule=c("6", "The method for removal of odd chips is to deal one card to a player for each odd chip "
+                         "possessed. [...] A player may not be eliminated from the event by the chip-change process."),
         bubble_rule=Cite(profile="wfp-dealer", section="All In / Bubble", rule="",
                          says="When the tournament is on the bubble and an all in has been called, the dealer "
                               "should announce \"All in called\" and the other dealer should acknowledge it, and "
@@ -180,6 +183,8 @@ def _upt() -> Book:
                                   "receiving any non-divisible award."),
         short_stack_rule=c("19", "If a player lacks sufficient chips for a blind or a forced bet, the player is "
                                  "entitled to get action on whatever amount of money is left in his stack."),
+        race_rule=c("11", "The method for removal of odd chips is to deal one card to a player for each odd chip "
+                          "possessed. [...] A player may not be eliminated from the event by the chip-change process."),
         bubble_rule=Cite(profile="upt", section="Section 15 - Tournaments", rule="",
                          says="(silent)", note="the hold of wfp-dealer \"All In / Bubble\" when the director starts "
                                                "hand-for-hand"),
@@ -226,6 +231,7 @@ def _rpl() -> Book:
                                   "prize money, as UPT Tournaments 35 rules"),
         short_stack_rule=c("19", "You must have at least 1 chip after posting ante's to be considered a live person "
                                  "in tournament."),
+        race_rule=c("10", "Any odd amount chips will be chipped up to the next amount."),
         bubble_rule=Cite(profile="rpl", section="Tournaments", rule="", says="(silent)",
                          note="the hold of wfp-dealer \"All In / Bubble\" when the director starts hand-for-hand"),
     )

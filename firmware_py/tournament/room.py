@@ -172,7 +172,19 @@ class Finished:
     cite: Cite
 
 
-Decision = Seated | ButtonPlaced | Eliminated | Moved | Broken | Redrawn | Finished
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Raced:
+    """A table's chip race at a color-up: each seat's chips before and after (the race rounds them)."""
+
+    kind: str = "raced"
+    table: str
+    chip: int
+    to: int
+    changes: tuple[tuple[int, int, int], ...]  # (seat, before, after)
+    cite: Cite
+
+
+Decision = Seated | ButtonPlaced | Eliminated | Moved | Broken | Redrawn | Finished | Raced
 
 
 def decision_json(decision: Decision) -> dict[str, Any]:
@@ -280,6 +292,24 @@ class Tournament:
             out.extend(self.rebalance())
         self.log.extend(out)
         return out
+
+    def race_done(self, table_id: str, *, chip: int, to: int, start: Mapping[int, int],
+                  end: Mapping[int, int]) -> list[Decision]:
+        """A table ran its chip race at a color-up: its stacks after it (the race may change the room's total:
+        odd chips are rounded). No one is eliminated by it (WFP 6, UPT 11)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            raise ValueError(f"table {table_id!r} is not in play")
+        if set(end) != set(table.seats):
+            raise ValueError(f"table {table_id} raced seats {sorted(end)}, the director has {sorted(table.seats)}")
+        if any(chips <= 0 for chips in end.values()):
+            raise ValueError(f"table {table_id}: a player left with no chip by the race (the book forbids it)")
+        changes = tuple((seat, start.get(seat, 0), end[seat]) for seat in sorted(end))
+        for seat, chips in end.items():
+            self.players[table.seats[seat]].chips = chips
+        decision = Raced(table=table_id, chip=chip, to=to, changes=changes, cite=self.book.race_rule)
+        self.log.append(decision)
+        return [decision]
 
     def _eliminate(self, table: Table, busted: list[int], start: Mapping[int, int], hand: int) -> list[Decision]:
         book = self.book

@@ -50,6 +50,7 @@ def test_simulated_tournament_runs_to_one_winner_by_the_book(broker: Mosquitto, 
     assert problems == []
     kinds = {d.kind for d in t.log}
     assert {"eliminated", "broken", "finished"} <= kinds
+    assert result.races > 0 and "raced" in kinds  # the structure's color-ups raced for at the tables
     assert director.rejected == 0
     state = director.state()
     assert [p.place for p in state.places][:3] == [1, 2, 3]

@@ -164,6 +164,23 @@ def check(log: Sequence[Any], *, profile: str, capacity: int, entrants: int, sta
                     fail(f"#{n} the players of {d.table} were not all drawn to empty seats")
         elif kind == "redrawn":
             pass
+        elif kind == "raced":
+            # WFP 6, UPT 11: a player may not be eliminated by the chip-change process; the race changes chips,
+            # never who sits where
+            seats = room.seats.get(d.table, {})
+            if {seat for seat, _b, _a in d.changes} != set(seats):
+                fail(f"#{n} the race at {d.table} changed seats {d.changes}, the table has {sorted(seats)}")
+            if any(after <= 0 for _s, _b, after in d.changes):
+                fail(f"#{n} a player left with no chip by the race at {d.table} (WFP 6, UPT 11)")
+            # A seat loses at most its odd chips (less than one new chip). WFP 6: "the maximum is one chip going
+            # to any player"; UPT 11 has no such sentence (each card races: at most one chip a card, one card an
+            # odd chip); RPL 10: "chipped up to the next amount" (no race, never a loss).
+            most = {"upt": d.to * (d.to // d.chip), "rpl": d.to - 1}.get(profile, d.to)
+            least = 0 if profile == "rpl" else -d.to + 1
+            for seat, before, after in d.changes:
+                if not least <= after - before <= most:
+                    fail(f"#{n} the race at {d.table} seat {seat}: {before} to {after} (the {profile} book allows "
+                         f"{least:+} to {most:+})")
         elif kind == "finished":
             left = [p for t in room.seats.values() for p in t.values()]
             if left != [d.winner]:
