@@ -47,8 +47,9 @@ def one(server: Mosquitto, profile: str, tables: int, players: int, *, seats: in
     for d in t.log:
         kinds[d.kind] = kinds.get(d.kind, 0) + 1
     return {"profile": profile, "tables": tables, "players": players, "seed": seed, "hands": result.hands,
-            "seconds": round(result.seconds, 3), "winner": result.winner, "chip_checks": result.chip_checks, "races": result.races,
-            "simulated_minutes": round(result.sim_minutes, 1), "decisions": kinds, "problems": problems}
+            "seconds": round(result.seconds, 3), "winner": result.winner, "chip_checks": result.chip_checks,
+            "races": result.races, "simulated_minutes": round(result.sim_minutes, 1), "decisions": kinds,
+            "problems": problems}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -121,3 +121,25 @@ def test_a_moved_player_is_called_on_the_venue_screen_and_journaled_as_moved() -
     folder = os.environ.get("POKERTABLE_SCREENSHOTS")
     if folder:
         save_png(surface, Path(folder) / "venue-moved-player-800x480.png")
+
+
+def test_the_big_blind_ante_level_reaches_the_table_from_the_next_deal() -> None:
+    from firmware_py.core import Level  # noqa: PLC0415
+
+    structure = parse_structure((ROOT / "config/tournament/bb-ante.toml").read_text(), "bb-ante")
+    t = Tournament(book=book_for("wfp"), tables=["t01"], capacity=9, entrants=[(f"p{i}", f"P{i}") for i in range(6)],
+                   stack=structure.starting_stack, seed=2)
+    director = Director(room="main", tournament=t, structure=structure, sim_clock=True)
+    director.sim_t = 41 * 60.0  # level 3: 75/150 with a big-blind ante of 150
+    bot = DealerBot(rng=random.Random(1), deck=load_deck(ROOT / "config/decks/test-red.json"),
+                    profile=load_profiles()["wfp"], seats=tuple(sorted(t.tables["t01"].seats)),
+                    button=t.tables["t01"].button or 1, stack=1, rebuy=False)
+    assert bot._core is not None
+    follower = TableFollower(room="main", table="t01", session="s")
+    follower.snapshot(bot._core.snapshot())
+    events = follower.director(director.state())
+    assert Level(t=0.0, small=75, big=150, ante=0, bb_ante=150) in events
+    for event in events:
+        bot._core.feed(event)
+    level = bot._core.level
+    assert level is not None and level.bb_ante == 150
