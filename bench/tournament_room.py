@@ -23,6 +23,7 @@ from firmware_py.commands.tournament import build
 from firmware_py.profiles import load_profiles
 from firmware_py.room.room_config import BrokerConfig
 from firmware_py.session import load_deck
+from firmware_py.simulation.export_check import check_events
 from firmware_py.simulation.tournament_sim import simulate_room
 from tests.room.services import Mosquitto, ensure_installed
 from tests.tournament.checker import check
@@ -43,13 +44,26 @@ def one(server: Mosquitto, profile: str, tables: int, players: int, *, seats: in
     t = director.tournament
     problems = check(t.log, profile=profile, capacity=seats, entrants=players, starting_tables=tables,
                      break_order=t.break_order)
+    profiles = load_profiles()
+    exported = replayed = not_played = 0
+    mismatches: list[str] = []
+    refused: dict[str, int] = {}
+    for events in result.sessions:  # every hand exported to PHH, replayed by pokerkit against the table's stacks
+        checked = check_events(events, profiles)
+        exported, replayed, not_played = (exported + checked.exported, replayed + checked.replayed_right,
+                                          not_played + checked.not_played)
+        mismatches += checked.mismatches
+        for reason, count in checked.refused.items():
+            refused[reason] = refused.get(reason, 0) + count
+    problems = [*problems, *mismatches]
     kinds: dict[str, int] = {}
     for d in t.log:
         kinds[d.kind] = kinds.get(d.kind, 0) + 1
     return {"profile": profile, "tables": tables, "players": players, "seed": seed, "hands": result.hands,
             "seconds": round(result.seconds, 3), "winner": result.winner, "chip_checks": result.chip_checks,
             "races": result.races, "simulated_minutes": round(result.sim_minutes, 1), "decisions": kinds,
-            "problems": problems}
+            "problems": problems, "phh": {"exported": exported, "replayed_right": replayed,
+                                          "not_played": not_played, "refused": refused}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
                     rows.append(row)
                     print(f"{profile} {tables}x{players} seed {seed}: {row['hands']} hands in {row['seconds']} s, "
                           f"winner {row['winner']}, chips checked {row['chip_checks']} times, "
-                          f"{len(row['problems'])} problems, {row['decisions']}", flush=True)  # type: ignore[arg-type]
+                          f"{len(row['problems'])} problems, PHH {row['phh']}, {row['decisions']}", flush=True)  # type: ignore[arg-type]
         finally:
             server.stop()
     summary = {}

@@ -81,6 +81,7 @@ class Director:
         self.on_change = on_change
         self.counted = 0
         self.version = 0  # counts changes (the page's stream sends the state when it moves)
+        self.session = f"d{time.time_ns():x}"  # this run of the director (its states' seq counts within it)
         self._clock_seen = structure.at(0.0)
         self.color_up = ""
         self.race: tuple[int, int, int] | None = None  # (n, chip, to) of the latest color-up
@@ -285,7 +286,8 @@ class Director:
                 decisions=list(self.decisions[-60:]), places=places, payouts=self.payouts,
                 hand_for_hand=self.bubble.hand_for_hand, all_in=sorted(self.bubble.all_in), winner=winner,
                 color_up=self.color_up,
-                race=RaceJson(n=self.race[0], chip=self.race[1], to=self.race[2]) if self.race else None)
+                race=RaceJson(n=self.race[0], chip=self.race[1], to=self.race[2]) if self.race else None,
+                session=self.session)
 
     def _changed(self) -> None:
         self.version += 1

@@ -130,7 +130,8 @@ class FloorModel:
             self.ignored += 1
             return
         with self._lock:
-            if self.tournament is None or state.seq > int(self.tournament.get("seq", 0)):
+            if (self.tournament is None or state.session != self.tournament.get("session")
+                    or state.seq > int(self.tournament.get("seq", 0))):
                 self.tournament, self.tournament_at = to_dict(state), now
 
     def feed(self, topic_name: str, payload: Any, *, now: float) -> None:

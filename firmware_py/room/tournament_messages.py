@@ -125,7 +125,7 @@ class PlaceJson(_Struct):
 class DirectorState(_Struct):
     v: Literal[1]
     room: Id
-    seq: Seq
+    seq: Seq  # counts within the director's run (`session`): a restarted director counts again from 1
     profile: Name
     title: Name
     structure: Name
@@ -146,6 +146,12 @@ class DirectorState(_Struct):
     winner: Name = ""
     color_up: Text = ""  # the color-up the tables are to race for now, if any
     race: RaceJson | None = None
+    session: Name = ""  # the director's run: a reader takes a new run's state whatever its seq
+
+
+def newer(state: DirectorState, than: DirectorState | None) -> bool:
+    """Whether `state` replaces `than`: a later seq of the same run, or another run of the director."""
+    return than is None or state.session != than.session or state.seq > than.seq
 
 
 _REPORT = msgspec.json.Decoder(TableReport)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py.core import Stacks
+from firmware_py.core import Setup, Stacks
 from firmware_py.core.profiles import Profile
 from firmware_py.core.snapshot import PlayerState
 from firmware_py.room.messages import BadMessage
@@ -35,6 +35,7 @@ from firmware_py.room.tournament_messages import (
     decode_director,
     director_topic,
     encode,
+    newer,
     report_topic,
 )
 from firmware_py.room.tournament_table import TableFollower
@@ -67,6 +68,7 @@ class SimTable:
     session: str = "sim"
     follower: TableFollower | None = None  # the table side a real table runs ([room] tournament = true)
     raced: int = 0  # the director's color-ups this table has raced for
+    sessions: list[list[Any]] = field(default_factory=list)  # every event fed, one list per setup (a draw)
 
     def __post_init__(self) -> None:
         self.follower = TableFollower(room=self.room, table=self.id, session=self.session)
@@ -87,7 +89,10 @@ class SimTable:
             core = self.bot._core
             assert core is not None
             self.t += 1.0
-            core.feed(Stacks(t=self.t, stacks=tuple((s, v.chips) for s, v in sorted(seats.items()))))
+            stacks = Stacks(t=self.t, stacks=tuple((s, v.chips) for s, v in sorted(seats.items())))
+            core.feed(stacks)
+            self.sessions.append([Setup(t=0.0, profile=self.profile.name, seats=tuple(sorted(seats)), button=button,
+                                        decks=self.decks, in_play=self.decks[0].name), stacks])
             follower.restart()
             follower.snapshot(core.snapshot())
         self._feed(follower.director(state))
@@ -109,8 +114,9 @@ class SimTable:
         start = self.stacks()
         try:
             scripted = self.bot.race(t=self.t + 1.0, chip=race.chip, to=race.to)
-        except ValueError:  # the table took no race (no odd chips of that colour here)
+        except ValueError:  # the table took no race (no odd chips of that colour here): the event changed nothing
             return None
+        self.sessions[-1].extend(scripted.events)
         self.t = max(self.t, scripted.t_end)
         end = self.stacks()
         self.follower.snapshot(self.bot._core.snapshot())
@@ -127,6 +133,7 @@ class SimTable:
                 return
             for event in events:
                 core.feed(event)
+            self.sessions[-1].extend(events)
             self.t = max(self.t, core.t)
             self.bot.seats = tuple(v.seat for v in core.snapshot().seats if v.state is not PlayerState.EMPTY)
             events = list(self.follower.snapshot(core.snapshot())[0])
@@ -141,6 +148,7 @@ class SimTable:
         """Deal one hand; the table side's report of it."""
         assert self.bot is not None and self.bot._core is not None and self.follower is not None
         hand = self.bot.hand(t=self.t + 1.0)
+        self.sessions[-1].extend(hand.events)
         self.t = hand.t_end
         events, reports = self.follower.snapshot(self.bot._core.snapshot())
         self.hands += 1
@@ -158,6 +166,7 @@ class SimResult:
     decisions: dict[str, int] = field(default_factory=dict)
     sim_minutes: float = 0.0
     races: int = 0  # chip races run at color-ups
+    sessions: list[list[Any]] = field(default_factory=list)  # each simulated table's events, one list a setup
 
 
 class _Inbox:
@@ -175,7 +184,7 @@ class _Inbox:
             self.refused += 1
             return
         with self.changed:
-            if self.state is None or state.seq > self.state.seq:
+            if newer(state, self.state):
                 self.state = state
                 self.changed.notify_all()
 
@@ -201,7 +210,7 @@ def no_delay(client: Any) -> None:
 
 def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tuple[Any, Any], tables: Sequence[str],
                seed: int, entrants: int, max_hands: int = 100_000, timeout: float = 30.0,
-               client_id: str = "tables.sim", log: Any = None) -> SimResult:
+               client_id: str = "tables.sim", log: Any = None, director_session: str | None = None) -> SimResult:
     """Deal the tables until the director names a winner (the director runs elsewhere, on the same broker)."""
     from firmware_py.room.mqtt import connect_first, connect_properties, make_client  # noqa: PLC0415
 
@@ -226,7 +235,8 @@ def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tupl
     result = SimResult()
     started = time.monotonic()
     try:
-        state = inbox.wait(lambda s: True, timeout)
+        # the director's own state, not one a former run left retained on the broker
+        state = inbox.wait(lambda s: director_session is None or s.session == director_session, timeout)
         total = sum(s.chips for t in state.tables for s in t.seats)
         turn = 0
         while not state.winner and result.hands < max_hands:
@@ -263,6 +273,7 @@ def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tupl
                 log(f"{result.hands} hands, {state.remaining} players on {len(state.tables)} tables, level "
                     f"{state.level.number} ({state.level.small}/{state.level.big})")
         result.winner = state.winner
+        result.sessions = [session for sim in sims.values() for session in sim.sessions]
         result.sim_minutes = max(s.t for s in sims.values()) / 60.0
         for d in state.decisions:
             result.decisions[d.kind] = result.decisions.get(d.kind, 0) + 1
@@ -295,7 +306,7 @@ def simulate_room(director: Any, broker: BrokerConfig, *, room: str, profile: Pr
         publish(director.state())
         return run_tables(broker, room=room, profile=profile, decks=decks, tables=list(director.tournament.tables),
                           seed=seed, entrants=director.tournament.entrants, max_hands=max_hands, timeout=timeout,
-                          client_id=tables_client_id, log=log)
+                          client_id=tables_client_id, log=log, director_session=director.session)
     finally:
         director.on_change = None
         subscriber.stop()

@@ -51,6 +51,17 @@ def test_simulated_tournament_runs_to_one_winner_by_the_book(broker: Mosquitto, 
     kinds = {d.kind for d in t.log}
     assert {"eliminated", "broken", "finished"} <= kinds
     assert result.races > 0 and "raced" in kinds  # the structure's color-ups raced for at the tables
+    # every hand the tables played, exported to PHH, replays in pokerkit to the table's stacks
+    from firmware_py.simulation.export_check import check_events  # noqa: PLC0415
+
+    profiles = load_profiles()
+    exported = replayed = 0
+    for events in result.sessions:
+        checked = check_events(events, profiles)
+        assert checked.mismatches == [], checked.mismatches[:3]
+        exported += checked.exported
+        replayed += checked.replayed_right
+    assert exported == replayed > result.hands * 0.9, (exported, replayed, result.hands)
     assert director.rejected == 0
     state = director.state()
     assert [p.place for p in state.places][:3] == [1, 2, 3]
