@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 import pygame
 
@@ -72,23 +73,78 @@ def render_floor(surface: pygame.Surface, model: FloorModel, *, now: float, titl
     side_w = round(width * 0.24)
     side = pygame.Rect(width - side_w, header.bottom, side_w, height - header.bottom)
     grid = pygame.Rect(0, header.bottom, width - side_w, height - header.bottom)
-    _header(surface, header, model, tables, now=now, title=title, clock_text=clock_text, s=s)
+    tournament = getattr(model, "tournament", None)
+    lead = _tournament_title(tournament) if tournament is not None else ""
+    _header(surface, header, model, tables, now=now, title=title, clock_text=clock_text, s=s, lead=lead)
     if not tables:
         theme.draw_text(surface, "Waiting for the tables…", s.px(26), theme.TEXT_DIM, grid.center, anchor="center")
     else:
+        holds = {t["table"]: t["hold"] for t in tournament["tables"] if t.get("hold")} if tournament else {}
         for view, rect in zip(tables, tile_rects(len(tables), (width, height)), strict=True):
-            _tile(surface, rect, view, now=now)
+            _tile(surface, rect, view, now=now, hold=holds.get(view.table, ""))
+    if tournament is not None:
+        used = _tournament_side(surface, side, tournament, s=s)
+        side = pygame.Rect(side.left, side.top + used, side.width, side.height - used)
     _side(surface, side, model, tables, now=now, s=s)
 
 
+def _tournament_title(state: dict[str, Any]) -> str:
+    level = state["level"]
+    blinds = "break" if state["on_break"] else f"{level['small']:,}/{level['big']:,}"
+    if level.get("ante"):
+        blinds += f" ante {level['ante']:,}"
+    if level.get("bb_ante"):
+        blinds += f" BB ante {level['bb_ante']:,}"
+    left = int(state["remaining_s"])
+    return (f"level {level['number']} {blinds} {left // 60}:{left % 60:02d}   "
+            f"{state['remaining']}/{state['entrants']} players")
+
+
+def _tournament_side(surface: pygame.Surface, rect: pygame.Rect, state: dict[str, Any], *, s: Scale) -> int:
+    """The tournament's part of the side panel: hand-for-hand and holds, the latest moves, breaks and
+    eliminations with their rules. Returns the height used."""
+    pad = s.px(8)
+    x, y, width = rect.left + pad, rect.top + pad, rect.width - 2 * pad
+    head, body = s.px(17), s.px(12)
+    pygame.draw.rect(surface, (18, 32, 26), pygame.Rect(rect.left, rect.top, rect.width, round(rect.height * 0.42)))
+    theme.draw_text(surface, "Tournament", head, theme.ACCENT, (x, y))
+    y += head + s.px(4)
+    if state.get("winner"):
+        theme.draw_text(surface, f"{state['winner']} wins", body, theme.ACCENT,
+                        (x, y), max_width=width)
+        y += body + s.px(4)
+    if state.get("all_in"):
+        theme.draw_text(surface, f"ALL IN CALLED at {', '.join(state['all_in'])}: others hold", body, theme.ALARM,
+                        (x, y), max_width=width)
+        y += body + s.px(4)
+    elif state.get("hand_for_hand"):
+        theme.draw_text(surface, "HAND-FOR-HAND", body, theme.WARN, (x, y), max_width=width)
+        y += body + s.px(4)
+    limit = rect.top + round(rect.height * 0.42) - body
+    wanted = ("moved", "broken", "redrawn", "eliminated", "finished", "level", "color_up")
+    for decision in reversed([d for d in state.get("decisions", []) if d["kind"] in wanted]):
+        lines = theme.wrap(decision["text"], body, width, 2)
+        cites = "; ".join(f"{c['profile']} {c['section']} {c['rule']}".strip() for c in decision["cites"][:2])
+        if y + (len(lines) + 1) * (body + s.px(2)) > limit:
+            break
+        colour = theme.WARN if decision["kind"] in ("moved", "broken", "redrawn") else theme.TEXT
+        for line in lines:
+            theme.draw_text(surface, line, body, colour, (x, y), max_width=width)
+            y += body + s.px(2)
+        if cites:
+            theme.draw_text(surface, cites, round(body * 0.9), theme.TEXT_DIM, (x + s.px(8), y), max_width=width)
+            y += round(body * 0.9) + s.px(4)
+    return round(rect.height * 0.42)
+
+
 def _header(surface: pygame.Surface, rect: pygame.Rect, model: FloorModel, tables: list[TableView], *,
-            now: float, title: str, clock_text: str | None, s: Scale) -> None:
+            now: float, title: str, clock_text: str | None, s: Scale, lead: str = "") -> None:
     pygame.draw.rect(surface, (24, 30, 42), rect)
     size = round(rect.height * 0.72)
     theme.draw_text(surface, title or "Floor", size, theme.ACCENT, (s.px(8), rect.centery), anchor="midleft")
     summary = model.summary(now)
     open_count = sum(1 for v in tables if v.open_rulings and v.status(now) != "offline")
-    parts = [counted(len(tables), "table"), counted(open_count, "open ruling")]
+    parts = [*([lead] if lead else []), counted(len(tables), "table"), counted(open_count, "open ruling")]
     parts += [f"{n} {status_label(k).lower()}" for k, n in sorted(summary.items())
               if k in ("offline", "fault", "bad_message")]
     theme.draw_text(surface, "   ".join(parts), round(size * 0.8), theme.TEXT, rect.center, anchor="center")
@@ -96,7 +152,7 @@ def _header(surface: pygame.Surface, rect: pygame.Rect, model: FloorModel, table
     theme.draw_text(surface, stamp, size, theme.TEXT, (rect.right - s.px(8), rect.centery), anchor="midright")
 
 
-def _tile(surface: pygame.Surface, rect: pygame.Rect, view: TableView, *, now: float) -> None:
+def _tile(surface: pygame.Surface, rect: pygame.Rect, view: TableView, *, now: float, hold: str = "") -> None:
     status = view.status(now)
     colour = STATUS_COLOURS.get(status, (45, 52, 66))
     ruling = view.open_rulings[-1] if view.open_rulings and status != "offline" else None
@@ -131,6 +187,13 @@ def _tile(surface: pygame.Surface, rect: pygame.Rect, view: TableView, *, now: f
     elif status == "bad_message":
         who = view.bad_reason  # quarantined by the floor: the table's messages fail the room's schema
     theme.draw_text(surface, who, text_size, theme.TEXT_DIM, (rect.left + pad, y), max_width=rect.width - 2 * pad)
+    if hold and ruling is None:  # the bubble: this table holds its next deal
+        strip = pygame.Rect(rect.left, rect.bottom - round(unit * 22), rect.width, round(unit * 22))
+        pygame.draw.rect(surface, theme.WARN, strip, border_bottom_left_radius=radius,
+                         border_bottom_right_radius=radius)
+        theme.draw_text(surface, "HOLD: " + hold.split(":", maxsplit=1)[0], round(unit * 15), theme.TEXT_DARK,
+                        strip.center,
+                        anchor="center", max_width=strip.width - 2 * pad)
     if ruling is not None:
         strip = pygame.Rect(rect.left, rect.bottom - round(unit * 22), rect.width, round(unit * 22))
         pygame.draw.rect(surface, theme.ALARM, strip, border_bottom_left_radius=radius,

@@ -22,6 +22,7 @@ COMMANDS = {
     "collect": "firmware_py.commands.collect",
     "broadcast": "firmware_py.commands.broadcast",
     "profile": "firmware_py.commands.profile",
+    "tournament": "firmware_py.commands.tournament",
 }
 
 

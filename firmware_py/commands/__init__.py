@@ -20,6 +20,7 @@ UNREACHABLE, REFUSED = 3, 4
 TAKEN_OVER = 2  # another process connected with our client id, again and again: stop, rather than fight it
 SILENCE_WARN_S = 30.0  # subscribed this long, tables online, and nothing of a kind: warn once
 SLOW_KINDS = {"ruling": 20, "hand": 20}  # these may not come for minutes: warn after 20 times as long
+OPTIONAL_KINDS = frozenset({"tournament"})  # only when a tournament runs: silence says nothing of the ACL
 
 
 def start_subscriber(subscriber: RoomSubscriber, command: str, *, seconds: float | None,
@@ -100,7 +101,7 @@ class Watch:
             return
         for name in subscriber.topics:
             kind = name.rsplit("/", 1)[-1]
-            if kind == "status" or kind in self.warned or subscriber.received.get(kind) \
+            if kind == "status" or kind in OPTIONAL_KINDS or kind in self.warned or subscriber.received.get(kind) \
                     or waited < self.silence_s * SLOW_KINDS.get(kind, 1):
                 continue
             self.warned.add(kind)
@@ -117,6 +118,7 @@ class Watch:
         user = self.subscriber.broker.username or "(anonymous)"
         online = sum(self.subscriber.online.values())
         missing = [name for name in self.subscriber.topics if not name.endswith("/status")
+                   and name.rsplit("/", 1)[-1] not in OPTIONAL_KINDS
                    and not self.subscriber.received.get(name.rsplit("/", 1)[-1])
                    and name.rsplit("/", 1)[-1] not in self.warned]
         if missing and (online or "*" in self.warned):

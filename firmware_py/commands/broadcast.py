@@ -100,8 +100,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"broadcast: overlay page {server.url}/ (OBS), control {server.url}/control, feed {server.url}/feed.json",
               flush=True)
     control_topic = f"pokertable/{room}/production/control"
-    subscriber = command.subscriber(broker, [f"pokertable/{room}/+/broadcast", control_topic], parts=(room, instance),
-                                    per_process=True, on_message=production.offer)
+    director_topic = f"pokertable/{room}/director/tournament"  # a tournament's places, on the delay
+
+    def offer(topic_name: str, payload: Any, now: float) -> None:
+        if topic_name == director_topic:
+            production.offer_tournament(topic_name, payload, now)
+        else:
+            production.offer(topic_name, payload, now)
+
+    subscriber = command.subscriber(broker, [f"pokertable/{room}/+/broadcast", control_topic, director_topic],
+                                    parts=(room, instance), per_process=True, on_message=offer)
     production.on_control = lambda control: subscriber.client.publish(
         control_topic, msgspec.json.encode(control), qos=1, retain=True)
     view = functools.cache(lambda: BroadcastPicture(production, config))  # once connected: pygame's fonts

@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         return command.usage(f"{NO_SCREEN}: use --headless with --snapshot FILE.png or --dump FILE.json")
     model = FloorModel(room)
     topics = [f"pokertable/{room}/+/{kind}" for kind in ("status", "heartbeat", "state", "ruling")]
+    topics.append(f"pokertable/{room}/director/tournament")  # a tournament's director, when one runs
     subscriber = command.subscriber(broker, topics, parts=(room,), persistent=True,
                                     on_message=lambda name, payload, now: model.feed(name, payload, now=now))
     next_dump = 0.0

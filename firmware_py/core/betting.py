@@ -150,8 +150,12 @@ def chip_event(table: TableState, event: Stacks | Level) -> None:
     if message:
         table.notice(NoticeKind.IGNORED, message)
     if event.why is not None:  # an operator's change: said on the venue screen, as the journal has it
-        changes = ", ".join(f"seat {seat} {before[seat] or 0:,} to {chips:,}" for seat, chips in event.stacks)
         when = " from the next hand" if message else ""
+        if event.why == "moved":  # the tournament director's move: the venue screen calls the player to the seat
+            seats = ", ".join(f"seat {seat} ({chips:,})" for seat, chips in event.stacks)
+            table.notice(NoticeKind.CORRECTED, f"moved here from another table: {seats}{when}")
+            return
+        changes = ", ".join(f"seat {seat} {before[seat] or 0:,} to {chips:,}" for seat, chips in event.stacks)
         table.notice(NoticeKind.CORRECTED, f"{event.why.replace('_', '-')}: {changes}{when}")
 
 

@@ -373,6 +373,15 @@ class HandChips:
                 amount += sum(self.dead.values())
             # A seat still in with chips behind can yet match any level: it is in every pot.
             seats = tuple(seat for seat in live if paid[seat] >= level or self.behind[seat] > 0)
+            if amount > 0 and not seats:
+                # Chips above every live seat's all in, put in by seats that then folded (a small blind over a
+                # big blind all in for less, folding): no one called them, so each gets its own back.
+                for seat, chips in paid.items():
+                    part = min(chips, top) - min(chips, floor)
+                    if part > 0:
+                        pots.append(Pot(amount=part, seats=(seat,)))
+                floor = top
+                continue
             floor = top
             if amount <= 0:
                 continue

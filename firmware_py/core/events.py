@@ -119,7 +119,7 @@ class Stacks:
     why: str | None = None  # one of STACK_REASONS: what the operator did (journaled, shown on the venue screen)
 
 
-STACK_REASONS = ("rebuy", "add_on", "correction")
+STACK_REASONS = ("rebuy", "add_on", "correction", "moved")  # moved: a player moved here by the tournament director
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

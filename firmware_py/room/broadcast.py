@@ -18,6 +18,7 @@ is made longer, the picture holds until the new delay has passed (nothing is sho
 
 from __future__ import annotations
 
+import collections
 import json
 import logging
 import multiprocessing
@@ -360,6 +361,44 @@ class Production:
         self.rejected = 0
         self.version = 0  # bumps on every control change (the page redraws)
         self._page: tuple[Any, dict[str, Any]] | None = None
+        # The tournament director's states (docs/tournament.md), each held for the delay like the tables'
+        # messages: a bust-out must not reach the picture before the hand that caused it.
+        self._tournament: collections.deque[tuple[float, dict[str, Any]]] = collections.deque(maxlen=10_000)
+
+    def offer_tournament(self, topic_name: str, payload: Any, now: float) -> bool:
+        """The director's state (paho's thread), held for the delay; False when it fails its schema."""
+        from firmware_py.room.tournament_messages import decode_director  # noqa: PLC0415
+
+        try:
+            state = decode_director(topic_name, payload if isinstance(payload, bytes) else bytes(payload))
+        except (BadMessage, TypeError) as exc:
+            self.rejected += 1
+            logger.warning("room: %s: not the director's state (%s); ignored", topic_name[:200], exc)
+            return False
+        if state.room != self.room:
+            self.rejected += 1
+            return False
+        with self._lock:
+            self._tournament.append((now, msgspec.to_builtins(state)))
+        return True
+
+    def tournament(self, now: float) -> dict[str, Any] | None:
+        """What the broadcast may show of the tournament now: the director's latest state older than the
+        delay, reduced to the public part (level, players left, places and payouts, the winner)."""
+        delay = self.control.delay_s
+        with self._lock:
+            shown = None
+            while self._tournament and now - self._tournament[0][0] >= delay:
+                shown = self._tournament.popleft()
+            if shown is not None:
+                self._tournament.appendleft(shown)  # the one in force stays first
+            first = self._tournament[0] if self._tournament else None
+        if first is None or now - first[0] < delay:
+            return None
+        state = first[1]
+        keys = ("title", "profile", "structure", "level", "next_level", "on_break", "entrants", "remaining",
+                "places", "payouts", "winner")
+        return {key: state.get(key) for key in keys}
 
     def table(self, table: str) -> DelayedFeed:
         with self._lock:

@@ -114,10 +114,32 @@ class FloorModel:
         self.quarantined = 0  # messages that failed the schema
         # (when received, seconds from the daemon's ruling to here), Unix time: for the latency benchmark
         self.latencies: deque[tuple[float, float]] = deque(maxlen=100_000)
+        self.tournament: dict[str, Any] | None = None  # the director's state (docs/tournament.md), when one runs
+        self.tournament_at = 0.0
+
+    def _director(self, topic_name: str, payload: Any, now: float) -> None:
+        from firmware_py.room.tournament_messages import decode_director  # noqa: PLC0415
+
+        try:
+            state = decode_director(topic_name, payload if isinstance(payload, bytes) else bytes(payload))
+        except (BadMessage, TypeError) as exc:
+            self.quarantined += 1
+            logger.warning("floor: %s: %s; ignored", topic_name[:200], exc)
+            return
+        if self.room is not None and state.room != self.room:
+            self.ignored += 1
+            return
+        with self._lock:
+            if (self.tournament is None or state.session != self.tournament.get("session")
+                    or state.seq > int(self.tournament.get("seq", 0))):
+                self.tournament, self.tournament_at = to_dict(state), now
 
     def feed(self, topic_name: str, payload: Any, *, now: float) -> None:
         """One message (its bytes, or parsed JSON); a message of another room or kind is counted and ignored,
         one that fails the schema is quarantined: counted, logged and shown on its table's tile."""
+        if topic_name.endswith("/director/tournament"):
+            self._director(topic_name, payload, now)
+            return
         where = parse_topic(topic_name)
         if where is not None and ((self.room is not None and where[0] != self.room) or where[2] not in KINDS):
             self.ignored += 1

@@ -91,6 +91,14 @@ def make_app(production: Production, theme: Theme) -> Any:
     async def feed_json(_request: Request) -> Response:
         return JSONResponse(production.page(production.clock()), headers=NO_STORE)
 
+    async def tournament_json(_request: Request) -> Response:
+        """The tournament on the delay (places, payouts, level), or 404 when no director has spoken."""
+        shown = production.tournament(production.clock())
+        if shown is None:
+            return JSONResponse({"error": "no tournament state (yet, on the delay)"}, status_code=404,
+                                headers=NO_STORE)
+        return JSONResponse(shown, headers=NO_STORE)
+
     async def status(_request: Request) -> Response:
         return JSONResponse(production.operator(production.clock()), headers=NO_STORE)
 
@@ -129,6 +137,7 @@ def make_app(production: Production, theme: Theme) -> Any:
         Route("/logo", logo),
         Route("/font.ttf", font),
         Route("/feed.json", feed_json),
+        Route("/tournament.json", tournament_json),
         Route("/api/status", status),
         Route("/api/control", control, methods=["POST"]),
         WebSocketRoute("/ws", page_socket),

@@ -547,6 +547,12 @@ def attach_publisher(daemon: Daemon, journal: Journal) -> RoomPublisher | None:
                               names=config.seat_names, level_at=level_at if schedule is not None else None)
     daemon.on_snapshot.append(publisher.wake)
     daemon.extras.append(publisher)
+    if config.room.tournament:
+        from firmware_py.room.tournament_table import TournamentTable  # noqa: PLC0415
+
+        follower = TournamentTable(config.room, post=daemon.queue.put, session=publisher.session)
+        daemon.on_snapshot.append(follower.on_snapshot)
+        daemon.extras.append(follower)
     return publisher
 
 

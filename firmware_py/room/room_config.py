@@ -21,10 +21,10 @@ from firmware_py.errors import ConfigError
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 DEFAULT_PORT = 1883
 DEFAULT_TLS_PORT = 8883
-RESERVED_USERS = ("floor", "collector", "production")  # the room's own clients (config/room/acl)
+RESERVED_USERS = ("floor", "collector", "production", "director")  # the room's own clients (config/room/acl)
 MAX_NAME = 200  # as the room's messages allow (firmware_py/room/messages.py, Name)
 ROOM_KEYS = ("room", "table", "broker", "port", "tls", "ca_file", "cert_file", "key_file", "username",
-             "password_file", "dealer", "heartbeat_s", "broadcast", "broadcast_hold_s")
+             "password_file", "dealer", "heartbeat_s", "broadcast", "broadcast_hold_s", "tournament")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -62,6 +62,7 @@ class RoomConfig:
     heartbeat_s: float = 5.0
     broadcast: bool = True  # publish hole cards and board on the broadcast topic
     broadcast_hold_s: float = 0.0  # hold broadcast messages this long on the table before publishing
+    tournament: bool = False  # follow the director's state (level, seats) and report each hand (docs/tournament.md)
 
 
 def check_id(value: str, what: str) -> str:
@@ -138,8 +139,9 @@ def parse_room(source: str, raw: Any, *, base_dir: Path) -> RoomConfig:
     heartbeat_s = mistakes.attempt(lambda: seconds("heartbeat_s", 5.0, low=0.5), 5.0)
     broadcast = mistakes.attempt(lambda: boolean("broadcast", True), True)
     broadcast_hold_s = mistakes.attempt(lambda: seconds("broadcast_hold_s", 0.0, low=0.0), 0.0)
+    tournament = mistakes.attempt(lambda: boolean("tournament", False), False)
     mistakes.raise_if_any()
     broker = BrokerConfig(host=host, port=port, tls=bool(tls), ca_file=ca_file, cert_file=cert_file, key_file=key_file,
                           username=username, password_file=password_file)
     return RoomConfig(room=room, table=table, broker=broker, dealer=name, heartbeat_s=heartbeat_s,
-                      broadcast=broadcast, broadcast_hold_s=broadcast_hold_s)
+                      broadcast=broadcast, broadcast_hold_s=broadcast_hold_s, tournament=bool(tournament))

@@ -124,6 +124,10 @@ class DealerBot:
     bb_ante: int = 0  # the big-blind ante of `level` (a schedule's levels carry their own)
     short_stacks: float = 0.0  # with chips: the share of hands before which one seat is cut below the forced bets
     schedule: Any = None  # the table's blind levels (`level_at(t)`, display_config.DisplayConfig): they replace `level`
+    allin_rate: float = ALLIN_RATE  # with chips: how often a player who may bet or raise shoves
+    fold_rate: float = 0.45  # with chips: how often a player facing a bet folds (with more than two in the hand) ...
+    fold_heads_up: bool = False  # ... and heads-up too (a tournament's players fold to a shove)
+    rebuy: bool = True  # with chips: a short seat tops up to `stack` (a cash game); False in a tournament
     _uids: dict[str, str] = field(default_factory=dict)
     _core: TableCore | None = None  # with chips: the table as the dealer sees it (the screen's pot and stacks)
 
@@ -254,6 +258,8 @@ class _Script:
                 small, big, ante, bb_ante):
             self.emit(Level(t=self.tick(0.1), small=small, big=big, ante=ante, bb_ante=bb_ante))
         stacks = {view.seat: view.stack or 0 for view in core.snapshot().seats}
+        if not bot.rebuy:  # a tournament: no one buys in again, and the stacks are the table's own
+            return
         # With `short_stacks` players play down to their last chip (a broke seat buys in again) and now
         # and then one is cut to less than the forced bets: short blinds and antes (WFP 15, UPT 19).
         floor = 1 if bot.short_stacks else REBUY_BIG_BLINDS * (big + ante + bb_ante)
@@ -271,7 +277,9 @@ class _Script:
         self.stub = list(FULL_DECK)
         rng.shuffle(self.stub)
         self.press("new_hand")
-        order = _deal_order(bot.button, bot.seats)
+        dealt = bot._core.live_seats() if bot._core is not None else ()
+        # With chips the table's own positions (the dead button, players waiting to be dealt in) say who is dealt.
+        order = list(dealt) if dealt else _deal_order(bot.button, bot.seats)
         n = len(order)
         boxed_is_exposed = bot.profile.rule(RuleKey.BOXED_CARD).procedure == "as_exposed"
         cards = bot.game.hole_cards * n
@@ -451,7 +459,7 @@ class _Script:
             limit, fixed = chips.max_to(seat), chips.limits.structure is Structure.FIXED_LIMIT
             if limit is not None and (limit < bet + stack or limit < max(minimum, 2 * current)):
                 may_raise = may_raise and limit >= max(minimum, 2 * current)  # the standard rule's raise fits
-            if may_raise and roll < ALLIN_RATE and (limit is None or bet + stack <= limit):
+            if may_raise and roll < self.bot.allin_rate and (limit is None or bet + stack <= limit):
                 name = "allin"
             elif may_raise and roll < (0.25 if to_call == 0 else 0.12):
                 low = max(minimum, 2 * current, to_call + bet + 1)
@@ -462,7 +470,7 @@ class _Script:
                     amount = None if fixed else min(amount, limit)
                 if amount is not None and amount >= bet + stack:
                     name, amount = "allin", None
-            elif to_call and roll < 0.45 and len(live) > 2:
+            elif to_call and roll < self.bot.fold_rate and (len(live) > 2 or self.bot.fold_heads_up):
                 name = "fold"
             if name in AMOUNT_ACTIONS:
                 raises += 1

@@ -39,3 +39,13 @@ def test_room_config_with_every_key_right_is_still_accepted(tmp_path: Path) -> N
                                        "heartbeat_s": 2}, base_dir=tmp_path)
     assert config.broker.port == 8883 and config.broker.username == "t1" and config.broker.tls
     assert config.heartbeat_s == 2.0 and config.dealer == "Ada" and config.broker.key_file == tmp_path / "t1.key"
+
+
+def test_room_tournament_key_turns_the_table_side_on(tmp_path: Path) -> None:
+    assert parse_room("table.toml", {"room": "main", "table": "t1"}, base_dir=tmp_path).tournament is False
+    assert parse_room("table.toml", {"room": "main", "table": "t1", "tournament": True},
+                      base_dir=tmp_path).tournament is True
+    with pytest.raises(ConfigError, match="tournament"):
+        parse_room("table.toml", {"room": "main", "table": "t1", "tournament": "yes"}, base_dir=tmp_path)
+    with pytest.raises(ConfigError, match="reserved"):
+        parse_room("table.toml", {"room": "main", "table": "director"}, base_dir=tmp_path)

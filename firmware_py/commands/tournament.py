@@ -1,0 +1,184 @@
+"""`tournament --room ROOM`: the director's station. Holds the structure, the field and its seat draw, the
+tables in play and the clock; takes in the tables' reports (stacks after each hand, all ins called) and
+decides eliminations and places, moves, breaks and redraws by the profile's book, each citing its rule;
+publishes its state (retained) for the tables, the floor and the broadcast; serves the director's page.
+
+`tournament --simulate` also deals the tables: N simulated tables (the dealer bot into the rules core),
+through the same broker, from the first hand to the winner.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from firmware_py.commands.room_command import RoomCommand, add_room_arguments
+
+HELP = "run a tournament across the room from the director's station: structure, draw, clock, balancing, places"
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_STRUCTURE = ROOT / "config" / "tournament" / "wfp-nightly.toml"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_room_arguments(parser, user="director", client_id_help="the broker session (default director.<room>.<host>)")
+    parser.add_argument("--profile", default="wfp", help="the house rules whose tournament book decides moves, "
+                        "breaks and places: wfp, wfp-dealer, upt or rpl (default wfp)")
+    parser.add_argument("--structure", default=str(DEFAULT_STRUCTURE), metavar="FILE.toml",
+                        help="levels, breaks and color-ups (default config/tournament/wfp-nightly.toml)")
+    parser.add_argument("--tables", default="5", metavar="N|t01,t02,...",
+                        help="the tables: a count (t01..tNN) or their ids in order; the last breaks first")
+    parser.add_argument("--players", type=int, default=None, metavar="N",
+                        help="the field: N entrants named Player 1..N (default: every seat of every table)")
+    parser.add_argument("--entrants", metavar="FILE", help="the field, one name a line (instead of --players)")
+    parser.add_argument("--seats", type=int, default=9, help="seats a table (2..10, default 9)")
+    parser.add_argument("--seed", type=int, default=0, help="the seat draw's seed (the same seed, the same draw)")
+    parser.add_argument("--payouts", default="50,30,20", metavar="P1,P2,...",
+                        help="the payout table in percent of the prize pool, first place first")
+    parser.add_argument("--buy-in", type=int, default=0, help="each entrant's share of the prize pool")
+    parser.add_argument("--listen", default="127.0.0.1:8095", metavar="HOST:PORT",
+                        help="the director's page (port 0: any free port; default 127.0.0.1:8095)")
+    parser.add_argument("--no-page", action="store_true", help="no web page (a simulation in CI)")
+    parser.add_argument("--simulate", action="store_true",
+                        help="deal the tables too: simulated tables through the broker, to one winner")
+    parser.add_argument("--max-hands", type=int, default=20000, help="with --simulate: stop after this many hands")
+
+
+def _tables(text: str) -> list[str]:
+    from firmware_py.room.room_config import check_id  # noqa: PLC0415
+
+    if text.isdigit():
+        count = int(text)
+        if not 1 <= count <= 99:
+            raise ValueError(f"--tables {text}: 1 to 99 tables")
+        return [f"t{i:02d}" for i in range(1, count + 1)]
+    return [check_id(t.strip(), "--tables") for t in text.split(",") if t.strip()]
+
+
+def build(args: argparse.Namespace, room: str, *, sim_clock: bool = False) -> Any:
+    """The Director for these options (ValueError naming the option)."""
+    from firmware_py.room.director import Director  # noqa: PLC0415
+    from firmware_py.tournament import Tournament, book_for, parse_structure, prizes  # noqa: PLC0415
+
+    book = book_for(args.profile)
+    path = Path(args.structure)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"--structure {path}: cannot read it ({exc.strerror}); the shipped ones are in "
+                         f"{DEFAULT_STRUCTURE.parent}") from None
+    structure = parse_structure(text, str(path))
+    tables = _tables(args.tables)
+    if args.entrants:
+        try:
+            names = [line.strip() for line in Path(args.entrants).read_text(encoding="utf-8").splitlines()
+                     if line.strip()]
+        except OSError as exc:
+            raise ValueError(f"--entrants {args.entrants}: cannot read it ({exc.strerror})") from None
+    else:
+        count = args.players if args.players is not None else args.seats * len(tables)
+        names = [f"Player {i}" for i in range(1, count + 1)]
+    entrants = [(f"p{i:04d}", name[:200]) for i, name in enumerate(names, start=1)]
+    try:
+        percents = [float(p) for p in args.payouts.split(",") if p.strip()]
+    except ValueError:
+        raise ValueError(f"--payouts {args.payouts!r}: percentages separated by commas, e.g. 50,30,20") from None
+    table = prizes(args.buy_in * len(entrants), percents)
+    tournament = Tournament(book=book, tables=tables, capacity=args.seats, entrants=entrants,
+                            stack=structure.starting_stack, seed=args.seed)
+    return Director(room=room, tournament=tournament, structure=structure, payouts=table, sim_clock=sim_clock)
+
+
+def run(args: argparse.Namespace) -> int:
+    command = RoomCommand(args, "tournament")
+    try:
+        room, broker = command.room(), command.broker()
+        director = build(args, room, sim_clock=args.simulate)
+        host, _, port_text = args.listen.rpartition(":")
+        port = int(port_text)
+    except ValueError as exc:
+        return command.usage(exc)
+    server = None
+    if not args.no_page:
+        from firmware_py.room.director_page import director_app  # noqa: PLC0415
+        from firmware_py.web.server import WebServer  # noqa: PLC0415
+
+        page = director_app(director, hosts=[])
+        try:
+            server = WebServer(page, host=host or "127.0.0.1", port=port, name="tournament page").start()
+        except OSError as exc:
+            print(f"tournament: {exc}", file=sys.stderr)
+            return 1
+        page.guard.set_hosts(page_hosts(*server.address))
+        print(f"tournament: the director's page is on {server.url}/", flush=True)
+    try:
+        if args.simulate:
+            return simulate(args, room, broker, director)
+        return serve(command, room, broker, director)
+    finally:
+        if server is not None:
+            page.closing = True
+            server.stop()
+
+
+def page_hosts(host: str, port: int) -> list[str]:
+    """The Host names the page answers at: its address, and localhost on loopback."""
+    import ipaddress  # noqa: PLC0415
+
+    names = [f"{host}:{port}"]
+    if ipaddress.ip_address(host).is_loopback:
+        names.append(f"localhost:{port}")
+    return names
+
+
+def serve(command: RoomCommand, room: str, broker: Any, director: Any) -> int:
+    """The director's station on the broker until stopped: reports in, its state out (again every second, so
+    the clock's remaining time and a level change reach the room without a report)."""
+    from firmware_py.room.tournament_messages import DirectorState, director_topic, encode, report_topic  # noqa: PLC0415
+    from firmware_py.simulation.tournament_sim import no_delay  # noqa: PLC0415
+
+    subscriber = command.subscriber(broker, [report_topic(room, "+")], parts=(room,), on_message=director.feed)
+
+    def publish(state: DirectorState) -> None:
+        subscriber.client.publish(director_topic(room), encode(state, DirectorState), qos=1, retain=True)
+
+    def each_turn() -> None:
+        director.tick()
+
+    def main(_room: RoomCommand) -> int:
+        no_delay(subscriber.client)
+        director.on_change = publish
+        publish(director.state())
+        while command.running():
+            command.stop.wait(1.0)
+            each_turn()
+        return 0
+
+    return command.run(subscriber, main=main)
+
+
+def simulate(args: argparse.Namespace, room: str, broker: Any, director: Any) -> int:
+    from firmware_py.profiles import load_profiles  # noqa: PLC0415
+    from firmware_py.session import load_deck  # noqa: PLC0415
+    from firmware_py.simulation.tournament_sim import simulate_room  # noqa: PLC0415
+
+    profile = load_profiles()[args.profile]
+    decks = (load_deck(ROOT / "config/decks/test-red.json"), load_deck(ROOT / "config/decks/test-blue.json"))
+    client = args.client_id or f"director.{room}.sim"
+    try:
+        result = simulate_room(director, broker, room=room, profile=profile, decks=decks, seed=args.seed,
+                               max_hands=args.max_hands, director_client_id=client,
+                               tables_client_id=f"tables.{room}.sim",
+                               log=lambda line: print(f"tournament: {line}", flush=True))
+    except Exception as exc:  # the broker, or a simulated table that lost its chips: say which, one line
+        print(f"tournament: the simulation stopped: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    t = director.tournament
+    kinds: dict[str, int] = {}
+    for d in t.log:
+        kinds[d.kind] = kinds.get(d.kind, 0) + 1
+    print(f"tournament: {result.hands} hands in {result.seconds:.1f} s ({result.sim_minutes:.0f} simulated "
+          f"minutes), winner {result.winner or 'none'}; room chips checked after each of them; "
+          + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())), flush=True)
+    return 0 if result.winner else 1

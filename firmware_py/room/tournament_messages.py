@@ -1,0 +1,198 @@
+"""The tournament's messages in the room (issue 20), each with one msgspec schema.
+
+    pokertable/<room>/<table>/tournament      QoS 1   a table's report: stacks after each hand, an all in called
+    pokertable/<room>/director/tournament     retained, QoS 1   the director's state: level, clock, tables and
+                                                       seats, moves, holds, places and payouts
+
+The director's state is declarative: each table reads its own seats (who sits where with how many
+chips, and the draw it belongs to) and the level for its next deal, and makes its table so. A consumer
+that gets something else (a bad payload, another room's, an older seq) keeps what it had:
+`decode_report` and `decode_director` raise `BadMessage` saying why.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from firmware_py.core.events import MAX_SEATS
+from firmware_py.room.bounds import Chips, Count, Id, Name, SeatNo, Seconds, Seq, Text
+from firmware_py.room.messages import ROOT, BadMessage
+
+DIRECTOR = "director"  # the director's topic level (a reserved id: never a table's)
+KIND = "tournament"
+MAX_TOURNAMENT_BYTES = 256 * 1024
+MAX_PLAYERS = 1000
+
+
+def report_topic(room: str, table: str) -> str:
+    return f"{ROOT}/{room}/{table}/{KIND}"
+
+
+def director_topic(room: str) -> str:
+    return f"{ROOT}/{room}/{DIRECTOR}/{KIND}"
+
+
+class _Struct(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    pass
+
+
+class SeatStack(_Struct):
+    seat: SeatNo
+    chips: Chips
+
+
+class TableReport(_Struct):
+    """A table's word to the director: `hand` finished (stacks before and after, the button and big blind it
+    was dealt with), or an all in called in `hand` (the bubble's hold)."""
+
+    v: Literal[1]
+    room: Id
+    table: Id
+    session: Id  # the table's session: `seq` counts within it
+    seq: Seq  # the table's report count
+    kind: Literal["hand", "all_in", "race"]  # race: the color-up's chip race (`race` says which), stacks before/after
+    hand: Count
+    t: Seconds  # the table's session time
+    draw: Count  # the director's draw number the table is seated by
+    button: SeatNo | None = None
+    big_blind: SeatNo | None = None
+    start: Annotated[list[SeatStack], msgspec.Meta(max_length=MAX_SEATS)] = []
+    end: Annotated[list[SeatStack], msgspec.Meta(max_length=MAX_SEATS)] = []
+    race: Count = 0  # with kind race: the director's race number it ran
+
+
+class RaceJson(_Struct):
+    """The latest color-up: each table runs its chip race once, before its next deal (WFP 6, UPT 11, RPL 10)."""
+
+    n: Count  # counts the color-ups so far
+    chip: Chips  # the denomination leaving the tables
+    to: Chips  # the chip its odd chips race for
+
+
+class LevelJson(_Struct):
+    number: Count
+    small: Chips
+    big: Chips
+    ante: Chips = 0
+    bb_ante: Chips = 0
+
+
+class SeatJson(_Struct):
+    seat: SeatNo
+    player: Id
+    name: Name
+    chips: Chips
+    moved: bool = False  # sat here by a move (balancing): the table deals the player in by its profile
+
+
+class TableJson(_Struct):
+    table: Id
+    draw: Count  # counts the draws (first seating, redraws) of this table: a new one means a new start
+    button: SeatNo | None
+    seats: Annotated[list[SeatJson], msgspec.Meta(max_length=MAX_SEATS)]
+    acked: Seq  # the last report of this table the director has taken in ...
+    session: Name = ""  # ... of this session of the table
+    hold: Text = ""  # why the table may not deal its next hand now (the bubble), or ""
+
+
+class CiteJson(_Struct):
+    profile: Name
+    section: Name
+    rule: Name
+    says: Text
+    note: Text = ""
+
+
+class DecisionJson(_Struct):
+    n: Count
+    kind: Name
+    text: Text  # what the director's page, the floor and the venue screen say
+    tables: Annotated[list[Id], msgspec.Meta(max_length=64)]
+    player: Name = ""
+    cites: Annotated[list[CiteJson], msgspec.Meta(max_length=8)] = []
+
+
+class PlaceJson(_Struct):
+    place: Count
+    player: Id
+    name: Name
+    shared: Annotated[list[Count], msgspec.Meta(max_length=2)] | None = None
+    prize: Chips = 0
+
+
+class DirectorState(_Struct):
+    v: Literal[1]
+    room: Id
+    seq: Seq  # counts within the director's run (`session`): a restarted director counts again from 1
+    profile: Name
+    title: Name
+    structure: Name
+    level: LevelJson
+    next_level: LevelJson | None
+    on_break: bool
+    remaining_s: Seconds
+    running: bool
+    entrants: Count
+    remaining: Count
+    chips_in_play: Chips
+    tables: Annotated[list[TableJson], msgspec.Meta(max_length=256)]
+    decisions: Annotated[list[DecisionJson], msgspec.Meta(max_length=200)]  # the latest, newest last
+    places: Annotated[list[PlaceJson], msgspec.Meta(max_length=MAX_PLAYERS)]
+    payouts: Annotated[list[Chips], msgspec.Meta(max_length=MAX_PLAYERS)]
+    hand_for_hand: bool
+    all_in: Annotated[list[Id], msgspec.Meta(max_length=256)]
+    winner: Name = ""
+    color_up: Text = ""  # the color-up the tables are to race for now, if any
+    race: RaceJson | None = None
+    session: Name = ""  # the director's run: a reader takes a new run's state whatever its seq
+
+
+def newer(state: DirectorState, than: DirectorState | None) -> bool:
+    """Whether `state` replaces `than`: a later seq of the same run, or another run of the director."""
+    return than is None or state.session != than.session or state.seq > than.seq
+
+
+_REPORT = msgspec.json.Decoder(TableReport)
+_DIRECTOR = msgspec.json.Decoder(DirectorState)
+_ENCODER = msgspec.json.Encoder()
+
+
+def _decode(decoder: Any, payload: bytes) -> Any:
+    if len(payload) > MAX_TOURNAMENT_BYTES:
+        raise BadMessage(f"{len(payload)} bytes: more than {MAX_TOURNAMENT_BYTES}")
+    try:
+        return decoder.decode(payload)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise BadMessage(str(exc)[:500]) from None
+    except RecursionError:
+        raise BadMessage("nested too deep") from None
+
+
+def decode_report(topic: str, payload: bytes) -> TableReport:
+    parts = topic.split("/")
+    if len(parts) != 4 or parts[0] != ROOT or parts[3] != KIND or parts[2] == DIRECTOR:
+        raise BadMessage(f"not a table's tournament topic: {topic[:200]!r}")
+    report: TableReport = _decode(_REPORT, payload)
+    if (report.room, report.table) != (parts[1], parts[2]):
+        raise BadMessage(f"the topic is {parts[1]}/{parts[2]} but the report says {report.room}/{report.table}")
+    return report
+
+
+def decode_director(topic: str, payload: bytes) -> DirectorState:
+    parts = topic.split("/")
+    if len(parts) != 4 or parts[0] != ROOT or parts[2] != DIRECTOR or parts[3] != KIND:
+        raise BadMessage(f"not the director's topic: {topic[:200]!r}")
+    state: DirectorState = _decode(_DIRECTOR, payload)
+    if state.room != parts[1]:
+        raise BadMessage(f"the topic's room is {parts[1]} but the state says {state.room}")
+    return state
+
+
+def encode(message: msgspec.Struct | dict[str, Any], schema: type[Any]) -> bytes:
+    """A message through its schema (BadMessage if we would send what our consumers refuse)."""
+    try:
+        return _ENCODER.encode(msgspec.convert(message, schema) if isinstance(message, dict) else message)
+    except msgspec.ValidationError as exc:
+        raise BadMessage(f"{schema.__name__}: {exc}") from None

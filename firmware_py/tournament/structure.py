@@ -1,0 +1,225 @@
+"""The structure of a tournament: blind levels (blinds, ante or big-blind ante), breaks and color-ups.
+
+A structure is data (config/tournament/*.toml; the schedules of wfp-dealer "Blind Structures, Breaks,
+Tournament Timing"). `parse_structure` takes the TOML text already read and the file's name for its
+messages: this module reads no file and no clock; `Structure.at(elapsed)` says where a clock that has
+run `elapsed` seconds stands.
+
+    [structure]
+    name = "wfp-nightly"
+    source = "wfp-dealer, Blind Structures: normal nightly games"
+    starting_stack = 1500
+
+    [[steps]]                      # a level
+    small = 25
+    big = 50
+    minutes = 15
+    # ante = 25                    # an ante from every player, or
+    # bb_ante = 50                 # the big-blind ante: the big blind posts it for the table
+
+    [[steps]]                      # a color-up between levels: the race for the odd chips (WFP 6, UPT 11)
+    color_up = 25                  # the denomination removed
+    to = 100                       # the chip its odd chips race for
+
+    [[steps]]
+    break_minutes = 10
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+class StructureError(ValueError):
+    """A structure file that cannot be used: names the file, the step and the key."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Level:
+    number: int  # 1, 2, ... counting levels only
+    small: int
+    big: int
+    minutes: float
+    ante: int = 0
+    bb_ante: int = 0
+
+    def label(self) -> str:
+        text = f"{self.small:,}/{self.big:,}"
+        if self.ante:
+            text += f" ante {self.ante:,}"
+        if self.bb_ante:
+            text += f" BB ante {self.bb_ante:,}"
+        return text
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ColorUp:
+    remove: int  # the denomination taken off the tables
+    to: int  # the denomination its odd chips race for
+
+    def label(self) -> str:
+        return f"color up: {self.remove:,} chips off, race for {self.to:,}"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Break:
+    minutes: float
+
+    def label(self) -> str:
+        return f"break {self.minutes:g} min"
+
+
+Step = Level | ColorUp | Break
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Clock:
+    """Where the clock stands: the level in force (the last one started), a break if one is running, the
+    seconds left in the current step, and the color-ups passed so far (their step indexes)."""
+
+    step: int  # index into Structure.steps of the running level or break
+    level: Level
+    on_break: Break | None
+    remaining_s: float
+    color_ups: tuple[int, ...]
+    next_level: Level | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Structure:
+    name: str
+    source: str
+    starting_stack: int
+    steps: tuple[Step, ...]
+
+    @property
+    def levels(self) -> tuple[Level, ...]:
+        return tuple(s for s in self.steps if isinstance(s, Level))
+
+    def at(self, elapsed_s: float) -> Clock:
+        """The clock after `elapsed_s` seconds of play (paused time not counted); the last level lasts on."""
+        if elapsed_s < 0:
+            raise ValueError(f"elapsed time {elapsed_s} is negative")
+        left = elapsed_s
+        level: Level | None = None
+        passed: list[int] = []
+        for index, step in enumerate(self.steps):
+            if isinstance(step, ColorUp):
+                passed.append(index)
+                continue
+            if isinstance(step, Level):
+                level = step
+            seconds = step.minutes * 60.0
+            last_timed = not any(isinstance(s, Level | Break) for s in self.steps[index + 1:])
+            if left < seconds or last_timed:
+                assert level is not None or isinstance(step, Break)
+                current = level if level is not None else self.levels[0]
+                return Clock(step=index, level=current, on_break=step if isinstance(step, Break) else None,
+                             remaining_s=max(0.0, seconds - left), color_ups=tuple(passed),
+                             next_level=next((s for s in self.steps[index + 1:] if isinstance(s, Level)), None))
+            left -= seconds
+        raise AssertionError("a structure has at least one level")  # parse_structure makes sure
+
+    def color_ups_between(self, before: Clock, after: Clock) -> tuple[ColorUp, ...]:
+        """The color-ups the clock passed going from `before` to `after`."""
+        done = set(before.color_ups)
+        found = [self.steps[i] for i in after.color_ups if i not in done]
+        return tuple(s for s in found if isinstance(s, ColorUp))
+
+
+_LEVEL_KEYS = ("small", "big", "minutes", "ante", "bb_ante")
+_ALL_KEYS = (*_LEVEL_KEYS, "color_up", "to", "break_minutes")
+
+
+def _suggest(key: str, known: Sequence[str]) -> str:
+    close = difflib.get_close_matches(key, known, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else f" (keys: {', '.join(known)})"
+
+
+def _number(value: Any, where: str, *, positive: bool = True) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < (1 if positive else 0):
+        raise StructureError(f"{where}: {value!r} must be a whole number {'above' if positive else 'of at least'} "
+                             f"zero")
+    return value
+
+
+def _minutes(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 24 * 60:
+        raise StructureError(f"{where}: {value!r} must be a number of minutes above 0, at most 1440")
+    return float(value)
+
+
+def parse_structure(text: str, source: str) -> Structure:
+    """A structure from the TOML `text` of the file `source` (StructureError naming the file, step and key)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise StructureError(f"{source}: not TOML: {exc}") from None
+    return structure_from(data, source)
+
+
+def structure_from(data: Mapping[str, Any], source: str) -> Structure:
+    for key in data:
+        if key not in ("structure", "steps"):
+            raise StructureError(f"{source}: unknown section [{key}]{_suggest(key, ['structure', 'steps'])}")
+    head = data.get("structure")
+    if not isinstance(head, dict):
+        raise StructureError(f"{source}: no [structure] section (name, source, starting_stack)")
+    for key in head:
+        if key not in ("name", "source", "starting_stack"):
+            raise StructureError(f"{source}: [structure] unknown key {key!r}"
+                                 f"{_suggest(key, ['name', 'source', 'starting_stack'])}")
+    name = head.get("name")
+    if not isinstance(name, str) or not name:
+        raise StructureError(f"{source}: [structure] name must be a text, e.g. name = \"wfp-nightly\"")
+    stack = _number(head.get("starting_stack"), f"{source}: [structure] starting_stack")
+    raw = data.get("steps")
+    if not isinstance(raw, list) or not raw:
+        raise StructureError(f"{source}: no [[steps]]: a structure needs at least one level")
+    steps: list[Step] = []
+    levels = 0
+    for index, item in enumerate(raw, start=1):
+        where = f"{source}: [[steps]] number {index}"
+        if not isinstance(item, dict):
+            raise StructureError(f"{where}: must be a table of keys")
+        for key in item:
+            if key not in _ALL_KEYS:
+                raise StructureError(f"{where}: unknown key {key!r}{_suggest(key, _ALL_KEYS)}")
+        if "color_up" in item:
+            extra = sorted(set(item) - {"color_up", "to"})
+            if extra:
+                raise StructureError(f"{where}: a color-up has only color_up and to, not {', '.join(extra)}")
+            remove = _number(item["color_up"], f"{where} color_up")
+            to = _number(item.get("to"), f"{where} to")
+            if to <= remove or to % remove:
+                raise StructureError(f"{where}: to = {to} must be a multiple of color_up = {remove}, larger")
+            steps.append(ColorUp(remove=remove, to=to))
+        elif "break_minutes" in item:
+            extra = sorted(set(item) - {"break_minutes"})
+            if extra:
+                raise StructureError(f"{where}: a break has only break_minutes, not {', '.join(extra)}")
+            steps.append(Break(minutes=_minutes(item["break_minutes"], f"{where} break_minutes")))
+        else:
+            small = _number(item.get("small"), f"{where} small")
+            big = _number(item.get("big"), f"{where} big")
+            if big < small:
+                raise StructureError(f"{where}: big = {big} is less than small = {small}")
+            ante = _number(item.get("ante", 0), f"{where} ante", positive=False)
+            bb_ante = _number(item.get("bb_ante", 0), f"{where} bb_ante", positive=False)
+            if ante and bb_ante:
+                raise StructureError(f"{where}: a level has an ante or a big-blind ante, not both")
+            levels += 1
+            steps.append(Level(number=levels, small=small, big=big, ante=ante, bb_ante=bb_ante,
+                               minutes=_minutes(item.get("minutes"), f"{where} minutes")))
+    if not levels:
+        raise StructureError(f"{source}: no level among the steps (small, big, minutes)")
+    if not isinstance(steps[0], Level):
+        raise StructureError(f"{source}: the first step must be a level")
+    source_text = head.get("source", "")
+    if not isinstance(source_text, str):
+        raise StructureError(f"{source}: [structure] source must be a text")
+    return Structure(name=name, source=source_text, starting_stack=stack, steps=tuple(steps))

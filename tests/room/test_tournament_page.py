@@ -1,0 +1,122 @@
+"""The director's page in a real browser (Debian's chromium through Playwright), on a tournament dealt by
+simulated tables through a real Mosquitto: the tables and seats, the decisions with their rules, the
+clock's start and pause, hand-for-hand and the "all in called" hold, the places and payouts; and the
+page's guards (Host, Origin).
+
+`POKERTABLE_SCREENSHOTS=docs/img python -m pytest tests/room/test_tournament_page.py` writes the
+screenshots of docs/tournament.md."""
+
+from __future__ import annotations
+
+import os
+import re
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_py.commands.tournament import ROOT, build, page_hosts
+from firmware_py.profiles import load_profiles
+from firmware_py.room.director_page import director_app
+from firmware_py.room.tournament_messages import TableReport
+from firmware_py.session import load_deck
+from firmware_py.simulation.tournament_sim import simulate_room
+from firmware_py.web.server import WebServer
+from tests.browser import browser, page  # noqa: F401  (the fixtures)
+from tests.room.conftest import broker_config
+from tests.room.services import Mosquitto
+from tests.room.test_tournament_room import _args
+
+expect: Any = pytest.importorskip("playwright.sync_api", reason="playwright is not installed").expect
+
+
+def shot(page: Any, name: str) -> None:  # noqa: F811
+    folder = os.environ.get("POKERTABLE_SCREENSHOTS")
+    if folder:
+        page.screenshot(path=str(Path(folder) / name), full_page=False)
+
+
+def _run(broker: Mosquitto, director: Any, hands: int) -> None:
+    decks = (load_deck(ROOT / "config/decks/test-red.json"), load_deck(ROOT / "config/decks/test-blue.json"))
+    simulate_room(director, broker_config(broker), room="main", profile=load_profiles()["wfp"], decks=decks, seed=5,
+                  max_hands=hands, director_client_id="director.page", tables_client_id="tables.page")
+
+
+def test_director_page_shows_the_room_and_drives_the_clock_and_bubble(broker: Mosquitto, page: Any) -> None:  # noqa: F811
+    director = build(_args(tables="5", players=45, seed=5, buy_in=20), "main", sim_clock=True)
+    _run(broker, director, 45)
+    app = director_app(director, hosts=[])
+    server = WebServer(app, host="127.0.0.1", port=0, name="tournament page").start()
+    app.guard.set_hosts(page_hosts(*server.address))
+    try:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(server.url + "/")
+        expect(page.locator("#title")).to_contain_text("World Free Poker tournament (wfp)")
+        tables = page.locator(".table")
+        expect(tables.first).to_be_visible()
+        assert tables.count() == len(director.tournament.tables)
+        expect(page.locator("#decisions")).to_contain_text(re.compile(r"Move .* from t0\d seat \d+ to t0\d seat \d+"))
+        expect(page.locator("#decisions .cite").first).to_contain_text("wfp Section 2 WFP Tournament Rules")
+        expect(page.locator("#places")).to_contain_text("Payouts 1: 450, 2: 270, 3: 180")
+        # the clock: start, then pause (a simulated room's clock is the tables' time, always running)
+        page.click("#clockbtn")
+        # hand-for-hand, then an all in called at one table: the others hold their next deal
+        page.click("#h4hbtn")
+        expect(page.locator("#banner")).to_contain_text("Hand-for-hand")
+        expect(page.locator("#h4hbtn")).to_have_text("End hand-for-hand")
+        first = next(iter(director.tournament.tables))
+        director.apply(TableReport(v=1, room="main", table=first, session="manual", seq=1, kind="all_in", hand=99,
+                                   t=director.sim_t, draw=director.draws[first]))
+        expect(page.locator("#banner")).to_contain_text(f"All in called at {first}")
+        held = [t for t in director.tournament.tables if t != first]
+        expect(page.locator(f'.table[data-table="{held[0]}"] .holdtext')).to_contain_text("All In / Bubble")
+        shot(page, "tournament-director-1280x800.png")
+        # the guards: another Host, and a POST from another page, are refused
+        request = urllib.request.Request(server.url + "/clock", data=b'{"run": true}', method="POST",
+                                         headers={"Origin": "http://evil.example", "Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)
+        assert refused.value.code == 403
+        # play on to the winner: the page follows by itself
+        director.hand_for_hand(False)
+        _run(broker, director, 5000)
+        expect(page.locator("#winner")).to_contain_text("wins the tournament", timeout=10_000)
+        expect(page.locator("#places tr").nth(1)).to_contain_text("450")
+        shot(page, "tournament-director-finished-1280x800.png")
+    finally:
+        app.closing = True
+        server.stop()
+
+
+def test_floor_view_shows_the_tournament_moves_and_the_hold(broker: Mosquitto, tmp_path: Path) -> None:
+    import json as _json  # noqa: PLC0415
+
+    import pygame  # noqa: PLC0415
+
+    from display.floor import render_floor  # noqa: PLC0415
+    from display.render import init_headless, save_png  # noqa: PLC0415
+    from firmware_py.room.floor import FloorModel  # noqa: PLC0415
+    from firmware_py.room.tournament_messages import DirectorState, director_topic, encode  # noqa: PLC0415
+
+    director = build(_args(tables="5", players=45, seed=5), "main", sim_clock=True)
+    _run(broker, director, 60)
+    director.hand_for_hand(True)
+    first = next(iter(director.tournament.tables))
+    director.apply(TableReport(v=1, room="main", table=first, session="manual", seq=1, kind="all_in", hand=99,
+                               t=director.sim_t, draw=director.draws[first]))
+    model = FloorModel("main")
+    model.feed(director_topic("main"), b'{"v": 1, "room": "main"}', now=1.0)  # a bad one: counted, ignored
+    assert model.quarantined == 1 and model.tournament is None
+    model.feed(director_topic("main"), encode(director.state(), DirectorState), now=1.0)
+    for i, table in enumerate(director.tournament.tables):
+        status = {"v": 1, "room": "main", "table": table, "session": "s", "seq": i, "online": True, "dealer": "Ada"}
+        model.feed(f"pokertable/main/{table}/status", _json.dumps(status).encode(), now=1.0)
+    assert model.tournament is not None and model.tournament["hand_for_hand"]
+    init_headless()
+    surface = pygame.Surface((1920, 1080))
+    render_floor(surface, model, now=1.5, title="Room main", clock_text="21:14:05")
+    folder = Path(os.environ.get("POKERTABLE_SCREENSHOTS") or tmp_path)
+    save_png(surface, folder / "floor-tournament-1920x1080.png")
+    assert any(d["kind"] == "moved" for d in model.tournament["decisions"])

@@ -1,0 +1,94 @@
+"""A simulated tournament through a real Mosquitto: the director (firmware_py.room.director, as the
+`tournament` command runs it) and simulated tables (the dealer bot into the rules core), from the first
+hand to one winner; every decision checked by the independent checker (tests/tournament/checker.py),
+the room's chips checked at every hand (the run raises ChipsNotConserved otherwise)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import pytest
+
+from firmware_py.commands.tournament import ROOT, build
+from firmware_py.profiles import load_profiles
+from firmware_py.session import load_deck
+from firmware_py.simulation.tournament_sim import simulate_room
+from tests.room.conftest import broker_config
+from tests.room.services import Mosquitto
+from tests.tournament.checker import check
+
+
+def _args(**overrides: object) -> argparse.Namespace:
+    values: dict[str, object] = {"profile": "wfp", "structure": str(ROOT / "config/tournament/wfp-nightly.toml"),
+                                 "tables": "3", "players": 24, "entrants": None, "seats": 9, "seed": 0,
+                                 "payouts": "50,30,20", "buy_in": 20}
+    values.update(overrides)
+    return argparse.Namespace(**values)
+
+
+def simulate(broker: Mosquitto, args: argparse.Namespace, room: str = "main") -> tuple[Any, Any]:
+    director = build(args, room, sim_clock=True)
+    decks = (load_deck(ROOT / "config/decks/test-red.json"), load_deck(ROOT / "config/decks/test-blue.json"))
+    result = simulate_room(director, broker_config(broker), room=room, profile=load_profiles()[args.profile],
+                           decks=decks, seed=args.seed, max_hands=3000, director_client_id="director.test",
+                           tables_client_id="tables.test")
+    return director, result
+
+
+@pytest.mark.parametrize(("profile", "tables", "players", "seats"), [
+    ("wfp", "3", 24, 9), ("upt", "3", 22, 9), ("rpl", "3", 25, 10)])
+def test_simulated_tournament_runs_to_one_winner_by_the_book(broker: Mosquitto, profile: str, tables: str,
+                                                            players: int, seats: int) -> None:
+    args = _args(profile=profile, tables=tables, players=players, seats=seats, seed=4)
+    director, result = simulate(broker, args)
+    t = director.tournament
+    assert result.winner and t.finished
+    assert result.chip_checks == result.hands > players // 2
+    problems = check(t.log, profile=profile, capacity=seats, entrants=players, starting_tables=int(tables),
+                     break_order=t.break_order)
+    assert problems == []
+    kinds = {d.kind for d in t.log}
+    assert {"eliminated", "broken", "finished"} <= kinds
+    assert result.races > 0 and "raced" in kinds  # the structure's color-ups raced for at the tables
+    # every hand the tables played, exported to PHH, replays in pokerkit to the table's stacks
+    from firmware_py.simulation.export_check import check_events  # noqa: PLC0415
+
+    profiles = load_profiles()
+    exported = replayed = 0
+    for events in result.sessions:
+        checked = check_events(events, profiles)
+        assert checked.mismatches == [], checked.mismatches[:3]
+        exported += checked.exported
+        replayed += checked.replayed_right
+    assert exported == replayed > result.hands * 0.9, (exported, replayed, result.hands)
+    assert director.rejected == 0
+    state = director.state()
+    assert [p.place for p in state.places][:3] == [1, 2, 3]
+    assert state.places[0].prize == players * 20 // 2 + (players * 20) % 2
+
+
+def test_tournament_command_simulates_and_serves(broker: Mosquitto) -> None:
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    from tests.room.conftest import Listener  # noqa: PLC0415
+
+    base = [sys.executable, "-m", "firmware_py", "tournament", "--room", "main", "--broker",
+            f"127.0.0.1:{broker.port}", "--seed", "2"]
+    done = subprocess.run([*base, "--simulate", "--no-page", "--tables", "2", "--players", "12", "--profile", "rpl",
+                           "--seats", "10"], check=False, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "winner Player" in done.stdout and "eliminated 11" in done.stdout
+    # the director's station itself: its page, its retained state for the room
+    listener = Listener(broker_config(broker), "pokertable/main/director/tournament", client_id="watch")
+    try:
+        assert listener.wait_connected()
+        served = subprocess.run([*base, "--tables", "3", "--players", "20", "--listen", "127.0.0.1:0", "--seconds",
+                                 "3"], check=False, capture_output=True, text=True, timeout=60, cwd=ROOT)
+        assert served.returncode == 0, served.stderr[-2000:]
+        assert "the director's page is on http://127.0.0.1:" in served.stdout
+        assert listener.wait_for(lambda: any(isinstance(b, dict) and b.get("entrants") == 20
+                                             for _t, b, _r in listener.messages))
+    finally:
+        listener.close()

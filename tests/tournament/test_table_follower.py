@@ -1,0 +1,145 @@
+"""The table side of a tournament (firmware_py/room/tournament_table.py): tables made of the rules core
+(the dealer bot dealing), each following the director's state through its TableFollower (seats out and
+in, moved players, stacks, the level from the next deal) and reporting each hand; the director decides.
+No broker here (tests/room/test_tournament_room.py has one): the follower's events go into the core
+as the daemon's queue would put them, and every decision is checked by the independent checker."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from firmware_py.core import Seat
+from firmware_py.profiles import load_profiles
+from firmware_py.room.director import Director
+from firmware_py.room.tournament_table import TableFollower
+from firmware_py.session import load_deck
+from firmware_py.simulation.dealer import DealerBot
+from firmware_py.tournament import Tournament, book_for, parse_structure
+from tests.tournament.checker import check
+from tests.tournament.test_tournament_books import ROOT
+
+
+def test_tables_following_the_director_play_to_one_winner_by_the_book() -> None:
+    profile = "upt"
+    structure = parse_structure((ROOT / "config/tournament/wfp-nightly.toml").read_text(), "nightly")
+    t = Tournament(book=book_for(profile), tables=["t01", "t02", "t03"], capacity=9,
+                   entrants=[(f"p{i}", f"P{i}") for i in range(24)], stack=structure.starting_stack, seed=11)
+    director = Director(room="main", tournament=t, structure=structure, sim_clock=True)
+    profiles = load_profiles()
+    deck = load_deck(ROOT / "config/decks/test-red.json")
+    rng = random.Random(3)
+    bots: dict[str, DealerBot] = {}
+    followers: dict[str, TableFollower] = {}
+    for table in t.tables.values():
+        bot = DealerBot(rng=random.Random(rng.random()), deck=deck, profile=profiles[profile],
+                        seats=tuple(sorted(table.seats)), button=table.button or 1, stack=1, rebuy=False,
+                        allin_rate=0.003, fold_rate=0.7, fold_heads_up=True)
+        bots[table.id] = bot
+        followers[table.id] = TableFollower(room="main", table=table.id, session="s1")
+
+    def feed(table: str, events: list[object]) -> None:
+        """The daemon's queue: each batch of events, then the snapshot the follower sees (which may ask more)."""
+        core = bots[table]._core
+        assert core is not None
+        for _ in range(3):
+            if not events:
+                return
+            for event in events:
+                core.feed(event)  # type: ignore[arg-type]
+            bots[table].seats = tuple(v.seat for v in core.snapshot().seats if v.state != "empty")
+            events = list(followers[table].snapshot(core.snapshot())[0])
+        raise AssertionError(f"{table}: the follower keeps asking for {events}")
+
+    def broadcast() -> None:
+        state = director.state()
+        for table, follower in followers.items():
+            feed(table, follower.director(state))
+
+    for table, bot in bots.items():
+        assert bot._core is not None
+        followers[table].snapshot(bot._core.snapshot())
+    broadcast()
+    total = 24 * structure.starting_stack
+    hands = 0
+    levels: set[int] = set()
+    while not t.finished and hands < 5000:
+        playing = [x for x in t.tables if len(t.tables[x].seats) >= 2]
+        table = playing[hands % len(playing)]
+        bot = bots[table]
+        assert bot._core is not None
+        level = bot._core.level
+        assert level is not None  # the follower's level event
+        bot.level = (level.small, level.big, level.ante)  # the bot deals at the table's level, not its own
+        bot.bb_ante = level.bb_ante
+        hand = bot.hand(t=bot._core.t + 1.0)
+        assert not any(isinstance(e, Seat) for e in hand.events)
+        levels.add(bot._core.level.big if bot._core.level else 0)
+        events, reports = followers[table].snapshot(bot._core.snapshot())
+        assert len(reports) == 1
+        director.apply(reports[0])
+        feed(table, events)
+        broadcast()
+        hands += 1
+        assert t.total_chips() == total
+        for x in t.tables.values():  # each table's stacks are the director's
+            core = bots[x.id]._core
+            assert core is not None
+            stacks = {v.seat: v.stack for v in core.snapshot().seats if v.state != "empty"}
+            assert stacks == {s: t.players[p].chips for s, p in x.seats.items()}, (x.id, hands)
+    assert t.finished
+    assert check(t.log, profile=profile, capacity=9, entrants=24, starting_tables=3, break_order=t.break_order) == []
+    assert len(levels) > 2  # the level came from the director, from the next deal
+    kinds = {d.kind for d in t.log}
+    assert {"moved", "broken", "redrawn"} <= kinds or {"broken", "redrawn"} <= kinds
+
+
+def test_a_moved_player_is_called_on_the_venue_screen_and_journaled_as_moved() -> None:
+    from firmware_py.core import Seat as SeatEvent  # noqa: PLC0415
+    from firmware_py.core import SeatStatus, Setup, Stacks  # noqa: PLC0415
+    from firmware_py.core.engine import TableCore  # noqa: PLC0415
+
+    profiles = load_profiles()
+    deck = load_deck(ROOT / "config/decks/test-red.json")
+    core = TableCore(profiles)
+    core.feed(Setup(t=0.0, profile="upt", seats=(1, 2, 3), button=1, decks=(deck,), in_play=deck.name))
+    core.feed(Stacks(t=0.0, stacks=((1, 1000), (2, 1000), (3, 1000))))
+    core.feed(SeatEvent(t=1.0, seat=7, status=SeatStatus.IN, moved=True))
+    core.feed(Stacks(t=1.0, stacks=((7, 4200),), why="moved"))
+    snap = core.snapshot()
+    assert snap.corrections[-1] == "moved here from another table: seat 7 (4,200)"
+    assert snap.seat(7).stack == 4200
+    # the venue screen says it (a picture for docs/tournament.md with POKERTABLE_SCREENSHOTS set)
+    import os  # noqa: PLC0415
+
+    from display.app import View  # noqa: PLC0415
+    from display.display_config import DisplayConfig  # noqa: PLC0415
+    from display.render import init_headless, render_view, save_png  # noqa: PLC0415
+
+    init_headless()
+    surface = render_view(View.VENUE, [(snap.t, snap)], at=snap.t, size=(800, 480), config=DisplayConfig())
+    folder = os.environ.get("POKERTABLE_SCREENSHOTS")
+    if folder:
+        save_png(surface, Path(folder) / "venue-moved-player-800x480.png")
+
+
+def test_the_big_blind_ante_level_reaches_the_table_from_the_next_deal() -> None:
+    from firmware_py.core import Level  # noqa: PLC0415
+
+    structure = parse_structure((ROOT / "config/tournament/bb-ante.toml").read_text(), "bb-ante")
+    t = Tournament(book=book_for("wfp"), tables=["t01"], capacity=9, entrants=[(f"p{i}", f"P{i}") for i in range(6)],
+                   stack=structure.starting_stack, seed=2)
+    director = Director(room="main", tournament=t, structure=structure, sim_clock=True)
+    director.sim_t = 41 * 60.0  # level 3: 75/150 with a big-blind ante of 150
+    bot = DealerBot(rng=random.Random(1), deck=load_deck(ROOT / "config/decks/test-red.json"),
+                    profile=load_profiles()["wfp"], seats=tuple(sorted(t.tables["t01"].seats)),
+                    button=t.tables["t01"].button or 1, stack=1, rebuy=False)
+    assert bot._core is not None
+    follower = TableFollower(room="main", table="t01", session="s")
+    follower.snapshot(bot._core.snapshot())
+    events = follower.director(director.state())
+    assert Level(t=0.0, small=75, big=150, ante=0, bb_ante=150) in events
+    for event in events:
+        bot._core.feed(event)
+    level = bot._core.level
+    assert level is not None and level.bb_ante == 150
