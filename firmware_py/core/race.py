@@ -91,7 +91,7 @@ def rule_race(*, chip: int, to: int, odd: Mapping[int, int], cards: Sequence[tup
         awards = [Award(seat=seat, why="rounded_up") for seat in sorted(racing)]
     else:
         pool = sum(racing.values()) * chip
-        for seat in sorted(broke & racing.keys()):
+        for seat in sorted(seat for seat in racing if seat in broke):
             awards.append(Award(seat=seat, why="no_chips_left"))
             pool -= to
         pool = max(pool, 0)
