@@ -148,7 +148,7 @@ class HandChips:
                 self.last[poster] = f"{word} {put:,}"
                 forced.setdefault(poster, []).append((word, put, blind))
         if self.level.bb_ante and big is not None and big in self.behind:
-            # The big blind first, then the ante from what is left (TDA practice, the WSOP's): a big
+            # The big blind first, then the ante from what is left (TDA rules since 2024, the WSOP's): a big
             # blind short of both posts the whole blind and antes less. The ante is dead money.
             put = min(self.level.bb_ante, self.behind[big])
             self._put(big, put)
