@@ -120,7 +120,8 @@ def draw_race(surface: pygame.Surface, table: pygame.Rect, street: pygame.Rect, 
         text = f"{config.name(seat)}  {count} × {race.chip:,}   {cards}"
         if race.done:
             first = any(award.seat == seat and award.why == "no_chips_left" for award in race.awards)
-            text += (f"   +{won} × {race.to:,}" + (" (no other chips: first)" if first else "")) if won else "   no chip"
+            won_text = f"   +{won} × {race.to:,}" + (" (no other chips: first)" if first else "")
+            text += won_text if won else "   no chip"
         colour = theme.ACCENT if won else (theme.SEAT_TO_ACT if seat == race.due else theme.TEXT)
         theme.draw_text(surface, text, round(line * 0.8), colour, (inner.centerx, y), anchor="midtop",
                         max_width=inner.width)

@@ -162,9 +162,14 @@ def test_a_broker_sigkill_with_the_collector_away_loses_no_ruling_and_no_hand(tm
     collector.stop()  # away for the whole session: the broker holds everything for it
     time.sleep(AUTOSAVE_S + 1)  # its session is in the broker's autosave; the messages to come are not
     journal = tmp_path / "t01.sqlite3"
+    watch = Listener(broker_config(secure_broker, "collector"), "pokertable/main/t01/hand",
+                     client_id="collector.main.watch")
+    assert watch.wait_connected()
     table = run_table(secure_table(tmp_path, secure_broker), journal, hands=24)
-    time.sleep(4.0)
-    secure_broker.kill()  # mid-session: what it queued since its last autosave is gone
+    # Mid-session (hands already queued for the collector), however long the table took to start
+    assert watch.wait_for(lambda: len(watch.of("hand")) >= 3, timeout=90)
+    watch.close()
+    secure_broker.kill()  # what it queued since its last autosave is gone
     time.sleep(1.0)
     secure_broker.start()
     out, err = table.communicate(timeout=180)
