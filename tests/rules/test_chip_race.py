@@ -183,3 +183,11 @@ def test_the_dealer_bot_runs_a_race_at_a_color_up(profile: str, misdeal: bool) -
     ruled = [r.ruling for e in race.events for r in fresh.feed(e).rulings]
     assert ruled == ([RulingKind.RACE_MISDEAL] if misdeal and profile != "rpl" else []) + [RulingKind.CHIP_RACE]
     assert fresh.snapshot().seats == snap.seats  # the same stacks
+
+
+def test_the_race_modules_examples_hold() -> None:
+    import doctest
+
+    from firmware_py.core import race
+
+    assert doctest.testmod(race).failed == 0
