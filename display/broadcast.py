@@ -14,6 +14,7 @@ from display.delay import DelayedSnapshots
 from display.display_config import DisplayConfig
 from display.layout import Scale
 from display.widgets import draw_badges, result_line, words
+from firmware_py.core.game import GAMES, HOLDEM
 from firmware_py.core.snapshot import IN_HAND, LIVE, Phase, PlayerState, SeatView, TableSnapshot
 
 
@@ -76,7 +77,7 @@ def render_broadcast(surface: pygame.Surface, frame: BroadcastFrame, *, config: 
         _draw_panel(surface, rect, seat, config=config, painter=painter, hand=hands.get(seat.seat),
                     win=chance.win if chance else None, tie=chance.tie if chance else None,
                     exact=frame.chances.exact if frame.chances else True,
-                    winner=seat.seat in winners)
+                    winner=seat.seat in winners, slots=GAMES.get(shown.game, HOLDEM).hole_cards)
 
 
 def grid_rects(area: pygame.Rect, count: int, *, gap: int) -> list[pygame.Rect]:
@@ -100,9 +101,11 @@ def grid_rects(area: pygame.Rect, count: int, *, gap: int) -> list[pygame.Rect]:
 
 
 def panel_card_rects(panel: pygame.Rect, count: int = 2) -> list[pygame.Rect]:
-    """Where a panel's hole cards go: left, side by side, most of its height."""
+    """Where a panel's hole cards go: left, side by side, most of its height (Omaha's four or five cards
+    share about half the panel's width, smaller, so the name, the action and the chances keep theirs)."""
     pad = max(3, panel.height // 14)
-    card_h = min(panel.height - 2 * pad, round(panel.width * 0.34 / (2 * 0.714)))
+    share = 0.34 if count <= 2 else 0.46 / 1.1  # of the panel's width, for the cards (more cards: their gaps too)
+    card_h = min(panel.height - 2 * pad, round(panel.width * share / (max(2, count) * 0.714)))
     card_w, _ = card_size(card_h)
     gap = max(2, card_w // 10)
     top = panel.top + (panel.height - card_h) // 2
@@ -127,7 +130,9 @@ def _draw_header(surface: pygame.Surface, rect: pygame.Rect, frame: BroadcastFra
         title = f"Hand {shown.hand_number}" if shown.hand_number else ""
         if shown.chips is not None:  # the level of the hand shown (delayed with it): "100/200 BB ante 200"
             title = f"{title}   Blinds {shown.chips.level}".strip()
-        title = f"{title}   {shown.profile_title or shown.profile}".strip()
+        game = GAMES.get(shown.game, HOLDEM)
+        house = shown.profile_title or shown.profile
+        title = f"{title}   {house if game is HOLDEM else f'{game.title} · {house}'}".strip()
         room = right_rect.left - drawn.right - 2 * pad
         if room > 40:
             theme.draw_text(surface, title, round(size * 0.8), theme.TEXT_DIM,
@@ -199,7 +204,7 @@ def _draw_board(surface: pygame.Surface, area: pygame.Rect, shown: TableSnapshot
 
 def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *,
                 config: DisplayConfig, painter: CardPainter, hand: str | None,
-                win: float | None, tie: float | None, exact: bool, winner: bool) -> None:
+                win: float | None, tie: float | None, exact: bool, winner: bool, slots: int = 2) -> None:
     out = seat.state in (PlayerState.FOLDED, PlayerState.DEAD)
     radius = max(3, rect.height // 10)
     pygame.draw.rect(surface, theme.SEAT_FOLDED if out else theme.SEAT_FILL, rect,
@@ -207,7 +212,7 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *,
     edge = theme.ACCENT if winner else ((255, 255, 255) if seat.to_act else (70, 80, 96))
     pygame.draw.rect(surface, edge, rect, width=max(2, rect.height // 25) if winner or seat.to_act
                      else 1, border_radius=radius)
-    places = panel_card_rects(rect, max(2, len(seat.cards)))
+    places = panel_card_rects(rect, max(slots, len(seat.cards)))  # the game's hole cards, drawn or still to come
     for index, place in enumerate(places):
         if index < len(seat.cards):
             painter.face(surface, place, seat.cards[index], role=FaceRole.HOLE)
@@ -223,8 +228,11 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *,
     text_w = rect.right - pad - x
     ink = theme.TEXT_DIM if out else theme.TEXT
     name_size = round(rect.height * 0.3)
+    stack_w = theme.text_size(f"{seat.stack:,}", round(name_size * 0.85))[0] if seat.stack is not None else 0
+    badges = sum((seat.is_button, seat.is_small_blind, seat.is_big_blind)) * name_size  # discs a little apart
+    room = text_w - stack_w - badges - 2 * pad  # the name gives way to the badges and the stack (Omaha's cards)
     name_rect = theme.draw_text(surface, config.name(seat.seat), name_size, ink,
-                                (x, rect.top + pad), max_width=round(text_w * 0.62))
+                                (x, rect.top + pad), max_width=max(name_size, min(round(text_w * 0.62), room)))
     draw_badges(surface, seat, (name_rect.right + pad, name_rect.centery), round(name_size * 0.8))
     if seat.stack is not None:
         theme.draw_text(surface, f"{seat.stack:,}", round(name_size * 0.85), theme.TEXT,

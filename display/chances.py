@@ -13,9 +13,10 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from display.equity import HOLE_SIZE, Equity, calculate_equity
+from display.equity import Equity, calculate_equity
 from firmware_py.core.cards import is_joker
-from firmware_py.core.evaluator import describe
+from firmware_py.core.evaluator import describe_hand
+from firmware_py.core.game import GAMES, HOLDEM
 from firmware_py.core.snapshot import LIVE, OUT_OF_HAND, PlayerState, TableSnapshot
 
 logger = logging.getLogger(__name__)
@@ -45,7 +46,8 @@ class TableChances:
         return 0.0 if self.equity is None else self.equity.error
 
 
-Key = tuple[tuple[tuple[int, tuple[str, ...]], ...], tuple[str, ...], frozenset[str]]
+# live hands, the board, the dead cards, and the game (its hand rule and hole cards)
+Key = tuple[tuple[tuple[int, tuple[str, ...]], ...], tuple[str, ...], frozenset[str], str]
 
 
 def chances_key(snapshot: TableSnapshot) -> Key | None:
@@ -54,12 +56,13 @@ def chances_key(snapshot: TableSnapshot) -> Key | None:
     None while some live seat still lacks a full hand (the deal is under way).
     """
     live = tuple((s.seat, tuple(s.cards)) for s in snapshot.seats if s.state in LIVE)
-    if not live or any(len(cards) != HOLE_SIZE or any(map(is_joker, cards)) for _, cards in live):
+    game = GAMES.get(snapshot.game, HOLDEM)
+    if not live or any(len(cards) != game.hole_cards or any(map(is_joker, cards)) for _, cards in live):
         return None
     dead = frozenset(card for s in snapshot.seats if s.state in OUT_OF_HAND for card in s.cards)
     dead |= frozenset(snapshot.burns)
     board = tuple(card for card in snapshot.board if not is_joker(card))
-    return live, board, frozenset(card for card in dead if not is_joker(card))
+    return live, board, frozenset(card for card in dead if not is_joker(card)), game.name
 
 
 def table_chances(snapshot: TableSnapshot, *, rng: random.Random) -> TableChances | None:
@@ -71,11 +74,13 @@ def table_chances(snapshot: TableSnapshot, *, rng: random.Random) -> TableChance
 
 
 def _compute(key: Key, rng: random.Random) -> TableChances | None:
-    live, board, dead = key
+    live, board, dead, name = key
+    game = GAMES[name]
     if len(live) == 1:
         return TableChances(seats={live[0][0]: SeatChance(win=1.0, tie=0.0)}, equity=None)
     try:
-        equity = calculate_equity([cards for _, cards in live], board, dead=dead, rng=rng)
+        equity = calculate_equity([cards for _, cards in live], board, dead=dead, rng=rng, rule=game.hand_rule,
+                                  hole_size=game.hole_cards)
     except ValueError:
         return None  # a duplicate card: the core rules on it; the picture shows no chances
     seats = {seat: SeatChance(win=equity.win[i], tie=equity.tie[i])
@@ -96,7 +101,7 @@ def best_hands(snapshot: TableSnapshot) -> dict[int, str]:
         cards = [card for card in seat.cards if not is_joker(card)]
         if cards and seat.state not in (PlayerState.EMPTY, PlayerState.WAITING):
             try:
-                out[seat.seat] = describe(cards + board)
+                out[seat.seat] = describe_hand(cards, board, GAMES.get(snapshot.game, HOLDEM).hand_rule)
             except ValueError:
                 continue
     return out

@@ -1,4 +1,4 @@
-"""Win and tie chances of hold'em hands; pure, no pygame.
+"""Win and tie chances of hold'em and Omaha hands (by the game's hand rule); pure, no pygame.
 
 Hands are ranked by the core's evaluator (`firmware_py.core.evaluator`, phevaluator's C core, which
 builds from source on the Pi's ARM, whereas eval7 ships no ARM wheels), the same one that rules at
@@ -17,7 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from firmware_py.core.cards import FULL_DECK, RANKS
-from firmware_py.core.evaluator import RANK_7, card_id
+from firmware_py.core.evaluator import RANK_7, RANK_OMAHA, card_id
+from firmware_py.core.game import HandRule
 
 BOARD_SIZE = 5
 HOLE_SIZE = 2
@@ -53,8 +54,13 @@ def calculate_equity(
     rng: random.Random | None = None,
     target_error: float = TARGET_ERROR,
     max_samples: int = MAX_SAMPLES,
+    rule: HandRule = HandRule.BEST_FIVE,
+    hole_size: int = HOLE_SIZE,
 ) -> Equity:
-    """Chances to win and to tie of each two-card hand, given the board and cards known dead.
+    """Chances to win and to tie of each hand of `hole_size` cards, given the board and cards known dead.
+
+    `rule` is how a hand is made (hold'em: any five; Omaha: exactly two from the hand and three from
+    the board, four or five hole cards).
 
     Exact when two or fewer board cards are to come:
 
@@ -71,8 +77,10 @@ def calculate_equity(
     if len(hands) < 2:
         raise ValueError("chances need at least two hands")
     holes = [tuple(card_id(card) for card in hand) for hand in hands]
-    if any(len(hole) != HOLE_SIZE for hole in holes):
-        raise ValueError("every hand must hold exactly two cards")
+    if any(len(hole) != hole_size for hole in holes):
+        count = {2: "two", 4: "four", 5: "five"}.get(hole_size, str(hole_size))
+        raise ValueError(f"every hand must hold exactly {count} cards")
+    score = _score if rule is HandRule.BEST_FIVE else _score_omaha
     board_ids = tuple(card_id(card) for card in board)
     if len(board_ids) > BOARD_SIZE:
         raise ValueError(f"a board has at most five cards, not {len(board_ids)}")
@@ -89,7 +97,7 @@ def calculate_equity(
     if to_come <= EXACT_MAX_TO_COME:
         runouts = 0
         for extra in itertools.combinations(stub, to_come):
-            _score(holes, board_ids + extra, wins, ties)
+            score(holes, board_ids + extra, wins, ties)
             runouts += 1
         return Equity(win=tuple(w / runouts for w in wins), tie=tuple(t / runouts for t in ties),
                       exact=True, runouts=runouts, error=0.0)
@@ -99,7 +107,7 @@ def calculate_equity(
     error = math.inf
     while runouts < max_samples:
         for _ in range(min(BATCH, max_samples - runouts)):
-            _score(holes, board_ids + tuple(rng.sample(stub, to_come)), wins, ties)
+            score(holes, board_ids + tuple(rng.sample(stub, to_come)), wins, ties)
             runouts += 1
         error = max(_standard_error(count / runouts, runouts) for count in (*wins, *ties))
         if error <= target_error:
@@ -112,6 +120,20 @@ def _score(holes: list[tuple[int, ...]], board: tuple[int, ...], wins: list[floa
            ties: list[float]) -> None:
     ranks = [RANK_7(*hole, *board) for hole in holes]
     best = min(ranks)  # phevaluator: smaller is stronger
+    winners = [i for i, rank in enumerate(ranks) if rank == best]
+    if len(winners) == 1:
+        wins[winners[0]] += 1
+    else:
+        for i in winners:
+            ties[i] += 1
+
+
+def _score_omaha(holes: list[tuple[int, ...]], board: tuple[int, ...], wins: list[float],
+                 ties: list[float]) -> None:
+    """Omaha: phevaluator's best of two hole cards and three board cards (five hole cards: of every four)."""
+    ranks = [RANK_OMAHA(*board, *hole) if len(hole) == 4
+             else min(RANK_OMAHA(*board, *four) for four in itertools.combinations(hole, 4)) for hole in holes]
+    best = min(ranks)
     winners = [i for i, rank in enumerate(ranks) if rank == best]
     if len(winners) == 1:
         wins[winners[0]] += 1

@@ -115,11 +115,13 @@ def _seat_boxes(width: int, height: int, top: pygame.Rect, *, box_w: int, box_h:
 
 
 def hole_card_rects(box: pygame.Rect, count: int, *, height: int) -> list[pygame.Rect]:
-    """Places for `count` cards side by side at the right of a seat box."""
+    """Places for `count` cards side by side at the right of a seat box; more than two (Omaha's four or
+    five) overlap in the room of two, fanned, so the seat box and its badges keep their place."""
     width = round(height * 0.714)
     gap = max(1, width // 8)
-    total = count * width + (count - 1) * gap
+    total = min(count, 2) * width + (min(count, 2) - 1) * gap
+    step = width + gap if count <= 2 else (total - width) / (count - 1)
     right = box.right - max(3, box.height // 12)
     top = box.bottom - height - max(3, box.height // 12)
     left = right - total
-    return [pygame.Rect(left + i * (width + gap), top, width, height) for i in range(count)]
+    return [pygame.Rect(left + round(i * step), top, width, height) for i in range(count)]

@@ -29,6 +29,8 @@ from firmware_py.core import (
     normalise_uid,
 )
 from firmware_py.core.events import AMOUNT_ACTIONS, MAX_SEATS, STACK_REASONS
+from firmware_py.core.game import DEFAULT as DEFAULT_GAME
+from firmware_py.core.game import GAMES
 from firmware_py.errors import DeckFileError, SessionError
 
 KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level", "race")
@@ -139,8 +141,13 @@ class SessionReader:
         if in_play not in names:
             raise ValueError(f"'in_play' is {shown(in_play)}, which is none of the decks {names}"
                              f"{did_you_mean(in_play, names)}")
+        game = obj.get("game", DEFAULT_GAME)
+        if not isinstance(game, str) or game not in GAMES:
+            hint = did_you_mean(game, GAMES) if isinstance(game, str) else ""
+            raise ValueError(f"'game' is {shown(game)}, not a game the table deals{hint}; "
+                             f"the games are {', '.join(GAMES)}")
         return Setup(t=t, profile=profile, seats=seat_numbers, button=button, decks=decks, in_play=in_play,
-                     deck_files=tuple(deck_files))
+                     deck_files=tuple(deck_files), game=game)
 
     def _deck(self, name: str) -> Deck:
         path = Path(name)
@@ -322,7 +329,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
     if isinstance(event, Setup):
         return {"t": event.t, "kind": "setup", "profile": event.profile, "seats": list(event.seats),
                 "button": event.button, "decks": list(event.deck_files or (d.source for d in event.decks)),
-                "in_play": event.in_play}
+                "in_play": event.in_play, **({"game": event.game} if event.game != DEFAULT_GAME else {})}
     if isinstance(event, Read | Gone):
         kind = "read" if isinstance(event, Read) else "gone"
         return {"t": event.t, "kind": kind, "antenna": event.antenna, "uid": event.uid}

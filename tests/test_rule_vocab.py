@@ -118,3 +118,19 @@ def test_profile_show_names_the_rulebook_by_title_and_where_to_read_it(
     assert lines[2].startswith(f"  rulebook: {title}")
     assert lines[3].startswith("  read it: ") and where in lines[3]
     assert ".txt" not in "\n".join(lines[:4])
+
+
+def test_profile_show_names_the_games_the_house_deals(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["profile", "show", "wfp-dealer"]) == 0
+    assert "  games: holdem, omaha, omaha5, limit_holdem" in capsys.readouterr().out.splitlines()
+
+
+def test_a_profile_naming_an_unknown_game_names_the_file_and_a_suggestion(tmp_path: Path) -> None:
+    for path in DEFAULT_DIR.glob("*.toml"):
+        (tmp_path / path.name).write_text(path.read_text())
+    upt = tmp_path / "upt.toml"
+    upt.write_text(upt.read_text().replace('parent = "robert"\n', 'parent = "robert"\ngames = ["holdem", "omah"]\n'))
+    with pytest.raises(ConfigError) as caught:
+        load_profiles(tmp_path)
+    message = str(caught.value)
+    assert "upt.toml" in message and "games" in message and "did you mean 'omaha'" in message

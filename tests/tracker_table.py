@@ -17,6 +17,7 @@ from typing import Any
 
 from display.display_config import DisplayConfig
 from firmware_py.core import Button, ButtonName, Read, Stacks, TableSnapshot
+from firmware_py.core.game import GAMES
 from firmware_py.daemon.app import Awaited, Daemon
 from firmware_py.daemon.journal import Journal
 from firmware_py.daemon.table_config import load_table_config
@@ -32,9 +33,11 @@ class TrackerTable:
     """Seats 1-4 (button 1) at the default blind levels (25/50 first); `stacks` given before each hand."""
 
     def __init__(self, tmp_path: Path, *, seats: tuple[int, ...] = (1, 2, 3, 4),
-                 schedule: DisplayConfig | None = None) -> None:
+                 schedule: DisplayConfig | None = None, game: str = "holdem") -> None:
         shipped = load_table_config(ROOT / "config" / "table.toml", with_display=False)
-        self.config = dataclasses.replace(shipped, game=dataclasses.replace(shipped.game, seats=seats, button=1),
+        self.hole_cards = GAMES[game].hole_cards
+        self.config = dataclasses.replace(shipped, game=dataclasses.replace(shipped.game, seats=seats, button=1,
+                                                                            game=game),
                                           starting_stack=0, schedule=schedule or DisplayConfig())
         self.events: queue.Queue[object] = queue.Queue()
         self.journal = Journal.open(tmp_path / "journal.sqlite3")
@@ -96,7 +99,7 @@ class TrackerTable:
     def new_hand(self) -> TableSnapshot:
         self.post(Button(t=self._clock(), name=ButtonName.NEW_HAND))
         snapshot = self.settle()
-        for _ in range(2 * len([v for v in snapshot.seats if v.state not in ("empty", "waiting")])):
+        for _ in range(self.hole_cards * len([v for v in snapshot.seats if v.state not in ("empty", "waiting")])):
             self.shoe()
         return self.settle()
 

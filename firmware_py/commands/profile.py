@@ -41,6 +41,7 @@ def render(profile: Profile) -> str:
              f"  rulebook: {profile.rulebook or '(none named)'}"]
     if profile.rulebook_source:
         lines.append(f"  read it: {profile.rulebook_source}")
+    lines.append(f"  games: {', '.join(profile.games)}")
     lines.append("")
     window, clock, blinds = profile.window, profile.clock, profile.blinds
     lines += ["[misdeal_window]", f"  rule: {window.cite}",

@@ -1,7 +1,6 @@
 """The pure rules core: events in, rulings and state out. No I/O, no clock, no threads, no randomness."""
 
 from firmware_py.core.cards import FULL_DECK, JOKERS, is_joker, normalise_uid, parse_card
-from firmware_py.core.chips import Pot
 from firmware_py.core.decks import Deck, RegistryError
 from firmware_py.core.events import (
     ANTENNAS,
@@ -19,8 +18,10 @@ from firmware_py.core.events import (
     Setup,
     Stacks,
 )
+from firmware_py.core.phase import ClockView, Phase
+from firmware_py.core.pots import Pot
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
-from firmware_py.core.snapshot import ChipsView, ClockView, Phase, PlayerState, SeatView, TableSnapshot
+from firmware_py.core.snapshot import ChipsView, PlayerState, SeatView, TableSnapshot
 from firmware_py.core.vocab import Cause, RuleKey, Where
 
 __all__ = [

@@ -1,57 +1,25 @@
-"""Betting rounds and chips: actions, the round's close and the next street, wagers, pots and the showdown."""
+"""Betting rounds: a player's action in turn and out of turn, its chips (wagers, the minimum bet and raise), and
+the table's chip events (stacks, blind levels).
+
+A handler: route.py calls it; the round's close, the next street and the showdown are phase changes in
+transitions.py.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
-from firmware_py.core import misdeals, shoe, streets
-from firmware_py.core.board import NEXT_STREET, StreetDeal
-from firmware_py.core.cards import is_unknown
-from firmware_py.core.chips import Pot, Problem, Stakes, Wager
-from firmware_py.core.evaluator import best_of, describe, hand_ranks
-from firmware_py.core.events import ButtonName, Level, Stacks
+from firmware_py.core import transitions
+from firmware_py.core.chips import Problem, Stakes, Wager
+from firmware_py.core.events import AMOUNT_ACTIONS, ButtonName, Level, Stacks
+from firmware_py.core.game import Structure
 from firmware_py.core.hand import Declared, Hand, Taken
+from firmware_py.core.phase import Phase
 from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind, Street
-from firmware_py.core.snapshot import IN_PLAY, Phase
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey
 
-AGGRESSIVE = frozenset({ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN})
-
-
-def start_round(table: TableState, hand: Hand, street: Street) -> None:
-    hand.phase = Phase.BETTING
-    hand.street = street
-    hand.betting.acted = set()
-    hand.betting.round_actions = 0
-    hand.betting.round_closed = False
-    hand.betting.declared = {}
-    hand.betting.no_raise = set()
-    hand.betting.round_start = len(hand.betting.taken)
-    hand.board.loose = []
-    hand.betting.to_act = hand.first_to_act()
-    if street is not Street.PREFLOP:
-        hand.betting.window_open = False
-    if street is not Street.PREFLOP and len(hand.can_act()) <= 1:
-        hand.betting.round_closed = True  # no betting possible: everyone else is all in
-        hand.betting.to_act = None
-        if street is Street.RIVER and len(hand.live()) > 1:
-            close_round(table, hand)  # all in and the board complete: the hands are read now
-
 
 def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, amount: int | None = None) -> None:
-    phase = hand.phase
-    if phase is not Phase.BETTING:  # (one test for the common press: see IN_PLAY in snapshot.py)
-        if phase is Phase.DEALING and not shoe.deal_interrupted(table, hand):
-            return
-        if phase is Phase.BOARD:
-            table.notice(NoticeKind.IGNORED, f"{name} pressed while the {hand.street} was still being dealt")
-            deal = hand.board.deal
-            if deal is not None:
-                streets.complete_street(table, hand, deal)
-        if hand.phase is not Phase.BETTING:
-            table.notice(NoticeKind.IGNORED, f"{name} pressed with no betting round open")
-            return
+    """A player's press in an open betting round (route.py has dealt with a press at any other time)."""
     betting = hand.betting
     actor = seat if seat is not None else betting.to_act
     if actor is None or actor not in hand.positions.deal_order or actor in betting.folded or actor in betting.dead:
@@ -61,7 +29,7 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
         table.ruling(RulingKind.DEAD_HAND, RuleKey.JOKER_ACTED, cause=Cause.JOKER, seat=actor,
                      uid=hand.dealt.jokers[actor])
         betting.dead.add(actor)
-        after_action(table, hand)
+        transitions.after_action(table, hand)
         return
     if betting.to_act is not None and actor != betting.to_act:
         _out_of_turn(table, hand, actor, name, amount)
@@ -86,7 +54,7 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
         hand.clock = None
     if name is ButtonName.FOLD:
         betting.folded.add(actor)
-    elif wager.raises if wager is not None else name in AGGRESSIVE:
+    elif wager.raises if wager is not None else name in AMOUNT_ACTIONS:
         betting.acted = set()
     if (wager.allin if wager is not None else name is ButtonName.ALLIN):
         betting.allin.add(actor)
@@ -99,8 +67,8 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
         hand.count_for_window(actor, name, table.profile.window)
     complete = hand.round_complete()  # asked once: nothing below changes it until the round closes
     betting.to_act = None if complete else hand.next_waiting(actor)
-    if not _uncontested(table, hand) and complete:
-        close_round(table, hand)  # everyone has acted since the last bet: the round is done
+    if not transitions.uncontested(table, hand) and complete:
+        transitions.close_round(table, hand)  # everyone has acted since the last bet: the round is done
     return True
 
 
@@ -173,61 +141,6 @@ def _declared_turn(table: TableState, hand: Hand) -> None:
                      + (f": {taken}" if taken else ""))
 
 
-def after_action(table: TableState, hand: Hand) -> None:
-    if _uncontested(table, hand):
-        return
-    if hand.phase is Phase.BETTING and hand.betting.round_actions and hand.round_complete():
-        close_round(table, hand)  # everyone has acted since the last bet: the round is done
-
-
-def _uncontested(table: TableState, hand: Hand) -> bool:
-    if hand.phase in IN_PLAY and len(hand.live()) <= 1:
-        hand.phase = Phase.SHOWDOWN  # the pot goes to the last hand; there is no showdown to read
-        hand.betting.to_act = None
-        hand.clock = None
-        _award(table, hand, None)
-    return hand.phase is Phase.SHOWDOWN
-
-
-def close_round(table: TableState, hand: Hand) -> None:
-    hand.betting.round_closed = True
-    if table.chips.hand is not None:
-        table.chips.hand.end_round()
-    hand.board.last_drawn = None  # a card reshuffled into the stub may be the next one out
-    hand.betting.to_act = None
-    hand.clock = None
-    if hand.street is Street.RIVER:
-        _showdown(table, hand)
-        return
-    if hand.street is Street.PREFLOP:
-        hand.betting.window_open = False
-        _owed_at_flop(table, hand)
-        if hand.phase is not Phase.BETTING:
-            return
-    street = NEXT_STREET[hand.street]
-    expected, credited = hand.board.burns.take(street)
-    deal = StreetDeal(street=street, expected_burns=expected, burns=list(credited))
-    deal.shoe.extend(hand.board.loose)  # a burn drawn before the round was declared done
-    hand.board.loose = []
-    hand.board.deal = deal
-    hand.phase = Phase.BOARD
-    hand.street = street
-    hand.board.premature = None
-
-
-def _owed_at_flop(table: TableState, hand: Hand) -> None:
-    """Seats still short a card when the flop comes: their hands are dead (or a misdeal)."""
-    for seat, _replaces in list(hand.dealt.owed):
-        if hand.betting.window_open:
-            misdeals.misdeal(table, hand, RuleKey.WRONG_COUNT, Cause.WRONG_COUNT, seat=seat,
-                             fill={"detail": f"seat {seat} has the wrong number of cards"})
-            return
-        table.ruling(RulingKind.DEAD_HAND, RuleKey.WRONG_COUNT_DEAD, cause=Cause.WRONG_COUNT, seat=seat)
-        hand.betting.dead.add(seat)
-    hand.dealt.owed = []
-    _uncontested(table, hand)
-
-
 def chip_event(table: TableState, event: Stacks | Level) -> None:
     if isinstance(event, Level):
         table.chips.level = Stakes(small=event.small, big=event.big, ante=event.ante, bb_ante=event.bb_ante)
@@ -261,6 +174,23 @@ def _wager(table: TableState, seat: int, name: ButtonName, amount: int | None) -
         table.emit(Ruling(t=table.t, ruling=RulingKind.RAISE_NOT_ALLOWED, cause=Cause.NOT_REOPENED, seat=seat,
                           amount=wager.keyed, rule=rule.cite,
                           remedy=rule.text(seat=seat, minimum=f"{wager.minimum or 0:,}")))
+    elif wager.problem is Problem.OVER_LIMIT and chips.limits.structure is Structure.POT_LIMIT:
+        rule = table.rule(RuleKey.POT_LIMIT)
+        table.emit(Ruling(t=table.t, ruling=RulingKind.BET_TOO_LARGE, cause=Cause.OVER_POT_LIMIT, seat=seat,
+                          amount=wager.keyed, rule=rule.cite,
+                          remedy=rule.text(seat=seat, amount=f"{wager.keyed or 0:,}",
+                                           maximum=f"{wager.minimum or 0:,}")))
+    elif wager.problem is Problem.OVER_LIMIT:
+        table.notice(NoticeKind.IGNORED, f"{name}: seat {seat}'s {wager.keyed or 0:,} is over the fixed limit: "
+                     f"a raise is to {wager.minimum or 0:,}; press not taken, press raise")
+    elif wager.problem is Problem.CAPPED:
+        rule = table.rule(RuleKey.LIMIT_RAISES)
+        table.emit(Ruling(t=table.t, ruling=RulingKind.RAISE_NOT_ALLOWED, cause=Cause.RAISES_CAPPED, seat=seat,
+                          amount=wager.keyed, rule=rule.cite,
+                          remedy=rule.text(seat=seat, maximum=rule.number("raises"))))
+    elif wager.problem is Problem.FIXED_SIZE:
+        table.notice(NoticeKind.CONFIRMED, f"{name} {wager.keyed or 0:,}: the game is fixed limit; "
+                     f"seat {seat}'s {wager.name} is to {wager.to:,}")
     elif wager.problem is Problem.OVER_STACK:
         table.notice(NoticeKind.IGNORED, f"{name} {wager.keyed:,}: seat {seat} has only {wager.minimum:,} "
                      "in all; press not taken, key the amount again (or allin)")
@@ -271,63 +201,3 @@ def _wager(table: TableState, seat: int, name: ButtonName, amount: int | None) -
         table.notice(NoticeKind.IGNORED, f"check: seat {seat} faces a bet of {wager.minimum:,}; "
                      "press not taken, press call or fold")
     return wager
-
-
-def _award(table: TableState, hand: Hand,
-           best: Callable[[Sequence[int]], Sequence[int]] | None) -> tuple[Pot, ...] | None:
-    chips = table.chips.hand
-    if chips is None or chips.settled:
-        return None
-    for seat in (*hand.betting.folded, *hand.betting.dead):
-        chips.fold_out(seat)
-
-    def read(seats: Sequence[int]) -> Sequence[int]:
-        won = best(seats) if best is not None else ()
-        return won or seats  # no hand to read (jokers, wrong counts): the pot is split
-
-    return chips.award(read)
-
-
-def _pots_text(table: TableState, pots: Sequence[Pot]) -> str:
-    contested = [pot for pot in pots if len(pot.seats) > 1]
-    names = ["main pot", *(f"side pot {n}" for n in range(1, len(contested)))]
-    parts = [f"{name} {pot.amount:,} to " + " and ".join(f"seat {s} ({c:,})" for s, c in pot.shares)
-             for name, pot in zip(names, contested, strict=True)]
-    parts += [f"{pot.amount:,} not called goes back to seat {pot.seats[0]}" for pot in pots if len(pot.seats) == 1]
-    text = "Pots: " + "; ".join(parts) + "."
-    if len(contested) > 1:
-        text += f" Each pot is split separately ({table.rule(RuleKey.SIDE_POTS).cite})."
-    odd = [seat for pot in pots for seat in pot.odd_chips]
-    if odd:
-        who = ", ".join(f"seat {s}" for s in odd)
-        text += f" Odd chip to {who}, first clockwise from the button ({table.rule(RuleKey.ODD_CHIP).cite})."
-    return text
-
-
-def _showdown(table: TableState, hand: Hand) -> None:
-    hand.phase = Phase.SHOWDOWN
-    board = [table.cards[uid].card for uid in hand.board.cards]
-    hands: dict[int, Sequence[str]] = {
-        seat: [table.cards[uid].card for uid in hand.dealt.hole[seat]]
-        for seat in hand.live()
-        if len(hand.dealt.hole[seat]) == 2 and seat not in hand.dealt.jokers
-    }
-    if len(board) != 5 or len(hands) < 2:
-        return
-    if any(is_unknown(card) for card in [*board, *(c for cards in hands.values() for c in cards)]):
-        return  # a card the table could not read is in play: the dealer reads the hands
-    ranks = hand_ranks(hands, board)  # each hand read once, for the showdown and for every pot
-    tied = best_of(ranks, ranks)
-    name = describe([*hands[tied[0]], *board])
-    who = " and ".join(f"seat {s}" for s in tied)
-    summary = f"{who} {'split the pot' if len(tied) > 1 else 'wins'} with {name}"
-    rule = table.rule(RuleKey.SHOWDOWN)
-
-    def best(seats: Sequence[int]) -> Sequence[int]:
-        return best_of(ranks, seats)  # none to read: (), and the pot is split
-
-    pots = _award(table, hand, best)
-    remedy = rule.text(summary=summary) + (f" {_pots_text(table, pots)}" if pots else "")
-    hand.showdown = table.emit(Ruling(t=table.t, ruling=RulingKind.SHOWDOWN, rule=rule.cite,
-                                      remedy=remedy, winners=tied, hand=name, pots=pots))
-    table.unconfirmed.remove(hand.showdown)

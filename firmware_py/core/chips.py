@@ -20,6 +20,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from firmware_py.core.game import Structure
+from firmware_py.core.pots import Pot
+
+__all__ = ["NO_LIMIT", "RAISE_RULES", "HandChips", "Limits", "Pot", "Problem", "Stakes", "TableChips", "Wager"]
+
 RAISE_RULES = ("increment", "double_faced", "double_full_bet")
 
 
@@ -31,6 +36,28 @@ class Problem(StrEnum):
     OVER_STACK = "over_stack"  # a notice: the press is not taken
     NOT_ABOVE_BET = "not_above_bet"  # a notice: the press is not taken
     CHECK_FACING_BET = "check_facing_bet"  # a notice: the press is not taken
+    OVER_LIMIT = "over_limit"  # over the pot (pot limit) or the fixed size (fixed limit): not taken
+    CAPPED = "capped"  # fixed limit: the round's raises are capped; a ruling, not taken
+    FIXED_SIZE = "fixed_size"  # fixed limit: an amount keyed other than the fixed size; the fixed size is taken
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Limits:
+    """The game's betting structure, as the chips apply it.
+
+    >>> chips = HandChips(order=(2, 3, 1), stacks={1: 1000, 2: 1000, 3: 1000}, blinds=(2, 3),
+    ...                   level=Stakes(small=50, big=100), limits=Limits(structure=Structure.POT_LIMIT))
+    >>> chips.max_to(1)  # the call (100) and the pot after it (350): a raise to 350
+    350
+    """
+
+    structure: Structure = Structure.NO_LIMIT
+    sizes: tuple[int, ...] = ()  # fixed limit: the bet of each betting round, in chips
+    raise_cap: int = 0  # fixed limit: the raises a round allows after the bet
+    cap_heads_up: bool = False  # fixed limit: the cap holds heads-up too (else raising is unlimited there)
+
+
+NO_LIMIT = Limits()
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -76,26 +103,6 @@ class Wager:
         return f"{self.name} {self.to:,}"  # the seat's total for the round, as the chips in front of it
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Pot:
-    """A pot (the main pot first, then side pots): its chips, the seats that may win it, and who did."""
-
-    amount: int
-    seats: tuple[int, ...]
-    winners: tuple[int, ...] = ()
-    shares: tuple[tuple[int, int], ...] = ()  # (seat, chips), odd chips included
-    odd_chips: tuple[int, ...] = ()  # seats that got one odd chip each
-
-    def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"amount": self.amount, "seats": list(self.seats)}
-        if self.winners:
-            out["winners"] = list(self.winners)
-            out["shares"] = {str(seat): chips for seat, chips in self.shares}
-        if self.odd_chips:
-            out["odd_chips"] = list(self.odd_chips)
-        return out
-
-
 @dataclass(kw_only=True, slots=True)
 class HandChips:
     """Stacks, bets and pots of one hand. `order` is the deal order: first seat left of the button first."""
@@ -128,6 +135,10 @@ class HandChips:
     awarded: tuple[Pot, ...] = ()
     settled: bool = False
     log: list[Wager] = field(default_factory=list)  # every action taken, in order (for the hand history)
+    limits: Limits = NO_LIMIT
+    round_index: int = 0  # betting rounds ended so far (0: pre-flop)
+    bets: int = 0  # full bets and raises this round (fixed limit: against the cap; the big blind is the first)
+    capped: bool = False  # fixed limit: the cap was reached with three or more not all in (it stays)
 
     def __post_init__(self) -> None:
         if self.raise_rule not in RAISE_RULES:
@@ -178,7 +189,8 @@ class HandChips:
         # The minimum bring-in stays the big blind even when the big blind cannot post it in full.
         self.current = self.level.big if big is not None else max(self.street_bet.values(), default=0)
         self.full_bet = self.current
-        self.increment = self.level.big
+        self.increment = self.fixed_size() or self.level.big
+        self.bets = 1 if self.current else 0
 
     # ------------------------------------------------------------------------------------------
     # Reading
@@ -189,8 +201,37 @@ class HandChips:
     def to_call(self, seat: int) -> int:
         return max(0, min(self.current - self.street_bet[seat], self.behind[seat]))
 
+    def fixed_size(self) -> int:
+        """Fixed limit: the bet of this betting round (0 for the big-bet games)."""
+        sizes = self.limits.sizes
+        return sizes[min(self.round_index, len(sizes) - 1)] if sizes else 0
+
+    def max_to(self, seat: int) -> int | None:
+        """The largest bet or raise (a total for the round) the game allows the seat; None: no limit but the stack.
+
+        Pot limit: the bet faced, called, and the pot after the call. Fixed limit: the fixed size.
+        """
+        structure = self.limits.structure
+        if structure is Structure.POT_LIMIT:
+            return self.current + self.pot_total() + (self.current - self.street_bet[seat])
+        if structure is Structure.FIXED_LIMIT:
+            return self.min_to()
+        return None
+
+    def cap_reached(self) -> bool:
+        """Fixed limit: the bet and its raises are capped this round (unlimited heads-up, if the house says so)."""
+        limits = self.limits
+        if limits.structure is not Structure.FIXED_LIMIT or self.bets < 1 + limits.raise_cap:
+            return False
+        if self.capped or limits.cap_heads_up:
+            return True
+        return len([seat for seat in self.live() if self.behind[seat] > 0]) > 2
+
     def min_to(self) -> int:
         """The smallest legal bet or raise (a total for the round), by the profile's raise rule."""
+        size = self.fixed_size()
+        if size:  # fixed limit: the bet, or the last full bet and one more
+            return self.full_bet + size if self.current else size
         if self.current == 0:
             return self.level.big
         if self.raise_rule == "double_faced":
@@ -233,13 +274,30 @@ class HandChips:
             return self._apply(seat, "check", self.street_bet[seat])
         if name == "call":
             return self._apply(seat, "call" if owe > 0 else "check", min(self.current, stack_to))
+        word = "bet" if self.current == 0 else "raise"
+        limit = self.max_to(seat)
+        raising = name != "allin" or stack_to > self.current
+        if raising and self.cap_reached():
+            return Wager(seat=seat, name=word, to=self.street_bet[seat], put=0, taken=False,
+                         problem=Problem.CAPPED, keyed=amount, minimum=self.current)
         if name == "allin":
+            if limit is not None and stack_to > limit:
+                return Wager(seat=seat, name="allin", to=self.street_bet[seat], put=0, taken=False,
+                             problem=Problem.OVER_LIMIT, keyed=stack_to, minimum=limit)
             return self._apply(seat, "allin", stack_to)
         # bet or raise: a total to; none keyed means the minimum
-        word = "bet" if self.current == 0 else "raise"
         minimum = self.min_to()
         if amount is None:
             return self._apply(seat, word, min(minimum, stack_to))
+        if self.limits.structure is Structure.FIXED_LIMIT:  # one size: whatever was keyed, the bet is the fixed one
+            wager = self._apply(seat, word, min(minimum, stack_to))
+            if amount == wager.to:
+                return wager
+            return Wager(seat=seat, name=wager.name, to=wager.to, put=wager.put, allin=wager.allin,
+                         raises=wager.raises, problem=Problem.FIXED_SIZE, keyed=amount, minimum=wager.to)
+        if limit is not None and amount > limit and amount <= stack_to:
+            return Wager(seat=seat, name=word, to=self.street_bet[seat], put=0, taken=False,
+                         problem=Problem.OVER_LIMIT, keyed=amount, minimum=limit)
         if amount > stack_to:
             return Wager(seat=seat, name=word, to=self.street_bet[seat], put=0, taken=False,
                          problem=Problem.OVER_STACK, keyed=amount, minimum=stack_to)
@@ -267,9 +325,11 @@ class HandChips:
             full = to >= self.min_to()
             if full:
                 base = self.full_bet if self.raise_rule == "double_full_bet" else self.current
-                self.increment = max(to - base, self.level.big)
+                self.increment = self.fixed_size() or max(to - base, self.level.big)
                 self.full_bet = to
                 self.pending = 0
+                self.bets += 1
+                self.capped = self.capped or self.cap_reached()
             else:
                 # A short all-in. Several of them reopen the betting once they add up to a full
                 # raise (No-Limit 4); pokerkit and the rulebooks measure the next raise from it.
@@ -298,6 +358,10 @@ class HandChips:
         self.pending = 0
         self.acted_at = {}
         self.raised_by = 0
+        self.round_index += 1
+        self.increment = self.fixed_size() or self.level.big
+        self.bets = 0
+        self.capped = False
 
     def fold_out(self, seat: int) -> None:
         """A hand ruled dead or a seat gone: its chips stay in the pot."""
@@ -408,8 +472,12 @@ class TableChips:
         return sorted(seat for seat in seats if stacks.get(seat) == 0)
 
     def start_hand(self, order: Sequence[int], blinds: tuple[int | None, int | None],
-                   raise_rule: str, *, ante_leaves_a_chip: bool = False) -> str | None:
-        """Post antes and blinds for a new hand; a message when chips cannot be counted for it."""
+                   raise_rule: str, *, limits: Limits = NO_LIMIT,
+                   ante_leaves_a_chip: bool = False) -> str | None:
+        """Post antes and blinds for a new hand; a message when chips cannot be counted for it.
+
+        `limits` is the game's betting structure, fixed limit's sizes given in big blinds (1, 1, 2, 2).
+        """
         message = self.finish()
         self.hand = None
         if not self.on:
@@ -420,8 +488,12 @@ class TableChips:
         if missing:
             return f"no stack for seat {', '.join(map(str, missing))}: chips are not counted this hand"
         level = self.level or Stakes(small=0, big=0)
+        if limits.structure is Structure.FIXED_LIMIT:  # the small bet is the big blind, the big bet twice it
+            limits = Limits(structure=limits.structure, sizes=tuple(level.big * n for n in limits.sizes),
+                            raise_cap=limits.raise_cap, cap_heads_up=limits.cap_heads_up)
         self.hand = HandChips(order=tuple(order), stacks=self.stacks, blinds=blinds, level=level,
-                              raise_rule=raise_rule, ante_leaves_a_chip=ante_leaves_a_chip)
+                              raise_rule=raise_rule, limits=limits,
+                              ante_leaves_a_chip=ante_leaves_a_chip)
         broke = [seat for seat in order if self.stacks[seat] == 0]
         if broke:
             return f"seat {', '.join(map(str, broke))} has no chips: take the seat out or give it a stack"

@@ -3,7 +3,8 @@
 Feed events in session order; each call returns the rulings (and operator notices) it caused, and
 `snapshot()` gives an immutable view of the table for the display and the daemon. This module holds
 the core's front (its API, the dispatch of each event to the rule handler of its concept, undo and
-checkpoints); the rules themselves are in flow.py, misdeals.py, shoe.py, streets.py and betting.py.
+checkpoints); the routing of each event is in route.py, the rules themselves in the handlers flow.py, shoe.py,
+streets.py and betting.py, which change the hand's phase through transitions.py (showdown.py, deal.py).
 """
 
 from __future__ import annotations
@@ -15,24 +16,23 @@ from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
 from typing import Any
 
-from firmware_py.core import (  # the rule handlers, and the modules whose records pickle by constructor (see the end)
-    betting,
+from firmware_py.core import (  # the routing to the rule handlers, and the modules whose records pickle by constructor
     chips,
     decks,
     events,
-    flow,
+    game,
     hand,
+    phase,
+    pots,
     profiles,
     race,
-    racing,
+    route,
     rulings,
     seating,
-    shoe,
     snapshot,
-    streets,
 )
 from firmware_py.core.chips import HandChips, Stakes
-from firmware_py.core.events import SHOE, Button, ButtonName, Event, Gone, Level, Race, Read, Seat, Setup, Stacks
+from firmware_py.core.events import Button, ButtonName, Event, Setup
 from firmware_py.core.hand import Hand, Taken
 from firmware_py.core.profiles import Profile
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling
@@ -40,10 +40,6 @@ from firmware_py.core.snapshot import TableSnapshot, snapshot_of
 from firmware_py.core.state import SAVED, TableState
 
 UNDO_HANDS = 3  # hand boundaries whose state is kept: undo reaches back into the last two hands
-HANDLERS: dict[type, Callable[[TableState, Any], None]] = {  # an event after the setup, by its type
-    Read: shoe.read, Gone: streets.gone, Button: flow.press, Seat: flow.seat_change,
-    Stacks: betting.chip_event, Level: betting.chip_event, Race: flow.color_up,
-}
 
 
 _FROZEN_TYPES: dict[type, bool] = {}  # per type: nothing mutates its values in place (tuples: see items)
@@ -254,19 +250,7 @@ class TableCore:
         return tuple(hand.betting.taken) if hand is not None else ()
 
     def _apply(self, event: Event) -> None:
-        table = self._table
-        hand = table.hand
-        if hand is not None and hand.board.settle is not None and not (
-                isinstance(event, Gone) or (isinstance(event, Read) and event.antenna != SHOE)):
-            streets.judge_burns(table, hand, hand.board.settle)  # the street's burns, once its cards settled
-        if isinstance(event, Setup):
-            flow.setup(table, event)
-        elif table.profile is None:
-            table.notice(NoticeKind.IGNORED, "no setup yet: the session must start with a setup line")
-        elif table.race is not None and isinstance(event, Read | Button) and racing.takes(table, event):
-            pass  # a chip race's card or press (racing.py)
-        else:
-            HANDLERS[type(event)](table, event)
+        route.apply(self._table, event)
 
     # -- undo and resume at the cost of one hand -------------------------------------------------
 
@@ -354,7 +338,7 @@ class TableCore:
 
 def _pickle_by_constructor() -> None:
     """Every frozen record of the core pickles by its constructor (see _pickled)."""
-    for module in (chips, decks, events, hand, profiles, race, rulings, seating, snapshot):
+    for module in (chips, decks, events, game, hand, phase, pots, profiles, race, rulings, seating, snapshot):
         for kind in vars(module).values():
             if (isinstance(kind, type) and kind.__module__ == module.__name__ and is_dataclass(kind)
                     and _frozen_type(kind)):

@@ -11,14 +11,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 
 from firmware_py.core.cards import RANKS, SUITS
+from firmware_py.core.game import HandRule
 
 try:
     # The C functions behind phevaluator's public `evaluate_5cards` ... `evaluate_7cards`, called
     # directly: the public wrappers convert every argument in Python, which is most of the time
     # when the chances enumerate a thousand boards. If a release moves them, the public ones work.
-    from phevaluator._pheval import evaluate_5cards, evaluate_6cards, evaluate_7cards
+    from phevaluator._pheval import evaluate_5cards, evaluate_6cards, evaluate_7cards, evaluate_omaha_cards
 except ImportError:  # pragma: no cover - depends on the installed phevaluator
-    from phevaluator import evaluate_5cards, evaluate_6cards, evaluate_7cards
+    from phevaluator import evaluate_5cards, evaluate_6cards, evaluate_7cards, evaluate_omaha_cards
 
 # phevaluator numbers cards rank * 4 + suit, suits in the order clubs, diamonds, hearts, spades.
 _PH_SUITS = "cdhs"
@@ -28,6 +29,8 @@ _RANK_BY_SIZE: dict[int, Callable[..., int]] = {5: evaluate_5cards, 6: evaluate_
 _RANK_ORDER = {rank: index for index, rank in enumerate(RANKS)}
 RANK_7: Callable[[int, int, int, int, int, int, int], int] = evaluate_7cards
 """Rank of seven card ids (`card_id`): lower is better. The inner loop of the win chances."""
+RANK_OMAHA: Callable[..., int] = evaluate_omaha_cards
+"""Rank of five board card ids then four hole card ids, exactly two from the hand: lower is better."""
 
 RANK_NAMES = {
     "2": ("two", "twos"), "3": ("three", "threes"), "4": ("four", "fours"), "5": ("five", "fives"),
@@ -136,9 +139,60 @@ def winners(hands: dict[int, Sequence[str]], board: Sequence[str]) -> tuple[tupl
     return tied, describe([*hands[tied[0]], *board])
 
 
-def hand_ranks(hands: Mapping[int, Sequence[str]], board: Sequence[str]) -> dict[int, int]:
+def hand_ranks(hands: Mapping[int, Sequence[str]], board: Sequence[str],
+               rule: HandRule = HandRule.BEST_FIVE) -> dict[int, int]:
     """Each seat's rank (lower is better) with the board: read once, then asked of every pot."""
+    if rule is HandRule.TWO_FROM_HAND:
+        return {seat: omaha_strength(cards, board) for seat, cards in hands.items()}
     return {seat: strength([*cards, *board]) for seat, cards in hands.items()}
+
+
+def omaha_strength(hole: Sequence[str], board: Sequence[str]) -> int:
+    """Rank of the best hand of exactly two hole cards and three of the five board cards: lower is better.
+
+    phevaluator reads four hole cards; with five, the best two are among some four of them.
+
+    >>> board = ["Ah", "Kh", "Qh", "2c", "3d"]
+    >>> category(omaha_strength(["Jh", "7s", "8s", "9c"], board)), category(strength(["Jh", "Th", *board]))
+    ('high card', 'straight flush')
+    """
+    if not 3 <= len(board) <= 5 or not 4 <= len(hole) <= 6:
+        raise ValueError(f"an Omaha hand is read with three to five board cards and four to six hole cards, "
+                         f"not {len(board)} and {len(hole)}")
+    common = [card_id(card) for card in board]
+    ids = [card_id(card) for card in hole]
+    if len(common) < 5:  # before the river (the outs on the flop and the turn): every two and three
+        return min(int(evaluate_5cards(*two, *three)) for two in combinations(ids, 2)
+                   for three in combinations(common, 3))
+    return min(int(evaluate_omaha_cards(*common, *four)) for four in combinations(ids, 4))
+
+
+def best_omaha_five(hole: Sequence[str], board: Sequence[str]) -> tuple[str, ...]:
+    """The five cards of the best Omaha hand: two of the hole cards, then three of the board."""
+    best = omaha_strength(hole, board)
+    for two in combinations(hole, 2):
+        for three in combinations(board, 3):
+            if evaluate_5cards(*(card_id(card) for card in (*two, *three))) == best:
+                return (*two, *three)
+    raise AssertionError("phevaluator ranked the Omaha hand better than any two and three")  # pragma: no cover
+
+
+def _two_card_order(two: Sequence[str]) -> tuple[int, int, int]:
+    high, low = sorted((_RANK_ORDER[card[0]] for card in two), reverse=True)
+    return (int(high == low), high, low)
+
+
+def describe_hand(hole: Sequence[str], board: Sequence[str], rule: HandRule = HandRule.BEST_FIVE) -> str:
+    """The hand a player holds with the board, by the game's rule, in people's words."""
+    if rule is HandRule.TWO_FROM_HAND and len(board) == 5:
+        return describe(best_omaha_five(hole, board))
+    if rule is HandRule.TWO_FROM_HAND:  # before the river: what the hand holds so far, two from the hand
+        best = min((strength([*two, *three]), (*two, *three))
+                   for two in combinations(hole, 2) for three in combinations(board, 3)) if len(board) >= 3 else None
+        if best is not None:
+            return describe(best[1])
+        return describe(max(combinations(hole, 2), key=_two_card_order))  # before the flop: the best two
+    return describe([*hole, *board])
 
 
 def best_of(ranks: Mapping[int, int], seats: Iterable[int]) -> tuple[int, ...]:

@@ -60,6 +60,7 @@ class Setup:
     decks: tuple[Deck, ...]
     in_play: str
     deck_files: tuple[str, ...] = ()
+    game: str = "holdem"  # the game dealt from the next hand (a name in core/game.py's GAMES)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

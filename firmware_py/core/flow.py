@@ -1,14 +1,19 @@
-"""The table's flow: the setup, seats taken and left, the dealer's panel, and hands started and ended."""
+"""The table's flow: the setup, seats taken and left, the dealer's table buttons, and hands started and ended.
+
+A handler: route.py calls it; it changes the hand's phase through transitions.py.
+"""
 
 from __future__ import annotations
 
-from firmware_py.core import betting, misdeals, racing, shoe
+from firmware_py.core import transitions
+from firmware_py.core.chips import NO_LIMIT, Limits
 from firmware_py.core.decks import Deck
-from firmware_py.core.events import PLAYER_ACTIONS, Button, ButtonName, Race, Seat, SeatStatus, Setup
+from firmware_py.core.events import Seat, SeatStatus, Setup
+from firmware_py.core.game import GAMES, Structure
 from firmware_py.core.hand import CardInfo, Dealt, Hand
-from firmware_py.core.rulings import NoticeKind, RulingKind
+from firmware_py.core.phase import IN_PLAY, ClockView, Phase
+from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind
 from firmware_py.core.seating import Positions, between, first_positions, next_positions
-from firmware_py.core.snapshot import HAND_OVER, IN_PLAY, NO_HAND, ClockView, Phase
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey
 
@@ -19,7 +24,13 @@ def setup(table: TableState, event: Setup) -> None:
         raise ValueError(f"unknown profile {event.profile!r}: the profiles are {names}")
     if event.button not in event.seats:
         raise ValueError(f"the button seat {event.button} is not among the seats {list(event.seats)}")
-    table.profile = table.profiles[event.profile]
+    profile = table.profiles[event.profile]
+    game = GAMES.get(event.game)
+    if game is None or game.name not in profile.games:
+        raise ValueError(f"the game {event.game!r} is not one the {profile.name} profile deals: "
+                         f"its games are {', '.join(profile.games)}")
+    table.profile = profile
+    table.game = game  # from the next hand: one being dealt goes on as the game it began
     table.cards = {}
     decks: dict[str, Deck] = {deck.name: deck for deck in event.decks}
     for deck in event.decks:
@@ -31,11 +42,25 @@ def setup(table: TableState, event: Setup) -> None:
     hand = table.hand
     if hand is not None and hand.phase in IN_PLAY:
         if event.button != hand.positions.button:
-            misdeals.button_out_of_position(table, hand, event.button)
+            button_out_of_position(table, hand, event.button)
         return
     table.button_seat = event.button
     table.previous = None
     table.redeal = None
+
+
+def button_out_of_position(table: TableState, hand: Hand, button: int) -> None:
+    """A setup during the hand moved the button: a misdeal while the window is open, else the profile's remedy."""
+    corrected = first_positions(button, table.occupied)
+    rule = table.rule(RuleKey.BUTTON_OUT_OF_POSITION)
+    if hand.betting.window_open:
+        transitions.misdeal(table, hand, RuleKey.BUTTON_OUT_OF_POSITION, Cause.BUTTON_OUT_OF_POSITION, seat=button)
+        table.redeal = corrected
+        return
+    table.emit(Ruling(t=table.t, ruling=RulingKind.MISDEAL_TOO_LATE, cause=Cause.BUTTON_OUT_OF_POSITION,
+                      seat=button, rule=f"{rule.source}: {rule.word('too_late_rule')}",
+                      remedy=rule.word("too_late_remedy")))
+    table.corrected = corrected  # the next hand moves on from the right positions
 
 
 def seat_change(table: TableState, event: Seat) -> None:
@@ -52,50 +77,46 @@ def seat_change(table: TableState, event: Seat) -> None:
     if hand is not None and in_hand and event.seat not in hand.betting.folded:
         hand.betting.folded.add(event.seat)
         table.notice(NoticeKind.IGNORED, f"seat {event.seat} left during the hand: folded")
-        betting.after_action(table, hand)
+        transitions.after_action(table, hand)
 
 
-def press(table: TableState, event: Button) -> None:
-    name, hand = event.name, table.hand
-    if name in PLAYER_ACTIONS and hand is not None and hand.phase not in NO_HAND:  # the common press first
-        betting.action(table, hand, name, event.seat, event.amount)
-    elif name is ButtonName.NEW_HAND:
-        new_hand(table)
-    elif name is ButtonName.HAND_END:
-        hand_end(table)
-    elif name is ButtonName.CONFIRM:
-        if table.unconfirmed:
-            done = table.unconfirmed.pop(0)
-            table.notice(NoticeKind.CONFIRMED, f"{done.ruling} ({done.rule})")
-    elif hand is None or hand.phase in NO_HAND:
-        table.notice(NoticeKind.IGNORED, f"{name} pressed with no hand in progress")
-    elif name is ButtonName.ROUND_DONE:
-        if hand.phase is Phase.BETTING:
-            betting.close_round(table, hand)
-        elif hand.phase is Phase.BOARD and hand.board.deal is not None and not hand.board.deal.shoe:
-            pass  # the presses already showed the round complete
-        else:
-            table.notice(NoticeKind.IGNORED, "round_done pressed while no betting round is open")
-    elif name is ButtonName.EXPOSED:
-        shoe.exposed_button(table, hand)
-    elif name is ButtonName.BOXED:
-        shoe.boxed_button(table, hand)
-    elif name is ButtonName.MISDEAL:
-        if hand.phase is Phase.SHOWDOWN:
-            table.notice(NoticeKind.IGNORED, "misdeal pressed after the hand reached showdown")
-        elif hand.betting.window_open:
-            misdeals.misdeal(table, hand, RuleKey.DEALER_CALLED, Cause.DEALER_CALLED)
-        else:
-            misdeals.too_late(table, hand, Cause.DEALER_CALLED, seat=None)
-    elif name is ButtonName.CLOCK:
-        assert table.profile is not None
-        clock = table.profile.clock
-        if hand.betting.to_act is None:
-            table.notice(NoticeKind.IGNORED, "clock pressed with no player to act")
-        else:
-            hand.clock = ClockView(seat=hand.betting.to_act, started_t=table.t, seconds=clock.seconds,
-                                   warnings=tuple(float(w) for w in clock.warnings),
-                                   countdown=clock.countdown, rule=clock.cite)
+def confirm(table: TableState) -> None:
+    """The dealer confirms the oldest ruling shown."""
+    if table.unconfirmed:
+        done = table.unconfirmed.pop(0)
+        table.notice(NoticeKind.CONFIRMED, f"{done.ruling} ({done.rule})")
+
+
+def round_done(table: TableState, hand: Hand) -> None:
+    """The dealer says the betting round is complete."""
+    if hand.phase is Phase.BETTING:
+        transitions.close_round(table, hand)
+    elif hand.phase is Phase.BOARD and hand.board.deal is not None and not hand.board.deal.shoe:
+        pass  # the presses already showed the round complete
+    else:
+        table.notice(NoticeKind.IGNORED, "round_done pressed while no betting round is open")
+
+
+def misdeal_called(table: TableState, hand: Hand) -> None:
+    """The dealer calls a misdeal: one while the window is open, the profile's remedy once it closed."""
+    if hand.phase is Phase.SHOWDOWN:
+        table.notice(NoticeKind.IGNORED, "misdeal pressed after the hand reached showdown")
+    elif hand.betting.window_open:
+        transitions.misdeal(table, hand, RuleKey.DEALER_CALLED, Cause.DEALER_CALLED)
+    else:
+        transitions.too_late(table, hand, Cause.DEALER_CALLED, seat=None)
+
+
+def clock(table: TableState, hand: Hand) -> None:
+    """The shot clock on the player to act, per the profile."""
+    assert table.profile is not None
+    shot = table.profile.clock
+    if hand.betting.to_act is None:
+        table.notice(NoticeKind.IGNORED, "clock pressed with no player to act")
+    else:
+        hand.clock = ClockView(seat=hand.betting.to_act, started_t=table.t, seconds=shot.seconds,
+                               warnings=tuple(float(w) for w in shot.warnings),
+                               countdown=shot.countdown, rule=shot.cite)
 
 
 def new_hand(table: TableState) -> None:
@@ -131,16 +152,22 @@ def new_hand(table: TableState) -> None:
             return
         positions = next_positions(table.previous, seated, table.profile.blinds)
     positions = _seat_new_players(table, positions)
+    if len(positions.deal_order) > table.game.max_players:
+        table.notice(NoticeKind.IGNORED, f"new_hand: {table.game.title} deals at most {table.game.max_players} "
+                     f"players from one deck ({table.game.hole_text()} each, the board and its burns); "
+                     f"{len(positions.deal_order)} are seated: take seats out, or set up another game")
+        return
     table.redeal = None
     table.corrections = []
     table.hand_number += 1
-    slots: list[str | None] = [None] * (2 * len(positions.deal_order))
-    table.hand = Hand(number=table.hand_number, positions=positions,
+    slots: list[str | None] = [None] * (table.game.hole_cards * len(positions.deal_order))
+    table.hand = Hand(number=table.hand_number, positions=positions, game=table.game,
                       dealt=Dealt(slots=slots, hole={seat: [] for seat in positions.deal_order}))
     table.unconfirmed = []
     leaves_a_chip = table.rule(RuleKey.SHORT_BLIND).procedure == "ante_leaves_a_chip"  # RPL Tournaments 19
     message = table.chips.start_hand(positions.deal_order, (positions.small_blind, positions.big_blind),
-                                     table.rule(RuleKey.MIN_RAISE).procedure, ante_leaves_a_chip=leaves_a_chip)
+                                     table.rule(RuleKey.MIN_RAISE).procedure, limits=_limits(table),
+                                     ante_leaves_a_chip=leaves_a_chip)
     for said in (settled, message):
         if said:
             table.notice(NoticeKind.IGNORED, said)
@@ -154,6 +181,16 @@ def new_hand(table: TableState) -> None:
             table.ruling(RulingKind.SHORT_BLIND, RuleKey.SHORT_BLIND, cause=Cause.NO_CHIP_AFTER_ANTE, seat=seat,
                          fill={"detail": "not enough to post the ante and keep a chip: eliminated",
                                "amount": f"{table.chips.hand.committed[seat]:,}"})
+
+
+def _limits(table: TableState) -> Limits:
+    """The game's betting structure for the chips: fixed limit's sizes in big blinds and the house's raise cap."""
+    game = table.game
+    if game.betting is Structure.NO_LIMIT:
+        return NO_LIMIT
+    cap = table.rule(RuleKey.LIMIT_RAISES)
+    return Limits(structure=game.betting, sizes=game.limit_bets, raise_cap=cap.number("raises"),
+                  cap_heads_up=cap.word("heads_up") == "capped")
 
 
 def _seat_new_players(table: TableState, positions: Positions) -> Positions:
@@ -203,11 +240,3 @@ def hand_end(table: TableState) -> None:
     hand.phase = Phase.IDLE
     hand.betting.to_act = None
     hand.clock = None
-
-
-def color_up(table: TableState, event: Race) -> None:
-    """A `race` event: a chip race is held between hands (racing.py deals it, race.py rules it)."""
-    if table.hand is not None and table.hand.phase not in HAND_OVER:
-        table.notice(NoticeKind.IGNORED, "race: a chip race is held between hands; finish the hand first: not taken")
-        return
-    racing.start(table, event)

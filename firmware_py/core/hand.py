@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 
 from firmware_py.core.board import Board, StreetDeal
 from firmware_py.core.events import ButtonName
+from firmware_py.core.game import HOLDEM, Game
+from firmware_py.core.phase import ClockView, Phase
 from firmware_py.core.profiles import MisdealWindow
 from firmware_py.core.rulings import Ruling, Street
 from firmware_py.core.seating import Positions
-from firmware_py.core.snapshot import ClockView, Phase
 from firmware_py.core.vocab import Where
 
 
@@ -105,6 +106,7 @@ class Betting:
 class Hand:
     number: int
     positions: Positions
+    game: Game = HOLDEM  # what this hand deals, whatever a setup during it says for the next
     phase: Phase = Phase.DEALING
     street: Street = Street.PREFLOP
     where: dict[str, Where] = field(default_factory=dict)
@@ -118,7 +120,8 @@ class Hand:
 
     def copy(self) -> Hand:
         """A copy sharing nothing mutable (an undo checkpoint): written out, as one is kept at every hand."""
-        return Hand(number=self.number, positions=self.positions, phase=self.phase, street=self.street,
+        return Hand(number=self.number, positions=self.positions, game=self.game, phase=self.phase,
+                    street=self.street,
                     where=self.where.copy(), identity=self.identity.copy(), dealt=self.dealt.copy(),
                     betting=self.betting.copy(), board=self.board.copy(), clock=self.clock,
                     rulings=self.rulings.copy(), showdown=self.showdown)

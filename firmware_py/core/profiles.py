@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_py.core.events import ButtonName
+from firmware_py.core.game import DEFAULT as DEFAULT_GAME
+from firmware_py.core.game import GAMES
 from firmware_py.core.mistakes import Mistakes, closest, shown, unquoted
 from firmware_py.core.vocab import RuleKey
 
@@ -27,6 +29,7 @@ _PARAMETERS: dict[RuleKey, dict[str, type]] = {
     RuleKey.CHIP_RACE: {"procedure": str},
     RuleKey.SHORT_BLIND: {"procedure": str},
     RuleKey.OUT_OF_TURN: {"changed_by": str, "always_binding": str, "bet_posts": str, "no_raise_after": str},
+    RuleKey.LIMIT_RAISES: {"raises": int, "heads_up": str},
 }
 # Every rule the core consults (the closed set RuleKey, in its order), with the parameters it reads.
 RULE_PARAMS: dict[RuleKey, dict[str, type]] = {key: _PARAMETERS.get(key, {}) for key in RuleKey}
@@ -55,6 +58,8 @@ WORDS: dict[str, tuple[tuple[str, ...], bool]] = {  # parameter -> (the words, w
     "always_binding": (("fold", "check", "call", "bet", "raise", "allin"), True),
     "bet_posts": (("declared", "minimum"), False),
     "no_raise_after": (("check", "call"), True),
+    # limit_raises: whether the cap on raises holds heads-up (`capped`) or raising is unlimited there.
+    "heads_up": (("unlimited", "capped"), False),
     # [blinds] where a player moved to the table (balancing) waits for the button to pass:
     # as_new_player (the new-player rule), small_blind_or_button (dealt in anywhere else),
     # between_button_and_small_blind, or never (dealt in at once, in any position).
@@ -81,7 +86,8 @@ SECTIONS: dict[str, dict[str, type]] = {
     },
 }
 # rulebook: the book's title; rulebook_source: where a reader finds it (the books are not shipped).
-TOP_KEYS = {"profile": str, "title": str, "parent": str, "rulebook": str, "rulebook_source": str}
+# games: the games the house deals (core/game.py's names), inherited from the parent when not given.
+TOP_KEYS = {"profile": str, "title": str, "parent": str, "rulebook": str, "rulebook_source": str, "games": list}
 # The whole numbers a profile may hold, inclusive: outside them a ruling would silently change.
 RANGES: dict[str, tuple[int, int]] = {
     "first_cards": (0, 2),  # the first or the first two cards of the deal
@@ -92,6 +98,7 @@ RANGES: dict[str, tuple[int, int]] = {
     "seconds": (1, 3600),
     "countdown": (0, 3600),
     "warnings": (1, 3600),
+    "raises": (1, 10),  # raises after the bet in a fixed-limit betting round
 }
 # What a remedy may name in {braces}, with the sample each is rendered with once at load.
 PLACEHOLDERS: dict[str, object] = {
@@ -99,7 +106,7 @@ PLACEHOLDERS: dict[str, object] = {
     "detail": "seat 4 has the wrong number of cards", "expected": 4, "position": "second",
     "summary": "seat 3 wins with two pair", "antenna": "shoe", "uid": "04A1B2C3D4E5F6",
     "counted": "seat 3's hole card", "amount": 40, "minimum": 20, "pot": 120,
-    "declared": "bet 400", "waiting": 2,
+    "declared": "bet 400", "waiting": 2, "maximum": 600, "game": "Pot-Limit Omaha", "hole": "both cards",
 }
 NOT_EMPTY = frozenset({"rule", "remedy", "too_late_rule", "too_late_remedy", "heads_up_rule"})
 TEXT_MAX = 2000  # characters in a citation or remedy: the screen shows a few lines
@@ -203,6 +210,7 @@ class Profile:
     rules: Mapping[RuleKey, Rule]
     lineage: tuple[tuple[str, str], ...] = ()  # (profile, source file), the root first
     rulebook_source: str = ""  # where to read the rulebook: its publisher and site
+    games: tuple[str, ...] = (DEFAULT_GAME,)  # the games the house deals (names in core/game.py's GAMES)
 
     def file_of(self, profile: str) -> str:
         """The source file of a profile this one inherits from (or of itself)."""
@@ -296,6 +304,8 @@ def _validate(name: str, source: str, data: Mapping[str, Any], raw: Mapping[str,
         elif key in TOP_KEYS:
             with mistakes.check():
                 _check(source, key, value, TOP_KEYS[key])
+                if key == "games":
+                    _check_games(source, value)
     if data.get("profile") != name:
         mistakes.note(ProfileError(source, "profile",
                                    f"must be {name!r} (the file's name), not {shown(data.get('profile'))}"))
@@ -356,6 +366,18 @@ def _validate_rule(source: str, name_of_rule: str, entry: Any, mistakes: Mistake
             if field_name == "procedure" and value not in PROCEDURES[key]:
                 raise ProfileError(source, f"{where}.procedure",
                                    f"must be one of {', '.join(PROCEDURES[key])}, not {shown(value)}")
+
+
+def _check_games(source: str, games: list[Any]) -> None:
+    if not games:
+        raise ProfileError(source, "games", f"is empty: name at least one game ({', '.join(GAMES)})")
+    for game in games:
+        if not isinstance(game, str) or game not in GAMES:
+            hint = _hint(game, GAMES) if isinstance(game, str) else ""
+            raise ProfileError(source, "games", f"{shown(game)} is not a game{hint}; the games are "
+                                                f"{', '.join(GAMES)}")
+    if len(set(games)) != len(games):
+        raise ProfileError(source, "games", "names a game twice")
 
 
 def _check_words(source: str, where: str, value: str, words: tuple[str, ...], many: bool) -> None:
@@ -450,4 +472,6 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
         ),
         rules=built,
         lineage=tuple((ancestor, raw[ancestor][0]) for ancestor in root_first),
+        games=tuple(next((raw[ancestor][1]["games"] for ancestor in lineage if "games" in raw[ancestor][1]),
+                         [DEFAULT_GAME])),
     )

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from firmware_py.core.vocab import Cause
 
 if TYPE_CHECKING:
-    from firmware_py.core.chips import Pot
+    from firmware_py.core.pots import Pot
 
 
 class RulingKind(StrEnum):
@@ -30,6 +30,7 @@ class RulingKind(StrEnum):
     SHOWDOWN = "showdown"
     SHORT_CARD = "short_card"  # a seat short one card that may be dealt in proper sequence
     BET_TOO_SMALL = "bet_too_small"  # a bet or raise under the profile's minimum: brought up to it
+    BET_TOO_LARGE = "bet_too_large"  # a bet or raise over the game's limit (the pot, the fixed size): not taken
     RAISE_NOT_ALLOWED = "raise_not_allowed"  # a raise by a seat the betting was not reopened to
     ACTION_OUT_OF_TURN = "action_out_of_turn"  # a press for a seat the action has not reached
     UNKNOWN_CARD = "unknown_card"  # a card out of the shoe with a tag no enrolled deck knows: the dealer looks

@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from firmware_py.core.chips import Pot
+from firmware_py.core.chips import HandChips
+from firmware_py.core.phase import HAND_OVER, IN_PLAY, NO_HAND, ClockView, Phase
+from firmware_py.core.pots import Pot
 from firmware_py.core.race import RaceView, view_of
 from firmware_py.core.rulings import Ruling, Street
 
@@ -14,23 +16,10 @@ if TYPE_CHECKING:
     from firmware_py.core.hand import Hand
     from firmware_py.core.state import TableState
 
-
-class Phase(StrEnum):
-    """Where the hand is."""
-
-    IDLE = "idle"  # between hands: waiting for new_hand
-    DEALING = "dealing"  # hole cards coming out of the shoe
-    BETTING = "betting"  # a betting round is under way (`street` says which)
-    BOARD = "board"  # the round is done; burn and board cards for the next street are due
-    SHOWDOWN = "showdown"  # all streets dealt and bet; waiting for hand_end
-    MISDEALT = "misdealt"  # a misdeal or void hand was ruled; waiting for new_hand
-
-
-# Phases by what they allow, as sets: asked at every read and press, and on Python 3.11 a
-# member looked up on its enum class (`Phase.IDLE`) costs some 100 ns, five times a global's.
-IN_PLAY = frozenset({Phase.DEALING, Phase.BETTING, Phase.BOARD})  # cards coming or bets open
-NO_HAND = frozenset({Phase.IDLE, Phase.MISDEALT})  # nothing for a player's press to act on
-HAND_OVER = frozenset({Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN})  # a card read no longer changes the hand
+__all__ = [  # the phase's names too: the adapters read them here with the views
+    "HAND_OVER", "IN_HAND", "IN_PLAY", "LIVE", "NO_HAND", "OUT_OF_HAND", "ChipsView", "ClockView", "Phase",
+    "PlayerState", "SeatView", "TableSnapshot", "snapshot_of",
+]
 
 
 class PlayerState(StrEnum):
@@ -63,18 +52,6 @@ class SeatView:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class ClockView:
-    """The shot clock on a player: started at `started_t` (session seconds), per the profile."""
-
-    seat: int
-    started_t: float
-    seconds: float
-    warnings: tuple[float, ...]
-    countdown: int
-    rule: str
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ChipsView:
     """The chips of the hand: the pot (bets of this round included), its pots, and what the seat to act faces."""
 
@@ -84,6 +61,7 @@ class ChipsView:
     big: int = 0  # the big blind of the level in force, in chips (amounts in big blinds on the stream)
     to_call: int = 0
     min_raise_to: int | None = None  # the smallest legal bet or raise for the seat to act
+    max_raise_to: int | None = None  # the largest (pot limit: the pot; fixed limit: the fixed size); None: the stack
     may_raise: bool = True
     raised_by: int = 0  # the largest bet or raise increment of this round so far
     uncalled: int = 0  # chips of one seat nobody else could match: returned to it, part of no pot
@@ -118,6 +96,7 @@ class TableSnapshot:
     chips: ChipsView | None = None  # pot, side pots and the minimum raise, when the table counts chips
     actions: int = 0  # actions taken in this hand: a press made against another count is stale
     corrections: tuple[str, ...] = ()  # the operator's corrections (undo, stacks) since the hand began
+    game: str = "holdem"  # the hand's game (the next hand's between hands): a name in core/game.py's GAMES
     race: RaceView | None = None  # a chip race being dealt, or its result until the next hand (race.py)
 
     def seat(self, number: int) -> SeatView:
@@ -182,6 +161,7 @@ def snapshot_of(table: TableState) -> TableSnapshot:
         chips=_chips_view(table, hand),
         actions=len(hand.betting.taken) if hand is not None else 0,
         corrections=tuple(table.corrections),
+        game=hand.game.name if hand is not None and phase is not Phase.IDLE else table.game.name,
         race=view_of(table.race) if table.race is not None else None,
     )
 
@@ -193,6 +173,11 @@ def _seat_chips(table: TableState, seat: int) -> dict[str, Any]:
     if seat in table.chips.stacks:
         return {"stack": table.chips.stacks[seat]}
     return {}
+
+
+def _max_to(chips: HandChips, seat: int) -> int | None:
+    limit = chips.max_to(seat)
+    return None if limit is None else min(limit, chips.street_bet[seat] + chips.behind[seat])
 
 
 def _chips_view(table: TableState, hand: Hand | None) -> ChipsView | None:
@@ -210,6 +195,7 @@ def _chips_view(table: TableState, hand: Hand | None) -> ChipsView | None:
         to_call=chips.to_call(actor) if live and actor is not None else 0,
         min_raise_to=min(chips.min_to(), chips.street_bet[actor] + chips.behind[actor])
         if live and actor is not None else None,
-        may_raise=chips.may_raise(actor) if live and actor is not None else False,
+        max_raise_to=_max_to(chips, actor) if live and actor is not None else None,
+        may_raise=chips.may_raise(actor) and not chips.cap_reached() if live and actor is not None else False,
         raised_by=chips.raised_by,
     )

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 
 from firmware_py.core.chips import TableChips
+from firmware_py.core.game import HOLDEM, Game
 from firmware_py.core.hand import CardInfo, Hand
 from firmware_py.core.profiles import Profile, Rule
 from firmware_py.core.race import RaceState
@@ -18,12 +19,13 @@ from firmware_py.core.vocab import Cause, RuleKey
 class TableState:
     """All the rule handlers read and change: private to the core, which saves it and takes it back.
 
-    The handlers (flow.py, misdeals.py, shoe.py, streets.py, betting.py) take it as their first
+    The handlers (flow.py, shoe.py, streets.py, betting.py and the layers below them) take it as their first
     argument; what the current event caused collects in `out_rulings` and `out_notices`.
     """
 
     profiles: Mapping[str, Profile]  # the profiles a setup may name: the core's own, never saved
     profile: Profile | None = None
+    game: Game = HOLDEM  # the game the next hand deals (the setup's)
     t: float = 0.0
     occupied: set[int] = field(default_factory=set)
     joined: set[int] = field(default_factory=set)

@@ -1,14 +1,18 @@
-"""The board and its burns: board cards landing, a street complete, burns judged, premature and extra cards."""
+"""The board and its burns: board cards landing, a street complete, burns judged, premature and extra cards.
+
+A handler: route.py calls it; it deals through deal.py and changes the phase through transitions.py.
+"""
 
 from __future__ import annotations
 
-from firmware_py.core import betting, shoe
+from firmware_py.core import deal as dealing
+from firmware_py.core import transitions
 from firmware_py.core.board import NEXT_STREET, POSITION_STREET, STREET_ORDER, UNKNOWN_BURN, StreetDeal
 from firmware_py.core.cards import is_joker
 from firmware_py.core.events import BOARD_ANTENNAS, Gone
 from firmware_py.core.hand import Hand
+from firmware_py.core.phase import Phase
 from firmware_py.core.rulings import NoticeKind, RulingKind, Street
-from firmware_py.core.snapshot import Phase
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey, Where
 
@@ -35,7 +39,7 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, 
     if where == Where.HOLE:
         if hand.phase is Phase.DEALING or (hand.street is Street.PREFLOP and hand.betting.preflop_actions == 0):
             hand.board.last_drawn = uid
-            shoe.exposed(table, hand, uid)
+            dealing.exposed(table, hand, uid)
         else:
             table.notice(NoticeKind.IGNORED, f"hole card {table.cards[uid].card} seen on the board antenna")
         return
@@ -43,7 +47,7 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, 
         table.notice(NoticeKind.IGNORED, f"{table.cards[uid].card} on the board during the deal")
         return
     if where is None:  # (a void card returned above: antennas seeing it again are noise)
-        shoe.draw(table, hand, uid)  # the shoe missed it: it came out all the same
+        dealing.draw(table, hand, uid)  # the shoe missed it: it came out all the same
         where = hand.where.get(uid)
         if hand.phase is Phase.MISDEALT or where not in (Where.BURN, None):
             return
@@ -59,7 +63,7 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, 
                 and hand.betting.round_actions == 0 and not runout):
             _extra_board_card(table, hand, hand.board.deal, uid)
             return
-        betting.close_round(table, hand)
+        transitions.close_round(table, hand)
     if hand.phase is Phase.SHOWDOWN:
         return
     if hand.phase is Phase.BETTING:
@@ -79,7 +83,7 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, 
         deal.shoe.remove(uid)
         table.ruling(RulingKind.SCRAP_CARD, RuleKey.JOKER_BOARD, cause=Cause.JOKER, uid=uid, street=deal.street)
         return
-    forget_burn(hand, uid)  # a card counted as a burn that lands on the board is a board card
+    transitions.forget_burn(hand, uid)  # a card counted as a burn that lands on the board is a board card
     deal.board.append(uid)
     hand.board.cards.append(uid)
     hand.where[uid] = Where.BOARD
@@ -97,7 +101,7 @@ def complete_street(table: TableState, hand: Hand, deal: StreetDeal) -> None:
     if len(deal.burn_cards()) < deal.expected_burns:
         _burn_ruling(table, hand, deal, missing=True)
     hand.board.settle = deal
-    betting.start_round(table, hand, deal.street)
+    transitions.start_round(table, hand, deal.street)
     if ahead and hand.phase is Phase.BETTING:
         hand.board.loose.extend(ahead)
     early, hand.board.early = hand.board.early, []
@@ -140,7 +144,7 @@ def _burn_ruling(table: TableState, hand: Hand, deal: StreetDeal, *, missing: bo
     if missing:
         deal.missing_ruled = True
     elif next_street is not None:
-        credit_burn(hand, next_street, UNKNOWN_BURN)
+        transitions.credit_burn(hand, next_street, UNKNOWN_BURN)
 
 
 def _extra_board_card(table: TableState, hand: Hand, deal: StreetDeal, uid: str) -> None:
@@ -158,7 +162,7 @@ def _extra_board_card(table: TableState, hand: Hand, deal: StreetDeal, uid: str)
         table.ruling(RulingKind.TOO_MANY_CARDS, RuleKey.TURN_RIVER_TOO_MANY, uid=uid, street=deal.street)
         after = NEXT_STREET.get(deal.street)
         if after is not None:
-            credit_burn(hand, after, uid)
+            transitions.credit_burn(hand, after, uid)
         return
     deal.extra.append(uid)
     if uid not in deal.shoe:
@@ -169,7 +173,7 @@ def _extra_board_card(table: TableState, hand: Hand, deal: StreetDeal, uid: str)
     if rule.procedure == "next_burn":
         # One card goes on the stub as the turn's burn: the last one turned unless the dealer
         # lifts another off the board (its `gone` tells which).
-        credit_burn(hand, Street.TURN, uid)
+        transitions.credit_burn(hand, Street.TURN, uid)
         return
     # Redeal: the flop goes back into the stub; the burn stays; a new flop comes without a burn.
     for card_uid in [*deal.board, *deal.extra]:
@@ -252,17 +256,3 @@ def gone(table: TableState, event: Gone) -> None:
         hand.where[back_on_board] = Where.BOARD
         hand.where[event.uid] = Where.VOID
         hand.board.burns.due[after] = (expected, [event.uid if uid == back_on_board else uid for uid in credited])
-
-
-def forget_burn(hand: Hand, uid: str) -> None:
-    """A card out of play came out of the shoe again: where it goes now is what counts.
-
-    If it is the burn it was credited as, the street counts it from the shoe instead.
-    """
-    hand.board.burns.forget(uid, hand.board.deal)
-
-
-def credit_burn(hand: Hand, street: Street, uid: str) -> None:
-    hand.board.burns.credit(street, uid)
-    if uid != UNKNOWN_BURN:
-        hand.where[uid] = Where.VOID

@@ -47,6 +47,9 @@ class RuleKey(StrEnum):
     SIDE_POTS = "side_pots"
     ODD_CHIP = "odd_chip"
     OUT_OF_TURN = "out_of_turn"
+    # The betting structures past no limit (the game's, core/game.py): the pot limit and the raise cap.
+    POT_LIMIT = "pot_limit"
+    LIMIT_RAISES = "limit_raises"
     SHORT_BLIND = "short_blind"  # a blind or ante posted short: action on what is left
     CHIP_RACE = "chip_race"  # a color-up's odd chips raced for with cards (procedure: who may win what)
     RACE_MISDEAL = "race_misdeal"  # a race card dealt out of order, too many, to a seat with no odd chips
@@ -72,6 +75,8 @@ class Cause(StrEnum):
     NOT_REOPENED = "not_reopened"
     OUT_OF_TURN = "out_of_turn"
     NO_CHIP_AFTER_ANTE = "no_chip_after_ante"  # RPL Tournaments 19: eliminated at the deal
+    OVER_POT_LIMIT = "over_pot_limit"
+    RAISES_CAPPED = "raises_capped"
     RACE_OUT_OF_SEQUENCE = "race_out_of_sequence"
     RACE_TOO_MANY = "race_too_many"
     RACE_NO_ODD_CHIPS = "race_no_odd_chips"

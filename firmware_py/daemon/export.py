@@ -27,6 +27,7 @@ from firmware_py.core import Button, ButtonName, Event, Phase, RulingKind, Seat,
 from firmware_py.core.cards import is_unknown
 from firmware_py.core.chips import Wager
 from firmware_py.core.engine import Outcome, TableCore
+from firmware_py.core.game import GAMES, Game, Structure
 from firmware_py.core.hand import Taken
 from firmware_py.core.profiles import Profile
 from firmware_py.daemon.journal import Journal
@@ -77,6 +78,7 @@ class HandRecord:
     odd_chips: bool = False  # a split pot left odd chips, placed by the rulebook's Ties rule
     played: bool = True
     ended: bool = False
+    game: str = "holdem"  # the hand's game (core/game.py): it names the PHH variant
 
 
 def _play_order(snapshot: TableSnapshot) -> list[int]:
@@ -126,7 +128,7 @@ class HandCutter:
             if current is not None and not current.ended:  # the next hand's deal ends the open one
                 current.ended = True
                 ended.append(current)
-            current = self.current = HandRecord(number=after.hand_number, t=event.t, seats=[])
+            current = self.current = HandRecord(number=after.hand_number, t=event.t, seats=[], game=after.game)
             chips = core.hand_chips
             if chips is not None:
                 current.stacks = {seat: chips.stacks[seat] for seat in chips.order}
@@ -211,7 +213,7 @@ def hand_history(record: HandRecord, *, table: str = "", names: Mapping[int, str
     guessed at. `table` names the table and `names` the players by seat (`[display.seat_names]`; a seat
     without one is "Seat N").
     """
-    from pokerkit import Automation, HandHistory, Mode, NoLimitTexasHoldem  # noqa: PLC0415
+    from pokerkit import Automation, HandHistory, Mode  # noqa: PLC0415
 
     if not record.ended and record.winners is None:  # (a journal that ends at the showdown holds a whole hand)
         raise NotExportable("the hand did not finish: the journal ends during it")
@@ -221,9 +223,14 @@ def hand_history(record: HandRecord, *, table: str = "", names: Mapping[int, str
     unread = [card for card in (*record.board, *(c for s in seats for c in record.hole.get(s, ()))) if is_unknown(card)]
     if unread:
         raise NotExportable("a card the table could not read (a tag no enrolled deck knows) is in play")
+    dealt = GAMES[record.game]
+    if dealt.phh_variant is None:
+        raise NotExportable(f"{dealt.title}: pokerkit has no variant for it (its Omaha, 'PO', deals four hole "
+                            "cards), so PHH cannot record this hand")
     for seat in seats:
-        if len(record.hole.get(seat, ())) != 2:
-            raise NotExportable(f"seat {seat} does not hold two known cards ({' '.join(record.hole.get(seat, ()))})")
+        if len(record.hole.get(seat, ())) != dealt.hole_cards:
+            raise NotExportable(f"seat {seat} does not hold {dealt.hole_text()} known "
+                                f"({' '.join(record.hole.get(seat, ()))})")
     if any(ruling.startswith("short_blind(no_chip_after_ante)") for ruling in record.rulings):
         raise NotExportable("a player eliminated at the deal, its chips dead money in the pot (rpl Tournaments 19): "
                             "PHH has no such forced bet")
@@ -247,13 +254,13 @@ def hand_history(record: HandRecord, *, table: str = "", names: Mapping[int, str
             antes = [record.antes.get(seat, 0) for seat in seats]
             if len(seats) == 2:
                 antes.reverse()
-            game = NoLimitTexasHoldem(automations, False, dict(enumerate(antes)), (small, big), big,
-                                      mode=Mode.CASH_GAME)
+            game = _pokerkit_game(dealt, automations, dict(enumerate(antes)), (small, big), Mode.CASH_GAME,
+                                  trimming=False)
         else:
-            game = NoLimitTexasHoldem(automations, True, ante, (small, big), big, mode=Mode.CASH_GAME)
+            game = _pokerkit_game(dealt, automations, ante, (small, big), Mode.CASH_GAME)
         starting = tuple(record.stacks[seat] for seat in seats)
     else:
-        game = NoLimitTexasHoldem(automations, True, 0, BLINDS, BLINDS[1], mode=Mode.CASH_GAME)
+        game = _pokerkit_game(dealt, automations, 0, BLINDS, Mode.CASH_GAME)
         starting = (STACK,) * len(seats)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pokerkit warns of a fold with nothing to call and of unshuffled cards
@@ -301,6 +308,19 @@ def hand_history(record: HandRecord, *, table: str = "", names: Mapping[int, str
     if record.stacks:
         hh.user_defined_fields["_final_stacks"] = [record.final[seat] for seat in seats]
     return hh
+
+
+def _pokerkit_game(dealt: Game, automations: tuple[Any, ...], ante: Any, blinds: tuple[int, int], mode: Any, *,
+                   trimming: bool = True) -> Any:
+    """pokerkit's game for the table's (`phh_variant`): its blinds, antes and, at fixed limit, the small and big bet."""
+    from pokerkit import HandHistory  # noqa: PLC0415
+
+    kind = HandHistory.game_types[dealt.phh_variant]
+    big = blinds[1]
+    if dealt.betting is Structure.FIXED_LIMIT:
+        small_bet, big_bet = dealt.bet_sizes(big_blind=big)[0], dealt.bet_sizes(big_blind=big)[-1]
+        return kind(automations, trimming, ante, blinds, small_bet, big_bet, mode=mode)
+    return kind(automations, trimming, ante, blinds, big, mode=mode)
 
 
 def _play(state: Any, record: HandRecord) -> None:

@@ -26,6 +26,8 @@ from firmware_py.config_toolkit import (
 )
 from firmware_py.core import Deck, Setup
 from firmware_py.core.events import MAX_SEATS
+from firmware_py.core.game import DEFAULT as DEFAULT_GAME
+from firmware_py.core.game import GAMES
 from firmware_py.core.profiles import Profile
 from firmware_py.errors import ConfigError, DeckFileError
 from firmware_py.extensions import EXTENSIONS, ConfigFile, Where
@@ -122,7 +124,7 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
     else:
         with mistakes.check():
             table = Section(source, "table", data["table"],
-                            ("profile", "seats", "button", "decks", "in_play", "hardware", "profiles"),
+                            ("profile", "seats", "button", "decks", "in_play", "hardware", "profiles", "game"),
                             mistakes=mistakes)
             game = _game(table, base_dir, mistakes)
     screen = mistakes.attempt(lambda: _screen(source, data.get("display", {}), with_display=with_display),
@@ -147,6 +149,7 @@ def _game(table: Section, base_dir: Path, mistakes: ConfigMistakes) -> dict[str,
     no_profiles: dict[str, Profile] = {}
     profiles_dir, profiles = mistakes.attempt(lambda: _profiles(table, base_dir), (base_dir, no_profiles))
     profile = mistakes.attempt(lambda: _profile(table, profiles), "")
+    dealt = mistakes.attempt(lambda: _dealt(table, profiles.get(profile)), DEFAULT_GAME)
     seats: tuple[int, ...] = mistakes.attempt(lambda: _seats(table), ())
     button = mistakes.attempt(lambda: _button(table, seats), 0)
     deck_paths, decks, in_play = _decks(table, base_dir, mistakes)
@@ -157,7 +160,7 @@ def _game(table: Section, base_dir: Path, mistakes: ConfigMistakes) -> dict[str,
 
         hardware = load_hardware_config(hardware_file)  # its ConfigError names its own file and key
     game = Setup(t=0.0, profile=profile, seats=seats, button=button, decks=tuple(decks), in_play=in_play,
-                 deck_files=tuple(str(p) for p in deck_paths))
+                 deck_files=tuple(str(p) for p in deck_paths), game=dealt)
     return {"game": game, "profiles": profiles, "profiles_dir": profiles_dir, "hardware_file": hardware_file,
             "hardware": hardware}
 
@@ -176,6 +179,18 @@ def _profile(table: Section, profiles: Mapping[str, Profile]) -> str:
         raise table.error(f"unknown profile {shown(profile)}{did_you_mean(profile, profiles)}; "
                           f"profiles are {', '.join(sorted(profiles))}", "profile")
     return profile
+
+
+def _dealt(table: Section, profile: Profile | None) -> str:
+    """`game`: the game the table deals (hold'em when not given), one the profile's house deals."""
+    game = table.string("game", DEFAULT_GAME)
+    if game not in GAMES:
+        raise table.error(f"unknown game {shown(game)}{did_you_mean(game, GAMES)}; the games are "
+                          f"{', '.join(GAMES)}", "game")
+    if profile is not None and game not in profile.games:
+        raise table.error(f"{shown(game)} is not a game the {profile.name} profile deals; its games are "
+                          f"{', '.join(profile.games)}", "game")
+    return game
 
 
 def _seat(section: Section, key: str, value: Any) -> int:

@@ -29,6 +29,7 @@ from firmware_py.config_toolkit import ConfigMistakes, Section, how_to_write, sh
 from firmware_py.core import Button, ButtonName, NoticeKind, Seat, SeatStatus, Stacks, TableSnapshot
 from firmware_py.core.engine import Outcome
 from firmware_py.core.events import MAX_SEATS, PLAYER_ACTIONS
+from firmware_py.core.game import GAMES, HOLDEM
 from firmware_py.core.snapshot import IN_PLAY, Phase, PlayerState
 from firmware_py.daemon.app import Awaited
 from firmware_py.extensions import Extension, Registry
@@ -119,16 +120,23 @@ def legal_actions(snapshot: TableSnapshot) -> dict[str, Any] | None:
     least = chips.min_raise_to if chips.min_raise_to is not None else most
     may_raise = chips.may_raise and most > level
     pot_after_call = chips.pot + to_call
+    # Pot limit and fixed limit: the core's largest bet or raise; all in only within it.
+    top = min(most, chips.max_raise_to) if chips.max_raise_to is not None else most
+    allin_ok = top == most or most <= level
 
     def clamp(to: int) -> int:
-        return max(least, min(most, to))
+        return max(least, min(top, to))
 
+    presets = {"min": min(least, most), "half_pot": clamp(level + pot_after_call // 2),
+               "pot": clamp(level + pot_after_call)}
+    if allin_ok:
+        presets["allin"] = most
     return {
         "seat": seat, "chips": True, "to_call": to_call, "stack": stack, "bet": bet,
         "word": "raise" if level > 0 else "bet", "may_raise": may_raise, "min_to": min(least, most),
-        "max_to": most,
-        "presets": {"min": min(least, most), "half_pot": clamp(level + pot_after_call // 2),
-                    "pot": clamp(level + pot_after_call), "allin": most} if may_raise else {},
+        "max_to": top, "allin_to": most, "allin_ok": allin_ok,
+        "limit": GAMES.get(snapshot.game, HOLDEM).title if chips.max_raise_to is not None else None,
+        "presets": presets if may_raise else {},
     }
 
 

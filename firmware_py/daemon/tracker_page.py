@@ -100,7 +100,7 @@ $("call").onclick=()=>press(actingOutOfTurn()||(S&&S.legal&&S.legal.to_call)?"ca
 $("allin").onclick=()=>press("allin");
 $("raise").onclick=()=>{try{const L=S&&S.legal&&!actingOutOfTurn()?S.legal:null;
  const amount=amountOr(L&&L.chips?String(L.min_to):"");
- if(L&&L.chips&&amount&&Number(amount)>L.max_to)throw new Error(`${fmt(Number(amount))} is more than the ${fmt(L.max_to)} ${seatName(L.seat)} has in all`);
+ if(L&&L.chips&&amount&&Number(amount)>L.max_to)throw new Error(L.limit?`${fmt(Number(amount))} is over the limit (${L.limit}): at most ${fmt(L.max_to)}`:`${fmt(Number(amount))} is more than the ${fmt(L.max_to)} ${seatName(L.seat)} has in all`);
  press(L&&L.word==="bet"?"bet":"raise",amount?{amount}:{})}catch(e){say("Not sent: "+e.message,false)}};
 $("undo").onclick=()=>press("undo");$("misdeal").onclick=()=>{if(confirm("Call a misdeal?"))press("misdeal")};
 $("confirm").onclick=()=>press("confirm");
@@ -143,7 +143,7 @@ function render(){
  $("presets").replaceChildren();$("limits").textContent="";
  if(L&&L.chips&&!oot){$("call").textContent=L.to_call?"Call "+fmt(L.to_call):"Check";
   $("raise").textContent=(L.word==="bet"?"Bet":"Raise to");$("raise").disabled=!L.may_raise;
-  $("allin").textContent="All in "+fmt(L.max_to);
+  $("allin").textContent="All in "+fmt(L.allin_to);$("allin").disabled=!L.allin_ok;
   $("limits").textContent=(L.to_call?"to call "+fmt(L.to_call)+" \u00b7 ":"")+(L.may_raise?L.word+" from "+fmt(L.min_to)+" to "+fmt(L.max_to):"may not raise");
   for(const [k,label] of [["min","Min"],["half_pot","\u00bd pot"],["pot","Pot"],["allin","All in"]])if(L.presets[k]!=null){
    const p=document.createElement("button");p.className="preset";p.textContent=label+" "+fmt(L.presets[k]);

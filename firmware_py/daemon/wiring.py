@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from firmware_py.core.cards import FULL_DECK
+from firmware_py.core.game import GAMES
 from firmware_py.daemon.app import CallbackComponent, Daemon, Stop, iter_journal_events
 from firmware_py.daemon.journal import Journal
 from firmware_py.daemon.table_config import TableConfig
@@ -151,7 +152,8 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
     game = config.game
     acts = stream(profile=config.profiles[game.profile], seats=game.seats, button=game.button,
                   deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,
-                  error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK, schedule=config.schedule)
+                  error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK, schedule=config.schedule,
+                  game=GAMES[game.game])
     latest: list[Any] = [None]
     if practice:
         daemon.on_snapshot.append(lambda snapshot: latest.__setitem__(0, snapshot))

@@ -33,6 +33,7 @@ from typing import Any
 import msgspec
 
 from firmware_py.core import Cause, Ruling, RulingKind, TableSnapshot
+from firmware_py.core.game import GAMES, HandRule
 from firmware_py.core.rulings import Street
 from firmware_py.core.snapshot import Phase, PlayerState, SeatView
 from firmware_py.room.feed import BroadcastFeed, FeedChances, Reveal, SeatChance, reveal
@@ -59,7 +60,7 @@ def snapshot_from_broadcast(body: dict[str, Any] | BroadcastFeed) -> TableSnapsh
                          phase=Phase(body["phase"]), street=Street(body["street"]) if body.get("street") else None,
                          seats=seats, button=button, small_blind=small, big_blind=big, to_act=to_act,
                          board=tuple(body.get("board", ())), burns=tuple(body.get("burns", ())),
-                         in_play=str(body.get("in_play", "")),
+                         in_play=str(body.get("in_play", "")), game=str(body.get("game", "holdem")),
                          showdown=ruling_from_json(showdown) if showdown else None)
 
 
@@ -81,8 +82,8 @@ def analyse(key: Any, seed: int = 0) -> FeedChances | None:
     table = compute_chances(key, seed=seed)
     if table is None:
         return None
-    live, board, dead = key
-    outs_seat, outs = heads_up_outs(live, board, dead)
+    live, board, dead, game = key
+    outs_seat, outs = heads_up_outs(live, board, dead, rule=GAMES[game].hand_rule)
     equity = table.equity
     return FeedChances(seats=tuple(SeatChance(seat=seat, win=round(c.win, 4), tie=round(c.tie, 4))
                                    for seat, c in sorted(table.seats.items())),
@@ -90,21 +91,26 @@ def analyse(key: Any, seed: int = 0) -> FeedChances | None:
                        error=round(equity.error, 5) if equity else 0.0, outs_seat=outs_seat, outs=outs)
 
 
-def heads_up_outs(live: Any, board: tuple[str, ...], dead: frozenset[str]) -> tuple[int | None, tuple[str, ...]]:
-    """Two hands on the flop or turn: the player behind, and the next cards that put him ahead outright."""
+def heads_up_outs(live: Any, board: tuple[str, ...], dead: frozenset[str], *,
+                  rule: HandRule = HandRule.BEST_FIVE) -> tuple[int | None, tuple[str, ...]]:
+    """Two hands on the flop or turn: the player behind, and the next cards that put him ahead outright
+    (hands read by the game's rule: Omaha's two from the hand and three from the board)."""
     from firmware_py.core.cards import FULL_DECK  # noqa: PLC0415
-    from firmware_py.core.evaluator import strength  # noqa: PLC0415
+    from firmware_py.core.evaluator import omaha_strength, strength  # noqa: PLC0415
+
+    def rank(hole: Any, common: tuple[str, ...]) -> int:
+        return omaha_strength(hole, common) if rule is HandRule.TWO_FROM_HAND else strength([*hole, *common])
 
     if len(live) != 2 or len(board) not in (3, 4):
         return None, ()
     (a, cards_a), (b, cards_b) = live
-    rank_a, rank_b = strength([*cards_a, *board]), strength([*cards_b, *board])
+    rank_a, rank_b = rank(cards_a, board), rank(cards_b, board)
     if rank_a == rank_b:
         return None, ()
     (behind, hole), ahead_hole = ((a, cards_a), cards_b) if rank_a > rank_b else ((b, cards_b), cards_a)
     seen = {*cards_a, *cards_b, *board, *dead}
     outs = tuple(card for card in FULL_DECK if card not in seen
-                 and strength([*hole, *board, card]) < strength([*ahead_hole, *board, card]))
+                 and rank(hole, (*board, card)) < rank(ahead_hole, (*board, card)))
     return behind, outs
 
 

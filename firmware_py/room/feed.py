@@ -20,8 +20,9 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from firmware_py.core.cards import is_joker
-from firmware_py.core.evaluator import describe
+from firmware_py.core.evaluator import describe_hand
 from firmware_py.core.events import MAX_SEATS
+from firmware_py.core.game import GAMES, HOLDEM
 from firmware_py.core.rulings import Ruling, Street
 from firmware_py.core.snapshot import IN_HAND, Phase, PlayerState, TableSnapshot
 from firmware_py.room.bounds import Card, Chips, Count, Id, Name, SeatNo, Seconds, Seq, Text
@@ -50,9 +51,9 @@ class FeedSeat(msgspec.Struct, omit_defaults=True, frozen=True, kw_only=True, fo
     seat: SeatNo
     name: Name
     state: PlayerState  # empty, waiting, active, folded, allin, dead
-    cards: Annotated[tuple[Card, ...], msgspec.Meta(max_length=4)]  # hole cards in deal order (on the topic: all;
+    cards: Annotated[tuple[Card, ...], msgspec.Meta(max_length=6)]  # hole cards in deal order (on the topic: all;
     # on the page: as revealed); always sent
-    hidden: Annotated[int, msgspec.Meta(ge=0, le=4)] = 0  # cards held back by the reveal policy (drawn face down)
+    hidden: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0  # cards held back by the reveal policy (drawn face down)
     stack: Chips | None = None
     bet: Chips | None = None  # chips in front of the seat this betting round
     action: Name | None = None  # the last action: "raise 600", "call 200", "fold", "big blind 100"
@@ -149,6 +150,7 @@ class BroadcastFeed(msgspec.Struct, omit_defaults=True, frozen=True, kw_only=Tru
     big_blind: SeatNo | None = None
     to_act: SeatNo | None = None
     in_play: Name = ""
+    game: Name = "holdem"  # the hand's game (core/game.py): its hole cards, and how the chances read hands
     seats: Annotated[tuple[FeedSeat, ...], msgspec.Meta(max_length=MAX_SEATS)]
     pot: Chips | None = None  # None: the table counts no chips
     pots: Annotated[tuple[FeedPot, ...], msgspec.Meta(max_length=MAX_SEATS)] = ()
@@ -221,7 +223,7 @@ def best_hands(snapshot: TableSnapshot) -> dict[int, str]:
     for seat in snapshot.seats:
         if seat.cards and seat.state in IN_HAND and len(board) >= 3:
             try:
-                out[seat.seat] = describe([*seat.cards, *board])
+                out[seat.seat] = describe_hand(seat.cards, board, GAMES.get(snapshot.game, HOLDEM).hand_rule)
             except ValueError:  # a joker or an unknown card: no name
                 continue
     return out
@@ -288,7 +290,8 @@ class FeedBuilder:
             phase=str(snapshot.phase), street=str(snapshot.street) if snapshot.street else None,
             board=() if idle else snapshot.board, burns=() if idle else snapshot.burns, button=snapshot.button,
             small_blind=snapshot.small_blind, big_blind=snapshot.big_blind, to_act=snapshot.to_act,
-            in_play=snapshot.in_play, seats=seats, pot=None if chips is None or idle else chips.pot, pots=pots,
+            in_play=snapshot.in_play, game=snapshot.game, seats=seats,
+            pot=None if chips is None or idle else chips.pot, pots=pots,
             level=level, clock=feed_clock, rulings=tuple(feed_ruling(r) for r in snapshot.unconfirmed),
             showdown=None if idle or snapshot.showdown is None else feed_ruling(snapshot.showdown),
             result=None if idle else result_of(snapshot, self.name, hands))

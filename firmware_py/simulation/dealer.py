@@ -40,6 +40,7 @@ from firmware_py.core import (
 from firmware_py.core.cards import FULL_DECK
 from firmware_py.core.engine import TableCore
 from firmware_py.core.events import AMOUNT_ACTIONS
+from firmware_py.core.game import HOLDEM, Game, Structure
 from firmware_py.core.profiles import Profile
 from firmware_py.core.race import deal_order
 
@@ -119,6 +120,7 @@ class DealerBot:
     # Chips: each seat's starting stack (0: the bot keys no amounts) and the blind level (small, big, ante).
     stack: int = 0
     level: tuple[int, int, int] = (50, 100, 0)
+    game: Game = HOLDEM  # the game dealt: its hole cards, and its betting structure for the amounts
     bb_ante: int = 0  # the big-blind ante of `level` (a schedule's levels carry their own)
     short_stacks: float = 0.0  # with chips: the share of hands before which one seat is cut below the forced bets
     schedule: Any = None  # the table's blind levels (`level_at(t)`, display_config.DisplayConfig): they replace `level`
@@ -134,7 +136,7 @@ class DealerBot:
             decks = (self.deck, *((self.other_deck,) if self.other_deck is not None else ()))
             self._core = TableCore({self.profile.name: self.profile})
             self._core.feed(Setup(t=0.0, profile=self.profile.name, seats=tuple(sorted(self.seats)),
-                                  button=self.button, decks=decks, in_play=self.deck.name))
+                                  button=self.button, decks=decks, in_play=self.deck.name, game=self.game.name))
 
     # -- one hand ---------------------------------------------------------------------------
 
@@ -272,7 +274,8 @@ class _Script:
         order = _deal_order(bot.button, bot.seats)
         n = len(order)
         boxed_is_exposed = bot.profile.rule(RuleKey.BOXED_CARD).procedure == "as_exposed"
-        for index in range(2 * n):
+        cards = bot.game.hole_cards * n
+        for index in range(cards):
             if error is DealerMistake.FOREIGN_CARD and index == 2 and bot.other_deck is not None:
                 uid = next(iter(bot.other_deck.cards))
                 self.emit(Read(t=self.tick(bot.seconds_per_card), antenna="shoe", uid=uid))
@@ -284,10 +287,10 @@ class _Script:
                 self.press("exposed")
                 self.press("confirm")
                 return False
-            if index == max(2, 2 * n - 2) and error is DealerMistake.EXPOSED_LATER:
+            if index == max(2, cards - 2) and error is DealerMistake.EXPOSED_LATER:
                 self.press("exposed")
                 self.press("confirm")
-            if index == max(2, 2 * n - 3) and error is DealerMistake.BOXED:
+            if index == max(2, cards - 3) and error is DealerMistake.BOXED:
                 self.press("boxed")
                 self.press("confirm")
                 if not boxed_is_exposed:
@@ -445,14 +448,19 @@ class _Script:
                          and (to_call == 0 or to_call >= chips.raised_by))
             name, amount = "call" if to_call else "check", None
             roll = rng.random()
-            if may_raise and roll < ALLIN_RATE:
+            limit, fixed = chips.max_to(seat), chips.limits.structure is Structure.FIXED_LIMIT
+            if limit is not None and (limit < bet + stack or limit < max(minimum, 2 * current)):
+                may_raise = may_raise and limit >= max(minimum, 2 * current)  # the standard rule's raise fits
+            if may_raise and roll < ALLIN_RATE and (limit is None or bet + stack <= limit):
                 name = "allin"
             elif may_raise and roll < (0.25 if to_call == 0 else 0.12):
                 low = max(minimum, 2 * current, to_call + bet + 1)
                 amount = rng.randrange(low, max(low, 3 * max(current, minimum)) + 1)
                 amount = -(-amount // CHIP) * CHIP  # in whole chips of the smallest denomination
                 name = "bet" if current == 0 else "raise"
-                if amount >= bet + stack:
+                if limit is not None:  # pot limit: at most the pot; fixed limit: the one size (keyed as none)
+                    amount = None if fixed else min(amount, limit)
+                if amount is not None and amount >= bet + stack:
                     name, amount = "allin", None
             elif to_call and roll < 0.45 and len(live) > 2:
                 name = "fold"

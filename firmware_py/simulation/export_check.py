@@ -15,6 +15,7 @@ mislead, but every one is listed.
 
     python -m firmware_py.simulation.export_check --hands 500
     python -m firmware_py.simulation.export_check --hands 100 --stack 10000
+    python -m firmware_py.simulation.export_check --hands 40 --stack 10000 --game omaha
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from dataclasses import dataclass, field
 
 from firmware_py.core import Event, Phase, RulingKind, Setup
 from firmware_py.core.engine import TableCore
+from firmware_py.core.game import DEFAULT as DEFAULT_GAME
+from firmware_py.core.game import GAMES
 from firmware_py.core.profiles import Profile
 from firmware_py.daemon.export import NotExportable, hand_history, hand_records
 from firmware_py.profiles import load_profiles
@@ -88,16 +91,18 @@ def table_stacks(events: Sequence[Event], profiles: dict[str, Profile]) -> dict[
 
 def session_events(profile: str, seats: tuple[int, ...], hands: int, *, seed: int, error_rate: float,
                    profiles: dict[str, Profile], stack: int = 0, bb_ante: int = 0,
-                   short_stacks: float = 0.0) -> list[Event]:
+                   short_stacks: float = 0.0, game: str = DEFAULT_GAME) -> list[Event]:
     """The bot's session; with `bb_ante` at 50/100 with that big-blind ante, with `short_stacks` that share
-    of hands starting with one seat cut below the forced bets (short blinds and antes)."""
+    of hands starting with one seat cut below the forced bets (short blinds and antes); `game` dealt."""
     red, blue = load_deck(DECKS / "test-red.json"), load_deck(DECKS / "test-blue.json")
     variant = f":bba{bb_ante}:short{short_stacks}" if bb_ante or short_stacks else ""
+    variant += f":{game}" if game != DEFAULT_GAME else ""
     rng = random.Random(f"{seed}:{profile}:{len(seats)}{variant}")
     bot = DealerBot(rng=rng, deck=red, profile=profiles[profile], seats=seats, button=seats[0],
-                    error_rate=error_rate, other_deck=blue, stack=stack, bb_ante=bb_ante, short_stacks=short_stacks)
+                    error_rate=error_rate, other_deck=blue, stack=stack, bb_ante=bb_ante, short_stacks=short_stacks,
+                    game=GAMES[game])
     events: list[Event] = [Setup(t=0.0, profile=profile, seats=seats, button=seats[0], decks=(red, blue),
-                                 in_play=red.name)]
+                                 in_play=red.name, game=game)]
     for hand in bot.session(hands, t=1.0):
         events.extend(hand.events)
     return events
@@ -151,16 +156,17 @@ def check_events(events: Sequence[Event], profiles: dict[str, Profile]) -> Check
 
 def run(hands: int, *, seed: int = 0, error_rate: float = 0.3, profile_names: Sequence[str] = PROFILES,
         tables: Sequence[tuple[int, ...]] = TABLE_SEATS, stack: int = 0, bb_ante: int = 0,
-        short_stacks: float = 0.0) -> CheckResult:
+        short_stacks: float = 0.0, game: str = DEFAULT_GAME) -> CheckResult:
     """`hands` hands per profile, spread over the table sizes."""
     profiles = load_profiles()
     total = CheckResult()
     for name in profile_names:
-        for index, seats in enumerate(tables):
-            count = hands // len(tables) + (1 if index < hands % len(tables) else 0)
+        fits = [seats for seats in tables if len(seats) <= GAMES[game].max_players]  # five-card PLO: 8 at most
+        for index, seats in enumerate(fits):
+            count = hands // len(fits) + (1 if index < hands % len(fits) else 0)
             if count:
                 events = session_events(name, seats, count, seed=seed, error_rate=error_rate, profiles=profiles,
-                                        stack=stack, bb_ante=bb_ante, short_stacks=short_stacks)
+                                        stack=stack, bb_ante=bb_ante, short_stacks=short_stacks, game=game)
                 total.add(check_events(events, profiles))
     return total
 
@@ -175,14 +181,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "check compares final stacks (default 0: nominal amounts, winners compared)")
     parser.add_argument("--bba-hands", type=int, default=None, help="with --stack: hands per profile of a second "
                         "run at 50/100 with a big-blind ante of 100 and short stacks (default: half of --hands)")
+    parser.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME, help="the game dealt "
+                        "(default holdem; omaha5 has no PHH variant in pokerkit: its hands are refused)")
     args = parser.parse_args(argv)
-    print(f"profiles {', '.join(PROFILES)}; tables of {', '.join(str(len(t)) for t in TABLE_SEATS)} seats")
-    runs = [("", run(args.hands, seed=args.seed, error_rate=args.error_rate, stack=args.stack))]
+    print(f"{GAMES[args.game].title}; profiles {', '.join(PROFILES)}; "
+          f"tables of {', '.join(str(len(t)) for t in TABLE_SEATS)} seats")
+    runs = [("", run(args.hands, seed=args.seed, error_rate=args.error_rate, stack=args.stack, game=args.game))]
     bba_hands = args.hands // 2 if args.bba_hands is None else args.bba_hands
     if args.stack and bba_hands:  # the big-blind ante, short blinds and antes: pokerkit must end with the stacks too
         runs.append((f"big-blind ante 100, a seat cut short before {SHORT_STACKS:.0%} of hands: ",
                      run(bba_hands, seed=args.seed, error_rate=args.error_rate, stack=args.stack, bb_ante=100,
-                         short_stacks=SHORT_STACKS)))
+                         short_stacks=SHORT_STACKS, game=args.game)))
     mismatched = 0
     for label, result in runs:
         print(f"{label}hands dealt {result.hands}, misdealt or void {result.not_played}, exported {result.exported}, "

@@ -29,6 +29,8 @@ from typing import Any
 
 from firmware_py.core import Deck, Event, Level, Ruling, RulingKind, Setup, Stacks
 from firmware_py.core.engine import TableCore
+from firmware_py.core.game import DEFAULT as DEFAULT_GAME
+from firmware_py.core.game import GAMES
 from firmware_py.core.profiles import Profile
 from firmware_py.profiles import load_profiles
 from firmware_py.session import event_to_json, load_deck
@@ -56,9 +58,10 @@ class Failure:
     events: tuple[Event, ...]
     marks: tuple[NoiseKind | None, ...]  # the noise behind each event (None: the dealer's own)
     quiet: tuple[Event, ...]  # the hand without noise
+    game: str = DEFAULT_GAME
 
     def to_json(self) -> dict[str, Any]:
-        return {"profile": self.profile, "seats": list(self.seats), "button": self.button,
+        return {"profile": self.profile, "game": self.game, "seats": list(self.seats), "button": self.button,
                 "error": self.error, "expected": self.expected, "got": list(self.got), "noise": list(self.noise),
                 "events": [{**event_to_json(e), **({"noise": str(m)} if m else {})}
                            for e, m in zip(self.events, self.marks, strict=True)]}
@@ -124,8 +127,9 @@ def _outcome(core: TableCore, events: Iterable[Event]) -> Played:
 
 def play_profile(profile_name: str, *, clean: int, errors: int, seed: int = 0,
                  noise: NoiseModel | None = None, profiles: dict[str, Profile] | None = None,
-                 tables: Sequence[tuple[int, ...]] = TABLE_SEATS, stack: int = 0) -> ProfileScore:
-    """Play `clean` clean hands and `errors` error hands of one profile; score the core.
+                 tables: Sequence[tuple[int, ...]] = TABLE_SEATS, stack: int = 0,
+                 game: str = DEFAULT_GAME) -> ProfileScore:
+    """Play `clean` clean hands and `errors` error hands of one profile (of `game`); score the core.
 
     With `stack` the bot bets amounts from stacks of that many chips (all-ins and board run-outs).
     """
@@ -134,18 +138,20 @@ def play_profile(profile_name: str, *, clean: int, errors: int, seed: int = 0,
     red, blue = load_deck(DECKS / "test-red.json"), load_deck(DECKS / "test-blue.json")
     noise = noise if noise is not None else NoiseModel()
     score = ProfileScore(profile=profile_name)
+    tables = [seats for seats in tables if len(seats) <= GAMES[game].max_players]  # five-card PLO: 8 at most
     for table, (n_clean, n_errors) in enumerate(zip(_split(clean, len(tables)), _split(errors, len(tables)),
                                                     strict=True)):
         seats = tables[table]
-        rng = random.Random(f"{seed}:{profile_name}:{len(seats)}")
+        rng = random.Random(f"{seed}:{profile_name}:{len(seats)}" + (f":{game}" if game != DEFAULT_GAME else ""))
         _play_table(score, profile=profile, profiles=profiles, decks=(red, blue), seats=seats, rng=rng,
-                    plan=_schedule(rng, n_clean, n_errors), noise=noise, stack=stack)
+                    plan=_schedule(rng, n_clean, n_errors), noise=noise, stack=stack, game=game)
     return score
 
 
 def _setup(profiles: dict[str, Profile], profile: str, seats: tuple[int, ...], button: int,
-           decks: tuple[Deck, Deck]) -> tuple[TableCore, TableCore]:
-    setup = Setup(t=0.0, profile=profile, seats=seats, button=button, decks=decks, in_play=decks[0].name)
+           decks: tuple[Deck, Deck], *, game: str = DEFAULT_GAME) -> tuple[TableCore, TableCore]:
+    setup = Setup(t=0.0, profile=profile, seats=seats, button=button, decks=decks, in_play=decks[0].name,
+                  game=game)
     cores = TableCore(profiles), TableCore(profiles)
     for core in cores:
         core.feed(setup)
@@ -154,11 +160,11 @@ def _setup(profiles: dict[str, Profile], profile: str, seats: tuple[int, ...], b
 
 def _play_table(score: ProfileScore, *, profile: Profile, profiles: dict[str, Profile], decks: tuple[Deck, Deck],
                 seats: tuple[int, ...], rng: random.Random, plan: list[bool], noise: NoiseModel,
-                stack: int = 0) -> None:
+                stack: int = 0, game: str = DEFAULT_GAME) -> None:
     bot = DealerBot(rng=random.Random(rng.random()), deck=decks[0], profile=profile, seats=seats,
-                    button=seats[0], other_deck=decks[1], stack=stack)
+                    button=seats[0], other_deck=decks[1], stack=stack, game=GAMES[game])
     noise_rng = random.Random(rng.random())
-    noisy_core, quiet_core = _setup(profiles, profile.name, seats, bot.button, decks)
+    noisy_core, quiet_core = _setup(profiles, profile.name, seats, bot.button, decks, game=game)
     t = 1.0
     for with_error in plan:
         button = bot.button
@@ -189,9 +195,9 @@ def _play_table(score: ProfileScore, *, profile: Profile, profiles: dict[str, Pr
                 score.failures.append(Failure(
                     profile=profile.name, seats=seats, button=button, error=hand.error, expected=expected,
                     got=got.kinds, noise=tuple(str(k) for k in noisy.injected.elements()),
-                    events=noisy.events, marks=noisy.marks, quiet=hand.events))
+                    events=noisy.events, marks=noisy.marks, quiet=hand.events, game=game))
             # Start the table afresh, so one failure does not make the next hands fail too.
-            noisy_core, quiet_core = _setup(profiles, profile.name, seats, bot.button, decks)
+            noisy_core, quiet_core = _setup(profiles, profile.name, seats, bot.button, decks, game=game)
             _carry_chips(bot, (noisy_core, quiet_core))
 
 
@@ -225,7 +231,7 @@ def replay_failure(failure: Failure, events: Sequence[Event] | None = None,
     """The rulings a fresh core makes for a failing hand (or other `events`), set up as it was."""
     profiles = profiles or load_profiles()
     red, blue = load_deck(DECKS / "test-red.json"), load_deck(DECKS / "test-blue.json")
-    core, _ = _setup(profiles, failure.profile, failure.seats, failure.button, (red, blue))
+    core, _ = _setup(profiles, failure.profile, failure.seats, failure.button, (red, blue), game=failure.game)
     return _outcome(core, failure.events if events is None else events)
 
 
@@ -246,16 +252,18 @@ def minimise(failure: Failure, profiles: dict[str, Profile] | None = None) -> Fa
                    noise=tuple(str(m) for _, m in pairs if m is not None))
 
 
-def _play_one(args: tuple[str, int, int, int, dict[NoiseKind, float], int]) -> ProfileScore:
-    name, clean, errors, seed, rates, stack = args
-    return play_profile(name, clean=clean, errors=errors, seed=seed, noise=NoiseModel(rates=rates), stack=stack)
+def _play_one(args: tuple[str, int, int, int, dict[NoiseKind, float], int, str]) -> ProfileScore:
+    name, clean, errors, seed, rates, stack, game = args
+    return play_profile(name, clean=clean, errors=errors, seed=seed, noise=NoiseModel(rates=rates), stack=stack,
+                        game=game)
 
 
 def run(*, clean: int, errors: int, seed: int = 0, profiles: Sequence[str] = PROFILES,
-        rates: dict[NoiseKind, float] | None = None, jobs: int = 1, stack: int = 0) -> list[ProfileScore]:
-    """Score every profile; `jobs` > 1 plays profiles in parallel processes (same results)."""
+        rates: dict[NoiseKind, float] | None = None, jobs: int = 1, stack: int = 0,
+        game: str = DEFAULT_GAME) -> list[ProfileScore]:
+    """Score every profile (dealing `game`); `jobs` > 1 plays profiles in parallel processes (same results)."""
     rates = dict(DEFAULT_RATES if rates is None else rates)
-    work = [(name, clean, errors, seed, rates, stack) for name in profiles]
+    work = [(name, clean, errors, seed, rates, stack, game) for name in profiles]
     if jobs <= 1:
         return [_play_one(item) for item in work]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -287,10 +295,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the scores (and failing hands) here")
     parser.add_argument("--stack", type=int, default=0, help="the bot bets amounts from stacks of this many "
                         "chips (all-ins, side pots, board run-outs with no betting); default 0: no amounts")
+    parser.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME, help="the game dealt (default holdem)")
     args = parser.parse_args(argv)
     rates = dict.fromkeys(NoiseKind, 0.0) if args.no_noise else None
     scores = run(clean=args.clean, errors=args.errors, seed=args.seed, rates=rates, jobs=args.jobs,
-                 stack=args.stack)
+                 stack=args.stack, game=args.game)
     print(format_table(scores))
     if args.json:
         args.json.write_text(json.dumps([s.to_json() for s in scores], indent=1) + "\n", encoding="utf-8")

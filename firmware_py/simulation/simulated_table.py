@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware_py.core import Button, ButtonName, Event, Gone, Level, Race, Read, Stacks
+from firmware_py.core.game import HOLDEM, Game
 from firmware_py.core.profiles import Profile
 from firmware_py.simulation.dealer import DealerBot, DealerMistake
 
@@ -102,13 +103,13 @@ def event_key(event: Event) -> tuple[str, ...] | None:
 def script(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, other_deck: Any,
            seed: int, hands: int, error_rate: float,
            errors: Sequence[DealerMistake] = tuple(DealerMistake),
-           stack: int = 0, schedule: Any = None) -> tuple[list[Act], list[DealerMistake | None]]:
+           stack: int = 0, schedule: Any = None, game: Game = HOLDEM) -> tuple[list[Act], list[DealerMistake | None]]:
     """The seeded bot's session as acts (the same seed always gives the same acts); with `stack`, amounts at
     the blind levels of `schedule` (`level_at(t)`)."""
     made: list[DealerMistake | None] = []
     acts = list(stream(profile=profile, seats=seats, button=button, deck=deck, other_deck=other_deck, seed=seed,
                        hands=hands, error_rate=error_rate, errors=errors, stack=stack, schedule=schedule,
-                       made=made.append))
+                       made=made.append, game=game))
     return acts, made
 
 
@@ -116,12 +117,12 @@ def stream(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, ot
            seed: int, hands: int, error_rate: float,
            errors: Sequence[DealerMistake] = tuple(DealerMistake),
            stack: int = 0, schedule: Any = None,
-           made: Callable[[DealerMistake | None], object] | None = None) -> Iterator[Act]:
+           made: Callable[[DealerMistake | None], object] | None = None, game: Game = HOLDEM) -> Iterator[Act]:
     """`script`'s acts one hand at a time, each hand scripted as the dealer comes to it: a long session
     starts at once and holds one hand's acts, not the whole session's. `made` hears each hand's error."""
     bot = DealerBot(rng=random.Random(seed), deck=deck, other_deck=other_deck, profile=profile,
                     seats=tuple(seats), button=button, error_rate=error_rate, errors=errors, stack=stack,
-                    schedule=schedule)
+                    schedule=schedule, game=game)
     t = 1.0
     for number in range(1, hands + 1):
         hand = bot.hand(t=t)

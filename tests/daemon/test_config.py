@@ -94,3 +94,17 @@ def test_table_config_with_every_section_right_is_still_accepted(tmp_path):
     config = load_table_config(_write(tmp_path, text), with_display=True)
     assert config.starting_stack == 1500 and config.schedule.blind_levels[2].ante == 25
     assert config.journal_path == tmp_path / "state" / "j.sqlite3" and config.screen.view == "venue"
+
+
+def test_table_game_names_the_game_dealt(tmp_path):
+    path = _write(tmp_path, GOOD.replace('# game = "omaha"', 'game = "omaha"'))
+    assert load_table_config(path, with_display=False).game.game == "omaha"
+    assert load_table_config(_write(tmp_path, GOOD), with_display=False).game.game == "holdem"
+
+
+def test_an_unknown_table_game_names_the_key_and_a_suggestion(tmp_path):
+    path = _write(tmp_path, GOOD.replace('# game = "omaha"', 'game = "omah"'))
+    with pytest.raises(ConfigError) as caught:
+        load_table_config(path, with_display=False)
+    assert str(path) in str(caught.value) and "[table] game" in str(caught.value)
+    assert "did you mean 'omaha'" in str(caught.value)

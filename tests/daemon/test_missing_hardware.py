@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -72,9 +73,20 @@ def test_enroll_gives_up_on_a_reader_that_stays_faulty(tmp_path):
 def test_run_without_hardware_logs_one_line_per_fault_then_retries_quietly(tmp_path):
     process = subprocess.Popen(daemon_command("--headless", "--journal", str(tmp_path / "j.sqlite3")), cwd=ROOT,
                                env=environment(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    time.sleep(5)  # ten retries of each reader (every 0.5 s)
+    # Each fault's line first (however slowly a loaded machine starts the daemon), then ten retries of
+    # each reader (every 0.5 s) that must log nothing more
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(process.stdout or ()), daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not all(any(f"fault {part}:" in line for line in list(lines))
+                                                  for part in ("reader shoe", "reader burn", "panel")):
+        time.sleep(0.1)
+    time.sleep(5)
     process.send_signal(signal.SIGTERM)
-    output, _ = process.communicate(timeout=30)
+    process.wait(30)
+    reader.join(30)
+    output = "".join(lines)
     assert "Traceback" not in output and "KeyError" not in output
     for component in ("reader shoe", "reader burn", "panel"):
         assert sum(f"fault {component}:" in line for line in output.splitlines()) == 1, output

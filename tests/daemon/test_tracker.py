@@ -168,3 +168,20 @@ def test_tracker_config_with_every_key_right_is_still_accepted() -> None:
     config = parse_tracker_config({"listen": "192.168.4.1", "port": 8081, "hosts": ["table1.local"]},
                                   source="table.toml")
     assert config == TrackerConfig(listen="192.168.4.1", port=8081, hosts=("table1.local",))
+
+
+def test_the_tracker_offers_bets_up_to_the_pot_limit_in_plo() -> None:
+    """Pot-Limit Omaha: the largest raise the page offers is the core's pot-limit maximum; all in only within it."""
+    from firmware_py.daemon.tracker import legal_actions  # noqa: PLC0415
+    from tests.rules.table_driver import Table  # noqa: PLC0415
+
+    t = Table("robert", game="omaha")
+    t.level(50, 100)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    t.new_hand()
+    t.deal()
+    legal = legal_actions(t.core.snapshot())
+    assert legal is not None
+    assert (legal["max_to"], legal["allin_to"], legal["allin_ok"]) == (350, 10000, False)
+    assert legal["presets"]["pot"] == 350 and "allin" not in legal["presets"]
+    assert legal["limit"] == "Pot-Limit Omaha"

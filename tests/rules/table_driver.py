@@ -19,6 +19,7 @@ from firmware_py.core import (
     Stacks,
 )
 from firmware_py.core.engine import TableCore
+from firmware_py.core.game import GAMES
 from firmware_py.profiles import load_profiles
 from firmware_py.session import load_deck
 
@@ -38,7 +39,7 @@ POOL = ("2d", "7c", "Ts", "4h", "9d", "Kc", "3s", "8s", "Jd", "5h", "Ad", "6s", 
 class Table:
     def __init__(self, profile: str = "robert", seats: tuple[int, ...] = (1, 2, 3, 4), button: int = 1,
                  *, decks: tuple[object, ...] = (RED, BLUE), in_play: str = "test-red",
-                 profiles: dict[str, object] | None = None) -> None:
+                 profiles: dict[str, object] | None = None, game: str = "holdem") -> None:
         self.core = TableCore(profiles or PROFILES)  # type: ignore[arg-type]
         self.t = 0.0
         self.rulings: list[Ruling] = []
@@ -47,8 +48,9 @@ class Table:
         self._blue = {card: uid for uid, card in BLUE.cards.items()}
         self._pool = list(POOL)
         self.reserved: set[str] = set()  # named later by the test: not handed out by default
+        self.hole_cards = GAMES[game].hole_cards
         self._feed(Setup(t=0.0, profile=profile, seats=tuple(sorted(seats)), button=button,
-                         decks=decks, in_play=in_play))  # type: ignore[arg-type]
+                         decks=decks, in_play=in_play, game=game))  # type: ignore[arg-type]
 
     # plumbing
     def _feed(self, event: object) -> list[Ruling]:
@@ -69,6 +71,11 @@ class Table:
         if card in self._pool:
             self._pool.remove(card)
         return card
+
+    def fresh_deck(self) -> None:
+        """A new hand with the whole deck again (a session of several hands deals the same cards again)."""
+        self._pool = list(POOL)
+        self.reserved = set()
 
     def uid(self, card: str, *, blue: bool = False) -> str:
         return (self._blue if blue else self._uid)[card]
@@ -121,7 +128,7 @@ class Table:
     def deal(self, cards: list[str] | None = None, *, count: int | None = None) -> list[Ruling]:
         """Deal hole cards from the shoe: all of them, or the first `count`."""
         n = len(self.core.snapshot().seats)
-        total = count if count is not None else 2 * n
+        total = count if count is not None else self.hole_cards * n
         out: list[Ruling] = []
         for i in range(total):
             out += self.shoe(cards[i] if cards else None)

@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
 from firmware_py.config_toolkit import did_you_mean  # noqa: E402
-from firmware_py.core import Read, Setup  # noqa: E402
+from firmware_py.core import Read, RuleKey, Setup  # noqa: E402
 from firmware_py.session import event_to_json  # noqa: E402
 from tests.rules.table_driver import Table  # noqa: E402
 
@@ -349,6 +349,131 @@ def chip_race_wfp(t: Recorder) -> None:
     t.new_hand()
 
 
+# -- the other games (core/game.py): each irregularity class, in every profile -------------------------
+# Several hands a session, each one class: the deal's (a misdeal, an exposed, boxed, short and extra card),
+# the board's (premature cards, too many flop cards, burns, a foreign card) and the betting's (pot limit's
+# cap, fixed limit's sizes and raise cap, a showdown read by the game's rule).
+
+
+def _hand(t: Recorder) -> int:
+    """A new hand with a fresh deck: the number of hole cards the four seats hold in all."""
+    t.fresh_deck()
+    t.new_hand()
+    return t.hole_cards * len(t.core.snapshot().seats)
+
+
+def game_deal(t: Recorder) -> None:
+    _hand(t)
+    t.deal(count=2)
+    t.press("exposed")  # the second card of the deal: a misdeal (Misdeals 1(a), or the profile's own)
+    total = _hand(t)
+    t.deal(count=5)
+    t.press("exposed")  # one exposed card: replaced after the deal; it becomes the flop's burn
+    t.deal(count=total - 5)
+    t.shoe()
+    t.act("call", "call", "call", "check")
+    t.flop(burns=0)
+    t.act("check", "check", "check", "check")
+    total = _hand(t)
+    t.deal(count=3)
+    t.press("boxed")  # a scrap of paper, or taken as exposed: the profile says
+    t.deal(count=total - 2)
+    t.act("call", "call", "call", "check")
+    total = _hand(t)
+    t.deal(count=total - 1)
+    t.act("call")  # the button short one card: dealt it in proper sequence
+    t.shoe()
+    t.act("call", "call", "check")
+    _hand(t)
+    t.deal()
+    t.shoe()  # one extra card: it becomes the flop's burn
+    t.act("call", "call", "call", "check")
+    t.flop(burns=0)
+
+
+def game_board(t: Recorder) -> None:
+    _hand(t)
+    t.deal()
+    t.act("call", "call")
+    t.flop()  # before the blinds acted: premature
+    t.act("call", "check")
+    t.flop(burns=0)
+    _hand(t)
+    t.deal()
+    t.act("call", "call", "call", "check")
+    t.street(count=4)  # four flop cards: redealt or the turn's burn, as the profile says
+    assert t.core.profile is not None
+    if t.core.profile.rule(RuleKey.FLOP_TOO_MANY).procedure == "redeal":
+        t.flop(burns=0)
+        t.act("check", "check", "check", "check")
+        t.turn()
+    else:
+        t.act("check", "check", "check", "check")
+        t.turn(burns=0)
+    _hand(t)
+    t.deal()
+    t.act("call", "call", "call", "check")
+    t.flop(burns=0)  # the flop's burn missing
+    t.act("check", "check", "check", "check")
+    t.turn(burns=2)  # two burns
+    t.act("check", "check", "check", "check")  # the turn's burns are judged once its betting begins
+    _hand(t)
+    t.deal(count=3)
+    t.shoe("Qs", blue=True)  # a card with another back: the hand is void
+
+
+def game_pot_limit(t: Recorder) -> None:
+    """A raise over the pot is refused (the pot-limit rule), the pot-sized one taken; a showdown by Omaha's rule."""
+    t.level(50, 100)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    _hand(t)
+    t.deal()
+    t.bet("raise", 400)  # seat 4: the pot-sized raise is to 350
+    t.bet("raise", 350)
+    t.bet("call")  # seat 1
+    t.press("fold")  # seat 2
+    t.bet("call")  # seat 3
+    t.flop()
+    t.press("check")  # seat 3
+    t.bet("bet", 2000)  # seat 4: the pot is 1,100: refused
+    t.bet("bet", 1100)
+    t.bet("call")
+    t.press("fold")
+    t.turn()
+    t.act("check", "check")
+    t.river()
+    t.act("check", "check")
+
+
+def game_fixed_limit(t: Recorder) -> None:
+    """A bet and three raises, the fourth refused (Betting and Raising 3(a)); the small bet, then the big bet."""
+    t.level(50, 100)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    _hand(t)
+    t.deal()
+    t.act("raise", "raise", "raise")  # seats 4, 1, 2: to 400, the cap with the big blind's bet
+    t.bet("raise")  # seat 3: capped
+    t.act("call", "call", "call")  # seats 3, 4 and 1
+    t.flop()
+    t.bet("bet", 500)  # seat 2: the small bet, 100, whatever is keyed
+    t.act("call", "fold", "call")  # seats 3, 4 and 1
+    t.turn()
+    t.bet("bet")  # seat 2: the big bet, 200
+    t.act("call", "call")  # seats 3 and 1
+    t.river()
+    t.act("check", "check", "check")
+
+
+GAME_SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] = {
+    f"{game}_{kind}_{profile.replace('-', '_')}": (profile, {"game": game}, story)
+    for game, stories in (("omaha", (("deal", game_deal), ("board", game_board), ("betting", game_pot_limit))),
+                          ("omaha5", (("deal", game_deal),)),
+                          ("limit_holdem", (("deal", game_deal), ("board", game_board),
+                                            ("betting", game_fixed_limit))))
+    for kind, story in stories
+    for profile in ("robert", "upt", "rpl", "wfp", "wfp-dealer")
+}
+
 SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] = {
     "misdeal_exposed_robert": ("robert", {}, misdeal_exposed),
     "misdeal_exposed_rpl": ("rpl", {}, misdeal_exposed),
@@ -378,6 +503,7 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "out_of_turn_call_rpl": ("rpl", {}, out_of_turn_call_rpl),
     "bb_ante_short_upt": ("upt", {}, bb_ante_short_upt),
     "chip_race_wfp": ("wfp", {}, chip_race_wfp),
+    **GAME_SESSIONS,
 }
 
 

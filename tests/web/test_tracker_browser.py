@@ -192,6 +192,28 @@ def test_the_page_parses_amounts_as_the_server_does(page: Any, table: TrackerTab
     assert got == want
 
 
+def test_pot_limit_omaha_offers_bets_up_to_the_pot_and_refuses_above_it(page: Any, tmp_path: Path) -> None:  # noqa: F811
+    """PLO at blinds 25/50: the first to act may raise from 100 to the pot (175); all in is off; a raise keyed
+    above the pot is refused on the page, and the core's ruling cites the pot-limit rule."""
+    table = TrackerTable(tmp_path, game="omaha").start()
+    try:
+        table.stacks(s1=5000, s2=5000, s3=5000, s4=5000)
+        open_paired(page, table)
+        table.new_hand()
+        expect(page.locator("#who")).to_have_text("Seat 4 to act")
+        expect(page.locator("#limits")).to_contain_text("raise from 100 to 175")
+        expect(page.locator("#allin")).to_be_disabled()
+        act(page, "raise", "400")
+        expect(page.locator("#verdict")).to_contain_text("over the limit (Pot-Limit Omaha): at most 175")
+        shot(page, "tracker-plo-1280x800.png")
+        act(page, "raise", "175")
+        taken(page)
+        expect(seat(page, 4)).to_contain_text("raise 175")
+        assert [len(v.cards) for v in table.settle().seats] == [4, 4, 4, 4]
+    finally:
+        table.stop()
+
+
 def test_the_tracker_shows_a_big_blind_ante_level_and_the_big_blinds_post(browser: Any, page: Any,  # noqa: F811
                                                                           tmp_path: Path) -> None:
     schedule = DisplayConfig(blind_levels=(BlindLevel(small=100, big=200, bb_ante=200, minutes=20),), levels_start_t=0)

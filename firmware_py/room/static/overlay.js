@@ -80,7 +80,9 @@ function drawStrip(s, seat, air, data, odds, winners) {
   if (winners.has(seat.seat)) cls += " winner";
   if (out) cls += " out";
   setClass(s.root, cls);
-  drawCards(s.cards, seat.cards || [], seat.hidden || 0, 2);
+  const held = (seat.cards || []).length + (seat.hidden || 0);  // Omaha: four or five
+  drawCards(s.cards, seat.cards || [], seat.hidden || 0, Math.max(2, held));
+  setClass(s.cards, held > 2 ? "cards many" : "cards");
   setText(s.name, seat.name);
   const badges = [];
   if (seat.button) badges.push(["D", "badge"]);

@@ -1,0 +1,143 @@
+"""Each event to the handler of its concept: the one module above the handlers (engine.py calls it).
+
+The handlers (flow.py, shoe.py, streets.py, betting.py) never call each other: where one event
+concerns two of them (a player's press while the board is still being dealt, a card seen by an
+antenna), the routing here decides which handler takes it, in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from firmware_py.core import betting, flow, racing, shoe, streets, transitions
+from firmware_py.core import deal as dealing
+from firmware_py.core.cards import is_unknown
+from firmware_py.core.events import (
+    BOARD_ANTENNAS,
+    BURN,
+    PLAYER_ACTIONS,
+    SHOE,
+    Button,
+    ButtonName,
+    Event,
+    Gone,
+    Level,
+    Race,
+    Read,
+    Seat,
+    Setup,
+    Stacks,
+)
+from firmware_py.core.hand import Hand
+from firmware_py.core.phase import HAND_OVER, NO_HAND, Phase
+from firmware_py.core.rulings import NoticeKind
+from firmware_py.core.state import TableState
+from firmware_py.core.vocab import Cause, RuleKey, Where
+
+
+def apply(table: TableState, event: Event) -> None:
+    """One event, after the setup, to its handler (a street's burns are judged first, once its cards settled)."""
+    hand = table.hand
+    if hand is not None and hand.board.settle is not None and not (
+            isinstance(event, Gone) or (isinstance(event, Read) and event.antenna != SHOE)):
+        streets.judge_burns(table, hand, hand.board.settle)
+    if isinstance(event, Setup):
+        flow.setup(table, event)
+    elif table.profile is None:
+        table.notice(NoticeKind.IGNORED, "no setup yet: the session must start with a setup line")
+    elif table.race is not None and isinstance(event, Read | Button) and racing.takes(table, event):
+        pass  # a chip race's card or press (racing.py)
+    else:
+        HANDLERS[type(event)](table, event)
+
+
+def read(table: TableState, event: Read) -> None:
+    """A tag seen by an antenna: the shoe deals it, a board antenna places it, a seat antenna checks its seat."""
+    uid, antenna = event.uid, event.antenna
+    info = table.cards.get(uid)
+    hand = table.hand
+    if info is None or (antenna == SHOE and hand is not None and uid not in hand.where and is_unknown(info.card)):
+        shoe.unknown_tag(table, event)
+        return
+    if hand is None or hand.phase in HAND_OVER:
+        return  # cards gathered, mucked or shown between hands
+    if info.back != table.back:
+        transitions.void(table, hand, RuleKey.FOREIGN_CARD, Cause.FOREIGN_CARD, uid=uid, fill={"back": info.back})
+        return
+    known = hand.identity.get(info.card)
+    if known is not None and known != uid:
+        transitions.void(table, hand, RuleKey.DUPLICATE_CARD, Cause.DUPLICATE_CARD, uid=uid)
+        return
+    hand.identity[info.card] = uid
+    where = hand.where.get(uid)
+    if antenna == SHOE:
+        # A card out of play (a premature or redealt board card) comes out again only after
+        # it was mixed back into the stub; any other card already out is a double read.
+        # The card just drawn cannot come out again at once: that is the reader seeing it twice.
+        if (where is None or where is Where.VOID) and uid != hand.board.last_drawn:
+            dealing.draw(table, hand, uid)
+    elif antenna in BOARD_ANTENNAS:
+        streets.board_read(table, hand, uid, where, position=int(antenna[5:]))
+    elif antenna == BURN:
+        if where is None or where == Where.VOID:
+            dealing.draw(table, hand, uid)
+    elif antenna.startswith("seat"):
+        shoe.seat_read(table, hand, int(antenna[4:]), uid, where)
+
+
+def press(table: TableState, event: Button) -> None:
+    """A press on the dealer's panel, to the handler of what it is about."""
+    name, hand = event.name, table.hand
+    if name in PLAYER_ACTIONS and hand is not None and hand.phase not in NO_HAND:  # the common press first
+        action(table, hand, name, event.seat, event.amount)
+    elif name is ButtonName.NEW_HAND:
+        flow.new_hand(table)
+    elif name is ButtonName.HAND_END:
+        flow.hand_end(table)
+    elif name is ButtonName.CONFIRM:
+        flow.confirm(table)
+    elif hand is None or hand.phase in NO_HAND:
+        table.notice(NoticeKind.IGNORED, f"{name} pressed with no hand in progress")
+    elif name is ButtonName.ROUND_DONE:
+        flow.round_done(table, hand)
+    elif name is ButtonName.EXPOSED:
+        shoe.exposed_button(table, hand)
+    elif name is ButtonName.BOXED:
+        shoe.boxed_button(table, hand)
+    elif name is ButtonName.MISDEAL:
+        flow.misdeal_called(table, hand)
+    elif name is ButtonName.CLOCK:
+        flow.clock(table, hand)
+
+
+def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, amount: int | None) -> None:
+    """A player's action: in the deal it may complete the deal (or misdeal); while the board is dealt, the
+    street is taken as complete; then the betting round takes it."""
+    phase = hand.phase
+    if phase is not Phase.BETTING:  # (one test for the common press)
+        if phase is Phase.DEALING and not shoe.deal_interrupted(table, hand):
+            return
+        if phase is Phase.BOARD:
+            table.notice(NoticeKind.IGNORED, f"{name} pressed while the {hand.street} was still being dealt")
+            street_deal = hand.board.deal
+            if street_deal is not None:
+                streets.complete_street(table, hand, street_deal)
+        if hand.phase is not Phase.BETTING:
+            table.notice(NoticeKind.IGNORED, f"{name} pressed with no betting round open")
+            return
+    betting.action(table, hand, name, seat, amount)
+
+
+def color_up(table: TableState, event: Race) -> None:
+    """A `race` event: a chip race is held between hands (racing.py deals it, race.py rules it)."""
+    if table.hand is not None and table.hand.phase not in HAND_OVER:
+        table.notice(NoticeKind.IGNORED, "race: a chip race is held between hands; finish the hand first: not taken")
+        return
+    racing.start(table, event)
+
+
+HANDLERS: dict[type, Callable[[TableState, Any], None]] = {  # an event after the setup, by its type
+    Read: read, Gone: streets.gone, Button: press, Seat: flow.seat_change,
+    Stacks: betting.chip_event, Level: betting.chip_event, Race: color_up,
+}

@@ -1,0 +1,79 @@
+"""The showdown and the pots: the hands read, every pot (main and side) awarded, and the ruling that says so.
+
+Below the handlers: a betting round closing on the river, or a hand left uncontested, comes here
+(transitions.py); it changes the phase to nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from firmware_py.core.cards import is_unknown
+from firmware_py.core.evaluator import best_of, describe_hand, hand_ranks
+from firmware_py.core.hand import Hand
+from firmware_py.core.phase import Phase
+from firmware_py.core.pots import Pot
+from firmware_py.core.rulings import Ruling, RulingKind
+from firmware_py.core.state import TableState
+from firmware_py.core.vocab import RuleKey
+
+
+def award(table: TableState, hand: Hand,
+          best: Callable[[Sequence[int]], Sequence[int]] | None) -> tuple[Pot, ...] | None:
+    """Every pot to the best of its seats (`best` None: the last hand left takes it); None without chips."""
+    chips = table.chips.hand
+    if chips is None or chips.settled:
+        return None
+    for seat in (*hand.betting.folded, *hand.betting.dead):
+        chips.fold_out(seat)
+
+    def read(seats: Sequence[int]) -> Sequence[int]:
+        won = best(seats) if best is not None else ()
+        return won or seats  # no hand to read (jokers, wrong counts): the pot is split
+
+    return chips.award(read)
+
+
+def pots_text(table: TableState, pots: Sequence[Pot]) -> str:
+    contested = [pot for pot in pots if len(pot.seats) > 1]
+    names = ["main pot", *(f"side pot {n}" for n in range(1, len(contested)))]
+    parts = [f"{name} {pot.amount:,} to " + " and ".join(f"seat {s} ({c:,})" for s, c in pot.shares)
+             for name, pot in zip(names, contested, strict=True)]
+    parts += [f"{pot.amount:,} not called goes back to seat {pot.seats[0]}" for pot in pots if len(pot.seats) == 1]
+    text = "Pots: " + "; ".join(parts) + "."
+    if len(contested) > 1:
+        text += f" Each pot is split separately ({table.rule(RuleKey.SIDE_POTS).cite})."
+    odd = [seat for pot in pots for seat in pot.odd_chips]
+    if odd:
+        who = ", ".join(f"seat {s}" for s in odd)
+        text += f" Odd chip to {who}, first clockwise from the button ({table.rule(RuleKey.ODD_CHIP).cite})."
+    return text
+
+
+def showdown(table: TableState, hand: Hand) -> None:
+    hand.phase = Phase.SHOWDOWN
+    board = [table.cards[uid].card for uid in hand.board.cards]
+    hands: dict[int, Sequence[str]] = {
+        seat: [table.cards[uid].card for uid in hand.dealt.hole[seat]]
+        for seat in hand.live()
+        if len(hand.dealt.hole[seat]) == hand.game.hole_cards and seat not in hand.dealt.jokers
+    }
+    if len(board) != 5 or len(hands) < 2:
+        return
+    if any(is_unknown(card) for card in [*board, *(c for cards in hands.values() for c in cards)]):
+        return  # a card the table could not read is in play: the dealer reads the hands
+    ranks = hand_ranks(hands, board, hand.game.hand_rule)  # each hand read once, for the showdown and every pot
+    tied = best_of(ranks, ranks)
+    name = describe_hand(hands[tied[0]], board, hand.game.hand_rule)
+    who = " and ".join(f"seat {s}" for s in tied)
+    summary = f"{who} {'split the pot' if len(tied) > 1 else 'wins'} with {name}"
+    rule = table.rule(RuleKey.SHOWDOWN)
+
+    def best(seats: Sequence[int]) -> Sequence[int]:
+        return best_of(ranks, seats)  # none to read: (), and the pot is split
+
+    pots = award(table, hand, best)
+    remedy = rule.text(summary=summary, hole=hand.game.shown_cards()) + (f" {pots_text(table, pots)}" if pots else "")
+    hand.showdown = table.emit(Ruling(t=table.t, ruling=RulingKind.SHOWDOWN, rule=rule.cite,
+                                      remedy=remedy, winners=tied, hand=name, pots=pots))
+    table.unconfirmed.remove(hand.showdown)
