@@ -112,6 +112,11 @@ class HandChips:
     blinds: tuple[int | None, int | None]  # small blind seat, big blind seat
     level: Stakes
     raise_rule: str = "increment"
+    # RPL Tournaments 19: "You must have at least 1 chip after posting ante's to be considered a live person":
+    # a seat that cannot post its ante (the big blind: blind and big-blind ante) and keep a chip is out, its
+    # chips dead money in the pot (`eliminated`).
+    ante_leaves_a_chip: bool = False
+    eliminated: list[int] = field(default_factory=list)
     behind: dict[int, int] = field(default_factory=dict)  # chips not yet put in
     committed: dict[int, int] = field(default_factory=dict)  # chips put in this hand (antes included)
     # Dead money: the big-blind ante, in the main pot whoever is all in for how much (it is not part of the
@@ -141,25 +146,36 @@ class HandChips:
         self.behind = {seat: int(self.stacks[seat]) for seat in self.order}
         self.committed = dict.fromkeys(self.order, 0)
         forced: dict[int, list[tuple[str, int, int]]] = {}  # seat -> (what, posted, owed)
+        small, big = self.blinds
+        if self.ante_leaves_a_chip and (self.level.ante or self.level.bb_ante):
+            for seat in self.order:
+                owed = self.level.ante + (self.level.big + self.level.bb_ante if seat == big else 0)
+                if self.behind[seat] <= owed and (self.level.ante or seat == big):
+                    self.dead[seat] = self.behind[seat]
+                    self._put(seat, self.behind[seat])
+                    self.out.add(seat)
+                    self.eliminated.append(seat)
+                    self.last[seat] = "out: chips in the pot"
         if self.level.ante:
             for seat in self.order:
+                if seat in self.eliminated:
+                    continue
                 put = min(self.level.ante, self.behind[seat])
                 self._put(seat, put)
                 self.last[seat] = f"ante {put:,}"
                 forced.setdefault(seat, []).append(("ante", put, self.level.ante))
         self.street_bet = dict.fromkeys(self.order, 0)
-        small, big = self.blinds
         posts: tuple[tuple[int | None, int, str], ...] = (
             (small, self.level.small, "small blind"), (big, self.level.big, "big blind"))
         for poster, blind, word in posts:
-            if poster is not None and poster in self.behind:
+            if poster is not None and poster in self.behind and poster not in self.eliminated:
                 put = min(blind, self.behind[poster])
                 self._put(poster, put)
                 self.street_bet[poster] += put
                 self.last[poster] = f"{word} {put:,}"
                 forced.setdefault(poster, []).append((word, put, blind))
-        if self.level.bb_ante and big is not None and big in self.behind:
-            # The big blind first, then the ante from what is left (TDA practice, the WSOP's): a big
+        if self.level.bb_ante and big is not None and big in self.behind and big not in self.eliminated:
+            # The big blind first, then the ante from what is left (TDA rules since 2024, the WSOP's): a big
             # blind short of both posts the whole blind and antes less. The ante is dead money.
             put = min(self.level.bb_ante, self.behind[big])
             self._put(big, put)
@@ -465,7 +481,8 @@ class TableChips:
         return sorted(seat for seat in seats if stacks.get(seat) == 0)
 
     def start_hand(self, order: Sequence[int], blinds: tuple[int | None, int | None],
-                   raise_rule: str, *, limits: Limits = NO_LIMIT) -> str | None:
+                   raise_rule: str, *, limits: Limits = NO_LIMIT,
+                   ante_leaves_a_chip: bool = False) -> str | None:
         """Post antes and blinds for a new hand; a message when chips cannot be counted for it.
 
         `limits` is the game's betting structure, fixed limit's sizes given in big blinds (1, 1, 2, 2).
@@ -484,7 +501,8 @@ class TableChips:
             limits = Limits(structure=limits.structure, sizes=tuple(level.big * n for n in limits.sizes),
                             raise_cap=limits.raise_cap, cap_heads_up=limits.cap_heads_up)
         self.hand = HandChips(order=tuple(order), stacks=self.stacks, blinds=blinds, level=level,
-                              raise_rule=raise_rule, limits=limits)
+                              raise_rule=raise_rule, limits=limits,
+                              ante_leaves_a_chip=ante_leaves_a_chip)
         broke = [seat for seat in order if self.stacks[seat] == 0]
         if broke:
             return f"seat {', '.join(map(str, broke))} has no chips: take the seat out or give it a stack"

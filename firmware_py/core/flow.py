@@ -164,8 +164,10 @@ def new_hand(table: TableState) -> None:
     table.hand = Hand(number=table.hand_number, positions=positions, game=table.game,
                       dealt=Dealt(slots=slots, hole={seat: [] for seat in positions.deal_order}))
     table.unconfirmed = []
+    leaves_a_chip = table.rule(RuleKey.SHORT_BLIND).procedure == "ante_leaves_a_chip"  # RPL Tournaments 19
     message = table.chips.start_hand(positions.deal_order, (positions.small_blind, positions.big_blind),
-                                     table.rule(RuleKey.MIN_RAISE).procedure, limits=_limits(table))
+                                     table.rule(RuleKey.MIN_RAISE).procedure, limits=_limits(table),
+                                     ante_leaves_a_chip=leaves_a_chip)
     for said in (settled, message):
         if said:
             table.notice(NoticeKind.IGNORED, said)
@@ -174,6 +176,11 @@ def new_hand(table: TableState) -> None:
         for seat, posted in table.chips.hand.short.items():  # (WFP Tournament 15, UPT 19: action on what is left)
             table.ruling(RulingKind.SHORT_BLIND, RuleKey.SHORT_BLIND, seat=seat,
                          fill={"detail": posted, "amount": f"{table.chips.hand.committed[seat]:,}"})
+        for seat in table.chips.hand.eliminated:  # (RPL Tournaments 19: no chip left after the ante)
+            table.hand.betting.dead.add(seat)
+            table.ruling(RulingKind.SHORT_BLIND, RuleKey.SHORT_BLIND, cause=Cause.NO_CHIP_AFTER_ANTE, seat=seat,
+                         fill={"detail": "not enough to post the ante and keep a chip: eliminated",
+                               "amount": f"{table.chips.hand.committed[seat]:,}"})
 
 
 def _limits(table: TableState) -> Limits:

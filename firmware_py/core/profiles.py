@@ -27,6 +27,7 @@ _PARAMETERS: dict[RuleKey, dict[str, type]] = {
     RuleKey.TURN_RIVER_TOO_MANY: {"procedure": str},
     RuleKey.MIN_RAISE: {"procedure": str},
     RuleKey.CHIP_RACE: {"procedure": str},
+    RuleKey.SHORT_BLIND: {"procedure": str},
     RuleKey.OUT_OF_TURN: {"changed_by": str, "always_binding": str, "bet_posts": str, "no_raise_after": str},
     RuleKey.LIMIT_RAISES: {"raises": int, "heads_up": str},
 }
@@ -43,6 +44,9 @@ PROCEDURES: dict[RuleKey, tuple[str, ...]] = {
     # one_chip_each: the highest cards win, no player more than one chip (WFP); each_card: every card races
     # on its own (UPT has no one-chip sentence); round_up: no race, odd chips chipped up (RPL Tournaments 10).
     RuleKey.CHIP_RACE: ("one_chip_each", "each_card", "round_up"),
+    # all_in: a player short of a blind or ante posts what is left, all in (WFP 15, UPT 19); ante_leaves_a_chip:
+    # besides, a player who cannot post the ante and keep a chip is eliminated, the chips in the pot (RPL 19).
+    RuleKey.SHORT_BLIND: ("all_in", "ante_leaves_a_chip"),
 }
 # Text parameters that hold words from a closed set: a space-separated list (may be empty) or one word.
 # out_of_turn: the intervening actions that free the seat from what it declared out of turn

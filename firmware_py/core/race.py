@@ -14,8 +14,8 @@ chipped up to the next amount".
 >>> result = rule_race(chip=25, to=100, odd={1: 3, 2: 2, 4: 1}, broke=frozenset(), procedure="race",
 ...                    one_chip_each=True, cards=((1, "2c"), (1, "Kd"), (1, "5h"), (2, "Ks"), (2, "3d"), (4, "Ah")))
 >>> [(award.seat, award.why) for award in result.awards]
-[(4, 'card'), (2, 'card')]
->>> result.change  # in chips: seat 1 loses 75, seat 2 wins 100 for 50, seat 4 100 for 25
+[(4, 'card'), (2, 'half_or_more')]
+>>> result.change  # 150 in odd chips: one 100 chip to the ace; the 50 left is half a chip: the next card wins one
 ((1, -75), (2, 50), (4, 75))
 """
 
@@ -35,6 +35,16 @@ def card_strength(card: str) -> tuple[int, int]:
     if len(card) != 2 or card[0] not in RANKS or card[1] not in SUIT_ORDER:
         return (-1, -1)
     return (RANKS.index(card[0]), SUIT_ORDER.index(card[1]))
+
+
+def odd_chips(stacks: Mapping[int, int], *, chip: int, to: int) -> dict[int, int]:
+    """Each seat's odd chips of `chip` once those making up a `to` chip are changed up directly, from stacks in
+    chips (every higher denomination a multiple of `to`): what a `race` event without `odd` races.
+
+    >>> odd_chips({1: 1075, 2: 2050, 3: 1000, 4: 0}, chip=25, to=100)
+    {1: 3, 2: 2}
+    """
+    return {seat: (stack % to) // chip for seat, stack in sorted(stacks.items()) if (stack % to) // chip}
 
 
 def deal_order(odd: Mapping[int, int]) -> tuple[int, ...]:
@@ -91,7 +101,7 @@ def rule_race(*, chip: int, to: int, odd: Mapping[int, int], cards: Sequence[tup
         awards = [Award(seat=seat, why="rounded_up") for seat in sorted(racing)]
     else:
         pool = sum(racing.values()) * chip
-        for seat in sorted(broke & racing.keys()):
+        for seat in sorted(seat for seat in racing if seat in broke):
             awards.append(Award(seat=seat, why="no_chips_left"))
             pool -= to
         pool = max(pool, 0)

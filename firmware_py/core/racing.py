@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from firmware_py.core.cards import is_joker, is_unknown
 from firmware_py.core.events import SHOE, Button, ButtonName, Race, Read
-from firmware_py.core.race import RaceState, deal_order, rule_race
+from firmware_py.core.race import RaceState, deal_order, odd_chips, rule_race
 from firmware_py.core.rulings import NoticeKind, RulingKind
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey
@@ -28,7 +28,7 @@ def start(table: TableState, event: Race) -> None:
             table.notice(NoticeKind.IGNORED, "race: name each seat's odd chips (the table does not count chips): "
                          "not taken")
             return
-        odd = {seat: (stack % event.to) // event.chip for seat, stack in counted.items() if stack}
+        odd = odd_chips({seat: stack or 0 for seat, stack in counted.items()}, chip=event.chip, to=event.to)
     else:
         odd = dict(event.odd)
     problems = [f"seat {seat} is not seated" for seat in odd if seat not in table.occupied]

@@ -74,6 +74,7 @@ class Cause(StrEnum):
     UNDER_MIN_RAISE = "under_min_raise"
     NOT_REOPENED = "not_reopened"
     OUT_OF_TURN = "out_of_turn"
+    NO_CHIP_AFTER_ANTE = "no_chip_after_ante"  # RPL Tournaments 19: eliminated at the deal
     OVER_POT_LIMIT = "over_pot_limit"
     RAISES_CAPPED = "raises_capped"
     RACE_OUT_OF_SEQUENCE = "race_out_of_sequence"

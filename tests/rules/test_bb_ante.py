@@ -51,7 +51,7 @@ def test_heads_up_the_big_blind_posts_the_bb_ante() -> None:
     assert chips.behind == {1: 4900, 2: 4600} and chips.dead == {2: 200}
 
 
-@pytest.mark.parametrize("profile", ALL_PROFILES)
+@pytest.mark.parametrize("profile", [p for p in ALL_PROFILES if p != "rpl"])  # (RPL Tournaments 19: below)
 def test_tournament_short_blind_big_blind_first_then_ante(profile: str) -> None:
     # WFP Tournament Procedures 15, UPT Tournaments 19: action on what is left. Blind first, then the
     # ante from what is left (TDA practice): 300 chips post the 200 blind and 100 of the 200 ante.
@@ -122,3 +122,42 @@ def test_misdeal_returns_the_bb_ante() -> None:
     chips = HandChips(order=(2, 3, 1), stacks={1: 5000, 2: 5000, 3: 5000}, blinds=(2, 3), level=BBA)
     chips.refund()
     assert chips.final_stacks() == {1: 5000, 2: 5000, 3: 5000} and chips.dead == {}
+
+
+def test_rpl_tournaments_19_no_chip_left_after_the_ante_is_eliminated() -> None:
+    # "You must have at least 1 chip after posting ante's to be considered a live person in tournament. If a
+    # player can't post ante & have 1 chip, they are eliminated and those chips will be put into the pot."
+    t = Table("rpl")
+    t.level(50, 100, ante=25)
+    t.stacks(s1=25, s2=1000, s3=1000, s4=1000)
+    (ruling,) = t.new_hand()
+    assert (ruling.ruling, ruling.cause, ruling.seat) == (RulingKind.SHORT_BLIND, "no_chip_after_ante", 1)
+    assert ruling.rule == "rpl: Betting and Raising 6; Tournaments 19" and "eliminated" in ruling.remedy
+    t.deal()
+    snap = t.core.snapshot()
+    assert snap.seat(1).stack == 0 and snap.seat(1).state == "dead"
+    assert snap.chips is not None and snap.chips.pot == 25 + 3 * 25 + 50 + 100
+    t.act("call", "call", "check")  # seat 4, seat 2 (the small blind), seat 3: seat 1 never acts
+    assert t.core.snapshot().seat(1).state == "dead"
+
+
+def test_rpl_tournaments_19_the_big_blind_that_cannot_post_blind_and_ante_and_keep_a_chip() -> None:
+    t = Table("rpl")
+    t.level(100, 200, bb_ante=200)
+    t.stacks(s1=5000, s2=5000, s3=400, s4=5000)
+    (ruling,) = t.new_hand()
+    assert (ruling.cause, ruling.seat) == ("no_chip_after_ante", 3)
+    chips = t.core.hand_chips
+    assert chips is not None and chips.dead == {3: 400} and chips.current == 200  # callers call a full big blind
+
+
+@pytest.mark.parametrize("profile", ["robert", "upt", "wfp", "wfp-dealer"])
+def test_the_other_books_deal_a_player_all_in_for_the_ante(profile: str) -> None:
+    t = Table(profile)
+    t.level(50, 100, ante=25)
+    t.stacks(s1=20, s2=1000, s3=1000, s4=1000)
+    (ruling,) = t.new_hand()
+    assert (ruling.ruling, ruling.cause, ruling.seat) == (RulingKind.SHORT_BLIND, None, 1)
+    assert "ante 20 of 25" in ruling.remedy
+    t.deal()
+    assert t.core.snapshot().seat(1).state == "allin"

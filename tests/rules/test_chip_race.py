@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import doctest
 import random
 
 import pytest
 
 from firmware_py.core import RuleKey, RulingKind, Setup
+from firmware_py.core import race as race_module
 from firmware_py.core.engine import TableCore
 from firmware_py.core.race import card_strength, deal_order, rule_race
 from firmware_py.simulation.dealer import DealerBot
@@ -183,3 +185,7 @@ def test_the_dealer_bot_runs_a_race_at_a_color_up(profile: str, misdeal: bool) -
     ruled = [r.ruling for e in race.events for r in fresh.feed(e).rulings]
     assert ruled == ([RulingKind.RACE_MISDEAL] if misdeal and profile != "rpl" else []) + [RulingKind.CHIP_RACE]
     assert fresh.snapshot().seats == snap.seats  # the same stacks
+
+
+def test_the_race_modules_examples_hold() -> None:
+    assert doctest.testmod(race_module).failed == 0
