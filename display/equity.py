@@ -118,21 +118,19 @@ def calculate_equity(
 
 def _score(holes: list[tuple[int, ...]], board: tuple[int, ...], wins: list[float],
            ties: list[float]) -> None:
-    ranks = [RANK_7(*hole, *board) for hole in holes]
-    best = min(ranks)  # phevaluator: smaller is stronger
-    winners = [i for i, rank in enumerate(ranks) if rank == best]
-    if len(winners) == 1:
-        wins[winners[0]] += 1
-    else:
-        for i in winners:
-            ties[i] += 1
+    _credit([RANK_7(*hole, *board) for hole in holes], wins, ties)
 
 
 def _score_omaha(holes: list[tuple[int, ...]], board: tuple[int, ...], wins: list[float],
                  ties: list[float]) -> None:
     """Omaha: phevaluator's best of two hole cards and three board cards (five hole cards: of every four)."""
-    ranks = [RANK_OMAHA(*board, *hole) if len(hole) == 4
-             else min(RANK_OMAHA(*board, *four) for four in itertools.combinations(hole, 4)) for hole in holes]
+    _credit([RANK_OMAHA(*board, *hole) if len(hole) == 4
+             else min(RANK_OMAHA(*board, *four) for four in itertools.combinations(hole, 4)) for hole in holes],
+            wins, ties)
+
+
+def _credit(ranks: list[int], wins: list[float], ties: list[float]) -> None:
+    """One runout's result: a win to the one best hand, a tie to each of several (phevaluator: smaller is stronger)."""
     best = min(ranks)
     winners = [i for i, rank in enumerate(ranks) if rank == best]
     if len(winners) == 1:

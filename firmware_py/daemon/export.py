@@ -227,13 +227,13 @@ def hand_history(record: HandRecord, *, table: str = "", names: Mapping[int, str
     if dealt.phh_variant is None:
         raise NotExportable(f"{dealt.title}: pokerkit has no variant for it (its Omaha, 'PO', deals four hole "
                             "cards), so PHH cannot record this hand")
+    if any(ruling.startswith("short_blind(no_chip_after_ante)") for ruling in record.rulings):
+        raise NotExportable("a player eliminated at the deal, its chips dead money in the pot (rpl Tournaments 19): "
+                            "PHH has no such forced bet")
     for seat in seats:
         if len(record.hole.get(seat, ())) != dealt.hole_cards:
             raise NotExportable(f"seat {seat} does not hold {dealt.hole_text()} known "
                                 f"({' '.join(record.hole.get(seat, ()))})")
-    if any(ruling.startswith("short_blind(no_chip_after_ante)") for ruling in record.rulings):
-        raise NotExportable("a player eliminated at the deal, its chips dead money in the pot (rpl Tournaments 19): "
-                            "PHH has no such forced bet")
     if record.round_done:
         raise NotExportable("the dealer closed a betting round with round_done: the missing actions are unknown")
     automations = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
