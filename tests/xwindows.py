@@ -89,6 +89,7 @@ class Window:
 def find_window(name: str, display_name: str, timeout: float = 30.0) -> Window:
     """The top-level window whose title starts with `name` (waits for it to be mapped)."""
     import Xlib.display  # noqa: PLC0415
+    import Xlib.error  # noqa: PLC0415
     from Xlib import X  # noqa: PLC0415
 
     display = Xlib.display.Display(display_name)
@@ -96,9 +97,12 @@ def find_window(name: str, display_name: str, timeout: float = 30.0) -> Window:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for child in display.screen().root.query_tree().children:
-            title = child.get_full_text_property(net_wm_name, utf8) or child.get_wm_name()  # SDL sets the first
-            if isinstance(title, str) and title.startswith(name) \
-                    and child.get_attributes().map_state == X.IsViewable:
+            try:
+                title = child.get_full_text_property(net_wm_name, utf8) or child.get_wm_name()  # SDL sets the first
+                viewable = child.get_attributes().map_state == X.IsViewable
+            except Xlib.error.BadWindow:  # destroyed since the listing (SDL's short-lived windows at start-up)
+                continue
+            if isinstance(title, str) and title.startswith(name) and viewable:
                 return Window(display, child)
         time.sleep(0.2)
     display.close()
