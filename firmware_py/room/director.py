@@ -142,6 +142,9 @@ class Director:
         except ValueError as exc:
             self.rejected += 1
             logger.warning("tournament: %s's report %d does not fit the room: %s", report.table, report.seq, exc)
+        except Exception:  # any other report the director cannot apply must not stop the broker's thread
+            self.rejected += 1
+            logger.exception("tournament: %s's report %d could not be applied", report.table, report.seq)
 
     def apply(self, report: TableReport) -> list[Decision]:
         with self.lock:

@@ -180,8 +180,13 @@ class TournamentTable:
             self.refused += 1
             logger.warning("tournament: the director's state refused: %s", exc)
             return
-        with self.lock:
-            events = self.follower.director(state)
+        try:
+            with self.lock:
+                events = self.follower.director(state)
+        except Exception:  # a state the schema passes but this table cannot follow: counted, logged, kept going
+            self.refused += 1
+            logger.exception("tournament: the director's state %d could not be followed", state.seq)
+            return
         for event in events:
             self.post(event)
 

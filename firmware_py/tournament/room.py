@@ -497,4 +497,6 @@ class Tournament:
         cites.append(book.dealt_in_rule)
         self._sit(pid, receiver.id, seat_to)
         return Moved(player=pid, from_table=donor.id, from_seat=from_seat, to_table=receiver.id, to_seat=seat_to,
-                     dealt_in=dealt, waits=waits, position=position, cites=tuple(cites), before=before)
+                     dealt_in=dealt, waits=waits, position=position,
+                     cites=tuple(dict.fromkeys(cites)),  # once each: WFP 11 says both who moves and where
+                     before=before)
