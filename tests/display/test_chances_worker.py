@@ -165,23 +165,34 @@ def test_if_the_worker_dies_the_frame_computes_the_chances_again():
     assert after.chances == ChancesCache().get(snapshot)
 
 
+PID_FILE = "CHANCES_TEST_PID_FILE"
+
+
 def _never_done(key, rng):
-    time.sleep(600)  # a calculation still running when the screen stops
+    """A calculation still running when the screen stops; it names its process first."""
+    with open(os.environ[PID_FILE], "w") as out:
+        out.write(str(os.getpid()))
+    time.sleep(600)
 
 
-def test_closing_abandons_a_calculation_under_way_and_the_process_exits():
+def test_closing_abandons_a_calculation_under_way_and_the_process_exits(tmp_path, monkeypatch):
     """close() stops the worker process at once: before, the interpreter's exit waited for the running
-    calculation (a stopping `broadcast` command outlived its 30 s allowance under load)."""
+    calculation (a stopping `broadcast` command outlived its 30 s allowance under load).
+
+    The process checked is the one that wrote its pid from inside the calculation: under xdist, other
+    tests' threads in this process may start children of their own at the same moment."""
+    pid_file = tmp_path / "worker.pid"
+    monkeypatch.setenv(PID_FILE, str(pid_file))  # a spawned worker inherits the environment
     snapshot = samples.dealt(t=1.0)
-    before = set(multiprocessing.active_children())  # other tests' children in this process are not ours
     cache = ChancesCache(background=True, compute=_never_done)
     started = time.monotonic()
     assert cache.lookup(snapshot).computing
-    processes = [child for child in multiprocessing.active_children() if child not in before]
-    assert processes  # the worker, running the calculation
-    time.sleep(0.5)
+    while not (pid_file.exists() and pid_file.read_text()):
+        assert time.monotonic() - started < WAIT_S, "the worker never started the calculation"
+        time.sleep(0.05)
+    pid = int(pid_file.read_text())
+    [process] = [child for child in multiprocessing.active_children() if child.pid == pid]
     cache.close()
-    for process in processes:
-        process.join(WAIT_S)
-        assert not process.is_alive()
+    process.join(WAIT_S)
+    assert not process.is_alive()
     assert time.monotonic() - started < WAIT_S  # not the 600 s calculation
