@@ -77,8 +77,7 @@ def test_the_bridge_carries_reports_out_and_the_directors_retained_state_in_once
     tables = [Listener(room, zone, name, [DIRECTOR]) for zone, name in zip(room.zones, ("t01", "t02"), strict=True)]
     try:
         # Each table's report reaches the director at the centre, through its zone's bridge.
-        for table in tables:
-            name = table.client._client_id.decode().split(".")[0]  # noqa: SLF001
+        for table, name in zip(tables, ("t01", "t02"), strict=True):
             report = f'{{"table":"{name}","hand":1}}'.encode()
             table.publish(f"pokertable/{ROOM}/{name}/tournament", report)
             director.wait_for(f"pokertable/{ROOM}/{name}/tournament", report)
