@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware_py.core import Level, Seat, SeatStatus, Stacks
+from firmware_py.core.chips import Stakes
 from firmware_py.core.phase import Phase
 from firmware_py.core.snapshot import LIVE, PlayerState, TableSnapshot
 from firmware_py.room.messages import BadMessage
@@ -124,7 +125,10 @@ class TableFollower:
                                 hand_for_hand=state.hand_for_hand, all_in=all_in)
         calls = tuple(text for _n, text in sorted(self.calls.items())[-MAX_CALLS:])
         self.notice = TournamentNotice(hand_for_hand=state.hand_for_hand, hold=hold, hold_rule=rule, all_in=all_in,
-                                       calls=calls, names=tuple(sorted(self.names.items())))
+                                       calls=calls, names=tuple(sorted(self.names.items())),
+                                       level=state.level.number, blinds=Stakes(
+                                           small=state.level.small, big=state.level.big, ante=state.level.ante,
+                                           bb_ante=state.level.bb_ante).label())
 
     def all_in_report(self, snap: TableSnapshot) -> TableReport | None:
         """During hand-for-hand, an all in called in this hand (once a hand): the director holds the others."""
@@ -284,8 +288,8 @@ class TournamentTable:
             self.refused += 1
             logger.exception("tournament: the director's state %d could not be followed", state.seq)
             return
-        for event in events:
-            self.post(event)
+        if events:  # one item: the daemon journals and feeds them in one commit, so one snapshot shows them all
+            self.post(tuple(events))
         self._tell()
 
     def on_snapshot(self, snap: TableSnapshot) -> None:
@@ -295,8 +299,8 @@ class TournamentTable:
             self._posted.extend(events)
             self._unacked.extend(reports)
             self.changed.notify_all()
-        for event in events:
-            self.post(event)
+        if events:
+            self.post(tuple(events))
         for report in reports:
             self._publish(report)
         self._tell()

@@ -22,12 +22,14 @@ class TournamentNotice:
     all_in: tuple[str, ...] = ()  # the tables where an all in is called (this one included)
     calls: tuple[str, ...] = ()  # the director's calls for this table, newest last: moves by name, eliminations
     names: tuple[tuple[int, str], ...] = ()  # seat -> the player's name, as the director has the field
+    level: int = 0  # the director's level number (its blinds reach the table as the core's level) ...
+    blinds: str = ""  # ... and its blinds, for the next deal ('200/400 ante 50')
 
     def name(self, seat: int) -> str | None:
         return next((name for s, name in self.names if s == seat), None)
 
     def __bool__(self) -> bool:
-        return bool(self.hand_for_hand or self.hold or self.all_in or self.calls)
+        return bool(self.hand_for_hand or self.hold or self.calls)
 
     def to_json(self) -> dict[str, Any]:
         """The table's `state` topic's `tournament` part (no names: the state carries none)."""
