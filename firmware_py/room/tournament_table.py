@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Callable
@@ -82,6 +83,7 @@ class TableFollower:
         self.dealt = -1  # the last hand number seen being dealt
         self.all_in_hand = -1  # the hand an all in called was reported for
         self.notice = TournamentNotice()
+        self._asked: set[Any] = set()  # (the table as it was, the events asked of it) since the last deal
 
     def race_report(self, *, race: int, t: float, start: dict[int, int], end: dict[int, int]) -> TableReport:
         """The report of a chip race the table ran at the director's color-up number `race`."""
@@ -150,6 +152,7 @@ class TableFollower:
             self.reported = snap.hand_number  # hands before we were following are not ours to report
         if snap.phase is not Phase.IDLE and snap.hand_number > self.dealt:
             self.dealt = snap.hand_number  # a new deal: the calls the table has carried out are done
+            self._asked = set()
             done = [n for n in self.calls if n <= self.applied_n]
             for n in done:
                 del self.calls[n]
@@ -210,7 +213,16 @@ class TableFollower:
         self.names = {s: v.name for s, v in wanted.items()}
         self.applied_n = self.seen_n
         self.draw = self.entry.draw
+        picture = tuple((v.seat, v.state is PlayerState.EMPTY, v.stack) for v in snap.seats)
+        asked = (picture, tuple(dataclasses.replace(e, t=0.0) for e in events))
+        if events and asked in self._asked:
+            # The same table was asked the same before and did not take it (the core keeps stacks given before a
+            # hand's chips are settled for the next hand): asking again would only fill the journal, hundreds a
+            # second.
+            logger.warning("tournament: the table did not take %s; not asked again before the next deal", events)
+            return []
         if events:
+            self._asked.add(asked)
             self.waiting = True
         return events
 

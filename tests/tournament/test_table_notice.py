@@ -159,3 +159,16 @@ def test_a_moved_player_is_called_by_name_at_both_tables_until_each_has_dealt_ag
     t02.play()  # the player has sat down and been dealt in: the call is done
     assert t02.follower.notice.calls == ()
     assert t01.follower.notice.calls == (text,)  # still called at t01 until it deals again
+
+
+def test_the_table_side_does_not_ask_again_for_what_the_table_did_not_take() -> None:
+    director = room()
+    table = Table(director, "t01")
+    events = table.follower.director(director.state())
+    assert events  # the first state: the table's seats, stacks and level
+    # the table did not take them (here: they never reached the core); the follower must not go on asking,
+    # which in the daemon made a journal of 50,000 identical stacks lines in two minutes
+    asks = [table.follower.snapshot(table.core.snapshot())[0] for _ in range(20)]
+    assert sum(1 for a in asks if a) <= 1 and asks[-1] == []
+    table.feed(events)  # taken: the table is as the director says
+    assert table.follower.snapshot(table.core.snapshot())[0] == []
