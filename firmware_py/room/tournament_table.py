@@ -104,6 +104,8 @@ class TableFollower:
     def director(self, state: DirectorState) -> list[Event]:
         """A new director's state; the events to post now if the table is between hands."""
         self.entry = next((t for t in state.tables if t.table == self.table), None)
+        if self.state is not None and state.session != self.state.session:  # a new run: its decisions count anew
+            self.calls, self.seen_n, self.applied_n = {}, 0, 0
         self.state = state
         level = state.level
         self.wanted_level = (level.small, level.big, level.ante, level.bb_ante)

@@ -102,3 +102,22 @@ def test_the_venue_screen_names_the_players_as_the_director_has_the_field() -> N
     empty = layout.seat_boxes[3]  # no player there: drawn the same
     assert (pygame.image.tobytes(named.subsurface(empty), "RGB")
             == pygame.image.tobytes(unnamed.subsurface(empty), "RGB"))
+
+
+def test_the_daemon_screen_takes_the_notice_from_any_thread() -> None:
+    import threading  # noqa: PLC0415
+
+    from display.app import DisplayLoop  # noqa: PLC0415
+
+    screen = Screen(view=View.VENUE, config=DisplayConfig())
+    loop = DisplayLoop(screen=screen, clock=lambda: 0.0)
+    told = notice()
+    worker = threading.Thread(target=loop.post_tournament, args=(told,))
+    worker.start()
+    worker.join()
+    assert screen.tournament is told
+    assert loop._wake.is_set()  # the loop draws it at once
+    screen.update(between_hands())
+    surface = pygame.Surface((800, 480))
+    screen.draw(surface, 0.0)
+    assert share_of(surface, board_area((800, 480), 2), theme.NOTICE) > 0.5

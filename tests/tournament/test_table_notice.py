@@ -172,3 +172,16 @@ def test_the_table_side_does_not_ask_again_for_what_the_table_did_not_take() -> 
     assert sum(1 for a in asks if a) <= 1 and asks[-1] == []
     table.feed(events)  # taken: the table is as the director says
     assert table.follower.snapshot(table.core.snapshot())[0] == []
+
+
+def test_a_new_run_of_the_director_is_called_from_its_first_decision() -> None:
+    director = room()
+    table = Table(director, "t01")
+    state = director.state()
+    table.follow(msgspec.structs.replace(state, decisions=[DecisionJson(
+        n=40, kind="eliminated", text="Player 1 out at t01 seat 1 in hand 9: 18th place", tables=["t01"])]))
+    assert len(table.follower.notice.calls) == 1
+    again = msgspec.structs.replace(state, session="another-run", seq=1, decisions=[DecisionJson(
+        n=1, kind="eliminated", text="Player 2 out at t01 seat 2 in hand 1: 18th place", tables=["t01"])])
+    table.follow(again)
+    assert table.follower.notice.calls == ("Player 2 out at t01 seat 2 in hand 1: 18th place",)
