@@ -7,18 +7,26 @@ It checks what a table in a tournament must do: take its level from the director
 Tournament 5), report its stacks after each hand, have a player eliminated (the director's decision, the seat
 journaled out), take a player moved in, and follow the bubble (wfp-dealer "All In / Bubble"): hand-for-hand,
 and a hold on its next deal while an all in is called at t02, shown in its `state` topic (what the venue screen
-shows), released when t02's hand is over. Every wait is on a message, never on a sleep."""
+shows), released when t02's hand is over. Every wait is on a message, never on a sleep.
+
+It runs twice: on a plain Mosquitto, and on the room's broker as shipped (TLS, a password per user, the
+shipped ACL and the client-id plugin), where the table's tournament connection is its own user's, the director
+the `director` user and t02 its own."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from firmware_py.core import Button, ButtonName, Level, Seat, SeatStatus, Stacks
 from firmware_py.core.engine import TableCore
@@ -26,12 +34,12 @@ from firmware_py.daemon.app import journal_events
 from firmware_py.daemon.journal import Journal
 from firmware_py.profiles import load_profiles
 from firmware_py.room.director import Director
+from firmware_py.room.room_config import BrokerConfig
 from firmware_py.room.subscriber import RoomSubscriber
 from firmware_py.room.tournament_messages import (
     DirectorState,
     SeatStack,
     TableReport,
-    decode_director,
     decode_report,
     director_topic,
     encode,
@@ -39,7 +47,8 @@ from firmware_py.room.tournament_messages import (
 )
 from firmware_py.tournament import Tournament, book_for, parse_structure
 from tests.room.conftest import ROOT, broker_config
-from tests.room.services import Mosquitto, simulated_table_file
+from tests.room.services import ACL_FILE, Mosquitto, simulated_table_file
+from tests.room.test_tournament_acl import ROOM_USERS
 
 WAIT_S = 120.0  # generous: CI runs under load; every wait ends as soon as its message is there
 
@@ -79,50 +88,48 @@ def environment() -> dict[str, str]:
 
 
 class Room:
-    """The director on the broker (reports in, its retained state out) and a record of every message."""
+    """The director on the broker (reports in, its retained state out, as the `director` user), the floor reading
+    t01's `state` topic, and table t02's connection (the test plays t02); a record of every message."""
 
     def __init__(self, broker: Mosquitto, director: Director) -> None:
         self.director = director
-        self.config = broker_config(broker)
         self.lock = threading.Condition()
         self.reports: list[TableReport] = []
         self.states: list[dict[str, Any]] = []  # t01's `state` topic
-        self.director_states: list[DirectorState] = []
-        self.subscriber = RoomSubscriber(self.config, [report_topic("main", "+")], client_id="director.test",
-                                         on_message=self._director_feed)
-        self.watcher = RoomSubscriber(self.config, ["pokertable/main/+/tournament", "pokertable/main/t01/state"],
-                                      client_id="watcher.test", on_message=self._watch)
+        self.subscriber = RoomSubscriber(user_config(broker, "director"),
+                                         [report_topic("main", "+"), director_topic("main")],
+                                         client_id="director.test", on_message=self._director_feed)
+        self.floor = RoomSubscriber(user_config(broker, "floor"), ["pokertable/main/t01/state"],
+                                    client_id="floor.test", on_message=self._state)
+        self.t02 = RoomSubscriber(user_config(broker, "t02"), [director_topic("main")], client_id="t02.test",
+                                  on_message=lambda *_a: None)
 
     def _director_feed(self, topic: str, payload: bytes, *_rest: Any) -> None:
         self.director.feed(topic, payload)
-
-    def _watch(self, topic: str, payload: bytes, *_rest: Any) -> None:
-        import json  # noqa: PLC0415
-
-        with self.lock:
-            if topic == director_topic("main"):
-                self.director_states.append(decode_director(topic, payload))
-            elif topic.endswith("/tournament"):
+        if topic != director_topic("main"):
+            with self.lock:
                 self.reports.append(decode_report(topic, payload))
-            else:
-                self.states.append(json.loads(payload))
+                self.lock.notify_all()
+
+    def _state(self, _topic: str, payload: bytes, *_rest: Any) -> None:
+        with self.lock:
+            self.states.append(json.loads(payload))
             self.lock.notify_all()
 
     def start(self) -> None:
         def publish(state: DirectorState) -> None:
             self.subscriber.client.publish(director_topic("main"), encode(state, DirectorState), qos=1, retain=True)
 
-        self.watcher.start(deadline=time.monotonic() + 15)
-        assert self.watcher.subscribed.wait(15)
-        self.subscriber.start(deadline=time.monotonic() + 15)
-        assert self.subscriber.subscribed.wait(15)
+        for client in (self.floor, self.t02, self.subscriber):
+            client.start(deadline=time.monotonic() + 15)
+            assert client.subscribed.wait(15)
         self.director.on_change = publish
         publish(self.director.state())
 
     def stop(self) -> None:
         self.director.on_change = None
-        self.subscriber.stop()
-        self.watcher.stop()
+        for client in (self.subscriber, self.floor, self.t02):
+            client.stop()
 
     def wait(self, what: str, predicate: Any, timeout: float = WAIT_S) -> Any:
         deadline = time.monotonic() + timeout
@@ -148,7 +155,7 @@ class TableTwo:
 
     def __init__(self, room: Room) -> None:
         self.room, self.seq, self.hand = room, 0, 0
-        self.client = room.subscriber.client
+        self.client = room.t02.client
 
     def report(self, kind: str) -> TableReport:
         state = self.room.director.state()
@@ -167,8 +174,49 @@ class TableTwo:
         return report
 
 
+def user_config(server: Mosquitto, user: str) -> BrokerConfig:
+    """The broker as `user` sees it: anonymous on the plain broker, else TLS with the user's password."""
+    if not server.users:
+        return broker_config(server)
+    password_file = server.directory / f"{user}.password"
+    password_file.write_text(ROOM_USERS[user])
+    plain = broker_config(server)
+    return BrokerConfig(host=plain.host, port=plain.port, tls=True, ca_file=plain.ca_file, username=user,
+                        password_file=password_file)
+
+
+def room_section(server: Mosquitto) -> str:
+    """t01's `[room]` section: on the room's broker, TLS with its CA and its password (the shipped ACL applies)."""
+    section = f"""
+[room]
+room = "main"
+table = "t01"
+broker = "127.0.0.1"
+port = {server.port}
+heartbeat_s = 1
+tournament = true
+"""
+    if server.users:
+        config = user_config(server, "t01")
+        section += f'tls = true\nca_file = "{config.ca_file}"\npassword_file = "{config.password_file}"\n'
+    return section
+
+
+@pytest.fixture(params=["plain", "room"])
+def tournament_broker(request: pytest.FixtureRequest, tmp_path: Path, mosquitto_installed: None) -> Iterator[Mosquitto]:
+    """A plain Mosquitto, and the room's as shipped (TLS, passwords, config/room/acl, the client-id plugin)."""
+    if request.param == "plain":
+        server = Mosquitto(tmp_path / "mosquitto").start()
+    else:
+        guard = request.getfixturevalue("guard_plugin")
+        server = Mosquitto(tmp_path / "mosquitto-tls", tls=True, users=ROOM_USERS, acl=ACL_FILE, guard=guard).start()
+    yield server
+    server.stop()
+
+
 def test_a_real_daemon_follows_the_director_levels_stacks_eliminations_and_the_bubble(
-        tmp_path: Path, broker: Mosquitto) -> None:
+        tmp_path: Path, tournament_broker: Mosquitto) -> None:
+    broker = tournament_broker
     structure = parse_structure(STRUCTURE, "test-turbo")
     tournament = Tournament(book=book_for("wfp"), tables=["t01", "t02"], capacity=9,
                             entrants=[(f"p{i:02d}", f"Player {i}") for i in range(1, 19)],
@@ -177,15 +225,7 @@ def test_a_real_daemon_follows_the_director_levels_stacks_eliminations_and_the_b
     room = Room(broker, director)
     room.start()
     t02 = TableTwo(room)
-    config = simulated_table_file(tmp_path, "t01", seats=9, room=f"""
-[room]
-room = "main"
-table = "t01"
-broker = "127.0.0.1"
-port = {broker.port}
-heartbeat_s = 1
-tournament = true
-""")
+    config = simulated_table_file(tmp_path, "t01", seats=9, room=room_section(broker))
     journal = tmp_path / "t01.sqlite3"
     log = tmp_path / "t01.log"
     with log.open("w") as err:
