@@ -74,7 +74,7 @@ def test_a_fixed_limit_raise_the_books_allow_after_a_short_allin_is_refused_for_
             while t.core.snapshot().to_act is not None:
                 t.act("call")  # a call, or a check where nothing is owed
         t.new_hand()  # the hand is over: the next one starts
-        played = [r for r in hand_records(t.events, PROFILES) if r.played and r.ended]  # type: ignore[arg-type]
+        played = [r for r in hand_records(t.fed, PROFILES) if r.played and r.ended]  # type: ignore[arg-type]
         assert len(played) == 1
         if raised:
             with pytest.raises(NotExportable, match="half a bet or more as a full bet"):
