@@ -395,6 +395,9 @@ class Daemon:
         except ValueError:
             return False
         want = self.config.setup()
+        room = getattr(self.config, "room", None)
+        if room is not None and room.tournament and isinstance(last, Setup):  # seats and button: the director's
+            last = replace(last, seats=want.seats, button=want.button)
         return isinstance(last, Setup) and (last.profile, last.seats, last.in_play, tuple(last.deck_files)) == (
             want.profile, want.seats, want.in_play, tuple(want.deck_files))
 
@@ -416,7 +419,7 @@ class Daemon:
                 if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level | Race):
                     events.append(item)
                 elif isinstance(item, tuple):  # events that go together (a tournament's seats): one commit
-                    events.extend(e for e in item if isinstance(e, Seat | Stacks | Level | Race))
+                    events.extend(e for e in item if isinstance(e, Setup | Seat | Stacks | Level | Race))
                 elif isinstance(item, Awaited):
                     events.append(item.event)
                     self._awaited[id(item.event)] = item

@@ -557,7 +557,8 @@ def attach_publisher(daemon: Daemon, journal: Journal) -> RoomPublisher | None:
     if config.room.tournament:
         from firmware_py.room.tournament_table import TournamentTable  # noqa: PLC0415
 
-        follower = TournamentTable(config.room, post=daemon.queue.put, session=publisher.session)
+        follower = TournamentTable(config.room, post=daemon.queue.put, session=publisher.session,
+                                   setup=config.setup(t=0.0))
         daemon.on_snapshot.append(follower.on_snapshot)
         daemon.extras.append(follower)
         daemon.tournament = follower  # a simulated table's dealer honours its hold (wiring.add_simulated_table)

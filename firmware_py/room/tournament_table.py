@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from firmware_py.core import Level, Seat, SeatStatus, Stacks
+from firmware_py.core import Level, Seat, SeatStatus, Setup, Stacks
 from firmware_py.core.chips import Stakes
 from firmware_py.core.phase import Phase
 from firmware_py.core.snapshot import LIVE, PlayerState, TableSnapshot
@@ -33,6 +33,7 @@ from firmware_py.room.messages import BadMessage
 from firmware_py.room.room_config import RoomConfig
 from firmware_py.room.tournament_messages import (
     DirectorState,
+    SeatJson,
     SeatStack,
     TableJson,
     TableReport,
@@ -45,7 +46,7 @@ from firmware_py.room.tournament_messages import (
 from firmware_py.tournament.notice import TournamentNotice, hold_words
 
 logger = logging.getLogger(__name__)
-Event = Seat | Stacks | Level
+Event = Setup | Seat | Stacks | Level
 CALLED_KINDS = frozenset({"moved", "seated", "eliminated", "broken", "redrawn", "button"})  # shown at the table
 MAX_CALLS = 6
 
@@ -63,8 +64,11 @@ def all_in_called(snap: TableSnapshot) -> bool:
 class TableFollower:
     """What the table does for the director, between hands; what it tells the director after each hand."""
 
-    def __init__(self, *, room: str, table: str, session: str) -> None:
+    def __init__(self, *, room: str, table: str, session: str, setup: Setup | None = None) -> None:
         self.room, self.table, self.session = room, table, session
+        # The table's own setup (profile, decks, game): with it, a fresh table and a redraw are seated by a new
+        # setup with the director's seats and drawn button (WFP 3, UPT 8, RPL 7), not by its dead-button rule.
+        self.setup = setup
         self.entry: TableJson | None = None
         self.level: tuple[int, int, int, int] | None = None
         self.wanted_level: tuple[int, int, int, int] | None = None
@@ -179,17 +183,11 @@ class TableFollower:
             self._notify()
         return events, reports
 
-    def _sync(self) -> list[Event]:
-        snap = self.last
-        if snap is None or snap.phase is not Phase.IDLE or self.waiting or self.entry is None:
-            return []
-        if self.seq and (self.entry.session != self.session or self.entry.acked < self.seq):
-            return []  # the director has not taken in our last hand yet: its seats are older than ours
+    def _reseat(self, snap: TableSnapshot, wanted: dict[int, SeatJson], occupied: set[int], *,
+                redraw: bool) -> list[Event]:
+        """Players out and in, seat by seat (a moved player dealt in as the profile says), and their chips."""
         t = snap.t
         events: list[Event] = []
-        wanted = {s.seat: s for s in self.entry.seats}
-        redraw = self.draw is not None and self.entry.draw != self.draw
-        occupied = {v.seat for v in snap.seats if v.state is not PlayerState.EMPTY}
         if self.draw is None:  # the first state: the table was set up from the draw, its players are the draw's
             self.players = {s: wanted[s].player for s in occupied if s in wanted}
         leaving = sorted(s for s in occupied if redraw or s not in wanted or self.players.get(s) != wanted[s].player)
@@ -207,6 +205,27 @@ class TableFollower:
                and (s, wanted[s].chips) not in moved]
         if fix:
             events.append(Stacks(t=t, stacks=tuple(fix)))
+        return events
+
+    def _sync(self) -> list[Event]:
+        snap = self.last
+        if snap is None or snap.phase is not Phase.IDLE or self.waiting or self.entry is None:
+            return []
+        if self.seq and (self.entry.session != self.session or self.entry.acked < self.seq):
+            return []  # the director has not taken in our last hand yet: its seats are older than ours
+        t = snap.t
+        events: list[Event] = []
+        wanted = {s.seat: s for s in self.entry.seats}
+        redraw = self.draw is not None and self.entry.draw != self.draw
+        occupied = {v.seat for v in snap.seats if v.state is not PlayerState.EMPTY}
+        fresh = self.draw is None and snap.hand_number == 0  # not a restart in the middle of the tournament
+        if self.setup is not None and (fresh or redraw) and wanted:
+            seats = tuple(sorted(wanted))
+            button = self.entry.button if self.entry.button in wanted else seats[0]
+            events.append(dataclasses.replace(self.setup, t=t, seats=seats, button=button))
+            events.append(Stacks(t=t, stacks=tuple((s, wanted[s].chips) for s in seats)))
+        else:
+            events.extend(self._reseat(snap, wanted, occupied, redraw=redraw))
         if self.wanted_level is not None and self.wanted_level != self.level:
             small, big, ante, bb_ante = self.wanted_level
             events.append(Level(t=t, small=small, big=big, ante=ante, bb_ante=bb_ante))
@@ -216,7 +235,8 @@ class TableFollower:
         self.applied_n = self.seen_n
         self.draw = self.entry.draw
         picture = tuple((v.seat, v.state is PlayerState.EMPTY, v.stack) for v in snap.seats)
-        asked = (picture, tuple(dataclasses.replace(e, t=0.0) for e in events))
+        asked = (picture, tuple(("setup", e.seats, e.button) if isinstance(e, Setup) else dataclasses.replace(e, t=0.0)
+                                for e in events))
         if events and asked in self._asked:
             # The same table was asked the same before and did not take it (the core keeps stacks given before a
             # hand's chips are settled for the next hand): asking again would only fill the journal, hundreds a
@@ -239,9 +259,9 @@ class TournamentTable:
     name = "tournament"
 
     def __init__(self, config: RoomConfig, *, post: Callable[[object], None], session: str,
-                 client_factory: Callable[[], Any] | None = None) -> None:
+                 client_factory: Callable[[], Any] | None = None, setup: Setup | None = None) -> None:
         self.config, self.post = config, post
-        self.follower = TableFollower(room=config.room, table=config.table, session=session)
+        self.follower = TableFollower(room=config.room, table=config.table, session=session, setup=setup)
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)  # a new state or snapshot: `wait_to_deal` looks again
         self._client_factory = client_factory

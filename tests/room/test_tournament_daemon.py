@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from firmware_py.core import Button, ButtonName, Level, Seat, SeatStatus, Stacks
+from firmware_py.core import Button, ButtonName, Level, Seat, SeatStatus, Setup, Stacks
 from firmware_py.core.engine import TableCore
 from firmware_py.daemon.app import journal_events
 from firmware_py.daemon.journal import Journal
@@ -174,6 +174,11 @@ class TableTwo:
         return report
 
 
+def reports_button_first(report: TableReport, button: int | None) -> bool:
+    """The first hand was dealt with the drawn button (the report names the hand's button)."""
+    return button is not None and report.button == button
+
+
 def user_config(server: Mosquitto, user: str) -> BrokerConfig:
     """The broker as `user` sees it: anonymous on the plain broker, else TLS with the user's password."""
     if not server.users:
@@ -223,6 +228,7 @@ def test_a_real_daemon_follows_the_director_levels_stacks_eliminations_and_the_b
                             stack=structure.starting_stack, seed=3)
     director = Director(room="main", tournament=tournament, structure=structure, sim_clock=True)
     room = Room(broker, director)
+    drawn = next(t for t in director.state().tables if t.table == "t01")  # the seat draw and the button drawn
     room.start()
     t02 = TableTwo(room)
     config = simulated_table_file(tmp_path, "t01", seats=9, room=room_section(broker))
@@ -301,6 +307,10 @@ def test_a_real_daemon_follows_the_director_levels_stacks_eliminations_and_the_b
             continue
         if isinstance(event, Button) and event.name is ButtonName.NEW_HAND and core.level is not None:
             levels_at_deal.append((core.level.small, core.level.big))
+    setups = [e for e in events if isinstance(e, Setup)]
+    # the table file's setup, then the director's: its seats and the button it drew (WFP 3), not seat 1
+    assert setups[1].seats == tuple(s.seat for s in drawn.seats) and setups[1].button == drawn.button
+    assert reports_button_first(room.hands()[0], drawn.button)
     wanted = [(s.small, s.big) for s in structure.levels]
     seen = [(e.small, e.big) for e in level_events]
     assert seen == wanted[:len(seen)] and len(seen) >= 3, seen  # the director's levels, in order

@@ -185,3 +185,50 @@ def test_a_new_run_of_the_director_is_called_from_its_first_decision() -> None:
         n=1, kind="eliminated", text="Player 2 out at t01 seat 2 in hand 1: 18th place", tables=["t01"])])
     table.follow(again)
     assert table.follower.notice.calls == ("Player 2 out at t01 seat 2 in hand 1: 18th place",)
+
+
+def test_wfp_3_a_fresh_table_and_a_redraw_take_the_directors_drawn_button() -> None:
+    from firmware_py.core import Setup  # noqa: PLC0415
+
+    director = room()
+    table = Table(director, "t01")
+    assert table.core.snapshot().hand_number == 0
+    deck = load_deck(ROOT / "config/decks/test-red.json")
+    template = Setup(t=0.0, profile="wfp", seats=tuple(range(1, 10)), button=1, decks=(deck,), in_play=deck.name)
+    table.follower.setup = template
+    state = director.state()
+    entry = next(x for x in state.tables if x.table == "t01")
+    events = table.follower.director(state)
+    setup = events[0]
+    assert isinstance(setup, Setup) and setup.seats == tuple(s.seat for s in entry.seats)
+    assert setup.button == entry.button  # the button the director drew, not the table file's seat 1
+    table.feed(events)
+    snap = table.core.snapshot()
+    assert snap.button == entry.button
+    assert {v.seat: v.stack for v in snap.seats if v.state != "empty"} == {s.seat: s.chips for s in entry.seats}
+    table.play()
+    # a redraw: a new draw number, the players on other seats, another button
+    seats = [msgspec.structs.replace(s, seat=10 - s.seat) for s in entry.seats]
+    button = min(s.seat for s in seats)
+    redrawn = msgspec.structs.replace(state, seq=state.seq + 5, tables=[msgspec.structs.replace(
+        entry, draw=entry.draw + 1, button=button, seats=sorted(seats, key=lambda s: s.seat),
+        acked=table.follower.seq, session="s1")])
+    events = table.follower.director(redrawn)
+    assert isinstance(events[0], Setup) and events[0].button == button
+    table.feed(events)
+    assert table.core.snapshot().button == button
+
+
+def test_a_table_restarted_mid_tournament_keeps_its_button() -> None:
+    from firmware_py.core import Setup  # noqa: PLC0415
+
+    director = room()
+    table = Table(director, "t01")
+    table.follow(director.state())
+    table.play()
+    deck = load_deck(ROOT / "config/decks/test-red.json")
+    restarted = TableFollower(room="main", table="t01", session="s2", setup=Setup(
+        t=0.0, profile="wfp", seats=tuple(range(1, 10)), button=1, decks=(deck,), in_play=deck.name))
+    restarted.snapshot(table.core.snapshot())  # a daemon started again: hands already dealt in its session
+    events = restarted.director(director.state())
+    assert not any(isinstance(e, Setup) for e in events)
