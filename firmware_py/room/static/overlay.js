@@ -113,6 +113,8 @@ function drawStrip(s, seat, air, data, odds, winners) {
   }
 }
 
+// The rules at work, no one's error (WFP 15, UPT 19: a player all in for less than a blind): information, not an alarm
+const INFO_RULINGS = new Set(["short_blind", "chip_race"]);
 const LISTS = ["board", "seats", "pots", "rulings"];  // omitted from a message when empty
 
 function render(data) {
@@ -136,6 +138,7 @@ function draw(data) {
   const banner = air.rulings.filter((r) => r.ruling !== "showdown");
   show($("ruling"), banner.length > 0);
   if (banner.length) {
+    setClass($("ruling"), INFO_RULINGS.has(banner[0].ruling) ? "ruling info" : "ruling");
     setText($("ruling").querySelector(".title"), banner[0].title);
     setText($("ruling").querySelector(".remedy"), banner[0].remedy);
   }
