@@ -105,11 +105,13 @@ def idle(size: tuple[int, int], seconds: float, *, level_clock: bool) -> dict[st
     return {"cpu_percent": 100 * cpu / wall, "frames": loop.frames - 1, "seconds": wall}
 
 
-def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool,
+def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, ready: bool = False,
                 event_gap_s: float = 0.02) -> dict[str, float]:
     """Every frame's draw-and-flip time on the broadcast view (no delay) while a dealer bot deals
     `hands` hands at `seats` seats, one event every `event_gap_s`: each deal needs new win chances,
-    computed in the worker process (`worker`) or, as before, inside the frame."""
+    computed in the worker process (`worker`) or, as before, inside the frame. `ready`: every deal's
+    chances are computed before the dealing starts (no worker runs beside the frames: what the frame
+    costs when nothing else in the appliance competes for the processor)."""
     pygame.display.init()
     pygame.font.init()
     pygame.display.set_mode(size)
@@ -121,7 +123,13 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool,
     for hand in bot.session(hands, t=1.0):
         events.extend(hand.events)
     config = DisplayConfig(broadcast_delay_s=0, allow_zero_delay=True)
-    screen = Screen(view=View.BROADCAST, config=config, chances=ChancesCache(background=worker))
+    chances = ChancesCache(background=worker and not ready)
+    if ready:
+        core = TableCore(profiles)
+        for event in events:
+            core.feed(event)
+            chances.get(core.snapshot())
+    screen = Screen(view=View.BROADCAST, config=config, chances=chances)
     start = time.perf_counter()
     frames: list[tuple[float, float]] = []  # (wall ms, the display thread's CPU ms) per frame
     loop = DisplayLoop(screen=screen, clock=lambda: time.perf_counter() - start,
@@ -147,6 +155,14 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool,
             "cpu_median_ms": statistics.median(cpu), "cpu_p99_ms": _p99(cpu), "cpu_max_ms": cpu[-1]}
 
 
+def _load_average() -> str:
+    try:
+        with open("/proc/loadavg") as handle:
+            return " ".join(handle.read().split()[:3])
+    except OSError:  # not Linux
+        return "?"
+
+
 def _p99(ordered: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
@@ -169,13 +185,15 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="idle measurement length")
     parser.add_argument("--rounds", type=int, default=3, help="session replays per size")
     parser.add_argument("--hands", type=int, default=6, help="hands dealt per frame-time run")
+    parser.add_argument("--frames-only", action="store_true",
+                        help="only the broadcast frame rows: chances in the worker, and computed before the deal")
     args = parser.parse_args()
     results: dict[str, object] = {
         "machine": platform.machine(), "python": platform.python_version(),
         "sdl_driver": os.environ["SDL_VIDEODRIVER"], "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
     }
     rows = []
-    for size in ((800, 480), (1920, 1080)):
+    for size in () if args.frames_only else ((800, 480), (1920, 1080)):
         lat = event_to_frame(size, args.rounds)
         name = f"{size[0]}x{size[1]}"
         results[f"event_to_frame_ms_{name}"] = {
@@ -190,25 +208,30 @@ def main() -> int:
             rows.append((f"idle CPU, {name}, {'1 Hz level clock' if level_clock else 'no timers'}",
                          f"{stats['cpu_percent']:.2f} %",
                          f"{stats['frames']} redraws in {stats['seconds']:.1f} s"))
+    modes = (("worker", True, False), ("ready", True, True)) if args.frames_only else \
+        (("worker", True, False), ("in_frame", False, False))
+    where = {"worker": "in the worker", "in_frame": "in the frame", "ready": "computed before the deal"}
     for seats in (9, 10):
-        for worker in (True, False):
-            stats = frame_times((800, 480), seats, args.hands, worker=worker)
-            where = "worker" if worker else "in the frame"
-            results[f"broadcast_frames_{seats}_seats_{'worker' if worker else 'in_frame'}"] = stats
-            rows.append((f"broadcast frame, {seats} seats, chances {where}",
+        for mode, worker, ready in modes:
+            load = _load_average()
+            stats = frame_times((800, 480), seats, args.hands, worker=worker, ready=ready)
+            stats["load_average"] = load
+            results[f"broadcast_frames_{seats}_seats_{mode}"] = stats
+            rows.append((f"broadcast frame, {seats} seats, chances {where[mode]}",
                          f"max {stats['max_ms']:.1f} ms",
                          f"p99 {stats['p99_ms']:.1f} ms, median {stats['median_ms']:.1f} ms, "
                          f"{stats['over_budget']} of {stats['frames']} over {FRAME_BUDGET_MS:g} ms; "
                          f"the frame's own CPU: max {stats['cpu_max_ms']:.1f} ms, p99 {stats['cpu_p99_ms']:.1f} ms, "
-                          f"median {stats['cpu_median_ms']:.1f} ms"))
-    equity = equity_times(3)
-    results["equity_ms_median"] = equity
-    for label, ms in equity.items():
-        rows.append((f"win chances, {label}", f"{ms:.1f} ms", ""))
+                          f"median {stats['cpu_median_ms']:.1f} ms; load average {load}"))
+    if not args.frames_only:
+        equity = equity_times(3)
+        results["equity_ms_median"] = equity
+        for label, ms in equity.items():
+            rows.append((f"win chances, {label}", f"{ms:.1f} ms", ""))
     width = max(len(row[0]) for row in rows)
     for row in rows:
         print(f"{row[0]:<{width}}  {row[1]:>16}  {row[2]}")
-    out = ROOT / "bench" / "results" / "bench_display.json"
+    out = ROOT / "bench" / "results" / ("bench_frames.json" if args.frames_only else "bench_display.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(f"wrote {out.relative_to(ROOT)}")
