@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pygame
 
-from display.broadcast import broadcast_frame, render_broadcast
+from display.broadcast import PanelImages, broadcast_frame, render_broadcast
 from display.cards import CardPainter
 from display.chances import ChancesCache
 from display.delay import DelayedSnapshots
@@ -69,6 +69,7 @@ class Screen:
         self.delayed: DelayedSnapshots[TableSnapshot] = DelayedSnapshots(
             delay_s=config.broadcast_delay_s)
         self.live: TableSnapshot | None = None
+        self.panels = PanelImages()  # the broadcast panels this screen drew, copied when unchanged
         self.operator: OperatorStatus | None = None
         self.keyed = ""  # the amount the dealer is keying on the USB keypad (the venue view shows it)
         self.pairing = ""  # the action tracker's pairing code (the venue view shows it)
@@ -92,7 +93,7 @@ class Screen:
             return
         # Only the delayed snapshots reach the broadcast picture: not self.live, not self.operator.
         frame = broadcast_frame(self.delayed, now=now, chances=self.chances)
-        render_broadcast(surface, frame, config=self.config, painter=self.painter)
+        render_broadcast(surface, frame, config=self.config, painter=self.painter, panels=self.panels)
 
     def next_tick(self, now: float) -> float | None:
         """Session time at which the picture changes with no new snapshot; None if it never does."""
