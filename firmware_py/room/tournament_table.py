@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -261,6 +262,9 @@ class TournamentTable:
     def __init__(self, config: RoomConfig, *, post: Callable[[object], None], session: str,
                  client_factory: Callable[[], Any] | None = None, setup: Setup | None = None) -> None:
         self.config, self.post = config, post
+        # Each run of the daemon reports as its own session: the director counts reports per session, and a
+        # restarted table counting from 1 again in the journal's session had every report dropped as a copy.
+        session = f"{session}-{uuid.uuid4().hex[:8]}"
         self.follower = TableFollower(room=config.room, table=config.table, session=session, setup=setup)
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)  # a new state or snapshot: `wait_to_deal` looks again

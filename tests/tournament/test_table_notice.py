@@ -232,3 +232,27 @@ def test_a_table_restarted_mid_tournament_keeps_its_button() -> None:
     restarted.snapshot(table.core.snapshot())  # a daemon started again: hands already dealt in its session
     events = restarted.director(director.state())
     assert not any(isinstance(e, Setup) for e in events)
+
+
+def test_a_restarted_table_reports_as_a_new_session_so_the_director_takes_its_reports() -> None:
+    from firmware_py.room.room_config import BrokerConfig, RoomConfig  # noqa: PLC0415
+    from firmware_py.room.tournament_table import TournamentTable  # noqa: PLC0415
+
+    config = RoomConfig(room="main", table="t01", broker=BrokerConfig(host="127.0.0.1", port=1883), tournament=True)
+    first = TournamentTable(config, post=lambda _e: None, session="journal1")
+    again = TournamentTable(config, post=lambda _e: None, session="journal1")  # the same journal after a restart
+    assert first.follower.session != again.follower.session
+    assert first.follower.session.startswith("journal1-")
+    director = room()
+    table = Table(director, "t01")
+    table.follow(director.state())
+    report = table.play()[-1]
+    director.apply(msgspec.structs.replace(report, session=first.follower.session, seq=5))
+    # the restarted table counts from 1: the director takes its report (it dropped it as a copy before)
+    state = director.state()
+    entry = next(x for x in state.tables if x.table == "t01")
+    chips = [SeatStack(seat=s.seat, chips=s.chips) for s in entry.seats]
+    later = msgspec.structs.replace(report, session=again.follower.session, seq=1, hand=2, start=chips, end=chips)
+    director.apply(later)
+    entry = next(x for x in director.state().tables if x.table == "t01")
+    assert (entry.session, entry.acked) == (again.follower.session, 1)
