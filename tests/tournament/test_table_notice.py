@@ -256,3 +256,27 @@ def test_a_restarted_table_reports_as_a_new_session_so_the_director_takes_its_re
     director.apply(later)
     entry = next(x for x in director.state().tables if x.table == "t01")
     assert (entry.session, entry.acked) == (again.follower.session, 1)
+
+
+def test_wfp_9_a_broken_tables_players_are_called_by_name_from_their_seat_to_the_new_one() -> None:
+    director = room(players=12)  # 6 and 6 on two tables of 9: three out and t02 breaks
+    state = director.state()
+    t02 = next(x for x in state.tables if x.table == "t02")
+    seats = [s.seat for s in t02.seats]
+    start = [SeatStack(seat=s.seat, chips=s.chips) for s in t02.seats]
+    busted = seats[:3]
+    winner = seats[3]
+    end = [SeatStack(seat=s.seat, chips=0 if s.seat in busted else s.chips + (3 * s.chips if s.seat == winner else 0))
+           for s in t02.seats]
+    director.apply(TableReport(v=1, room="main", table="t02", session="s", seq=1, kind="hand", hand=1, t=30.0,
+                               draw=t02.draw, button=seats[0], big_blind=seats[2], start=start, end=end))
+    seated = [d for d in director.decisions if d.kind == "seated"]
+    assert len(seated) == 3, [d.text for d in director.decisions]
+    before = {s.player: s.seat for s in t02.seats}
+    for d in seated:
+        name = next(s.name for s in t02.seats if s.player == d.player)
+        assert d.text.startswith(f"{name} from t02 seat {before[d.player]} draws t01 seat ")
+        assert d.tables == ["t02", "t01"]  # called at the broken table and at the new one
+    t01 = Table(director, "t01")
+    t01.follow(director.state())
+    assert {d.text for d in seated} <= set(t01.follower.notice.calls)
