@@ -280,3 +280,31 @@ def test_wfp_9_a_broken_tables_players_are_called_by_name_from_their_seat_to_the
     t01 = Table(director, "t01")
     t01.follow(director.state())
     assert {d.text for d in seated} <= set(t01.follower.notice.calls)
+
+
+def test_a_hand_not_reported_before_a_restart_is_reported_after_it() -> None:
+    director = room()
+    table = Table(director, "t01")
+    table.follow(director.state())
+    for report in table.play():  # hand 1: reported and taken in
+        director.apply(report)
+    table.follow(director.state())
+    lost = table.play()  # hand 2: the daemon goes down before its report leaves
+    assert [r.kind for r in lost] == ["hand"]
+    played = {v.seat: v.stack for v in table.core.snapshot().seats if v.state != "empty"}
+    restarted = TableFollower(room="main", table="t01", session="s1-again")
+    restarted.snapshot(table.core.snapshot())  # the journal replayed: hand 2 is over at the table
+    events = restarted.director(director.state())
+    assert events == []  # the director's (older) chips are not put back on the table ...
+    _events, reports = restarted.snapshot(table.core.snapshot())
+    assert [r.kind for r in reports] == ["hand"]  # ... the lost hand is reported instead
+    catch_up = reports[0]
+    assert catch_up.hand == 2 and {s.seat: s.chips for s in catch_up.end} == played
+    director.apply(catch_up)
+    state = director.state()
+    entry = next(x for x in state.tables if x.table == "t01")
+    chips = {s.seat: s.chips for s in entry.seats}
+    assert all(chips[s] == c for s, c in played.items() if c)  # the director has the hand's stacks
+    busted = [s for s, c in played.items() if c == 0]
+    out = [d for d in director.decisions if d.kind == "eliminated" and "hand 2" in d.text]
+    assert len(out) == len(busted)  # and its eliminations
