@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -88,6 +89,7 @@ class TableFollower:
         self.all_in_hand = -1  # the hand an all in called was reported for
         self.notice = TournamentNotice()
         self._asked: set[Any] = set()  # (the table as it was, the events asked of it) since the last deal
+        self.outbox: list[TableReport] = []  # reports made outside a snapshot (a restart's catch-up)
 
     def race_report(self, *, race: int, t: float, start: dict[int, int], end: dict[int, int]) -> TableReport:
         """The report of a chip race the table ran at the director's color-up number `race`."""
@@ -181,7 +183,32 @@ class TableFollower:
         events = self._sync()
         if events:
             self._notify()
+        reports.extend(self.outbox)
+        self.outbox.clear()
         return events, reports
+
+    def _catch_up(self, snap: TableSnapshot, wanted: dict[int, SeatJson]) -> TableReport | None:
+        """Restarted in the middle of a tournament with stacks that are not the director's: a hand finished before
+        the restart was never reported (the daemon went down between its end and the report). Reported now, as the
+        table's hand (the director's chips before, the table's after), when the same seats hold the same chips in
+        all; else the table is made as the director says, and the log says what was lost."""
+        stacks = {v.seat: v.stack for v in snap.seats if v.state is not PlayerState.EMPTY}
+        director = {s: v.chips for s, v in wanted.items()}
+        if stacks == director or snap.button is None:
+            return None
+        if set(stacks) != set(director) or sum(c or 0 for c in stacks.values()) != sum(director.values()):
+            logger.warning("tournament: after the restart the table's stacks %s are not the director's %s, and they "
+                           "cannot be a hand it missed: the director's are taken", stacks, director)
+            return None
+        self.seq += 1
+        self.reported = snap.hand_number
+        self.start = {s: c for s, c in stacks.items() if c is not None}
+        logger.warning("tournament: hand %d was not reported before the restart: reported now", snap.hand_number)
+        return TableReport(v=1, room=self.room, table=self.table, session=self.session, seq=self.seq, kind="hand",
+                           hand=snap.hand_number, t=snap.t, draw=self.entry.draw if self.entry else 0,
+                           button=snap.button, big_blind=snap.big_blind,
+                           start=[SeatStack(seat=s, chips=c) for s, c in sorted(director.items())],
+                           end=[SeatStack(seat=s, chips=self.start[s]) for s in sorted(director)])
 
     def _reseat(self, snap: TableSnapshot, wanted: dict[int, SeatJson], occupied: set[int], *,
                 redraw: bool) -> list[Event]:
@@ -219,6 +246,14 @@ class TableFollower:
         redraw = self.draw is not None and self.entry.draw != self.draw
         occupied = {v.seat for v in snap.seats if v.state is not PlayerState.EMPTY}
         fresh = self.draw is None and snap.hand_number == 0  # not a restart in the middle of the tournament
+        if self.draw is None and not fresh and self.entry.session != self.session:
+            catch_up = self._catch_up(snap, wanted)
+            if catch_up is not None:  # the director first takes in what the table played while it could not report
+                self.outbox.append(catch_up)
+                self.players = {s: v.player for s, v in wanted.items()}
+                self.names = {s: v.name for s, v in wanted.items()}
+                self.draw = self.entry.draw
+                return []
         if self.setup is not None and (fresh or redraw) and wanted:
             seats = tuple(sorted(wanted))
             button = self.entry.button if self.entry.button in wanted else seats[0]
@@ -261,6 +296,9 @@ class TournamentTable:
     def __init__(self, config: RoomConfig, *, post: Callable[[object], None], session: str,
                  client_factory: Callable[[], Any] | None = None, setup: Setup | None = None) -> None:
         self.config, self.post = config, post
+        # Each run of the daemon reports as its own session: the director counts reports per session, and a
+        # restarted table counting from 1 again in the journal's session had every report dropped as a copy.
+        session = f"{session}-{uuid.uuid4().hex[:8]}"
         self.follower = TableFollower(room=config.room, table=config.table, session=session, setup=setup)
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)  # a new state or snapshot: `wait_to_deal` looks again
@@ -313,6 +351,9 @@ class TournamentTable:
                 if not newer(state, self.follower.state):
                     return  # a copy again, or an older state that crossed a newer one
                 events = self.follower.director(state)
+                reports = list(self.follower.outbox)
+                self.follower.outbox.clear()
+                self._unacked.extend(reports)
                 entry = self.follower.entry
                 if entry is not None and entry.session == self.follower.session:
                     self._unacked = [r for r in self._unacked if r.seq > entry.acked]
@@ -324,6 +365,8 @@ class TournamentTable:
             return
         if events:  # one item: the daemon journals and feeds them in one commit, so one snapshot shows them all
             self.post(tuple(events))
+        for report in reports:
+            self._publish(report)
         self._tell()
 
     def on_snapshot(self, snap: TableSnapshot) -> None:

@@ -232,3 +232,79 @@ def test_a_table_restarted_mid_tournament_keeps_its_button() -> None:
     restarted.snapshot(table.core.snapshot())  # a daemon started again: hands already dealt in its session
     events = restarted.director(director.state())
     assert not any(isinstance(e, Setup) for e in events)
+
+
+def test_a_restarted_table_reports_as_a_new_session_so_the_director_takes_its_reports() -> None:
+    from firmware_py.room.room_config import BrokerConfig, RoomConfig  # noqa: PLC0415
+    from firmware_py.room.tournament_table import TournamentTable  # noqa: PLC0415
+
+    config = RoomConfig(room="main", table="t01", broker=BrokerConfig(host="127.0.0.1", port=1883), tournament=True)
+    first = TournamentTable(config, post=lambda _e: None, session="journal1")
+    again = TournamentTable(config, post=lambda _e: None, session="journal1")  # the same journal after a restart
+    assert first.follower.session != again.follower.session
+    assert first.follower.session.startswith("journal1-")
+    director = room()
+    table = Table(director, "t01")
+    table.follow(director.state())
+    report = table.play()[-1]
+    director.apply(msgspec.structs.replace(report, session=first.follower.session, seq=5))
+    # the restarted table counts from 1: the director takes its report (it dropped it as a copy before)
+    state = director.state()
+    entry = next(x for x in state.tables if x.table == "t01")
+    chips = [SeatStack(seat=s.seat, chips=s.chips) for s in entry.seats]
+    later = msgspec.structs.replace(report, session=again.follower.session, seq=1, hand=2, start=chips, end=chips)
+    director.apply(later)
+    entry = next(x for x in director.state().tables if x.table == "t01")
+    assert (entry.session, entry.acked) == (again.follower.session, 1)
+
+
+def test_wfp_9_a_broken_tables_players_are_called_by_name_from_their_seat_to_the_new_one() -> None:
+    director = room(players=12)  # 6 and 6 on two tables of 9: three out and t02 breaks
+    state = director.state()
+    t02 = next(x for x in state.tables if x.table == "t02")
+    seats = [s.seat for s in t02.seats]
+    start = [SeatStack(seat=s.seat, chips=s.chips) for s in t02.seats]
+    busted = seats[:3]
+    winner = seats[3]
+    end = [SeatStack(seat=s.seat, chips=0 if s.seat in busted else s.chips + (3 * s.chips if s.seat == winner else 0))
+           for s in t02.seats]
+    director.apply(TableReport(v=1, room="main", table="t02", session="s", seq=1, kind="hand", hand=1, t=30.0,
+                               draw=t02.draw, button=seats[0], big_blind=seats[2], start=start, end=end))
+    seated = [d for d in director.decisions if d.kind == "seated"]
+    assert len(seated) == 3, [d.text for d in director.decisions]
+    before = {s.player: s.seat for s in t02.seats}
+    for d in seated:
+        name = next(s.name for s in t02.seats if s.player == d.player)
+        assert d.text.startswith(f"{name} from t02 seat {before[d.player]} draws t01 seat ")
+        assert d.tables == ["t02", "t01"]  # called at the broken table and at the new one
+    t01 = Table(director, "t01")
+    t01.follow(director.state())
+    assert {d.text for d in seated} <= set(t01.follower.notice.calls)
+
+
+def test_a_hand_not_reported_before_a_restart_is_reported_after_it() -> None:
+    director = room()
+    table = Table(director, "t01")
+    table.follow(director.state())
+    for report in table.play():  # hand 1: reported and taken in
+        director.apply(report)
+    table.follow(director.state())
+    lost = table.play()  # hand 2: the daemon goes down before its report leaves
+    assert [r.kind for r in lost] == ["hand"]
+    played = {v.seat: v.stack for v in table.core.snapshot().seats if v.state != "empty"}
+    restarted = TableFollower(room="main", table="t01", session="s1-again")
+    restarted.snapshot(table.core.snapshot())  # the journal replayed: hand 2 is over at the table
+    events = restarted.director(director.state())
+    assert events == []  # the director's (older) chips are not put back on the table ...
+    _events, reports = restarted.snapshot(table.core.snapshot())
+    assert [r.kind for r in reports] == ["hand"]  # ... the lost hand is reported instead
+    catch_up = reports[0]
+    assert catch_up.hand == 2 and {s.seat: s.chips for s in catch_up.end} == played
+    director.apply(catch_up)
+    state = director.state()
+    entry = next(x for x in state.tables if x.table == "t01")
+    chips = {s.seat: s.chips for s in entry.seats}
+    assert all(chips[s] == c for s, c in played.items() if c)  # the director has the hand's stacks
+    busted = [s for s, c in played.items() if c == 0]
+    out = [d for d in director.decisions if d.kind == "eliminated" and "hand 2" in d.text]
+    assert len(out) == len(busted)  # and its eliminations
