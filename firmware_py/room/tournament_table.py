@@ -26,7 +26,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from firmware_py.core import Level, Seat, SeatStatus, Setup, Stacks
+from firmware_py.core import Level, Race, Seat, SeatStatus, Setup, Stacks
 from firmware_py.core.chips import Stakes
 from firmware_py.core.phase import Phase
 from firmware_py.core.snapshot import LIVE, PlayerState, TableSnapshot
@@ -65,8 +65,12 @@ def all_in_called(snap: TableSnapshot) -> bool:
 class TableFollower:
     """What the table does for the director, between hands; what it tells the director after each hand."""
 
-    def __init__(self, *, room: str, table: str, session: str, setup: Setup | None = None) -> None:
+    def __init__(self, *, room: str, table: str, session: str, setup: Setup | None = None,
+                 starts_races: bool = True) -> None:
         self.room, self.table, self.session = room, table, session
+        # At the director's color-up the table starts the chip race itself (a `race` event before its next deal,
+        # reported once ruled); the simulated room (simulation/tournament_sim.py) deals its races its own way.
+        self.starts_races = starts_races
         # The table's own setup (profile, decks, game): with it, a fresh table and a redraw are seated by a new
         # setup with the director's seats and drawn button (WFP 3, UPT 8, RPL 7), not by its dead-button rule.
         self.setup = setup
@@ -90,6 +94,10 @@ class TableFollower:
         self.notice = TournamentNotice()
         self._asked: set[Any] = set()  # (the table as it was, the events asked of it) since the last deal
         self.outbox: list[TableReport] = []  # reports made outside a snapshot (a restart's catch-up)
+        # The chip race at a color-up (WFP 6, UPT 11, RPL 10): the director's latest color-up this table has run
+        # (or that came before it was made), and the one it is running: (n, the stacks before it).
+        self.raced = 0
+        self.racing: tuple[int, dict[int, int]] | None = None
 
     def race_report(self, *, race: int, t: float, start: dict[int, int], end: dict[int, int]) -> TableReport:
         """The report of a chip race the table ran at the director's color-up number `race`."""
@@ -168,6 +176,9 @@ class TableFollower:
         all_in = self.all_in_report(snap)
         if all_in is not None:
             reports.append(all_in)
+        race = self._race_over(snap)
+        if race is not None:
+            reports.append(race)
         if snap.phase is Phase.IDLE:
             stacks = {v.seat: v.stack for v in snap.seats if v.stack is not None and v.state is not PlayerState.EMPTY}
             if snap.hand_number > self.reported and self.start and snap.button is not None:
@@ -186,6 +197,26 @@ class TableFollower:
         reports.extend(self.outbox)
         self.outbox.clear()
         return events, reports
+
+    def _race_over(self, snap: TableSnapshot) -> TableReport | None:
+        """The race this table started, once the core has ruled it: its report (the stacks before and after);
+        dropped with a warning if the table deals on without it (the core did not take the `race` event: its
+        notice says why)."""
+        if self.racing is None:
+            return None
+        n, start = self.racing
+        if snap.race is None and snap.phase is Phase.IDLE:
+            return None  # not taken in yet (a snapshot of an event queued before it), or refused: the deal tells
+        if snap.race is None or snap.phase is not Phase.IDLE:
+            logger.warning("tournament: the table did not run the chip race of color-up %d (%s)", n,
+                           snap.notices[-1:] if snap.notices else "no notice")
+            self.raced, self.racing = n, None
+            return None
+        if not snap.race.done:
+            return None
+        end = {v.seat: v.stack for v in snap.seats if v.stack is not None and v.state is not PlayerState.EMPTY}
+        self.raced, self.racing = n, None
+        return self.race_report(race=n, t=snap.t, start={s: c for s, c in start.items() if s in end}, end=end)
 
     def _catch_up(self, snap: TableSnapshot, wanted: dict[int, SeatJson]) -> TableReport | None:
         """Restarted in the middle of a tournament with stacks that are not the director's: a hand finished before
@@ -265,6 +296,13 @@ class TableFollower:
             small, big, ante, bb_ante = self.wanted_level
             events.append(Level(t=t, small=small, big=big, ante=ante, bb_ante=bb_ante))
             self.level = self.wanted_level
+        race = self.state.race if self.state is not None else None
+        if self.starts_races and race is not None and race.n > self.raced and self.racing is None:
+            if self.draw is None or fresh or redraw:
+                self.raced = race.n  # made after that color-up: the director's chips are already colored up
+            else:  # the table runs the race before its next deal: the screen shows it, the dealer deals it
+                events.append(Race(t=t, chip=race.chip, to=race.to))
+                self.racing = (race.n, {s: wanted[s].chips for s in wanted})
         self.players = {s: v.player for s, v in wanted.items()}
         self.names = {s: v.name for s, v in wanted.items()}
         self.applied_n = self.seen_n
@@ -470,6 +508,14 @@ class TournamentTable:
                     said = why
                 self.changed.wait(poll_s)
         return "stopped"
+
+    def wait_raced(self, *, stopped: Callable[[], bool], poll_s: float = 0.5) -> None:
+        """Block until the chip race this table started has been ruled and reported (a simulated dealer calls it
+        once it has dealt the race's cards: its next deal, in the same batch of the daemon's queue as the race's
+        last card, would hide the ruled race from the table side)."""
+        with self.changed:
+            while self.follower.racing is not None and not stopped():
+                self.changed.wait(poll_s)
 
     def take_posted(self) -> list[Event]:
         """The events posted to the daemon's queue since the last call (the simulated dealer keeps its own view)."""

@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from firmware_py.core import Button, ButtonName, Level, Seat, SeatStatus, Setup, Stacks
+from firmware_py.core import Button, ButtonName, Level, Race, Seat, SeatStatus, Setup, Stacks
 from firmware_py.core.engine import TableCore
 from firmware_py.daemon.app import journal_events
 from firmware_py.daemon.journal import Journal
@@ -67,6 +67,10 @@ minutes = 1
 small = 50
 big = 100
 minutes = 1
+
+[[steps]]
+color_up = 25
+to = 100
 
 [[steps]]
 small = 100
@@ -327,4 +331,22 @@ def test_a_real_daemon_follows_the_director_levels_stacks_eliminations_and_the_b
     assert director.rejected == 0
     if moved_in:  # a player moved in from t02 sat down at the table with the director's chips
         assert any(isinstance(e, Stacks) and e.why == "moved" for e in events)
-    assert sum(s.chips for t in director.state().tables for s in t.seats) == 18 * 1000  # chips conserved
+    # -- the chip race at the color-up (WFP 6): t01 ran it from the shoe before its next deal, and reported it ------
+    races = [e for e in events if isinstance(e, Race)]
+    assert [(e.chip, e.to) for e in races] == [(25, 100)], races
+    core = TableCore(profiles)
+    ruled: list[str] = []
+    for event in events:
+        try:
+            ruled += [r.ruling for r in core.feed(event).rulings]
+        except ValueError:
+            continue
+        if isinstance(event, Race):
+            assert core.snapshot().phase in ("idle", "misdealt") and core.snapshot().race is not None
+    assert "chip_race" in ruled
+    with room.lock:
+        raced = [r for r in room.reports if r.table == "t01" and r.kind == "race"]
+    assert [r.race for r in raced] == [1]
+    assert any(d.kind == "raced" and "t01" in d.tables for d in director.decisions)
+    change = sum(e.chips for e in raced[0].end) - sum(e.chips for e in raced[0].start)  # odd chips are rounded
+    assert sum(s.chips for t in director.state().tables for s in t.seats) == 18 * 1000 + change  # chips conserved
