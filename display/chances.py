@@ -141,6 +141,9 @@ def _same_hands(old: Key, snapshot: TableSnapshot) -> bool:
     return all(cards.get(seat) == held for seat, held in old[0])
 
 
+TERMINATE_GRACE_S = 2.0  # how long a worker sent SIGTERM has to go before it is killed
+
+
 def abandon(worker: Executor) -> None:
     """Stop a worker now, the calculation under way included.
 
@@ -149,14 +152,18 @@ def abandon(worker: Executor) -> None:
     nine-handed pre-flop deal was done (tens of seconds on a loaded machine). Python 3.14 has
     `terminate_workers()`; before it the pool's processes are reachable only as its `_processes`.
     """
+    processes = list((getattr(worker, "_processes", None) or {}).values())
     terminate = getattr(worker, "terminate_workers", None)
     if terminate is not None:
         terminate()
-        return
-    processes = list((getattr(worker, "_processes", None) or {}).values())
-    worker.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
+    else:
+        worker.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+    for process in processes:  # one that outlives SIGTERM (an inherited disposition, say) is killed
+        process.join(TERMINATE_GRACE_S)
+        if process.is_alive():
+            process.kill()
 
 
 class ChancesCache:
