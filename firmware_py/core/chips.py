@@ -94,6 +94,20 @@ class Wager:
     keyed: int | None = None  # the amount keyed, when it was corrected or refused
     minimum: int | None = None  # the minimum that applied
 
+    def __init__(self, *, seat: int, name: str, to: int, put: int, allin: bool = False, raises: bool = False,
+                 taken: bool = True, problem: Problem | None = None, keyed: int | None = None,
+                 minimum: int | None = None) -> None:  # written out, for mypyc: see the note in events.py
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "put", put)
+        object.__setattr__(self, "allin", allin)
+        object.__setattr__(self, "raises", raises)
+        object.__setattr__(self, "taken", taken)
+        object.__setattr__(self, "problem", problem)
+        object.__setattr__(self, "keyed", keyed)
+        object.__setattr__(self, "minimum", minimum)
+
     def label(self) -> str:
         """The last action as a player sees it: 'raise 600', 'call 600', 'all in 1,250', 'fold'."""
         if self.name in ("fold", "check"):
