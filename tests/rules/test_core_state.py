@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from firmware_py.core.board import Board, BurnLedger, StreetDeal
-from firmware_py.core.chips import Problem, Wager
+from firmware_py.core.chips import Problem, TableChips, Wager
 from firmware_py.core.engine import TableCore
 from firmware_py.core.events import Button, ButtonName, Gone, Read
 from firmware_py.core.hand import Betting, Dealt, Hand, Taken
@@ -70,6 +70,14 @@ def _check_copy(hand: Hand, differs: set[tuple[str, str]]) -> None:
                         if getattr(part, name) != default}
 
 
+def _check_chips_copy(chips: TableChips) -> None:
+    """`TableChips.copy` (and `HandChips.copy`, made without `__init__`: a field it forgot is unset, and the
+    comparison fails) equals the original and shares no mutable part with it."""
+    copy = chips.copy()
+    assert copy == chips
+    assert not {id(part) for part in _mutable_parts(copy)} & {id(part) for part in _mutable_parts(chips)}
+
+
 def _defaults(cls: type) -> dict[str, object]:
     fields = dataclasses.fields(cls)
     return {**{f.name: f.default for f in fields if f.default is not dataclasses.MISSING},
@@ -88,6 +96,7 @@ def test_a_hand_copy_is_equal_and_shares_nothing_mutable() -> None:
             core.feed(event)
             if core._table.hand is not None:  # what the checkpoints copy
                 _check_copy(core._table.hand, differs)
+            _check_chips_copy(core._table.chips)
     t = Table("robert")  # the clock, and a flop card lifted before anyone acted: in no example session
     t.clean_preflop()
     t.flop(["2c", "7d", "Jh"])
