@@ -74,6 +74,12 @@ class Taken:
     name: ButtonName  # as pressed (or declared out of turn)
     word: str  # what it was: fold, check, call, bet, raise (an all-in counted as what it did)
 
+    def __init__(self, *, street: Street, seat: int, name: ButtonName, word: str) -> None:  # for mypyc: see events.py
+        object.__setattr__(self, "street", street)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "word", word)
+
 
 @dataclass(kw_only=True, slots=True)
 class Betting:

@@ -28,8 +28,8 @@ def unknown_tag(table: TableState, event: Read) -> None:
         return
     if event.uid not in table.cards:  # a stand-in card, `?1`, `?2`...: its face is unknown
         unknown = sum(1 for c in table.cards.values() if is_unknown(c.card))
-        table.cards[event.uid] = CardInfo(card=f"{UNKNOWN_PREFIX}{unknown + 1}", deck=table.in_play or "",
-                                          back=table.back)
+        stand_in = CardInfo(card=f"{UNKNOWN_PREFIX}{unknown + 1}", deck=table.in_play or "", back=table.back)
+        table.cards = {**table.cards, event.uid: stand_in}  # a new dict: the undo checkpoints share the old one
     seat: int | None = None
     if hand.phase is Phase.DEALING and hand.seats:
         seat = hand.seats[hand.dealt.next_slot % len(hand.seats)]

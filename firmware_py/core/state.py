@@ -30,7 +30,7 @@ class TableState:
     occupied: set[int] = field(default_factory=set)
     joined: set[int] = field(default_factory=set)
     moved: set[int] = field(default_factory=set)  # seated after a move from another table, not yet dealt in
-    cards: dict[str, CardInfo] = field(default_factory=dict)
+    cards: dict[str, CardInfo] = field(default_factory=dict)  # replaced, never changed in place: see SHARED
     in_play: str = ""
     back: str = ""
     button_seat: int | None = None
@@ -78,3 +78,6 @@ class TableState:
 
 
 SAVED = tuple(f.name for f in fields(TableState) if f.name not in {"profiles", "out_rulings", "out_notices"})
+SHARED = frozenset({"cards"})
+"""Fields a checkpoint shares rather than copies: a new value replaces them, they never change in place
+(the decks' cards, set by a setup; a stand-in for an unknown tag makes a new dict)."""
