@@ -19,6 +19,7 @@ from display.operator import OperatorStatus, on_air_lines, render_operator
 from display.venue import render_venue
 from display.widgets import clock_remaining
 from firmware_py.core.snapshot import TableSnapshot
+from firmware_py.tournament.notice import TournamentNotice
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +73,7 @@ class Screen:
         self.operator: OperatorStatus | None = None
         self.keyed = ""  # the amount the dealer is keying on the USB keypad (the venue view shows it)
         self.pairing = ""  # the action tracker's pairing code (the venue view shows it)
+        self.tournament: TournamentNotice | None = None  # the director's word to this table (the venue view)
 
     def update(self, snapshot: TableSnapshot, *, t: float | None = None) -> None:
         """A new live snapshot, taken at session time `t` (its own `t` by default)."""
@@ -84,7 +86,7 @@ class Screen:
     def draw(self, surface: pygame.Surface, now: float) -> None:
         if self.view == View.VENUE:
             render_venue(surface, self.live, now=now, config=self.config, painter=self.painter,
-                         keyed=self.keyed, pairing=self.pairing)
+                         keyed=self.keyed, pairing=self.pairing, tournament=self.tournament)
             return
         if self.view == View.OPERATOR:
             render_operator(surface, self.live, operator=self.operator, on_air=on_air_lines(self.delayed, now))
@@ -155,6 +157,12 @@ class DisplayLoop:
     def post_pairing(self, code: str) -> None:
         """The action tracker's pairing code (thread-safe): the venue view shows it between hands."""
         self.screen.pairing = code
+        self._keyed_changed = True
+        self._wake.set()
+
+    def post_tournament(self, notice: TournamentNotice) -> None:
+        """What the tournament director tells this table (thread-safe): the venue view shows it."""
+        self.screen.tournament = notice
         self._keyed_changed = True
         self._wake.set()
 

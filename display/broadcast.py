@@ -14,7 +14,7 @@ from display.chances import ChancesCache, ChancesNow, TableChances, best_hands
 from display.delay import DelayedSnapshots
 from display.display_config import DisplayConfig
 from display.layout import Scale
-from display.widgets import draw_badges, result_line, words
+from display.widgets import draw_badges, result_line, ruling_colour, words
 from firmware_py.core.game import GAMES, HOLDEM
 from firmware_py.core.snapshot import IN_HAND, LIVE, Phase, PlayerState, SeatView, TableSnapshot
 
@@ -200,7 +200,7 @@ def _draw_board(surface: pygame.Surface, area: pygame.Rect, shown: TableSnapshot
     if shown.unconfirmed:
         ruling = shown.unconfirmed[0]
         theme.draw_text(surface, words(ruling.ruling).upper(), round(area.height * 0.16),
-                        theme.ALARM, (right_x, area.bottom - pad), anchor="bottomleft",
+                        ruling_colour(ruling), (right_x, area.bottom - pad), anchor="bottomleft",
                         max_width=area.right - right_x - pad)
 
 

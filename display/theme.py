@@ -30,6 +30,7 @@ WARN = (255, 160, 0)
 ALARM = (200, 20, 30)  # white text on it: 5:1 (WCAG AA)
 ALARM_EDGE = (255, 230, 0)
 NOTICE = (230, 140, 0)
+INFO = (31, 95, 158)  # a ruling that is no one's error (a short blind, a chip race): TEXT on it 5.6:1 (WCAG AA)
 WIN_BAR = (60, 190, 100)
 TIE_BAR = (90, 150, 230)
 

@@ -42,7 +42,7 @@ from firmware_py.core.engine import TableCore
 from firmware_py.core.events import AMOUNT_ACTIONS
 from firmware_py.core.game import HOLDEM, Game, Structure
 from firmware_py.core.profiles import Profile
-from firmware_py.core.race import deal_order
+from firmware_py.core.race import race_order
 
 
 class DealerMistake(StrEnum):
@@ -179,7 +179,7 @@ class DealerBot:
             if seen is None:
                 raise ValueError(f"race: the table did not take the race ({self._core.snapshot().notices[-1:]})")
             odd = dict(seen.odd)
-        order = deal_order(odd) if self.profile.rule(RuleKey.CHIP_RACE).procedure != "round_up" else ()
+        order = race_order(odd, self.profile.rule(RuleKey.CHIP_RACE).procedure)
         misdealt = False
         if misdeal and len(set(order)) > 1:
             script.stub = list(FULL_DECK)

@@ -117,14 +117,23 @@ def stream(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, ot
            seed: int, hands: int, error_rate: float,
            errors: Sequence[DealerMistake] = tuple(DealerMistake),
            stack: int = 0, schedule: Any = None,
-           made: Callable[[DealerMistake | None], object] | None = None, game: Game = HOLDEM) -> Iterator[Act]:
+           made: Callable[[DealerMistake | None], object] | None = None, game: Game = HOLDEM,
+           rebuy: bool = True, before_hand: Callable[[DealerBot], bool] | None = None) -> Iterator[Act]:
     """`script`'s acts one hand at a time, each hand scripted as the dealer comes to it: a long session
-    starts at once and holds one hand's acts, not the whole session's. `made` hears each hand's error."""
+    starts at once and holds one hand's acts, not the whole session's. `made` hears each hand's error.
+
+    `before_hand` is asked before each deal, the last hand's acts all performed: it may wait (a tournament's
+    hold), bring the bot's view of the table up to date, or end the session (False)."""
     bot = DealerBot(rng=random.Random(seed), deck=deck, other_deck=other_deck, profile=profile,
                     seats=tuple(seats), button=button, error_rate=error_rate, errors=errors, stack=stack,
-                    schedule=schedule, game=game)
+                    schedule=schedule, game=game, rebuy=rebuy)
     t = 1.0
     for number in range(1, hands + 1):
+        if before_hand is not None:
+            if not before_hand(bot):
+                return
+            if bot._core is not None:
+                t = max(t, bot._core.t + 1.0)
         hand = bot.hand(t=t)
         if made is not None:
             made(hand.error)
@@ -445,6 +454,10 @@ class SimulatedDealer:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(5.0)
+
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
 
     def _run(self) -> None:
         try:
