@@ -96,6 +96,9 @@ if [[ -n "${FRAMES_ONLY:-}" ]]; then
         rm -rf --one-file-system "$ROOT/opt/pokertable/src/$dir"
         cp -a "$src/$dir" "$ROOT/opt/pokertable/src/$dir"
     done
+    # Modules the display imports that are newer than the install (added since): copied beside it, the
+    # installed ones (compiled or not) left as they are.
+    cp -a -n "$src/firmware_py/." "$ROOT/opt/pokertable/src/firmware_py/"
     say ""
     say "# the broadcast frame benchmark again, $(date -u '+%Y-%m-%d %H:%M UTC'), in the root installed above, with display/ and bench/ at $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?')"
     say "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
