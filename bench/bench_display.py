@@ -105,11 +105,13 @@ def idle(size: tuple[int, int], seconds: float, *, level_clock: bool) -> dict[st
     return {"cpu_percent": 100 * cpu / wall, "frames": loop.frames - 1, "seconds": wall}
 
 
-def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool,
+def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, ready: bool = False,
                 event_gap_s: float = 0.02) -> dict[str, float]:
     """Every frame's draw-and-flip time on the broadcast view (no delay) while a dealer bot deals
     `hands` hands at `seats` seats, one event every `event_gap_s`: each deal needs new win chances,
-    computed in the worker process (`worker`) or, as before, inside the frame."""
+    computed in the worker process (`worker`) or, as before, inside the frame. `ready`: every deal's
+    chances are computed before the dealing starts (no worker runs beside the frames: what the frame
+    costs when nothing else in the appliance competes for the processor)."""
     pygame.display.init()
     pygame.font.init()
     pygame.display.set_mode(size)
@@ -121,12 +123,20 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool,
     for hand in bot.session(hands, t=1.0):
         events.extend(hand.events)
     config = DisplayConfig(broadcast_delay_s=0, allow_zero_delay=True)
-    screen = Screen(view=View.BROADCAST, config=config, chances=ChancesCache(background=worker))
+    chances = ChancesCache(background=worker and not ready)
+    if ready:
+        core = TableCore(profiles)
+        for event in events:
+            core.feed(event)
+            chances.get(core.snapshot())
+    screen = Screen(view=View.BROADCAST, config=config, chances=chances)
     start = time.perf_counter()
-    frames: list[tuple[float, float]] = []  # (wall ms, the display thread's CPU ms) per frame
-    loop = DisplayLoop(screen=screen, clock=lambda: time.perf_counter() - start,
-                       on_frame=lambda _now, _n: frames.append((loop.last_frame_s * 1000,
-                                                                 loop.last_frame_cpu_s * 1000)))
+    # (wall ms, the display thread's CPU ms, its ms waiting for a core) per frame
+    frames: list[tuple[float, float, float]] = []
+    loop = QueueTimedLoop(screen=screen, clock=lambda: time.perf_counter() - start,
+                          on_frame=lambda _now, _n: frames.append((loop.last_frame_s * 1000,
+                                                                   loop.last_frame_cpu_s * 1000,
+                                                                   loop.last_frame_queued_s * 1000)))
 
     def feeder() -> None:
         core = TableCore(profiles)
@@ -140,11 +150,49 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool,
 
     run_with_feeder(loop, feeder)
     frames = frames[1:]  # the first frame loads the fonts: start-up, not dealing
-    wall = sorted(ms for ms, _ in frames)
-    cpu = sorted(ms for _, ms in frames)
+    wall = sorted(ms for ms, _, _ in frames)
+    cpu = sorted(ms for _, ms, _ in frames)
+    longest = max(frames)
+    over = [frame for frame in frames if frame[0] > FRAME_BUDGET_MS]
     return {"frames": len(frames), "median_ms": statistics.median(wall), "p99_ms": _p99(wall),
-            "max_ms": wall[-1], "over_budget": sum(1 for ms in wall if ms > FRAME_BUDGET_MS),
-            "cpu_p99_ms": _p99(cpu), "cpu_max_ms": cpu[-1]}
+            "max_ms": wall[-1], "over_budget": len(over),
+            "cpu_median_ms": statistics.median(cpu), "cpu_p99_ms": _p99(cpu), "cpu_max_ms": cpu[-1],
+            # where the longest frame's time went: its own CPU, waiting for a core (another process, the
+            # worker or a neighbour, had it), and the rest (waiting for the GIL: another thread of this
+            # process, the feeder or the worker's result thread, held it)
+            "longest_cpu_ms": longest[1], "longest_queued_ms": longest[2],
+            "longest_rest_ms": longest[0] - longest[1] - longest[2],
+            # the same over every frame over budget, summed
+            "over_wall_ms": sum(f[0] for f in over), "over_cpu_ms": sum(f[1] for f in over),
+            "over_queued_ms": sum(f[2] for f in over)}
+
+
+def _run_queue_s() -> float:
+    """Seconds this thread has waited on a run queue for a core (Linux's schedstat; 0 elsewhere)."""
+    try:
+        with open("/proc/thread-self/schedstat") as handle:
+            return int(handle.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+class QueueTimedLoop(DisplayLoop):
+    """The display loop, also timing how long each frame waited for a core (runnable, not running)."""
+
+    last_frame_queued_s = 0.0
+
+    def _draw(self, now: float) -> None:
+        queued = _run_queue_s()
+        super()._draw(now)
+        self.last_frame_queued_s = _run_queue_s() - queued
+
+
+def _load_average() -> str:
+    try:
+        with open("/proc/loadavg") as handle:
+            return " ".join(handle.read().split()[:3])
+    except OSError:  # not Linux
+        return "?"
 
 
 def _p99(ordered: list[float]) -> float:
@@ -169,13 +217,15 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="idle measurement length")
     parser.add_argument("--rounds", type=int, default=3, help="session replays per size")
     parser.add_argument("--hands", type=int, default=6, help="hands dealt per frame-time run")
+    parser.add_argument("--frames-only", action="store_true",
+                        help="only the broadcast frame rows: chances in the worker, and computed before the deal")
     args = parser.parse_args()
     results: dict[str, object] = {
         "machine": platform.machine(), "python": platform.python_version(),
         "sdl_driver": os.environ["SDL_VIDEODRIVER"], "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
     }
     rows = []
-    for size in ((800, 480), (1920, 1080)):
+    for size in () if args.frames_only else ((800, 480), (1920, 1080)):
         lat = event_to_frame(size, args.rounds)
         name = f"{size[0]}x{size[1]}"
         results[f"event_to_frame_ms_{name}"] = {
@@ -190,24 +240,34 @@ def main() -> int:
             rows.append((f"idle CPU, {name}, {'1 Hz level clock' if level_clock else 'no timers'}",
                          f"{stats['cpu_percent']:.2f} %",
                          f"{stats['frames']} redraws in {stats['seconds']:.1f} s"))
+    modes = (("worker", True, False), ("ready", True, True)) if args.frames_only else \
+        (("worker", True, False), ("in_frame", False, False))
+    where = {"worker": "in the worker", "in_frame": "in the frame", "ready": "computed before the deal"}
     for seats in (9, 10):
-        for worker in (True, False):
-            stats = frame_times((800, 480), seats, args.hands, worker=worker)
-            where = "worker" if worker else "in the frame"
-            results[f"broadcast_frames_{seats}_seats_{'worker' if worker else 'in_frame'}"] = stats
-            rows.append((f"broadcast frame, {seats} seats, chances {where}",
+        for mode, worker, ready in modes:
+            load = _load_average()
+            stats = frame_times((800, 480), seats, args.hands, worker=worker, ready=ready)
+            stats["load_average"] = load
+            results[f"broadcast_frames_{seats}_seats_{mode}"] = stats
+            rows.append((f"broadcast frame, {seats} seats, chances {where[mode]}",
                          f"max {stats['max_ms']:.1f} ms",
                          f"p99 {stats['p99_ms']:.1f} ms, median {stats['median_ms']:.1f} ms, "
                          f"{stats['over_budget']} of {stats['frames']} over {FRAME_BUDGET_MS:g} ms; "
-                         f"the frame's own CPU: max {stats['cpu_max_ms']:.1f} ms, p99 {stats['cpu_p99_ms']:.1f} ms"))
-    equity = equity_times(3)
-    results["equity_ms_median"] = equity
-    for label, ms in equity.items():
-        rows.append((f"win chances, {label}", f"{ms:.1f} ms", ""))
+                         f"the frame's own CPU: max {stats['cpu_max_ms']:.1f} ms, p99 {stats['cpu_p99_ms']:.1f} ms, "
+                          f"median {stats['cpu_median_ms']:.1f} ms; the longest: {stats['longest_cpu_ms']:.1f} ms "
+                          f"CPU, {stats['longest_queued_ms']:.1f} ms waiting for a core, "
+                          f"{stats['longest_rest_ms']:.1f} ms the rest (the GIL); over {FRAME_BUDGET_MS:g} ms: "
+                          f"{stats['over_cpu_ms']:.0f} ms CPU, {stats['over_queued_ms']:.0f} ms waiting for a core "
+                          f"of {stats['over_wall_ms']:.0f} ms; load average {load}"))
+    if not args.frames_only:
+        equity = equity_times(3)
+        results["equity_ms_median"] = equity
+        for label, ms in equity.items():
+            rows.append((f"win chances, {label}", f"{ms:.1f} ms", ""))
     width = max(len(row[0]) for row in rows)
     for row in rows:
         print(f"{row[0]:<{width}}  {row[1]:>16}  {row[2]}")
-    out = ROOT / "bench" / "results" / "bench_display.json"
+    out = ROOT / "bench" / "results" / ("bench_frames.json" if args.frames_only else "bench_display.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(f"wrote {out.relative_to(ROOT)}")

@@ -83,7 +83,7 @@ class Room:
         self.passwords.mkdir(parents=True, exist_ok=True)
         self.secret = {}
         zone_names = [f"zone-{chr(ord('a') + i)}" for i in range(zones)]
-        centre_users = ["floor", "collector", "production", "replayer", *zone_names]
+        centre_users = ["floor", "collector", "production", "director", "replayer", *zone_names]
         if not zones:
             centre_users += tables[0]
         for user in {*centre_users, *(t for group in tables for t in group), "watcher"}:

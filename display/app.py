@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pygame
 
-from display.broadcast import broadcast_frame, render_broadcast
+from display.broadcast import PanelImages, broadcast_frame, render_broadcast
 from display.cards import CardPainter
 from display.chances import ChancesCache
 from display.delay import DelayedSnapshots
@@ -19,6 +19,7 @@ from display.operator import OperatorStatus, on_air_lines, render_operator
 from display.venue import render_venue
 from display.widgets import clock_remaining
 from firmware_py.core.snapshot import TableSnapshot
+from firmware_py.tournament.notice import TournamentNotice
 
 logger = logging.getLogger(__name__)
 
@@ -68,9 +69,11 @@ class Screen:
         self.delayed: DelayedSnapshots[TableSnapshot] = DelayedSnapshots(
             delay_s=config.broadcast_delay_s)
         self.live: TableSnapshot | None = None
+        self.panels = PanelImages()  # the broadcast panels this screen drew, copied when unchanged
         self.operator: OperatorStatus | None = None
         self.keyed = ""  # the amount the dealer is keying on the USB keypad (the venue view shows it)
         self.pairing = ""  # the action tracker's pairing code (the venue view shows it)
+        self.tournament: TournamentNotice | None = None  # the director's word to this table (the venue view)
 
     def update(self, snapshot: TableSnapshot, *, t: float | None = None) -> None:
         """A new live snapshot, taken at session time `t` (its own `t` by default)."""
@@ -83,14 +86,14 @@ class Screen:
     def draw(self, surface: pygame.Surface, now: float) -> None:
         if self.view == View.VENUE:
             render_venue(surface, self.live, now=now, config=self.config, painter=self.painter,
-                         keyed=self.keyed, pairing=self.pairing)
+                         keyed=self.keyed, pairing=self.pairing, tournament=self.tournament)
             return
         if self.view == View.OPERATOR:
             render_operator(surface, self.live, operator=self.operator, on_air=on_air_lines(self.delayed, now))
             return
         # Only the delayed snapshots reach the broadcast picture: not self.live, not self.operator.
         frame = broadcast_frame(self.delayed, now=now, chances=self.chances)
-        render_broadcast(surface, frame, config=self.config, painter=self.painter)
+        render_broadcast(surface, frame, config=self.config, painter=self.painter, panels=self.panels)
 
     def next_tick(self, now: float) -> float | None:
         """Session time at which the picture changes with no new snapshot; None if it never does."""
@@ -154,6 +157,12 @@ class DisplayLoop:
     def post_pairing(self, code: str) -> None:
         """The action tracker's pairing code (thread-safe): the venue view shows it between hands."""
         self.screen.pairing = code
+        self._keyed_changed = True
+        self._wake.set()
+
+    def post_tournament(self, notice: TournamentNotice) -> None:
+        """What the tournament director tells this table (thread-safe): the venue view shows it."""
+        self.screen.tournament = notice
         self._keyed_changed = True
         self._wake.set()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
 import pygame
@@ -13,7 +14,7 @@ from display.chances import ChancesCache, ChancesNow, TableChances, best_hands
 from display.delay import DelayedSnapshots
 from display.display_config import DisplayConfig
 from display.layout import Scale
-from display.widgets import draw_badges, result_line, words
+from display.widgets import draw_badges, result_line, ruling_colour, words
 from firmware_py.core.game import GAMES, HOLDEM
 from firmware_py.core.snapshot import IN_HAND, LIVE, Phase, PlayerState, SeatView, TableSnapshot
 
@@ -47,8 +48,9 @@ def broadcast_frame(delayed: DelayedSnapshots[TableSnapshot], *, now: float,
 
 
 def render_broadcast(surface: pygame.Surface, frame: BroadcastFrame, *, config: DisplayConfig,
-                     painter: CardPainter) -> None:
-    """Draw the broadcast picture of `frame` over the whole of `surface`."""
+                     painter: CardPainter, panels: PanelImages | None = None) -> None:
+    """Draw the broadcast picture of `frame` over the whole of `surface` (`panels`: the screen's copies
+    of the seat panels it drew before, to copy those that have not changed instead of drawing them)."""
     width, height = surface.get_size()
     s = Scale(width, height)
     surface.fill(theme.BACKGROUND)
@@ -77,7 +79,7 @@ def render_broadcast(surface: pygame.Surface, frame: BroadcastFrame, *, config: 
         _draw_panel(surface, rect, seat, config=config, painter=painter, hand=hands.get(seat.seat),
                     win=chance.win if chance else None, tie=chance.tie if chance else None,
                     exact=frame.chances.exact if frame.chances else True,
-                    winner=seat.seat in winners, slots=GAMES.get(shown.game, HOLDEM).hole_cards)
+                    winner=seat.seat in winners, slots=GAMES.get(shown.game, HOLDEM).hole_cards, images=panels)
 
 
 def grid_rects(area: pygame.Rect, count: int, *, gap: int) -> list[pygame.Rect]:
@@ -198,13 +200,72 @@ def _draw_board(surface: pygame.Surface, area: pygame.Rect, shown: TableSnapshot
     if shown.unconfirmed:
         ruling = shown.unconfirmed[0]
         theme.draw_text(surface, words(ruling.ruling).upper(), round(area.height * 0.16),
-                        theme.ALARM, (right_x, area.bottom - pad), anchor="bottomleft",
+                        ruling_colour(ruling), (right_x, area.bottom - pad), anchor="bottomleft",
                         max_width=area.right - right_x - pad)
+
+
+class PanelImages:
+    """The seat panels a screen drew last, kept by everything each was drawn from, so a frame draws
+    again only the panels whose seat changed and copies the others (a dealt card changes one panel of
+    ten; a new street changes every panel's hand and chances, but not its cards, name and badges, kept
+    apart as the panel's base).
+
+    One per screen, holding only what that screen drew: a broadcast screen's panels are drawn from the
+    delayed snapshots alone, and an image is shown again only for the same seat, cards, hand, chances
+    and place. A picture drawn once (the `snapshot` command, tests) draws every panel.
+    """
+
+    def __init__(self, *, size: int = 48) -> None:
+        self.size = size  # ten panels, their bases, and a street back: a full table redrawn from copies
+        self._images: dict[Hashable, tuple[pygame.Surface, tuple[int, int], pygame.Rect]] = {}
+
+    def show(self, surface: pygame.Surface, key: Hashable) -> pygame.Rect | None:
+        """Blit the image kept for `key`, if any, where it was copied from; the rect kept with it (None:
+        there is no image, draw it)."""
+        kept = self._images.get(key)
+        if kept is None:
+            return None
+        image, place, detail = kept
+        surface.blit(image, place)
+        return detail
+
+    def keep(self, surface: pygame.Surface, rect: pygame.Rect, key: Hashable,
+             detail: pygame.Rect | None = None) -> None:
+        """Copy what is drawn in `rect` as the image of `key` (`detail`: a rect to give back with it)."""
+        area = rect.clip(surface.get_rect())
+        if area.width <= 0 or area.height <= 0:
+            return
+        if len(self._images) >= self.size:
+            self._images.pop(next(iter(self._images)))  # the oldest
+        self._images[key] = (surface.subsurface(area).copy(), area.topleft, pygame.Rect(detail or rect))
 
 
 def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *,
                 config: DisplayConfig, painter: CardPainter, hand: str | None,
-                win: float | None, tie: float | None, exact: bool, winner: bool, slots: int = 2) -> None:
+                win: float | None, tie: float | None, exact: bool, winner: bool, slots: int = 2,
+                images: PanelImages | None = None) -> None:
+    name = config.name(seat.seat)
+    whole = ("panel", tuple(rect), seat, name, hand, win, tie, exact, winner, slots)
+    if images is not None and images.show(surface, whole) is not None:
+        return
+    # The base: everything but the action line, the hand's name and the chances.
+    base = ("base", tuple(rect), seat.state, seat.cards, seat.to_act, seat.is_button, seat.is_small_blind,
+            seat.is_big_blind, seat.stack, name, winner, slots)
+    name_rect = images.show(surface, base) if images is not None else None
+    if name_rect is None:
+        name_rect = _draw_panel_base(surface, rect, seat, name=name, painter=painter, winner=winner,
+                                     slots=slots)
+        if images is not None:
+            images.keep(surface, rect, base, detail=name_rect)
+    _draw_panel_detail(surface, rect, seat, name_rect=name_rect, hand=hand, win=win, tie=tie, exact=exact,
+                       slots=slots)
+    if images is not None:
+        images.keep(surface, rect, whole)
+
+
+def _draw_panel_base(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *, name: str,
+                     painter: CardPainter, winner: bool, slots: int) -> pygame.Rect:
+    """The panel, its cards, the name, the badges and the stack; returns where the name went."""
     out = seat.state in (PlayerState.FOLDED, PlayerState.DEAD)
     radius = max(3, rect.height // 10)
     pygame.draw.rect(surface, theme.SEAT_FOLDED if out else theme.SEAT_FILL, rect,
@@ -231,12 +292,23 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *,
     stack_w = theme.text_size(f"{seat.stack:,}", round(name_size * 0.85))[0] if seat.stack is not None else 0
     badges = sum((seat.is_button, seat.is_small_blind, seat.is_big_blind)) * name_size  # discs a little apart
     room = text_w - stack_w - badges - 2 * pad  # the name gives way to the badges and the stack (Omaha's cards)
-    name_rect = theme.draw_text(surface, config.name(seat.seat), name_size, ink,
+    name_rect = theme.draw_text(surface, name, name_size, ink,
                                 (x, rect.top + pad), max_width=max(name_size, min(round(text_w * 0.62), room)))
     draw_badges(surface, seat, (name_rect.right + pad, name_rect.centery), round(name_size * 0.8))
     if seat.stack is not None:
         theme.draw_text(surface, f"{seat.stack:,}", round(name_size * 0.85), theme.TEXT,
                         (rect.right - pad, rect.top + pad), anchor="topright")
+    return name_rect
+
+
+def _draw_panel_detail(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView, *, name_rect: pygame.Rect,
+                       hand: str | None, win: float | None, tie: float | None, exact: bool, slots: int) -> None:
+    """The action line with the hand's name, and the chances with their bar."""
+    out = seat.state in (PlayerState.FOLDED, PlayerState.DEAD)
+    places = panel_card_rects(rect, max(slots, len(seat.cards)))
+    pad = max(3, rect.height // 12)
+    x = places[-1].right + 2 * pad
+    text_w = rect.right - pad - x
     status = {PlayerState.FOLDED: "folded", PlayerState.DEAD: "dead hand",
               PlayerState.ALLIN: "all in"}.get(seat.state, "")
     if seat.last_action and seat.state in LIVE:

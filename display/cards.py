@@ -6,6 +6,7 @@ diamonds and hearts apart from across a table.
 
 from __future__ import annotations
 
+import functools
 from enum import StrEnum
 
 import pygame
@@ -33,27 +34,11 @@ class CardPainter:
     def face(self, surface: pygame.Surface, rect: pygame.Rect, card: str, *,
              role: FaceRole) -> None:
         """Draw the face of `card` (rank then suit, or a joker) filling `rect`."""
-        radius = max(2, rect.height // 12)
-        pygame.draw.rect(surface, theme.CARD_FACE, rect, border_radius=radius)
-        pygame.draw.rect(surface, theme.CARD_EDGE, rect, width=max(1, rect.height // 60),
-                         border_radius=radius)
-        if card.startswith("X"):
-            theme.draw_text(surface, "JOKER", rect.height // 5, theme.ALARM, rect.center,
-                            anchor="center", max_width=rect.width - 4)
-            return
-        if len(card) != 2 or card[1] not in theme.SUIT_COLOURS:  # `?1`: a tag no deck knows, face unseen
-            theme.draw_text(surface, "?", int(rect.height * 0.6), theme.ALARM, rect.center,
-                            anchor="center", max_width=rect.width - 4)
-            return
-        rank, suit = card[0], card[1]
-        colour = theme.SUIT_COLOURS[suit]
-        label = "10" if rank == "T" else rank
-        theme.draw_text(surface, label, int(rect.height * 0.48), colour,
-                        (rect.centerx, rect.top + int(rect.height * 0.06)), anchor="midtop",
-                        max_width=rect.width - 4)
-        size = int(rect.height * 0.40)
-        centre = (rect.centerx, rect.bottom - int(rect.height * 0.06) - size // 2)
-        draw_suit(surface, suit, centre, size, colour)
+        if rect.width > 0 and rect.height > 0:
+            # The suits' corners are rounded half to even: a face drawn at an odd place differs by a pixel
+            # or two from one drawn at an even place, so each parity has its image.
+            x, y = rect.left % 2, rect.top % 2
+            surface.blit(face_image(card, rect.width, rect.height, x, y), rect.move(-x, -y))
 
     def back(self, surface: pygame.Surface, rect: pygame.Rect, *,
              colour: tuple[int, int, int] = theme.BACK_RED) -> None:
@@ -73,6 +58,47 @@ class CardPainter:
         """An empty place where a card will land."""
         pygame.draw.rect(surface, (40, 120, 80), rect, width=max(1, rect.height // 40),
                          border_radius=max(2, rect.height // 12))
+
+
+# Outside a face's rounded corners: a colour no face has, made transparent (a colour key, not per-pixel
+# alpha, so the face's pixels are copied as drawn and the picture is the one drawn straight on the screen).
+_OUTSIDE = (255, 0, 255)
+FACE_IMAGES = 256  # 52 cards at the two or three sizes a screen draws them, and the ruling banner's
+
+
+@functools.lru_cache(maxsize=FACE_IMAGES)
+def face_image(card: str, width: int, height: int, x: int = 0, y: int = 0) -> pygame.Surface:
+    """The face of `card` at `width` x `height`, drawn once at (`x`, `y`) and blitted after (a face was a
+    dozen shapes and a line of text, every frame: a fifth of a broadcast frame)."""
+    image = pygame.Surface((x + width, y + height))
+    image.fill(_OUTSIDE)
+    image.set_colorkey(_OUTSIDE)
+    _draw_face(image, pygame.Rect(x, y, width, height), card)
+    return image
+
+
+def _draw_face(surface: pygame.Surface, rect: pygame.Rect, card: str) -> None:
+    radius = max(2, rect.height // 12)
+    pygame.draw.rect(surface, theme.CARD_FACE, rect, border_radius=radius)
+    pygame.draw.rect(surface, theme.CARD_EDGE, rect, width=max(1, rect.height // 60),
+                     border_radius=radius)
+    if card.startswith("X"):
+        theme.draw_text(surface, "JOKER", rect.height // 5, theme.ALARM, rect.center,
+                        anchor="center", max_width=rect.width - 4)
+        return
+    if len(card) != 2 or card[1] not in theme.SUIT_COLOURS:  # `?1`: a tag no deck knows, face unseen
+        theme.draw_text(surface, "?", int(rect.height * 0.6), theme.ALARM, rect.center,
+                        anchor="center", max_width=rect.width - 4)
+        return
+    rank, suit = card[0], card[1]
+    colour = theme.SUIT_COLOURS[suit]
+    label = "10" if rank == "T" else rank
+    theme.draw_text(surface, label, int(rect.height * 0.48), colour,
+                    (rect.centerx, rect.top + int(rect.height * 0.06)), anchor="midtop",
+                    max_width=rect.width - 4)
+    size = int(rect.height * 0.40)
+    centre = (rect.centerx, rect.bottom - int(rect.height * 0.06) - size // 2)
+    draw_suit(surface, suit, centre, size, colour)
 
 
 def draw_suit(surface: pygame.Surface, suit: str, centre: tuple[int, int], size: int,

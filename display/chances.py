@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import multiprocessing
 import os
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from display.equity import Equity, calculate_equity
 from firmware_py.core.cards import is_joker
 from firmware_py.core.evaluator import describe_hand
-from firmware_py.core.game import GAMES, HOLDEM
+from firmware_py.core.game import GAMES, HOLDEM, HandRule
 from firmware_py.core.snapshot import LIVE, OUT_OF_HAND, PlayerState, TableSnapshot
 
 logger = logging.getLogger(__name__)
@@ -95,16 +96,25 @@ def compute_chances(key: Key, *, seed: int = 0) -> TableChances | None:
 
 def best_hands(snapshot: TableSnapshot) -> dict[int, str]:
     """The best hand each dealt seat holds with the board, named as the showdown ruling names it."""
-    board = [card for card in snapshot.board if not is_joker(card)]
+    board = tuple(card for card in snapshot.board if not is_joker(card))
+    rule = GAMES.get(snapshot.game, HOLDEM).hand_rule
     out = {}
     for seat in snapshot.seats:
-        cards = [card for card in seat.cards if not is_joker(card)]
+        cards = tuple(card for card in seat.cards if not is_joker(card))
         if cards and seat.state not in (PlayerState.EMPTY, PlayerState.WAITING):
-            try:
-                out[seat.seat] = describe_hand(cards, board, GAMES.get(snapshot.game, HOLDEM).hand_rule)
-            except ValueError:
-                continue
+            name = _hand_name(cards, board, rule)
+            if name is not None:
+                out[seat.seat] = name
     return out
+
+
+@functools.lru_cache(maxsize=512)
+def _hand_name(cards: tuple[str, ...], board: tuple[str, ...], rule: HandRule) -> str | None:
+    """A hand's name, kept: every frame names every seat's hand, and the same ones frame after frame."""
+    try:
+        return describe_hand(cards, board, rule)
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -131,6 +141,9 @@ def _same_hands(old: Key, snapshot: TableSnapshot) -> bool:
     return all(cards.get(seat) == held for seat, held in old[0])
 
 
+TERMINATE_GRACE_S = 2.0  # how long a worker sent SIGTERM has to go before it is killed
+
+
 def abandon(worker: Executor) -> None:
     """Stop a worker now, the calculation under way included.
 
@@ -139,14 +152,18 @@ def abandon(worker: Executor) -> None:
     nine-handed pre-flop deal was done (tens of seconds on a loaded machine). Python 3.14 has
     `terminate_workers()`; before it the pool's processes are reachable only as its `_processes`.
     """
+    processes = list((getattr(worker, "_processes", None) or {}).values())
     terminate = getattr(worker, "terminate_workers", None)
     if terminate is not None:
         terminate()
-        return
-    processes = list((getattr(worker, "_processes", None) or {}).values())
-    worker.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
+    else:
+        worker.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+    for process in processes:  # one that outlives SIGTERM (an inherited disposition, say) is killed
+        process.join(TERMINATE_GRACE_S)
+        if process.is_alive():
+            process.kill()
 
 
 class ChancesCache:

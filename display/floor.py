@@ -15,6 +15,7 @@ import pygame
 
 from display import theme
 from display.layout import Scale
+from display.widgets import INFORMATION
 from firmware_py.room.floor import FloorModel, TableView
 
 STATUS_COLOURS = {
@@ -187,6 +188,7 @@ def _tile(surface: pygame.Surface, rect: pygame.Rect, view: TableView, *, now: f
     elif status == "bad_message":
         who = view.bad_reason  # quarantined by the floor: the table's messages fail the room's schema
     theme.draw_text(surface, who, text_size, theme.TEXT_DIM, (rect.left + pad, y), max_width=rect.width - 2 * pad)
+    info = ruling is not None and ruling.get("ruling") in INFORMATION  # a short blind, a chip race: no alarm
     if hold and ruling is None:  # the bubble: this table holds its next deal
         strip = pygame.Rect(rect.left, rect.bottom - round(unit * 22), rect.width, round(unit * 22))
         pygame.draw.rect(surface, theme.WARN, strip, border_bottom_left_radius=radius,
@@ -196,11 +198,11 @@ def _tile(surface: pygame.Surface, rect: pygame.Rect, view: TableView, *, now: f
                         anchor="center", max_width=strip.width - 2 * pad)
     if ruling is not None:
         strip = pygame.Rect(rect.left, rect.bottom - round(unit * 22), rect.width, round(unit * 22))
-        pygame.draw.rect(surface, theme.ALARM, strip, border_bottom_left_radius=radius,
+        pygame.draw.rect(surface, theme.INFO if info else theme.ALARM, strip, border_bottom_left_radius=radius,
                          border_bottom_right_radius=radius)
         theme.draw_text(surface, _ruling_name(ruling), round(unit * 15), theme.TEXT, strip.center, anchor="center",
                         max_width=strip.width - 2 * pad)
-    edge = theme.ALARM_EDGE if ruling is not None else colour
+    edge = theme.ALARM_EDGE if ruling is not None and not info else colour
     pygame.draw.rect(surface, edge, rect, width=max(2, rect.height // 50), border_radius=radius)
 
 

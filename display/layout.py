@@ -56,11 +56,15 @@ class VenueLayout:
     street: pygame.Rect  # the label over the board
     clock: pygame.Rect  # the shot clock under the board
     banner: pygame.Rect
+    strip: pygame.Rect | None = None  # under the top bar: the tournament's word to the table (hold, moves)
 
 
-def venue_layout(width: int, height: int, *, places: int = MAX_SEATS) -> VenueLayout:
+def venue_layout(width: int, height: int, *, places: int = MAX_SEATS, strip_rows: int = 0) -> VenueLayout:
+    """`strip_rows`: lines of the tournament's strip under the top bar (the table below it shrinks)."""
     s = Scale(width, height)
-    top = pygame.Rect(0, 0, width, s.px(52))
+    bar = pygame.Rect(0, 0, width, s.px(52))
+    strip = pygame.Rect(0, bar.bottom, width, s.px(30) * strip_rows) if strip_rows else None
+    top = bar.union(strip) if strip is not None else bar
     box_w = min(round(width * 0.18), s.px(200))
     box_h = min(round((height - top.height) * 0.19), s.px(100))
     margin = s.px(6)
@@ -97,8 +101,8 @@ def venue_layout(width: int, height: int, *, places: int = MAX_SEATS) -> VenueLa
     clock = pygame.Rect(left, board_top + card_h + gap_v, row_w, clock_h)
     banner = pygame.Rect(0, 0, round(width * 0.94), round((height - top.height) * 0.78))
     banner.center = (width // 2, top.bottom + (height - top.bottom) // 2)
-    return VenueLayout(top_bar=top, table=felt, seat_boxes=boxes, board=board, street=street,
-                       clock=clock, banner=banner)
+    return VenueLayout(top_bar=bar, table=felt, seat_boxes=boxes, board=board, street=street,
+                       clock=clock, banner=banner, strip=strip)
 
 
 def _seat_boxes(width: int, height: int, top: pygame.Rect, *, box_w: int, box_h: int,

@@ -30,6 +30,7 @@ WARN = (255, 160, 0)
 ALARM = (200, 20, 30)  # white text on it: 5:1 (WCAG AA)
 ALARM_EDGE = (255, 230, 0)
 NOTICE = (230, 140, 0)
+INFO = (31, 95, 158)  # a ruling that is no one's error (a short blind, a chip race): TEXT on it 5.6:1 (WCAG AA)
 WIN_BAR = (60, 190, 100)
 TIE_BAR = (90, 150, 230)
 
@@ -125,6 +126,7 @@ def line_height(size: int) -> int:
     return font(size).get_linesize()
 
 
+@functools.lru_cache(maxsize=1024)
 def ink_top(text: str, size: int) -> int:
     """How far below the top of `text`'s rendered line its ink starts (the font's blank band above)."""
     face = font(size)
@@ -146,7 +148,21 @@ def fit_size(text: str, size: int, max_width: int) -> int:
 
 
 def render_text(text: str, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
-    """`text` as one image: each run in the font that has its characters, on a common baseline."""
+    """`text` as one image: each run in the font that has its characters, on a common baseline.
+
+    The image is kept (the last TEXT_IMAGES drawn): a frame draws mostly the lines the frame before drew,
+    and rasterising them again was most of a broadcast frame under qemu. Callers blit it, never draw on it.
+    """
+    return _rendered(text, size, tuple(colour))
+
+
+# A broadcast frame draws about sixty lines, most of them the frame before's; an image is 4 bytes a pixel,
+# so a few MB at 800x480 and at most about 20 MB on a 1920x1080 screen.
+TEXT_IMAGES = 384
+
+
+@functools.lru_cache(maxsize=TEXT_IMAGES)
+def _rendered(text: str, size: int, colour: tuple[int, ...]) -> pygame.Surface:
     runs = _runs(text)
     if not runs:
         return font(size).render(text, True, colour)

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pygame
 
 from display import theme
 from display.cards import CardPainter, FaceRole
 from display.display_config import DisplayConfig
-from display.layout import Scale, hole_card_rects, table_places, venue_layout
+from display.layout import Scale, VenueLayout, hole_card_rects, table_places, venue_layout
 from display.redact import hide_hole_cards
 from display.widgets import draw_badges, draw_banner, draw_shot_clock, result_line, words
 from firmware_py.core.game import GAMES, HOLDEM
 from firmware_py.core.snapshot import LIVE, Phase, PlayerState, SeatView, TableSnapshot
+from firmware_py.tournament.notice import TournamentNotice
 
 STATE_LABELS = {
     PlayerState.FOLDED: "FOLDED",
@@ -22,19 +25,26 @@ STATE_LABELS = {
 
 
 def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now: float,
-                 config: DisplayConfig, painter: CardPainter, keyed: str = "", pairing: str = "") -> None:
+                 config: DisplayConfig, painter: CardPainter, keyed: str = "", pairing: str = "",
+                 tournament: TournamentNotice | None = None) -> None:
     """Draw the venue view of `snapshot` at session time `now` over the whole of `surface`.
 
     `keyed` is the amount the dealer is keying on the keypad, shown until the action key sends it;
-    `pairing` the action tracker's pairing code, shown while no one is to act.
+    `pairing` the action tracker's pairing code, shown while no one is to act; `tournament` what the
+    director tells this table (hand-for-hand, a hold on the next deal, players called by name).
     """
     width, height = surface.get_size()
     scale = Scale(width, height)
     places = table_places([s.seat for s in snapshot.seats if s.state != PlayerState.EMPTY]
                           if snapshot else [])
-    layout = venue_layout(width, height, places=places)
+    if tournament is not None and tournament.names:  # the players as the director has the field
+        config = dataclasses.replace(config, seat_names={**config.seat_names, **dict(tournament.names)})
+    rows = strip_rows(tournament)
+    layout = venue_layout(width, height, places=places, strip_rows=rows)
     surface.fill(theme.BACKGROUND)
-    draw_top_bar(surface, layout.top_bar, snapshot, now=now, config=config)
+    draw_top_bar(surface, layout.top_bar, snapshot, now=now, config=config, tournament=tournament)
+    if tournament is not None and layout.strip is not None:
+        draw_tournament_strip(surface, layout.strip, tournament)
     felt = layout.table.inflate(scale.px(10), scale.px(10))
     pygame.draw.ellipse(surface, theme.FELT_EDGE, felt)
     pygame.draw.ellipse(surface, theme.FELT, layout.table)
@@ -90,6 +100,9 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
     if public.corrections:  # the operator's last correction, for everyone at the table to see
         theme.draw_text(surface, public.corrections[-1], round(layout.clock.height * 0.42), theme.TEXT_DIM,
                         (layout.clock.centerx, layout.clock.bottom), anchor="midtop", max_width=layout.clock.width)
+    between_hands = public.phase in (Phase.IDLE, Phase.MISDEALT)
+    if tournament is not None and tournament.hold and between_hands and not public.unconfirmed:
+        draw_hold(surface, layout, tournament)  # over the empty board: the dealer must not deal
     if public.unconfirmed:
         first = public.unconfirmed[0]
         draw_banner(surface, layout.banner, first, config=config, painter=painter,
@@ -97,6 +110,79 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
     elif public.phase == Phase.MISDEALT:
         theme.draw_text(surface, "MISDEAL: waiting for a new hand", layout.street.height,
                         theme.ALARM, layout.clock.center, anchor="center")
+
+
+def strip_rows(tournament: TournamentNotice | None) -> int:
+    """Lines of the tournament strip: the bubble's (hand-for-hand, the hold) and the newest call."""
+    if not tournament:
+        return 0
+    return int(bool(tournament.hand_for_hand or tournament.hold)) + int(bool(tournament.calls))
+
+
+def draw_tournament_strip(surface: pygame.Surface, rect: pygame.Rect, tournament: TournamentNotice) -> None:
+    """Under the top bar: HAND FOR HAND and the hold (amber: the rules at work, not a dealer's error), then the
+    director's newest call for this table by the player's name."""
+    rows = strip_rows(tournament)
+    line_h = rect.height // max(rows, 1)
+    pad = max(4, line_h // 4)
+    size = round(line_h * 0.62)
+    row = pygame.Rect(rect.left, rect.top, rect.width, line_h)
+    if tournament.hand_for_hand or tournament.hold:
+        fill = theme.NOTICE if tournament.hold else (40, 34, 10)
+        surface.fill(fill, row)
+        ink = theme.ink_on(fill)
+        x = rect.left + pad
+        if tournament.hand_for_hand:
+            tag = theme.draw_text(surface, "HAND FOR HAND", size, ink if tournament.hold else theme.ACCENT,
+                                  (x, row.centery), anchor="midleft")
+            x = tag.right + 2 * pad
+        if tournament.hold:
+            theme.draw_text(surface, f"HOLD: {tournament.hold}", size, ink, (x, row.centery), anchor="midleft",
+                            max_width=rect.right - pad - x)
+        elif tournament.hand_for_hand:
+            theme.draw_text(surface, "each table plays one hand, then waits for the others", round(size * 0.85),
+                            theme.TEXT, (x, row.centery), anchor="midleft", max_width=rect.right - pad - x)
+        row = row.move(0, line_h)
+    if tournament.calls:
+        surface.fill((12, 30, 48), row)
+        pygame.draw.line(surface, theme.ACCENT, row.topleft, row.topright, 1)
+        label = theme.draw_text(surface, "FLOOR", size, theme.ACCENT, (rect.left + pad, row.centery), anchor="midleft")
+        theme.draw_text(surface, tournament.calls[-1], size, theme.TEXT, (label.right + 2 * pad, row.centery),
+                        anchor="midleft", max_width=rect.right - 3 * pad - label.right)
+
+
+def draw_hold(surface: pygame.Surface, layout: VenueLayout, tournament: TournamentNotice) -> None:
+    """Between hands with a hold: over the empty board, DO NOT DEAL, why, and the rule."""
+    box = layout.street.union(layout.clock).inflate(layout.street.height, layout.street.height // 2)
+    radius = max(4, box.height // 12)
+    pygame.draw.rect(surface, theme.NOTICE, box, border_radius=radius)
+    pygame.draw.rect(surface, theme.TEXT_DARK, box, width=max(2, box.height // 60), border_radius=radius)
+    ink = theme.ink_on(theme.NOTICE)
+    unit = box.height / 100
+    theme.draw_text(surface, "HOLD: DO NOT DEAL", round(unit * 24), ink, (box.centerx, box.top + round(unit * 8)),
+                    anchor="midtop", max_width=box.width - 2 * radius)
+    reason = tournament.hold[:1].upper() + tournament.hold[1:]
+    lines = wrap(reason, round(unit * 13), box.width - 2 * radius, 2)
+    y = box.top + round(unit * 40)
+    for line in lines:
+        theme.draw_text(surface, line, round(unit * 13), ink, (box.centerx, y), anchor="midtop",
+                        max_width=box.width - 2 * radius)
+        y += round(unit * 16)
+    if tournament.hold_rule:
+        rule = tournament.hold_rule.split(":", maxsplit=1)[0]
+        theme.draw_text(surface, rule, round(unit * 10), ink, (box.centerx, box.bottom - round(unit * 6)),
+                        anchor="midbottom", max_width=box.width - 2 * radius)
+
+
+def wrap(text: str, size: int, width: int, lines: int) -> list[str]:
+    """`text` in at most `lines` lines of `width` pixels at `size` (the last one cut short by draw_text)."""
+    out: list[str] = []
+    for word in text.split():
+        if out and (len(out) == lines or theme.text_size(f"{out[-1]} {word}", size)[0] <= width):
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return out
 
 
 def draw_race(surface: pygame.Surface, table: pygame.Rect, street: pygame.Rect, snapshot: TableSnapshot, *,
@@ -165,15 +251,21 @@ def pot_text(snapshot: TableSnapshot) -> str:
 
 
 def draw_top_bar(surface: pygame.Surface, rect: pygame.Rect, snapshot: TableSnapshot | None, *,
-                 now: float, config: DisplayConfig) -> None:
-    """Blind level and its time left, the hand number, the house rules in force."""
+                 now: float, config: DisplayConfig, tournament: TournamentNotice | None = None) -> None:
+    """Blind level and its time left, the hand number, the house rules in force. In a tournament the level is
+    the director's (between hands its blinds for the next deal; its clock is the director's, so the table
+    file's schedule is not shown)."""
     pygame.draw.rect(surface, (6, 8, 12), rect)
     size = round(rect.height * 0.62)
     pad = round(rect.height * 0.25)
     level = config.level_at(now)
     stakes = snapshot.chips.level if snapshot is not None and snapshot.chips is not None else level.level.stakes.label()
-    left = f"Level {level.number}  {stakes}"
-    if level.seconds_left is not None:
+    level_number = tournament.level if tournament is not None else 0
+    if tournament is not None and tournament.blinds and (snapshot is None or snapshot.chips is None
+                                                         or snapshot.phase in (Phase.IDLE, Phase.MISDEALT)):
+        stakes = tournament.blinds
+    left = f"Level {level_number or level.number}  {stakes}"
+    if level.seconds_left is not None and not level_number:
         left += f"  {theme.mmss(level.seconds_left)}"
     drawn = theme.draw_text(surface, left, size, theme.ACCENT, (pad, rect.centery),
                             anchor="midleft", max_width=rect.width // 2 - pad)

@@ -25,12 +25,24 @@ def ruling_title(ruling: Ruling) -> str:
     return words(ruling.ruling).upper()
 
 
+# The rules at work, no one's error: a player all in for less than a blind (WFP 15, UPT 19), a chip race ruled.
+INFORMATION = frozenset({RulingKind.SHORT_BLIND, RulingKind.CHIP_RACE})
+
+
+def ruling_colour(ruling: Ruling) -> tuple[int, int, int]:
+    """A ruling's colour in a line or a strip: the alarm, or information for the rules at work."""
+    return theme.INFO if ruling.ruling in INFORMATION else theme.ALARM
+
+
 def banner_colours(ruling: Ruling) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
-    """(fill, edge) of the banner: red if the hand stops, amber for a fix, green for a result."""
+    """(fill, edge) of the banner: red if the hand stops, amber for a fix, green for a result, blue for the rules
+    at work (a short blind, a chip race)."""
     if ruling.ruling == RulingKind.SHOWDOWN:
         return (20, 110, 60), theme.ACCENT
     if ruling.ruling in SEVERE:
         return theme.ALARM, theme.ALARM_EDGE
+    if ruling.ruling in INFORMATION:
+        return theme.INFO, theme.ACCENT
     return theme.NOTICE, theme.ALARM_EDGE
 
 

@@ -7,6 +7,8 @@
 #
 #   sudo systemd/arm64-chroot.sh [ROOT]      # ROOT defaults to /var/tmp/pokertable-arm64
 #   sudo SKIP_BENCH=1 systemd/arm64-chroot.sh  # the install and its checks and tests, no benchmarks
+#   sudo FRAMES_ONLY=1 systemd/arm64-chroot.sh [ROOT]  # again in ROOT as the last run left it: display/ and
+#       bench/ copied in afresh, the broadcast frame benchmark only, its rows added to the log
 #
 # Rerunnable: the debootstrapped root is kept as a tarball beside ROOT, and each run installs into a
 # fresh copy of it, so every run is a first install. The timings and the installed package lists go to systemd/arm64-chroot.log,
@@ -71,6 +73,42 @@ bind() {
 stamp() { date -u +%s; }
 say() { printf '%s\n' "$*" | tee -a "$log"; }
 
+# The tests and benchmarks run in the installed tree (/opt/pokertable/src, the compiled core beside its
+# sources), with pytest and hypothesis put apart from the appliance's venv.
+phh_in_root=""
+in_installed() {
+    in_root env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+        SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYTHONPATH=/opt/pokertable-testdeps \
+        BENCH_PUBLIC_PHH="${phh_in_root:-}" bash -c 'cd /opt/pokertable/src && exec "$@"' bash "$@"
+}
+
+if [[ -n "${FRAMES_ONLY:-}" ]]; then
+    # The display and the benchmarks are pure Python (not compiled): the installed root takes this tree's
+    # copies of them, and the compiled core and the venv stay as the installer left them.
+    if [[ ! -x "$ROOT/opt/pokertable/venv/bin/python" ]]; then
+        echo "no installed root at $ROOT: run $0 without FRAMES_ONLY first" >&2
+        exit 1
+    fi
+    bind /proc /proc
+    bind /sys /sys
+    bind /dev /dev
+    for dir in display bench; do
+        rm -rf --one-file-system "$ROOT/opt/pokertable/src/$dir"
+        cp -a "$src/$dir" "$ROOT/opt/pokertable/src/$dir"
+    done
+    say ""
+    say "# the broadcast frame benchmark again, $(date -u '+%Y-%m-%d %H:%M UTC'), in the root installed above, with display/ and bench/ at $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    say "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    frames_start=$(stamp)
+    status=0
+    for _ in $(seq "${FRAMES_ONLY_RUNS:-1}"); do
+        in_installed /opt/pokertable/venv/bin/python bench/bench_display.py --frames-only --hands 3 2>&1 \
+            | grep -E '^broadcast frame' | tee -a "$log" || status=$?
+    done
+    say "frame benchmark: $(( $(stamp) - frames_start )) s; load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    exit "$status"
+fi
+
 : > "$log"
 say "# arm64 chroot run, $(date -u '+%Y-%m-%d %H:%M UTC'), host $(uname -m), $(qemu-aarch64-static --version | head -n 1)"
 say "# binfmt_misc for aarch64: $(binfmt_ready && echo registered || echo 'not registered (explicit qemu-aarch64-static)')"
@@ -111,7 +149,6 @@ bind /sys /sys
 bind /dev /dev
 bind "$src" /srv/pokertable
 # The public hand histories the replay benchmark deals again (shared/ beside the repository or a parent).
-phh_in_root=""
 for dir in "$src/.." "$src/../.." "$src/../../.."; do
     if [[ -z "$phh_in_root" && -d "$dir/shared/phh/data" ]]; then
         bind "$(cd "$dir/shared/phh/data" && pwd)" /srv/phh
@@ -191,13 +228,6 @@ say "== the compiled rules core (setup.py, POKERTABLE_COMPILE=1, built by the in
 grep '^install: the package' "$ROOT.install.log" | tee -a "$log" || check_status=1
 in_root /opt/pokertable/venv/bin/python -m firmware_py.compiled 2>&1 | tail -n 1 | tee -a "$log" || check_status=$?
 
-# The tests and benchmarks run in the installed tree (/opt/pokertable/src, the compiled core beside its
-# sources), with pytest and hypothesis put apart from the appliance's venv.
-in_installed() {
-    in_root env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-        SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYTHONPATH=/opt/pokertable-testdeps \
-        BENCH_PUBLIC_PHH="${phh_in_root:-}" bash -c 'cd /opt/pokertable/src && exec "$@"' bash "$@"
-}
 say "== the rules, replay and session-reader tests against the installed compiled core"
 in_root /opt/pokertable/venv/bin/pip install -q --disable-pip-version-check --target /opt/pokertable-testdeps \
     "pytest>=8" "pytest-xdist>=3.5" "hypothesis>=6" > "$ROOT.testdeps.log" 2>&1 || check_status=$?

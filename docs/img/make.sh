@@ -23,9 +23,12 @@ snap "$sessions/bb_ante_short_upt.jsonl" --view broadcast --delay 1 --at 10 --si
 # transparent): the browser tests keep their pictures when given OVERLAY_SHOTS.
 shots=$(mktemp -d)
 OVERLAY_SHOTS="$shots" python -m pytest -q -p no:cacheprovider tests/overlay/test_overlay_hand.py \
-    tests/overlay/test_overlay_control.py
+    tests/overlay/test_overlay_control.py tests/overlay/test_overlay_short_blind.py
 for name in overlay-flop-1920x1080 overlay-showdown-1920x1080 overlay-showdown-1280x720 overlay-turn-1080x1920 \
-        overlay-misdeal-1920x1080 overlay-reveal-first-action-1280x720 overlay-bb-ante-1280x720; do
+        overlay-misdeal-1920x1080 overlay-reveal-first-action-1280x720 overlay-bb-ante-1280x720 \
+        overlay-short-blind-1920x1080; do
     cp "$shots/$name.png" docs/img/
 done
 rm -rf "$shots"
+# The venue screen in a tournament (hand-for-hand, a hold, a player called by name)
+POKERTABLE_SCREENSHOTS=docs/img python -m pytest -q -p no:cacheprovider tests/display/test_venue_tournament.py

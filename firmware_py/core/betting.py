@@ -174,7 +174,8 @@ def _wager(table: TableState, seat: int, name: ButtonName, amount: int | None) -
                           remedy=table.rule(key).text(seat=seat, amount=f"{wager.keyed:,}",
                                                       minimum=f"{wager.to:,}")))
     elif wager.problem is Problem.NOT_REOPENED:
-        rule = table.rule(RuleKey.RAISE_NOT_REOPENED)
+        rule = table.rule(RuleKey.LIMIT_ALLIN if chips.limits.structure is Structure.FIXED_LIMIT
+                          else RuleKey.RAISE_NOT_REOPENED)
         table.emit(Ruling(t=table.t, ruling=RulingKind.RAISE_NOT_ALLOWED, cause=Cause.NOT_REOPENED, seat=seat,
                           amount=wager.keyed, rule=rule.cite,
                           remedy=rule.text(seat=seat, minimum=f"{wager.minimum or 0:,}")))

@@ -271,10 +271,15 @@ class HandChips:
         return self.current + self.increment
 
     def may_raise(self, seat: int) -> bool:
-        """False when the seat acted and has since faced only all-ins short of a full raise."""
+        """False when the seat acted and has since faced only all-ins short of a full raise (fixed limit: short
+        of half a bet, Robert's Betting and Raising 6: a larger one is a full bet and reopens the betting)."""
         if seat not in self.acted_at:
             return True
-        return self.current - self.acted_at[seat] >= self.increment or self.acted_at[seat] == self.current == 0
+        if self.acted_at[seat] == self.current == 0:
+            return True
+        if self.fixed_size():
+            return self.full_bet > self.acted_at[seat]
+        return self.current - self.acted_at[seat] >= self.increment
 
     def live(self) -> list[int]:
         return [seat for seat in self.order if seat not in self.out]
@@ -317,9 +322,13 @@ class HandChips:
             return self._apply(seat, "allin", stack_to)
         # bet or raise: a total to; none keyed means the minimum
         minimum = self.min_to()
+        fixed = self.limits.structure is Structure.FIXED_LIMIT
+        if (amount is None or fixed) and minimum < stack_to and not self.may_raise(seat):
+            return Wager(seat=seat, name=word, to=self.street_bet[seat], put=0, taken=False,
+                         problem=Problem.NOT_REOPENED, keyed=amount, minimum=self.current)
         if amount is None:
             return self._apply(seat, word, min(minimum, stack_to))
-        if self.limits.structure is Structure.FIXED_LIMIT:  # one size: whatever was keyed, the bet is the fixed one
+        if fixed:  # one size: whatever was keyed, the bet is the fixed one
             wager = self._apply(seat, word, min(minimum, stack_to))
             if amount == wager.to:
                 return wager
@@ -352,7 +361,10 @@ class HandChips:
         if raises:
             raised_by = to - self.current
             self.raised_by = max(self.raised_by, raised_by)
-            full = to >= self.min_to()
+            size = self.fixed_size()
+            # Fixed limit: an all-in of half a bet or more (over the last full bet) is a full bet (Betting and
+            # Raising 6): the next raise is a bet more than it, and it reopens the betting.
+            full = to >= self.min_to() or (size > 0 and 2 * (to - self.full_bet) >= size)
             if full:
                 base = self.full_bet if self.raise_rule == "double_full_bet" else self.current
                 self.increment = self.fixed_size() or max(to - base, self.level.big)

@@ -42,8 +42,10 @@ PROCEDURES: dict[RuleKey, tuple[str, ...]] = {
     # double the bet faced; double_full_bet: at least double the last full bet (short all-ins ignored).
     RuleKey.MIN_RAISE: ("increment", "double_faced", "double_full_bet"),
     # one_chip_each: the highest cards win, no player more than one chip (WFP); each_card: every card races
-    # on its own (UPT has no one-chip sentence); round_up: no race, odd chips chipped up (RPL Tournaments 10).
-    RuleKey.CHIP_RACE: ("one_chip_each", "each_card", "round_up"),
+    # on its own (UPT has no one-chip sentence); round_up: no race, odd chips chipped up (RPL Tournaments 10);
+    # nightly: WFP's EXCEPTION for regular nightly games (more than one odd chip: colored up to one new chip;
+    # one odd chip: raced as one_chip_each).
+    RuleKey.CHIP_RACE: ("one_chip_each", "each_card", "round_up", "nightly"),
     # all_in: a player short of a blind or ante posts what is left, all in (WFP 15, UPT 19); ante_leaves_a_chip:
     # besides, a player who cannot post the ante and keep a chip is eliminated, the chips in the pot (RPL 19).
     RuleKey.SHORT_BLIND: ("all_in", "ante_leaves_a_chip"),

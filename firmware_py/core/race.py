@@ -9,7 +9,8 @@ hearts, diamonds, clubs: Ties 1), gets a new chip, the second highest the next, 
 exchanged; a remainder of half a new chip or more goes to the highest card left, less goes to nobody.
 WFP: "The maximum is one chip going to any player" (a player's other cards are passed over); UPT has no
 such sentence: each card races on its own. RPL Tournaments 10 has no race: "Any odd amount chips will be
-chipped up to the next amount".
+chipped up to the next amount". WFP's EXCEPTION for regular nightly games (procedure "nightly"): players with
+more than one odd chip are colored up to one new chip each, and only those with one odd chip race, as above.
 
 >>> result = rule_race(chip=25, to=100, odd={1: 3, 2: 2, 4: 1}, broke=frozenset(), procedure="race",
 ...                    one_chip_each=True, cards=((1, "2c"), (1, "Kd"), (1, "5h"), (2, "Ks"), (2, "3d"), (4, "Ah")))
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 
 from firmware_py.core.cards import RANKS
 
-RACE_PROCEDURES = ("race", "round_up")
+RACE_PROCEDURES = ("race", "round_up", "nightly")
 SUIT_ORDER = "cdhs"  # clubs lowest, spades highest (Ties 1: spades, hearts, diamonds, clubs)
 
 
@@ -52,10 +53,25 @@ def deal_order(odd: Mapping[int, int]) -> tuple[int, ...]:
     return tuple(seat for seat in sorted(odd) for _ in range(odd[seat]))
 
 
+def race_order(odd: Mapping[int, int], procedure: str) -> tuple[int, ...]:
+    """The seat due each race card under a profile's chip-race procedure (profiles.PROCEDURES): none when
+    the odd chips are rounded up (RPL); under WFP's nightly exception only the players with one odd chip race.
+
+    >>> race_order({1: 3, 2: 1, 4: 1}, "nightly"), race_order({1: 3, 2: 1}, "one_chip_each")
+    ((2, 4), (1, 1, 1, 2))
+    """
+    if procedure == "round_up":
+        return ()
+    if procedure == "nightly":
+        return deal_order({seat: count for seat, count in odd.items() if count == 1})
+    return deal_order(odd)
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Award:
     """One new chip: to `seat`, `why` "no_chips_left" (a player may not be raced out), "card" (its card
-    ranked), "half_or_more" (the remainder: half a new chip or more) or "rounded_up" (no race: RPL)."""
+    ranked), "half_or_more" (the remainder: half a new chip or more), "rounded_up" (no race: RPL) or
+    "colored_up" (WFP's nightly games: more than one odd chip, changed for one new chip without a race)."""
 
     seat: int
     why: str
@@ -81,6 +97,8 @@ class RaceResult:
                 parts.append(f"seat {award.seat}, left without chips (first)")
             elif award.why == "rounded_up":
                 parts.append(f"seat {award.seat}")
+            elif award.why == "colored_up":
+                parts.append(f"seat {award.seat}, more than one odd chip (colored up)")
             elif award.why == "half_or_more":
                 parts.append(f"seat {award.seat} with {award.card}, the remainder being half a chip or more")
             else:
@@ -91,7 +109,15 @@ class RaceResult:
 def rule_race(*, chip: int, to: int, odd: Mapping[int, int], cards: Sequence[tuple[int, str]],
               broke: frozenset[int], procedure: str, one_chip_each: bool) -> RaceResult:
     """Who gets each new chip. `cards` are (seat, card) as dealt; `broke` the seats whose only chips are
-    their odd ones (given a new chip before anyone else: no player is raced out)."""
+    their odd ones (given a new chip before anyone else: no player is raced out). "nightly" (WFP's exception
+    for its regular nightly games) colors up every player with more than one odd chip to one new chip, then
+    races the single odd chips as "race" does, no player winning more than one chip.
+
+    >>> nightly = rule_race(chip=25, to=100, odd={1: 3, 2: 1, 3: 1, 5: 2}, broke=frozenset(), procedure="nightly",
+    ...                     one_chip_each=True, cards=((2, "9c"), (3, "Js")))
+    >>> [(award.seat, award.why) for award in nightly.awards], nightly.change  # 50 raced: half a chip, to the jack
+    ([(1, 'colored_up'), (5, 'colored_up'), (3, 'half_or_more')], ((1, 25), (2, -25), (3, 75), (5, 50)))
+    """
     if procedure not in RACE_PROCEDURES:
         raise ValueError(f"unknown chip race procedure {procedure!r}: one of {', '.join(RACE_PROCEDURES)}")
     racing = {seat: count for seat, count in odd.items() if count > 0}
@@ -100,8 +126,12 @@ def rule_race(*, chip: int, to: int, odd: Mapping[int, int], cards: Sequence[tup
     if procedure == "round_up":
         awards = [Award(seat=seat, why="rounded_up") for seat in sorted(racing)]
     else:
-        pool = sum(racing.values()) * chip
-        for seat in sorted(seat for seat in racing if seat in broke):
+        raced = racing
+        if procedure == "nightly":
+            awards = [Award(seat=seat, why="colored_up") for seat, count in sorted(racing.items()) if count > 1]
+            raced = {seat: count for seat, count in racing.items() if count == 1}
+        pool = sum(raced.values()) * chip
+        for seat in sorted(seat for seat in raced if seat in broke):
             awards.append(Award(seat=seat, why="no_chips_left"))
             pool -= to
         pool = max(pool, 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from firmware_py.core.cards import is_joker, is_unknown
 from firmware_py.core.events import SHOE, Button, ButtonName, Race, Read
-from firmware_py.core.race import RaceState, deal_order, odd_chips, rule_race
+from firmware_py.core.race import RaceState, odd_chips, race_order, rule_race
 from firmware_py.core.rulings import NoticeKind, RulingKind
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey
@@ -43,7 +43,7 @@ def start(table: TableState, event: Race) -> None:
     odd = {seat: count for seat, count in sorted(odd.items()) if count}
     broke = frozenset(seat for seat, count in odd.items() if seat in counted and counted[seat] == count * event.chip)
     rule = table.rule(RuleKey.CHIP_RACE)
-    order = deal_order(odd) if rule.procedure != "round_up" else ()
+    order = race_order(odd, rule.procedure)
     table.race = RaceState(chip=event.chip, to=event.to, odd=odd, broke=broke, order=order)
     if not order:
         _conclude(table, table.race)
@@ -102,8 +102,9 @@ def _seat(table: TableState, race: RaceState, seat: int, uid: str) -> None:
         return  # not a race card out of the shoe, or seen there already
     race.at_seat[uid] = seat
     card, due = race.dealt[index][1], race.order[index]
-    if seat not in race.odd:
-        _misdeal(table, race, Cause.RACE_NO_ODD_CHIPS, seat, f"{card} was dealt to seat {seat}, which has no odd chips")
+    if seat not in race.order:
+        why = "has no odd chips" if seat not in race.odd else "has more than one odd chip and is colored up, not raced"
+        _misdeal(table, race, Cause.RACE_NO_ODD_CHIPS, seat, f"{card} was dealt to seat {seat}, which {why}")
     elif seat != due:
         _misdeal(table, race, Cause.RACE_OUT_OF_SEQUENCE, seat,
                  f"{card} went to seat {seat} where seat {due} was due (clockwise from seat 1, each player all "
@@ -126,8 +127,8 @@ def _misdeal(table: TableState, race: RaceState, cause: Cause, seat: int | None,
 def _conclude(table: TableState, race: RaceState) -> None:
     rule = table.rule(RuleKey.CHIP_RACE)
     result = rule_race(chip=race.chip, to=race.to, odd=race.odd, cards=race.cards(), broke=race.broke,
-                       procedure="round_up" if rule.procedure == "round_up" else "race",
-                       one_chip_each=rule.procedure == "one_chip_each")
+                       procedure=rule.procedure if rule.procedure in ("round_up", "nightly") else "race",
+                       one_chip_each=rule.procedure in ("one_chip_each", "nightly"))
     race.result = result
     if table.chips.on:
         table.chips.set_stacks(tuple((seat, (table.chips.stack_now(seat) or 0) + delta)

@@ -50,6 +50,7 @@ class RuleKey(StrEnum):
     # The betting structures past no limit (the game's, core/game.py): the pot limit and the raise cap.
     POT_LIMIT = "pot_limit"
     LIMIT_RAISES = "limit_raises"
+    LIMIT_ALLIN = "limit_allin"  # fixed limit: an all-in of half a bet or more is a full bet; less reopens nothing
     SHORT_BLIND = "short_blind"  # a blind or ante posted short: action on what is left
     CHIP_RACE = "chip_race"  # a color-up's odd chips raced for with cards (procedure: who may win what)
     RACE_MISDEAL = "race_misdeal"  # a race card dealt out of order, too many, to a seat with no odd chips

@@ -226,6 +226,7 @@ class Daemon:
         self.panel: Component | None = None
         self.display: DisplayComponent | None = None
         self.extras: list[Component] = []  # started last: the simulated dealer
+        self.tournament: Any = None  # `[room] tournament = true`: the table side (room/tournament_table.py)
         self.on_snapshot: list[Callable[[TableSnapshot], None]] = []
         self.on_ruling: list[Callable[[Ruling], None]] = []
         self.resumed = 0  # events in the journal when the daemon started
@@ -394,6 +395,9 @@ class Daemon:
         except ValueError:
             return False
         want = self.config.setup()
+        room = getattr(self.config, "room", None)
+        if room is not None and room.tournament and isinstance(last, Setup):  # seats and button: the director's
+            last = replace(last, seats=want.seats, button=want.button)
         return isinstance(last, Setup) and (last.profile, last.seats, last.in_play, tuple(last.deck_files)) == (
             want.profile, want.seats, want.in_play, tuple(want.deck_files))
 
@@ -414,6 +418,8 @@ class Daemon:
             for item in batch:
                 if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level | Race):
                     events.append(item)
+                elif isinstance(item, tuple):  # events that go together (a tournament's seats): one commit
+                    events.extend(e for e in item if isinstance(e, Setup | Seat | Stacks | Level | Race))
                 elif isinstance(item, Awaited):
                     events.append(item.event)
                     self._awaited[id(item.event)] = item
@@ -506,8 +512,9 @@ class Daemon:
         """A `level` line before each `new_hand` that starts a new blind level, when chips are counted (a
         starting stack in the table file, or stacks given on the way); a chip-free journal gets none."""
         schedule = self.config.schedule
-        if schedule is None:
-            return events
+        room = getattr(self.config, "room", None)
+        if schedule is None or (room is not None and room.tournament):
+            return events  # a tournament's level is the director's (room/tournament_table.py), not the table file's
         counting = bool(self.config.starting_stack) or self.core.counts_chips
         out: list[Event] = []
         for event in events:

@@ -377,8 +377,14 @@ def _act(state: Any, name: ButtonName, seat: int, street: str, wager: Wager | No
             state.fold()
         elif wager.raises:
             if not state.can_complete_bet_or_raise_to(wager.to):
+                allowed = (f"its minimum is {state.min_completion_betting_or_raising_to_amount:,}"
+                           if state.can_complete_bet_or_raise_to() else "it allows no raise there")
+                if str(getattr(state, "betting_structure", "")) == "Fixed-limit":
+                    allowed += ("; after a short all-in the books treat half a bet or more as a full bet, reopening "
+                                "the betting, and let a player who has not acted complete a smaller one (Betting and "
+                                "Raising 6); pokerkit measures a raise from the all-in and reopens nothing")
                 raise NotExportable(f"seat {seat}'s {wager.label()} on the {street} is not a bet pokerkit allows "
-                                    f"(its minimum is {state.min_completion_betting_or_raising_to_amount})")
+                                    f"({allowed})")
             state.complete_bet_or_raise_to(wager.to)
         else:
             owed = state.checking_or_calling_amount

@@ -125,6 +125,11 @@ class DisplayComponent:
         if self._loop is not None:
             self._loop.post_pairing(code)
 
+    def post_tournament(self, notice: Any) -> None:
+        """What the tournament director tells this table (a TournamentNotice), for the venue view."""
+        if self._loop is not None:
+            self._loop.post_tournament(notice)
+
     def alive(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 

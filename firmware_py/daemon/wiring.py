@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import shutil
 import warnings
@@ -150,10 +151,16 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
     sensors = EmulatedSensors(config.hardware, queue=daemon.queue, clock=daemon.clock)
     other = next((d for d in config.game.decks if d.name != config.game.in_play), None)
     game = config.game
+    room = getattr(config, "room", None)
+    tournament = room is not None and room.tournament
+    cell: list[Any] = [None]  # the dealer, once made
     acts = stream(profile=config.profiles[game.profile], seats=game.seats, button=game.button,
                   deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,
-                  error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK, schedule=config.schedule,
-                  game=GAMES[game.game])
+                  error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK,
+                  schedule=None if tournament else config.schedule, game=GAMES[game.game],
+                  rebuy=not tournament,
+                  before_hand=(lambda bot: _tournament_deal(daemon, bot, lambda: cell[0] is not None
+                                                            and cell[0].stopped)) if tournament else None)
     latest: list[Any] = [None]
     if practice:
         daemon.on_snapshot.append(lambda snapshot: latest.__setitem__(0, snapshot))
@@ -161,6 +168,7 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
                              on_done=lambda: daemon.queue.put(Stop("the simulated session is over")),
                              practice=(lambda: latest[0]) if practice else None,
                              practice_deck=tuple(in_play.cards) if practice else ())
+    cell[0] = dealer
     daemon.readers.append(CallbackComponent("readers", sensors.start_readers, sensors.stop_readers))
     daemon.panel = CallbackComponent("panel", sensors.start_panel, sensors.stop_panel)
     if sensors.config.panel is not None:
@@ -175,6 +183,41 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
 
     daemon.extras.append(CallbackComponent("simulated dealer", start_dealer, dealer.stop))
     return dealer
+
+
+def _tournament_deal(daemon: Daemon, bot: Any, stopped: Any) -> bool:
+    """A simulated table in a tournament: before each deal the dealer waits as a dealer at a real table does
+    (for the director to take in the last hand, for the table to be made as the director says, and through a
+    hold), then takes the table side's events into its own view of the table. False: no more deals here."""
+    table = daemon.tournament
+    if table is None:
+        return True
+    core = bot._core
+    race = core.snapshot().race if core is not None else None
+    if race is not None and race.done:  # the race's cards are dealt: the table rules and reports it first
+        table.wait_raced(stopped=stopped)
+    why = table.wait_to_deal(core.hand_number if core is not None else 0, stopped=stopped)
+    if why:
+        logger.info("simulated dealer: no more deals: %s", why)
+        return False
+    if core is None:
+        return True
+    for event in table.take_posted():
+        try:
+            core.feed(dataclasses.replace(event, t=max(event.t, core.t)))
+        except ValueError as exc:
+            logger.warning("simulated dealer: its view of the table refused %s: %s", event, exc)
+    last = table.follower.last
+    if last is not None:  # the table as the daemon's core has it: the bot's view must agree
+        mine = {v.seat: v.stack for v in core.snapshot().seats if v.state != "empty"}
+        theirs = {v.seat: v.stack for v in last.seats if v.state != "empty"}
+        if mine != theirs:
+            logger.warning("simulated dealer: its view of the table %s is not the table's %s", mine, theirs)
+    bot.seats = tuple(v.seat for v in core.snapshot().seats if v.state != "empty")
+    level = core.level
+    if level is not None:  # the bot deals at the director's level, which the table side set
+        bot.level, bot.bb_ante = (level.small, level.big, level.ante), level.bb_ante
+    return True
 
 
 def open_simulation_journal(path: Path, plan: SimulationPlan, *, fresh: bool) -> tuple[Journal, SimulationPlan]:

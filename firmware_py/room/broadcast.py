@@ -44,6 +44,9 @@ logger = logging.getLogger("firmware_py.room")
 
 WORKER_NICENESS = 10
 MAX_HELD = 20_000  # messages held per table; a table sends a few a second, the delay is minutes
+# What the picture may show of the director's state (docs/tournament.md): never the tables, seats or moves.
+TOURNAMENT_PUBLIC = ("title", "profile", "structure", "level", "next_level", "on_break", "entrants", "remaining",
+                     "places", "payouts", "winner", "hand_for_hand")
 
 
 def snapshot_from_broadcast(body: dict[str, Any] | BroadcastFeed) -> TableSnapshot:
@@ -384,7 +387,14 @@ class Production:
 
     def tournament(self, now: float) -> dict[str, Any] | None:
         """What the broadcast may show of the tournament now: the director's latest state older than the
-        delay, reduced to the public part (level, players left, places and payouts, the winner)."""
+        delay, reduced to the public part (level, players left, hand-for-hand, places and payouts, the winner)."""
+        in_force = self._tournament_in_force(now)
+        if in_force is None:
+            return None
+        state = in_force[1]
+        return {key: state.get(key) for key in TOURNAMENT_PUBLIC}
+
+    def _tournament_in_force(self, now: float) -> tuple[float, dict[str, Any]] | None:
         delay = self.control.delay_s
         with self._lock:
             shown = None
@@ -395,10 +405,7 @@ class Production:
             first = self._tournament[0] if self._tournament else None
         if first is None or now - first[0] < delay:
             return None
-        state = first[1]
-        keys = ("title", "profile", "structure", "level", "next_level", "on_break", "entrants", "remaining",
-                "places", "payouts", "winner")
-        return {key: state.get(key) for key in keys}
+        return first
 
     def table(self, table: str) -> DelayedFeed:
         with self._lock:
@@ -491,11 +498,14 @@ class Production:
         """What the on-air page gets: the feature table's delayed message under its reveal policy. No timing."""
         control = self.control
         shown = self.feature.on_air(now)
-        key = (self.version, shown and (shown.seq, shown.hand, shown.chances is not None))
+        tournament = self._tournament_in_force(now)
+        key = (self.version, shown and (shown.seq, shown.hand, shown.chances is not None),
+               tournament and (tournament[0], tournament[1].get("session"), tournament[1].get("seq")))
         if self._page is not None and self._page[0] == key:  # the page looks 50 times a second: most are the same
             return self._page[1]
         body: dict[str, Any] = {"table": control.feature, "chips": control.chips}
         body["on_air"] = None if shown is None else msgspec.to_builtins(reveal(shown, control.policy(control.feature)))
+        body["tournament"] = None if tournament is None else {k: tournament[1].get(k) for k in TOURNAMENT_PUBLIC}
         self._page = (key, body)
         return body
 

@@ -219,6 +219,7 @@ class Director:
 
     def _describe(self, decisions: Sequence[Decision]) -> None:
         redrawn: set[str] = set()
+        origins: dict[str, tuple[str, int]] = {}  # a broken table's players: where each sat (its draw's call)
         for d in decisions:
             if isinstance(d, Eliminated):
                 shared = f" (shares {d.shared[0]}-{d.shared[1]})" if d.shared else ""
@@ -233,6 +234,9 @@ class Director:
             elif isinstance(d, Broken):
                 how = "every player draws a new table and seat" if d.redraw else "its players draw empty seats"
                 self._note("broken", f"Break table {d.table} ({d.players} players): {how}", [d.table], [d.cite])
+                for view in d.before:
+                    if view.table == d.table:
+                        origins.update({pid: (view.table, seat) for seat, pid in view.seats})
                 self.draws.pop(d.table, None)
             elif isinstance(d, Redrawn):
                 redrawn.update(d.tables)
@@ -240,8 +244,10 @@ class Director:
                                       f"{'s' if len(d.tables) > 1 else ''}", list(d.tables), [d.cite])
             elif isinstance(d, Seated) and d.why == "break":
                 self.moved.add(d.player)
-                self._note("seated", f"{self._name(d.player)} draws {d.table} seat {d.seat}", [d.table], [d.cite],
-                           d.player)
+                origin = origins.get(d.player)
+                came = f" from {origin[0]} seat {origin[1]}" if origin else ""
+                self._note("seated", f"{self._name(d.player)}{came} draws {d.table} seat {d.seat}",
+                           [*([origin[0]] if origin else []), d.table], [d.cite], d.player)
             elif isinstance(d, Seated):
                 self.moved.discard(d.player)
             elif isinstance(d, ButtonPlaced) and redrawn:

@@ -199,6 +199,16 @@ class VenueSeat(_Part):
     to_act: bool
 
 
+class TableTournament(_Part):
+    """A table in a tournament: what the director tells it (the venue screen shows the same)."""
+
+    hand_for_hand: bool
+    hold: Text  # why the table may not deal its next hand now ("": it may)
+    hold_rule: Text
+    all_in: Annotated[list[Id], msgspec.Meta(max_length=256)]
+    calls: Annotated[list[Text], msgspec.Meta(max_length=16)]  # the director's calls for the table, by name
+
+
 class StateMessage(_Message):
     dealer: Name
     status: TableStatus
@@ -216,6 +226,7 @@ class StateMessage(_Message):
     button: SeatNo | None
     open_rulings: Annotated[list[RulingJson], msgspec.Meta(max_length=64)]
     digest: Digest
+    tournament: TableTournament | None = None  # `[room] tournament = true`: hand-for-hand, a hold, calls
 
 
 class RulingMessage(_Message):

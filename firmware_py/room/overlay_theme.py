@@ -19,7 +19,8 @@ COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-
 FONT = re.compile(r"[A-Za-z0-9 _-]{1,64}")
 COLOURS = {  # name: default (what the page's CSS uses as var(--name))
     "strip": "#0b0f16e6", "strip_text": "#ffffff", "strip_dim": "#9aa4b2", "accent": "#f5c518",
-    "to_act": "#3ddc84", "winner": "#f5c518", "ruling": "#d7263d", "pot": "#0b0f16e6", "card_face": "#fbfaf3",
+    "to_act": "#3ddc84", "winner": "#f5c518", "ruling": "#d7263d", "info": "#1f5f9e", "pot": "#0b0f16e6",
+    "card_face": "#fbfaf3",
     "red_suit": "#c8141e", "black_suit": "#151515", "win_bar": "#3ddc84", "tie_bar": "#5aa9e6",
 }
 LOGO_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".webp": "image/webp", ".jpg": "image/jpeg"}

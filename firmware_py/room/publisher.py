@@ -178,6 +178,8 @@ class RoomPublisher:
         self._last_broadcast: tuple[Any, ...] | None = None
         self.feed = FeedBuilder(room=config.room, table=config.table, session=session, names=names, level_at=level_at)
         self._fault_version = -1
+        self.tournament: Any = None  # the TournamentTable of a table in a tournament: its notice goes in the state
+        self._told = 0  # its notice version last sent
         self._next_heartbeat = 0.0
         self._db: sqlite3.Connection | None = None
         self._ruled_wall: float | None = None
@@ -432,8 +434,11 @@ class RoomPublisher:
         rows = self._rows(self.cursor, ROWS_PER_PASS)
         faults = self.faults.current() if self.faults is not None else ()
         fault_version = self.faults.version if self.faults is not None else 0
-        if not rows and fault_version == self._fault_version:
+        tournament = self.tournament
+        told = tournament.notice_version if tournament is not None else 0
+        if not rows and fault_version == self._fault_version and told == self._told:
             return False
+        self._told = told
         for seq, line in rows:
             self._apply(seq, line, publish=True)
         self._fault_version = fault_version
@@ -523,6 +528,8 @@ class RoomPublisher:
         body = envelope(cfg.room, cfg.table, self.cursor, session=self.session, dealer=cfg.dealer,
                         status=status_of(snapshot, reader_faults), faults=table_faults,
                         counts=self.counts.to_json(snapshot.t, self.start_t or 0.0), **venue_state(snapshot))
+        if self.tournament is not None:  # what the director tells the table, as its venue screen shows it
+            body["tournament"] = self.tournament.notice.to_json()
         self._send(Outgoing(topic(cfg.room, cfg.table, "state"), self._payload("state", body), 1, True, self.cursor))
 
     def _release_held(self, now: float) -> None:
@@ -550,9 +557,19 @@ def attach_publisher(daemon: Daemon, journal: Journal) -> RoomPublisher | None:
     if config.room.tournament:
         from firmware_py.room.tournament_table import TournamentTable  # noqa: PLC0415
 
-        follower = TournamentTable(config.room, post=daemon.queue.put, session=publisher.session)
+        follower = TournamentTable(config.room, post=daemon.queue.put, session=publisher.session,
+                                   setup=config.setup(t=0.0))
         daemon.on_snapshot.append(follower.on_snapshot)
         daemon.extras.append(follower)
+        daemon.tournament = follower  # a simulated table's dealer honours its hold (wiring.add_simulated_table)
+        publisher.tournament = follower  # the state topic carries what the table is told
+        follower.on_notice.append(publisher.wake)
+
+        def show(notice: object) -> None:  # the display starts after the extensions: looked up when told
+            if daemon.display is not None:
+                daemon.display.post_tournament(notice)
+
+        follower.on_notice.append(show)
     return publisher
 
 

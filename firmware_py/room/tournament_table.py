@@ -6,7 +6,12 @@
   sits down (`seat` in, `moved`: the core deals the player in as the profile says, e.g. UPT 16) with the
   chips the director has for them (`stacks`). All of it goes through the daemon's queue, so it is
   journaled like any other event: a move is on the record at both tables.
-- After each hand the table reports its stacks before and after, its button and big blind.
+- After each hand the table reports its stacks before and after, its button and big blind; during
+  hand-for-hand it reports an all in called as soon as the betting closes on one (the director then holds
+  the other tables' next deal: wfp-dealer "All In / Bubble").
+- What the people at the table must know (`TournamentNotice`): hand-for-hand, a hold on the next deal
+  and why, the director's calls for this table by the player's name, and the players' names by seat. The
+  venue screen shows it, the table's `state` topic carries it.
 
 `TableFollower` is the logic (no I/O: snapshots and director states in, events and reports out);
 `TournamentTable` the daemon component around it (its own broker connection, the daemon's queue).
@@ -14,36 +19,61 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
+import uuid
 from collections.abc import Callable
 from typing import Any
 
-from firmware_py.core import Level, Seat, SeatStatus, Stacks
+from firmware_py.core import Level, Race, Seat, SeatStatus, Setup, Stacks
+from firmware_py.core.chips import Stakes
 from firmware_py.core.phase import Phase
-from firmware_py.core.snapshot import PlayerState, TableSnapshot
+from firmware_py.core.snapshot import LIVE, PlayerState, TableSnapshot
 from firmware_py.room.messages import BadMessage
 from firmware_py.room.room_config import RoomConfig
 from firmware_py.room.tournament_messages import (
     DirectorState,
+    SeatJson,
     SeatStack,
     TableJson,
     TableReport,
     decode_director,
     director_topic,
     encode,
+    newer,
     report_topic,
 )
+from firmware_py.tournament.notice import TournamentNotice, hold_words
 
 logger = logging.getLogger(__name__)
-Event = Seat | Stacks | Level
+Event = Setup | Seat | Stacks | Level
+CALLED_KINDS = frozenset({"moved", "seated", "eliminated", "broken", "redrawn", "button"})  # shown at the table
+MAX_CALLS = 6
+
+
+def all_in_called(snap: TableSnapshot) -> bool:
+    """An all in stands against another live hand and the betting on it is closed: the all in was called."""
+    if snap.phase not in (Phase.BETTING, Phase.BOARD, Phase.SHOWDOWN):
+        return False
+    live = [v for v in snap.seats if v.state in LIVE]
+    if len(live) < 2 or not any(v.state is PlayerState.ALLIN for v in live):
+        return False
+    return snap.phase is not Phase.BETTING or snap.to_act is None
 
 
 class TableFollower:
     """What the table does for the director, between hands; what it tells the director after each hand."""
 
-    def __init__(self, *, room: str, table: str, session: str) -> None:
+    def __init__(self, *, room: str, table: str, session: str, setup: Setup | None = None,
+                 starts_races: bool = True) -> None:
         self.room, self.table, self.session = room, table, session
+        # At the director's color-up the table starts the chip race itself (a `race` event before its next deal,
+        # reported once ruled); the simulated room (simulation/tournament_sim.py) deals its races its own way.
+        self.starts_races = starts_races
+        # The table's own setup (profile, decks, game): with it, a fresh table and a redraw are seated by a new
+        # setup with the director's seats and drawn button (WFP 3, UPT 8, RPL 7), not by its dead-button rule.
+        self.setup = setup
         self.entry: TableJson | None = None
         self.level: tuple[int, int, int, int] | None = None
         self.wanted_level: tuple[int, int, int, int] | None = None
@@ -54,6 +84,20 @@ class TableFollower:
         self.start: dict[int, int] = {}
         self.last: TableSnapshot | None = None
         self.waiting = False  # events posted and not yet seen in a snapshot
+        self.state: DirectorState | None = None
+        self.names: dict[int, str] = {}  # seat -> the player's name, as the table was last made
+        self.calls: dict[int, str] = {}  # the director's decisions for this table (n -> text) still to be shown
+        self.seen_n = 0  # the newest decision number seen
+        self.applied_n = 0  # the newest decision number when the table was last made as the director says
+        self.dealt = -1  # the last hand number seen being dealt
+        self.all_in_hand = -1  # the hand an all in called was reported for
+        self.notice = TournamentNotice()
+        self._asked: set[Any] = set()  # (the table as it was, the events asked of it) since the last deal
+        self.outbox: list[TableReport] = []  # reports made outside a snapshot (a restart's catch-up)
+        # The chip race at a color-up (WFP 6, UPT 11, RPL 10): the director's latest color-up this table has run
+        # (or that came before it was made), and the one it is running: (n, the stacks before it).
+        self.raced = 0
+        self.racing: tuple[int, dict[int, int]] | None = None
 
     def race_report(self, *, race: int, t: float, start: dict[int, int], end: dict[int, int]) -> TableReport:
         """The report of a chip race the table ran at the director's color-up number `race`."""
@@ -69,13 +113,51 @@ class TableFollower:
         The report count goes on (the director counts reports per session)."""
         self.players, self.draw, self.reported, self.start = {}, None, -1, {}
         self.last, self.waiting, self.level = None, False, None
+        self.names, self.dealt, self.all_in_hand = {}, -1, -1
 
     def director(self, state: DirectorState) -> list[Event]:
         """A new director's state; the events to post now if the table is between hands."""
         self.entry = next((t for t in state.tables if t.table == self.table), None)
+        if self.state is not None and state.session != self.state.session:  # a new run: its decisions count anew
+            self.calls, self.seen_n, self.applied_n = {}, 0, 0
+        self.state = state
         level = state.level
         self.wanted_level = (level.small, level.big, level.ante, level.bb_ante)
-        return self._sync()
+        for decision in state.decisions:
+            if decision.n > self.seen_n and decision.kind in CALLED_KINDS and self.table in decision.tables:
+                self.calls[decision.n] = decision.text
+        self.seen_n = max([self.seen_n, *(d.n for d in state.decisions)])
+        if self.draw is None and self.entry is not None:  # not made yet: the names the director has now
+            self.names = {s.seat: s.name for s in self.entry.seats}
+        events = self._sync()
+        self._notify()
+        return events
+
+    def _notify(self) -> None:
+        """The notice as the director's state and the table stand now."""
+        state, entry = self.state, self.entry
+        if state is None:
+            return
+        all_in = tuple(state.all_in)
+        hold, rule = hold_words(self.table, hold=entry.hold if entry is not None else "",
+                                hand_for_hand=state.hand_for_hand, all_in=all_in)
+        calls = tuple(text for _n, text in sorted(self.calls.items())[-MAX_CALLS:])
+        self.notice = TournamentNotice(hand_for_hand=state.hand_for_hand, hold=hold, hold_rule=rule, all_in=all_in,
+                                       calls=calls, names=tuple(sorted(self.names.items())),
+                                       level=state.level.number, blinds=Stakes(
+                                           small=state.level.small, big=state.level.big, ante=state.level.ante,
+                                           bb_ante=state.level.bb_ante).label())
+
+    def all_in_report(self, snap: TableSnapshot) -> TableReport | None:
+        """During hand-for-hand, an all in called in this hand (once a hand): the director holds the others."""
+        state = self.state
+        if (state is None or not state.hand_for_hand or snap.hand_number == self.all_in_hand
+                or not all_in_called(snap)):
+            return None
+        self.all_in_hand = snap.hand_number
+        self.seq += 1
+        return TableReport(v=1, room=self.room, table=self.table, session=self.session, seq=self.seq, kind="all_in",
+                           hand=snap.hand_number, t=snap.t, draw=self.draw or 0)
 
     def snapshot(self, snap: TableSnapshot) -> tuple[list[Event], list[TableReport]]:
         """A new snapshot of the table: the report of a hand just over, and the events to post."""
@@ -84,6 +166,19 @@ class TableFollower:
         reports: list[TableReport] = []
         if self.reported < 0:
             self.reported = snap.hand_number  # hands before we were following are not ours to report
+        if snap.phase is not Phase.IDLE and snap.hand_number > self.dealt:
+            self.dealt = snap.hand_number  # a new deal: the calls the table has carried out are done
+            self._asked = set()
+            done = [n for n in self.calls if n <= self.applied_n]
+            for n in done:
+                del self.calls[n]
+            self._notify()
+        all_in = self.all_in_report(snap)
+        if all_in is not None:
+            reports.append(all_in)
+        race = self._race_over(snap)
+        if race is not None:
+            reports.append(race)
         if snap.phase is Phase.IDLE:
             stacks = {v.seat: v.stack for v in snap.seats if v.stack is not None and v.state is not PlayerState.EMPTY}
             if snap.hand_number > self.reported and self.start and snap.button is not None:
@@ -96,19 +191,61 @@ class TableFollower:
                     big_blind=snap.big_blind, start=[SeatStack(seat=s, chips=self.start[s]) for s in seats],
                     end=[SeatStack(seat=s, chips=stacks[s]) for s in seats]))
             self.start = {s: c for s, c in stacks.items() if s in self.players}
-        return self._sync(), reports
+        events = self._sync()
+        if events:
+            self._notify()
+        reports.extend(self.outbox)
+        self.outbox.clear()
+        return events, reports
 
-    def _sync(self) -> list[Event]:
-        snap = self.last
-        if snap is None or snap.phase is not Phase.IDLE or self.waiting or self.entry is None:
-            return []
-        if self.seq and (self.entry.session != self.session or self.entry.acked < self.seq):
-            return []  # the director has not taken in our last hand yet: its seats are older than ours
+    def _race_over(self, snap: TableSnapshot) -> TableReport | None:
+        """The race this table started, once the core has ruled it: its report (the stacks before and after);
+        dropped with a warning if the table deals on without it (the core did not take the `race` event: its
+        notice says why)."""
+        if self.racing is None:
+            return None
+        n, start = self.racing
+        if snap.race is None and snap.phase is Phase.IDLE:
+            return None  # not taken in yet (a snapshot of an event queued before it), or refused: the deal tells
+        if snap.race is None or snap.phase is not Phase.IDLE:
+            logger.warning("tournament: the table did not run the chip race of color-up %d (%s)", n,
+                           snap.notices[-1:] if snap.notices else "no notice")
+            self.raced, self.racing = n, None
+            return None
+        if not snap.race.done:
+            return None
+        end = {v.seat: v.stack for v in snap.seats if v.stack is not None and v.state is not PlayerState.EMPTY}
+        self.raced, self.racing = n, None
+        return self.race_report(race=n, t=snap.t, start={s: c for s, c in start.items() if s in end}, end=end)
+
+    def _catch_up(self, snap: TableSnapshot, wanted: dict[int, SeatJson]) -> TableReport | None:
+        """Restarted in the middle of a tournament with stacks that are not the director's: a hand finished before
+        the restart was never reported (the daemon went down between its end and the report). Reported now, as the
+        table's hand (the director's chips before, the table's after), when the same seats hold the same chips in
+        all; else the table is made as the director says, and the log says what was lost."""
+        stacks = {v.seat: v.stack for v in snap.seats if v.state is not PlayerState.EMPTY}
+        director = {s: v.chips for s, v in wanted.items()}
+        if stacks == director or snap.button is None:
+            return None
+        if set(stacks) != set(director) or sum(c or 0 for c in stacks.values()) != sum(director.values()):
+            logger.warning("tournament: after the restart the table's stacks %s are not the director's %s, and they "
+                           "cannot be a hand it missed: the director's are taken", stacks, director)
+            return None
+        self.seq += 1
+        self.reported = snap.hand_number
+        self.start = {s: c for s, c in stacks.items() if c is not None}
+        logger.warning("tournament: hand %d was not reported before the restart: reported now", snap.hand_number)
+        return TableReport(v=1, room=self.room, table=self.table, session=self.session, seq=self.seq, kind="hand",
+                           hand=snap.hand_number, t=snap.t, draw=self.entry.draw if self.entry else 0,
+                           button=snap.button, big_blind=snap.big_blind,
+                           start=[SeatStack(seat=s, chips=c) for s, c in sorted(director.items())],
+                           end=[SeatStack(seat=s, chips=self.start[s]) for s in sorted(director)])
+
+    def _reseat(self, snap: TableSnapshot, wanted: dict[int, SeatJson], occupied: set[int], *,
+                redraw: bool) -> list[Event]:
+        """Players out and in, seat by seat (a moved player dealt in as the profile says), and their chips."""
         t = snap.t
         events: list[Event] = []
-        wanted = {s.seat: s for s in self.entry.seats}
-        redraw = self.draw is not None and self.entry.draw != self.draw
-        occupied = {v.seat for v in snap.seats if v.state is not PlayerState.EMPTY}
         if self.draw is None:  # the first state: the table was set up from the draw, its players are the draw's
             self.players = {s: wanted[s].player for s in occupied if s in wanted}
         leaving = sorted(s for s in occupied if redraw or s not in wanted or self.players.get(s) != wanted[s].player)
@@ -126,31 +263,91 @@ class TableFollower:
                and (s, wanted[s].chips) not in moved]
         if fix:
             events.append(Stacks(t=t, stacks=tuple(fix)))
+        return events
+
+    def _sync(self) -> list[Event]:
+        snap = self.last
+        if snap is None or snap.phase is not Phase.IDLE or self.waiting or self.entry is None:
+            return []
+        if self.seq and (self.entry.session != self.session or self.entry.acked < self.seq):
+            return []  # the director has not taken in our last hand yet: its seats are older than ours
+        t = snap.t
+        events: list[Event] = []
+        wanted = {s.seat: s for s in self.entry.seats}
+        redraw = self.draw is not None and self.entry.draw != self.draw
+        occupied = {v.seat for v in snap.seats if v.state is not PlayerState.EMPTY}
+        fresh = self.draw is None and snap.hand_number == 0  # not a restart in the middle of the tournament
+        if self.draw is None and not fresh and self.entry.session != self.session:
+            catch_up = self._catch_up(snap, wanted)
+            if catch_up is not None:  # the director first takes in what the table played while it could not report
+                self.outbox.append(catch_up)
+                self.players = {s: v.player for s, v in wanted.items()}
+                self.names = {s: v.name for s, v in wanted.items()}
+                self.draw = self.entry.draw
+                return []
+        if self.setup is not None and (fresh or redraw) and wanted:
+            seats = tuple(sorted(wanted))
+            button = self.entry.button if self.entry.button in wanted else seats[0]
+            events.append(dataclasses.replace(self.setup, t=t, seats=seats, button=button))
+            events.append(Stacks(t=t, stacks=tuple((s, wanted[s].chips) for s in seats)))
+        else:
+            events.extend(self._reseat(snap, wanted, occupied, redraw=redraw))
         if self.wanted_level is not None and self.wanted_level != self.level:
             small, big, ante, bb_ante = self.wanted_level
             events.append(Level(t=t, small=small, big=big, ante=ante, bb_ante=bb_ante))
             self.level = self.wanted_level
+        race = self.state.race if self.state is not None else None
+        if self.starts_races and race is not None and race.n > self.raced and self.racing is None:
+            if self.draw is None or fresh or redraw:
+                self.raced = race.n  # made after that color-up: the director's chips are already colored up
+            else:  # the table runs the race before its next deal: the screen shows it, the dealer deals it
+                events.append(Race(t=t, chip=race.chip, to=race.to))
+                self.racing = (race.n, {s: wanted[s].chips for s in wanted})
         self.players = {s: v.player for s, v in wanted.items()}
+        self.names = {s: v.name for s, v in wanted.items()}
+        self.applied_n = self.seen_n
         self.draw = self.entry.draw
+        picture = tuple((v.seat, v.state is PlayerState.EMPTY, v.stack) for v in snap.seats)
+        asked = (picture, tuple(("setup", e.seats, e.button) if isinstance(e, Setup) else dataclasses.replace(e, t=0.0)
+                                for e in events))
+        if events and asked in self._asked:
+            # The same table was asked the same before and did not take it (the core keeps stacks given before a
+            # hand's chips are settled for the next hand): asking again would only fill the journal, hundreds a
+            # second.
+            logger.warning("tournament: the table did not take %s; not asked again before the next deal", events)
+            return []
         if events:
+            self._asked.add(asked)
             self.waiting = True
         return events
 
 
 class TournamentTable:
-    """The daemon component: the broker connection (the director's state in, the reports out) and the
-    daemon's queue (the events)."""
+    """The daemon component: the broker connection (the director's state in, the reports out), the daemon's
+    queue (the events), and what the table is told (`notice`: the venue screen, the `state` topic, the log).
+
+    `wait_to_deal` is the dealer's side of the hold: a simulated table's dealer bot asks it before each deal,
+    as a dealer looks at the screen."""
 
     name = "tournament"
 
     def __init__(self, config: RoomConfig, *, post: Callable[[object], None], session: str,
-                 client_factory: Callable[[], Any] | None = None) -> None:
+                 client_factory: Callable[[], Any] | None = None, setup: Setup | None = None) -> None:
         self.config, self.post = config, post
-        self.follower = TableFollower(room=config.room, table=config.table, session=session)
+        # Each run of the daemon reports as its own session: the director counts reports per session, and a
+        # restarted table counting from 1 again in the journal's session had every report dropped as a copy.
+        session = f"{session}-{uuid.uuid4().hex[:8]}"
+        self.follower = TableFollower(room=config.room, table=config.table, session=session, setup=setup)
         self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)  # a new state or snapshot: `wait_to_deal` looks again
         self._client_factory = client_factory
         self._client: Any = None
         self.refused = 0
+        self.on_notice: list[Callable[[TournamentNotice], None]] = []  # the screen, the publisher
+        self.notice_version = 0
+        self._notice = TournamentNotice()
+        self._posted: list[Event] = []  # every event posted since `take_posted` (the simulated dealer's view)
+        self._unacked: list[TableReport] = []  # sent, not yet taken in by the director: sent again on reconnect
 
     def start(self) -> None:
         from firmware_py.room.mqtt import KEEPALIVE_S, make_client  # noqa: PLC0415
@@ -168,10 +365,17 @@ class TournamentTable:
         if self._client is not None:
             self._client.disconnect()
             self._client.loop_stop()
+        with self.changed:
+            self.changed.notify_all()
 
     def _on_connect(self, client: Any, _userdata: Any, _flags: Any, reason: Any, _properties: Any) -> None:
-        if not reason.is_failure:
-            client.subscribe(director_topic(self.config.room), qos=1)
+        if reason.is_failure:
+            return
+        client.subscribe(director_topic(self.config.room), qos=1)
+        with self.lock:
+            again = list(self._unacked)
+        for report in again:  # a report lost with the connection would hold the table for ever
+            self._publish(report)
 
     def _on_message(self, _client: Any, _userdata: Any, message: Any) -> None:
         try:
@@ -182,21 +386,139 @@ class TournamentTable:
             return
         try:
             with self.lock:
+                if not newer(state, self.follower.state):
+                    return  # a copy again, or an older state that crossed a newer one
                 events = self.follower.director(state)
+                reports = list(self.follower.outbox)
+                self.follower.outbox.clear()
+                self._unacked.extend(reports)
+                entry = self.follower.entry
+                if entry is not None and entry.session == self.follower.session:
+                    self._unacked = [r for r in self._unacked if r.seq > entry.acked]
+                self._posted.extend(events)
+                self.changed.notify_all()
         except Exception:  # a state the schema passes but this table cannot follow: counted, logged, kept going
             self.refused += 1
             logger.exception("tournament: the director's state %d could not be followed", state.seq)
             return
-        for event in events:
-            self.post(event)
+        if events:  # one item: the daemon journals and feeds them in one commit, so one snapshot shows them all
+            self.post(tuple(events))
+        for report in reports:
+            self._publish(report)
+        self._tell()
 
     def on_snapshot(self, snap: TableSnapshot) -> None:
         """The daemon's snapshot listener (its main loop): quick."""
         with self.lock:
             events, reports = self.follower.snapshot(snap)
-        for event in events:
-            self.post(event)
+            self._posted.extend(events)
+            self._unacked.extend(reports)
+            self.changed.notify_all()
+        if events:
+            self.post(tuple(events))
         for report in reports:
-            if self._client is not None:
-                self._client.publish(report_topic(self.config.room, self.config.table), encode(report, TableReport),
-                                     qos=1)
+            self._publish(report)
+        self._tell()
+
+    def _publish(self, report: TableReport) -> None:
+        if self._client is not None:
+            self._client.publish(report_topic(self.config.room, self.config.table), encode(report, TableReport), qos=1)
+        if report.kind == "all_in":
+            logger.info("tournament: all in called in hand %d: reported, the other tables hold their next deal",
+                        report.hand)
+
+    # -- what the table is told ----------------------------------------------------------------------------
+
+    @property
+    def notice(self) -> TournamentNotice:
+        return self._notice
+
+    def _tell(self) -> None:
+        """The listeners hear the notice when it changes; the log says when a hold or hand-for-hand starts or ends."""
+        with self.lock:
+            notice, before = self.follower.notice, self._notice
+            if notice == before:
+                return
+            self._notice = notice
+            self.notice_version += 1
+        if notice.hand_for_hand != before.hand_for_hand:
+            logger.info("tournament: hand-for-hand %s", "started" if notice.hand_for_hand else "ended")
+        if notice.hold != before.hold:
+            if notice.hold:
+                logger.info("tournament: HOLD: %s (%s)", notice.hold, notice.hold_rule)
+            else:
+                logger.info("tournament: the hold is released: the next hand may be dealt")
+        for call in notice.calls:
+            if call not in before.calls:
+                logger.info("tournament: %s", call)
+        for listener in self.on_notice:
+            try:
+                listener(notice)
+            except Exception:
+                logger.exception("tournament: a notice listener failed")
+
+    # -- the dealer's side ---------------------------------------------------------------------------------
+
+    def may_deal(self, hands: int) -> tuple[bool, str]:
+        """Whether the next deal may start now, the table having dealt `hands`; why not. Call with the lock."""
+        f = self.follower
+        snap, entry = f.last, f.entry
+        if f.state is None or entry is None:
+            return False, "waiting for the director's state"
+        if snap is None or snap.hand_number < hands or f.draw is None:
+            return False, "waiting for the table to take the director's seats"
+        if snap.phase not in (Phase.IDLE, Phase.MISDEALT):
+            return False, f"hand {snap.hand_number} is still being played"
+        if snap.phase is Phase.IDLE:
+            if f.waiting:
+                return False, "making the table as the director says"
+            if f.seq and (entry.session != f.session or entry.acked < f.seq):
+                return False, f"waiting for the director to take in hand {snap.hand_number}"
+        if f.notice.hold:
+            return False, f"HOLD: {f.notice.hold}"
+        return True, ""
+
+    def done(self) -> str:
+        """Why this table deals no more (the tournament is won, the table broken or down to one player), or ""."""
+        f = self.follower
+        state = f.state
+        if state is None:
+            return ""
+        if state.winner:
+            return f"the tournament is won by {state.winner}"
+        if f.entry is None:
+            return "the director has no seats for this table (broken)"
+        if len(f.entry.seats) < 2 and not f.waiting:
+            return "fewer than two players at this table"
+        return ""
+
+    def wait_to_deal(self, hands: int, *, stopped: Callable[[], bool], poll_s: float = 0.5) -> str:
+        """Block until the next deal may start ("") or this table deals no more (why); `stopped` ends the wait."""
+        said = ""
+        with self.changed:
+            while not stopped():
+                ready, why = self.may_deal(hands)
+                if ready:
+                    return ""
+                finished = self.done()
+                if finished and (self.follower.last is None or self.follower.last.phase is Phase.IDLE):
+                    return finished
+                if why != said:
+                    logger.info("tournament: the dealer waits: %s", why)
+                    said = why
+                self.changed.wait(poll_s)
+        return "stopped"
+
+    def wait_raced(self, *, stopped: Callable[[], bool], poll_s: float = 0.5) -> None:
+        """Block until the chip race this table started has been ruled and reported (a simulated dealer calls it
+        once it has dealt the race's cards: its next deal, in the same batch of the daemon's queue as the race's
+        last card, would hide the ruled race from the table side)."""
+        with self.changed:
+            while self.follower.racing is not None and not stopped():
+                self.changed.wait(poll_s)
+
+    def take_posted(self) -> list[Event]:
+        """The events posted to the daemon's queue since the last call (the simulated dealer keeps its own view)."""
+        with self.lock:
+            posted, self._posted = self._posted, []
+        return posted

@@ -42,7 +42,7 @@ from firmware_py.core.engine import TableCore
 from firmware_py.core.events import AMOUNT_ACTIONS
 from firmware_py.core.game import HOLDEM, Game, Structure
 from firmware_py.core.profiles import Profile
-from firmware_py.core.race import deal_order
+from firmware_py.core.race import race_order
 
 
 class DealerMistake(StrEnum):
@@ -179,7 +179,19 @@ class DealerBot:
             if seen is None:
                 raise ValueError(f"race: the table did not take the race ({self._core.snapshot().notices[-1:]})")
             odd = dict(seen.odd)
-        order = deal_order(odd) if self.profile.rule(RuleKey.CHIP_RACE).procedure != "round_up" else ()
+        return self._race_cards(script, odd, misdeal=misdeal)
+
+    def deal_race(self, *, t: float) -> ScriptedRace | None:
+        """The cards of a race the table has started itself (a tournament table at the director's color-up:
+        firmware_py/room/tournament_table.py posts the `race` event), as `race` deals them; None when the
+        bot's view of the table has no race waiting for its cards."""
+        seen = self._core.snapshot().race if self._core is not None else None
+        if seen is None or seen.done:
+            return None
+        return self._race_cards(_Script(bot=self, t=t), dict(seen.odd), misdeal=False)
+
+    def _race_cards(self, script: _Script, odd: dict[int, int], *, misdeal: bool) -> ScriptedRace:
+        order = race_order(odd, self.profile.rule(RuleKey.CHIP_RACE).procedure)
         misdealt = False
         if misdeal and len(set(order)) > 1:
             script.stub = list(FULL_DECK)

@@ -117,30 +117,50 @@ def stream(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, ot
            seed: int, hands: int, error_rate: float,
            errors: Sequence[DealerMistake] = tuple(DealerMistake),
            stack: int = 0, schedule: Any = None,
-           made: Callable[[DealerMistake | None], object] | None = None, game: Game = HOLDEM) -> Iterator[Act]:
+           made: Callable[[DealerMistake | None], object] | None = None, game: Game = HOLDEM,
+           rebuy: bool = True, before_hand: Callable[[DealerBot], bool] | None = None) -> Iterator[Act]:
     """`script`'s acts one hand at a time, each hand scripted as the dealer comes to it: a long session
-    starts at once and holds one hand's acts, not the whole session's. `made` hears each hand's error."""
+    starts at once and holds one hand's acts, not the whole session's. `made` hears each hand's error.
+
+    `before_hand` is asked before each deal, the last hand's acts all performed: it may wait (a tournament's
+    hold), bring the bot's view of the table up to date, or end the session (False)."""
     bot = DealerBot(rng=random.Random(seed), deck=deck, other_deck=other_deck, profile=profile,
                     seats=tuple(seats), button=button, error_rate=error_rate, errors=errors, stack=stack,
-                    schedule=schedule, game=game)
+                    schedule=schedule, game=game, rebuy=rebuy)
     t = 1.0
     for number in range(1, hands + 1):
+        if before_hand is not None:
+            if not before_hand(bot):
+                return
+            if bot._core is not None:
+                t = max(t, bot._core.t + 1.0)
+            race = bot.deal_race(t=t)  # the table started a chip race (a tournament's color-up): its cards first
+            if race is not None:
+                yield from _acts(race.events, number)
+                t = race.t_end + HAND_GAP_S
+                if not before_hand(bot):  # and asked again: the table rules the race before the next deal
+                    return
         hand = bot.hand(t=t)
         if made is not None:
             made(hand.error)
-        for event in hand.events:
-            if isinstance(event, Read):
-                yield Act(t=event.t, hand=number, kind="read", antenna=event.antenna, uid=event.uid)
-            elif isinstance(event, Button) and event.amount is not None:
-                # An amount: keyed on the USB keypad, then its action key.
-                yield Act(t=event.t, hand=number, kind="key", button=str(event.name), amount=event.amount)
-            elif isinstance(event, Button):
-                # The panel has no seat keys: the acting seat is the one to act, as the bot intends.
-                yield Act(t=event.t, hand=number, kind="press", button=str(event.name))
-            elif isinstance(event, Stacks | Level | Race):
-                yield Act(t=event.t, hand=number, kind="chips", chips=event)
+        yield from _acts(hand.events, number)
         yield Act(t=hand.t_end + CLEAR_AFTER_HAND_S, hand=number, kind="clear")
         t = hand.t_end + HAND_GAP_S
+
+
+def _acts(events: Iterable[Event], number: int) -> Iterator[Act]:
+    """What the dealer does for each scripted event: a card to an antenna, a press, an amount keyed, chips."""
+    for event in events:
+        if isinstance(event, Read):
+            yield Act(t=event.t, hand=number, kind="read", antenna=event.antenna, uid=event.uid)
+        elif isinstance(event, Button) and event.amount is not None:
+            # An amount: keyed on the USB keypad, then its action key.
+            yield Act(t=event.t, hand=number, kind="key", button=str(event.name), amount=event.amount)
+        elif isinstance(event, Button):
+            # The panel has no seat keys: the acting seat is the one to act, as the bot intends.
+            yield Act(t=event.t, hand=number, kind="press", button=str(event.name))
+        elif isinstance(event, Stacks | Level | Race):
+            yield Act(t=event.t, hand=number, kind="chips", chips=event)
 
 
 def expected_keys(acts: Sequence[Act], stays: Collection[str]) -> list[tuple[str, ...] | None]:
@@ -445,6 +465,10 @@ class SimulatedDealer:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(5.0)
+
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
 
     def _run(self) -> None:
         try:

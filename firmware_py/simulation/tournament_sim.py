@@ -71,7 +71,8 @@ class SimTable:
     sessions: list[list[Any]] = field(default_factory=list)  # every event fed, one list per setup (a draw)
 
     def __post_init__(self) -> None:
-        self.follower = TableFollower(room=self.room, table=self.id, session=self.session)
+        # Its races are dealt by `race` below (the bot's DealerBot.race, reported with the follower's race_report).
+        self.follower = TableFollower(room=self.room, table=self.id, session=self.session, starts_races=False)
 
     def sync(self, table: TableJson, state: DirectorState) -> None:
         """Make the table as the director's state says, between hands: a new draw is a new start (a new

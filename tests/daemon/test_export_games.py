@@ -55,3 +55,29 @@ def test_five_card_omaha_is_refused_for_export_by_name() -> None:
     assert played
     with pytest.raises(NotExportable, match="Five-Card Pot-Limit Omaha: pokerkit has no variant"):
         hand_history(played[0])
+
+
+@pytest.mark.parametrize(("short", "raises"), [(50, ("call", "raise")), (20, ("raise",))])
+def test_a_fixed_limit_raise_the_books_allow_after_a_short_allin_is_refused_for_export_saying_why(
+        short: int, raises: tuple[str, ...]) -> None:
+    """Robert's Betting and Raising 6 (tests/rules/test_games.py): all in for half a bet more is a full bet, and
+    reopens the betting; less may be completed by a player who has not acted. pokerkit does neither, so such a
+    hand is refused, by name, not exported wrong; the same hand without the raise exports."""
+    from tests.rules.test_games import _limit_flop  # noqa: PLC0415
+
+    for raised in (raises, ()):
+        t = _limit_flop("robert", short=short)
+        t.act(*raised)
+        for street in (None, t.turn, t.river):
+            if street is not None:
+                street()
+            while t.core.snapshot().to_act is not None:
+                t.act("call")  # a call, or a check where nothing is owed
+        t.new_hand()  # the hand is over: the next one starts
+        played = [r for r in hand_records(t.fed, PROFILES) if r.played and r.ended]  # type: ignore[arg-type]
+        assert len(played) == 1
+        if raised:
+            with pytest.raises(NotExportable, match="half a bet or more as a full bet"):
+                hand_history(played[0])
+        else:
+            assert hand_history(played[0]).variant == "FT"

@@ -58,6 +58,19 @@ def wait_port(port: int, timeout: float = START_TIMEOUT_S) -> bool:
     return False
 
 
+def wait_subscribed(process: subprocess.Popen[str], log: Path, timeout: float = 60.0) -> None:
+    """Until a room command writing its stdout (its log) to `log` says it is subscribed (its "room: subscribed
+    to" line, after the broker's SUBACK): a fixed sleep was too short on a loaded machine, and what the test published
+    before then had no subscriber."""
+    deadline = time.monotonic() + timeout
+    while "room: subscribed to" not in log.read_text(errors="replace"):
+        if process.poll() is not None:
+            raise AssertionError(f"the command ended before it subscribed: {log.read_text(errors='replace')[-2000:]}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not subscribed after {timeout:.0f} s: {log.read_text(errors='replace')[-2000:]}")
+        time.sleep(0.05)
+
+
 def ensure_installed(binary: str, packages: list[str]) -> str | None:
     """None when `binary` is on PATH (installing the Debian packages if needed), else why not."""
     if shutil.which(binary) or Path(f"/usr/sbin/{binary}").exists():

@@ -17,7 +17,7 @@ from firmware_py.room.collector import Collector, PostgresStore, SQLiteStore, ha
 from firmware_py.room.messages import decode
 from tests.room.conftest import ROOT, Listener, broker_config, table_file
 from tests.room.samples import message
-from tests.room.services import Mosquitto, Postgres
+from tests.room.services import Mosquitto, Postgres, wait_subscribed
 from tests.room.test_publisher import environment, journal_truth, simulate
 from tests.room.truth import journal_truth as journal_hands_truth
 
@@ -82,10 +82,13 @@ def test_postgres_store_keeps_each_ruling_and_hand_once(tmp_path: Path, broker: 
     store.close()
 
 
-def collect_command(server: Mosquitto, db: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "firmware_py", "collect", "--room", "main", "--broker",
-                             f"127.0.0.1:{server.port}", "--db", db], cwd=ROOT, env=environment(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def collect_command(server: Mosquitto, db: str, log: Path) -> subprocess.Popen[str]:
+    """The collect command, its log (stdout) to `log`, once it has subscribed."""
+    process = subprocess.Popen([sys.executable, "-m", "firmware_py", "collect", "--room", "main", "--broker",
+                                f"127.0.0.1:{server.port}", "--db", db], cwd=ROOT, env=environment(),
+                               stdout=log.open("w"), stderr=subprocess.PIPE, text=True)
+    wait_subscribed(process, log)  # the broker keeps its session from here on
+    return process
 
 
 def test_collect_command_killed_and_restarted_misses_nothing_and_doubles_nothing(
@@ -93,8 +96,7 @@ def test_collect_command_killed_and_restarted_misses_nothing_and_doubles_nothing
     store = open_store(postgres_server.url)
     with store.db.transaction():
         store.db.execute("TRUNCATE rulings, hands")
-    collector = collect_command(broker, postgres_server.url)
-    time.sleep(2.0)  # subscribed: the broker keeps its session from here on
+    collector = collect_command(broker, postgres_server.url, tmp_path / "collect-1.out")
     journal = tmp_path / "t01.sqlite3"
     table = subprocess.Popen([sys.executable, "-m", "firmware_py", "run", "--simulate", "--headless", "--fresh",
                               "--hands", "30", "--seed", "9", "--error-rate", "0.5", "--speed", "60", "--config",
@@ -104,7 +106,7 @@ def test_collect_command_killed_and_restarted_misses_nothing_and_doubles_nothing
     collector.send_signal(signal.SIGKILL)  # mid-session: some messages delivered, not acknowledged
     collector.wait(10)
     time.sleep(2.0)
-    collector = collect_command(broker, postgres_server.url)
+    collector = collect_command(broker, postgres_server.url, tmp_path / "collect-2.out")
     assert table.wait(180) == 0, table.stderr.read() if table.stderr else ""
     rulings, _final = journal_truth(journal)
     hands = journal_hands_truth(journal).hands  # the seq of the event that ended each hand
@@ -115,9 +117,9 @@ def test_collect_command_killed_and_restarted_misses_nothing_and_doubles_nothing
         time.sleep(0.3)
     time.sleep(1.0)
     collector.send_signal(signal.SIGTERM)
-    out, err = collector.communicate(timeout=30)
+    _, err = collector.communicate(timeout=30)
     assert collector.returncode == 0, err
-    assert "stored" in out
+    assert "stored" in (tmp_path / "collect-2.out").read_text()
     stored = store.query("SELECT seq, n FROM rulings")
     assert len(stored) == len(set(stored)) and set(stored) == rulings
     assert {row[0] for row in store.query("SELECT seq FROM hands")} == hands

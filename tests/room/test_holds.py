@@ -29,7 +29,7 @@ from firmware_py.room.subscriber import RoomSubscriber
 from tests.room.conftest import ROOT, USERS, Listener, RoomCollector, broker_config
 from tests.room.poison import KIND_MUTATIONS, poison
 from tests.room.samples import message
-from tests.room.services import Mosquitto
+from tests.room.services import Mosquitto, wait_subscribed
 from tests.room.test_publisher import environment, journal_truth
 from tests.room.test_security import publisher, secure_table
 from tests.room.truth import journal_truth as hands_truth
@@ -196,7 +196,8 @@ def test_a_thousand_poison_messages_stop_no_consumer_and_every_ruling_and_hand_i
     collect = subprocess.Popen([sys.executable, "-m", "firmware_py", "collect", "--room", "main", "--broker",
                                 f"localhost:{secure_broker.port}", "--tls", "--ca-file", str(secure_broker.certs.ca),
                                 "--password-file", str(password), "--db", str(db)],
-                               cwd=ROOT, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               cwd=ROOT, env=environment(), stdout=(tmp_path / "collect.out").open("w"),
+                               stderr=subprocess.PIPE, text=True)
     floor = FloorModel("main")
     floor_client = RoomSubscriber(broker_config(secure_broker, "floor"),
                                   [f"pokertable/main/+/{kind}" for kind in ("status", "heartbeat", "state", "ruling")],
@@ -207,7 +208,7 @@ def test_a_thousand_poison_messages_stop_no_consumer_and_every_ruling_and_hand_i
                                 client_id="production.fuzz", on_message=feed.offer)
     production.start(deadline=time.monotonic() + 10)
     assert floor_client.subscribed.wait(10) and production.subscribed.wait(10)
-    time.sleep(2.0)  # the collector subscribed
+    wait_subscribed(collect, tmp_path / "collect.out")
     journal = tmp_path / "t01.sqlite3"
     table = run_table(secure_table(tmp_path, secure_broker), journal, hands=16, seed=5)
     client, acks = publisher(secure_broker, "t01", "t01.poison")
@@ -245,7 +246,8 @@ def test_a_thousand_poison_messages_stop_no_consumer_and_every_ruling_and_hand_i
     floor_client.stop()
     production.stop()
     collect.send_signal(signal.SIGTERM)
-    out, err = collect.communicate(timeout=30)
+    _, err = collect.communicate(timeout=30)
+    out = (tmp_path / "collect.out").read_text(errors="replace")
     assert collect.returncode == 0 and "Traceback" not in out + err, err[-2000:]
     assert f"{sent['ruling'] + sent['hand']} quarantined" in out
     assert floor.quarantined == sum(sent[k] for k in ("status", "heartbeat", "state", "ruling"))

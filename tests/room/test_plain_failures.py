@@ -18,7 +18,7 @@ import pytest
 from firmware_py.commands import REFUSED, UNREACHABLE
 from tests.room.conftest import ROOT, USERS, broker_config, table_file
 from tests.room.samples import message
-from tests.room.services import ACL_FILE, Mosquitto, free_port, make_certs
+from tests.room.services import ACL_FILE, Mosquitto, free_port, make_certs, wait_subscribed
 from tests.room.test_publisher import environment
 
 COMMANDS = {
@@ -60,7 +60,7 @@ def test_a_certificate_for_another_name_is_refused_naming_the_name(name, tmp_pat
     status, stderr, took = command(name, tmp_path, port=misnamed_broker.port, ca=misnamed_broker.certs.ca)
     assert status == REFUSED, stderr
     assert "its certificate is not for the name '127.0.0.1'" in stderr and "subjectAltName" in stderr
-    assert took < 10
+    assert took < 20  # --seconds is 20: it stopped at the refusal, not at the end
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -77,7 +77,7 @@ def test_a_wrong_password_stops_at_once_instead_of_retrying(name, tmp_path, secu
                                    password="not-the-password")
     assert status == REFUSED, stderr
     assert f"refused user '{USER_OF[name]}'" in stderr and "Not retrying" in stderr
-    assert took < 10  # --seconds is 20: it did not sit there retrying
+    assert took < 20  # --seconds is 20: it did not sit there retrying (the one "refused" below says so too)
     assert stderr.count("refused") == 1
 
 
@@ -86,7 +86,7 @@ def test_nothing_listening_is_unreachable_within_seconds(name, tmp_path, mosquit
     status, stderr, took = command(name, tmp_path, port=free_port(), ca=None, seconds=2)
     assert status == UNREACHABLE, stderr
     assert "connection refused: is the broker running and the port right?" in stderr
-    assert took < 8  # --seconds 2 (and an interpreter start), not the 10 s connect timeout
+    assert took < 10  # --seconds 2 (and an interpreter start, slow under load), not the 10 s connect timeout
 
 
 def test_a_table_whose_broker_is_down_deals_on_and_says_so(tmp_path, mosquitto_installed):
@@ -126,10 +126,11 @@ def test_a_collector_run_as_the_wrong_user_is_warned(user, tmp_path, secure_brok
         [sys.executable, "-m", "firmware_py", *argv, "--broker", f"127.0.0.1:{secure_broker.port}", "--tls",
          "--ca-file", str(secure_broker.certs.ca), "--user", user, "--password-file", str(password_file),
          "--seconds", "6", "--warn-silence", "3"],
-        cwd=ROOT, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.5)  # connected and subscribed (the collector's session keeps anything published meanwhile)
+        cwd=ROOT, env=environment(), stdout=(tmp_path / "collect.out").open("w"), stderr=subprocess.PIPE, text=True)
+    wait_subscribed(process, tmp_path / "collect.out")  # the collector's session keeps anything published from now
     _online_table_with_a_ruling_and_a_hand(secure_broker)
-    stdout, stderr = process.communicate(timeout=60)
+    _, stderr = process.communicate(timeout=60)
+    stdout = (tmp_path / "collect.out").read_text(errors="replace")
     assert process.returncode == 0, stderr
     if user == "floor":  # the floor's user may read rulings, never a hand
         assert "nothing came on pokertable/main/+/hand while 1 tables were online" in stderr

@@ -44,6 +44,7 @@ class Table:
         self.t = 0.0
         self.rulings: list[Ruling] = []
         self.notices: list[str] = []
+        self.fed: list[object] = []  # every event fed, in order (a session of the test's table)
         self._uid = {card: uid for uid, card in RED.cards.items()}
         self._blue = {card: uid for uid, card in BLUE.cards.items()}
         self._pool = list(POOL)
@@ -54,6 +55,7 @@ class Table:
 
     # plumbing
     def _feed(self, event: object) -> list[Ruling]:
+        self.fed.append(event)
         outcome = self.core.feed(event)  # type: ignore[arg-type]
         self.rulings.extend(outcome.rulings)
         self.notices.extend(n.message for n in outcome.notices)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import random
+import shutil
 
 import pytest
 
@@ -11,6 +12,7 @@ from firmware_py.core import RuleKey, RulingKind, Setup
 from firmware_py.core import race as race_module
 from firmware_py.core.engine import TableCore
 from firmware_py.core.race import card_strength, deal_order, rule_race
+from firmware_py.profiles import DEFAULT_DIR, load_profiles
 from firmware_py.simulation.dealer import DealerBot
 from tests.rules.table_driver import BLUE, PROFILES, RED, Table
 
@@ -185,6 +187,67 @@ def test_the_dealer_bot_runs_a_race_at_a_color_up(profile: str, misdeal: bool) -
     ruled = [r.ruling for e in race.events for r in fresh.feed(e).rulings]
     assert ruled == ([RulingKind.RACE_MISDEAL] if misdeal and profile != "rpl" else []) + [RulingKind.CHIP_RACE]
     assert fresh.snapshot().seats == snap.seats  # the same stacks
+
+
+NIGHTLY = """parent = "wfp"
+profile = "wfp-nightly"
+
+[rules.chip_race]
+rule = "Tournament Procedures 6 (EXCEPTION); Ties 1"
+procedure = "nightly"
+"""
+
+
+@pytest.fixture(scope="module")
+def nightly_profiles(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """The five profiles and a house's WFP nightly-game profile beside them, read as the daemon reads them."""
+    folder = tmp_path_factory.mktemp("profiles")
+    for path in DEFAULT_DIR.glob("*.toml"):
+        shutil.copy(path, folder / path.name)
+    (folder / "wfp-nightly.toml").write_text(NIGHTLY)
+    return dict(load_profiles(folder))
+
+
+def test_wfp_tournament_procedures_6_exception_nightly_games_color_up_more_than_one_chip(nightly_profiles) -> None:
+    # "During regular nightly games ... Players with more than one chip of the color eliminated will receive
+    # one chip of the next highest denomination, in exchange. Players with ONLY one chip will participate in
+    # a Chip Race, as described above."
+    t = Table("wfp-nightly", seats=(1, 2, 3, 4, 5), profiles=nightly_profiles)
+    t.stacks(s1=1075, s2=1025, s3=1025, s4=1000, s5=1050)
+    assert t.race(25, 100) == []
+    snap = t.core.snapshot()
+    assert snap.race is not None and snap.race.due == 2  # seat 1 (three odd chips) is not dealt a card
+    (ruling,) = race_cards(t, "9c", "Js")  # seats 2 and 3, one odd chip each: 50 raced, half a chip
+    assert ruling.ruling is RulingKind.CHIP_RACE
+    assert ruling.rule == "wfp-nightly: Tournament Procedures 6 (EXCEPTION); Ties 1"
+    race = t.core.snapshot().race
+    assert race is not None and race.done
+    assert [(a.seat, a.why, a.card) for a in race.awards] == [
+        (1, "colored_up", None), (5, "colored_up", None), (3, "half_or_more", "Js")]
+    assert "seat 1, more than one odd chip (colored up)" in ruling.remedy
+    assert [t.core.snapshot().seat(s).stack for s in (1, 2, 3, 4, 5)] == [1100, 1000, 1100, 1000, 1100]
+
+
+def test_wfp_nightly_a_race_card_to_a_player_colored_up_is_a_race_misdeal(nightly_profiles) -> None:
+    t = Table("wfp-nightly", profiles=nightly_profiles)
+    t.race(25, 100, {1: 2, 3: 1})
+    race_cards(t, "9c")  # seat 3's only card
+    (ruling,) = t.read("seat1", "9c")
+    assert (ruling.ruling, ruling.cause, ruling.seat) == (RulingKind.RACE_MISDEAL, "race_no_odd_chips", 1)
+    assert "colored up, not raced" in ruling.remedy or "colored up, not raced" in ruling.detail
+
+
+def test_wfp_nightly_the_dealer_bot_deals_only_the_one_chip_players(nightly_profiles) -> None:
+    bot = DealerBot(rng=random.Random(3), deck=RED, profile=nightly_profiles["wfp-nightly"], seats=(1, 2, 3, 4),
+                    button=1, other_deck=BLUE, stack=1000)
+    hands = bot.session(2, t=1.0)
+    race = bot.race(t=hands[-1].t_end + 5, chip=25, to=100, odd={1: 3, 2: 1, 4: 1}, misdeal=True)
+    core = bot._core
+    assert core is not None
+    snap = core.snapshot().race
+    assert snap is not None and snap.done and race.misdealt
+    assert snap.cards and {seat for seat, _card in snap.cards} == {2, 4}
+    assert (1, "colored_up", None) in [(a.seat, a.why, a.card) for a in snap.awards]
 
 
 def test_the_race_modules_examples_hold() -> None:

@@ -190,6 +190,64 @@ def test_heads_up_raising_is_unlimited_except_where_the_house_caps_it(profile: s
     assert kinds(rulings) == ([RulingKind.RAISE_NOT_ALLOWED] if capped else [])
 
 
+# UPT and WFP have no limit all-in rule of their own: they inherit Robert's, and the ruling says whose it is.
+LIMIT_ALLIN = {"robert": "robert: Betting and Raising 6", "upt": "robert: Betting and Raising 6",
+               "wfp": "robert: Betting and Raising 6", "wfp-dealer": "robert: Betting and Raising 6",
+               "rpl": "rpl: Betting and Raising 4"}
+
+
+def _limit_flop(profile: str, short: int) -> Table:
+    """Fixed limit 50/100, seats 1-4 (button 1): everyone calls pre-flop; on the flop seat 2 bets 100, seat 3
+    calls and seat 4 goes all in with `short` more than the bet; seat 1 is to act."""
+    t = Table(profile, seats=(1, 2, 3, 4), game="limit_holdem")
+    t.level(50, 100)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=200 + short)
+    t.new_hand()
+    t.deal()
+    t.act("call", "call", "call", "check")
+    t.flop()
+    t.bet("bet")
+    t.act("call", "allin")
+    assert t.core.snapshot().seat(4).bet == 100 + short and t.core.snapshot().to_act == 1
+    return t
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_robert_betting_and_raising_6_an_allin_of_half_a_bet_or_more_is_a_full_bet(profile: str) -> None:
+    """Robert's: "An all-in wager of a half a bet or more is treated as a full bet, and a player may fold, call,
+    or make a full raise. (An example of a full raise on a $20 betting round is raising a $15 all-in bet to $35.)" (RPL
+    Betting and Raising 4 has the same words.) It reopens the betting for those who had acted."""
+    t = _limit_flop(profile, short=50)  # all in to 150 over a bet of 100: half a bet more
+    assert t.core.snapshot().chips.min_raise_to == 250  # a full raise: a bet more than the all-in
+    assert t.bet("call") == [] and t.core.snapshot().seat(1).bet == 150
+    snapshot = t.core.snapshot()
+    assert snapshot.to_act == 2 and snapshot.chips.may_raise  # seat 2 bet before, and may raise again: reopened
+    assert t.bet("raise") == [] and t.core.snapshot().seat(2).bet == 250
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_robert_betting_and_raising_6_an_allin_of_less_than_half_a_bet_reopens_nothing(profile: str) -> None:
+    """Robert's: "An all-in wager of less than half a bet does not reopen the betting for any player who has
+    already acted ... A player who has not yet acted ... may fold, call, or complete the wager"."""
+    t = _limit_flop(profile, short=20)  # all in to 120: less than half a bet more
+    assert t.core.snapshot().chips.min_raise_to == 200  # seat 1 has not acted: it may complete the bet
+    assert t.bet("call") == [] and t.core.snapshot().seat(1).bet == 120
+    snapshot = t.core.snapshot()
+    assert snapshot.to_act == 2 and not snapshot.chips.may_raise  # seat 2 bet, and faces only the short all-in
+    ruling = only(t.bet("raise"))
+    assert (ruling.ruling, ruling.cause, ruling.seat) == (RulingKind.RAISE_NOT_ALLOWED, Cause.NOT_REOPENED, 2)
+    assert ruling.rule == LIMIT_ALLIN[profile] and "less than half a bet" in ruling.remedy
+    assert t.core.snapshot().seat(2).bet == 100 and t.bet("call") == [] and t.core.snapshot().seat(2).bet == 120
+
+
+@pytest.mark.parametrize("profile", ALL_PROFILES)
+def test_robert_betting_and_raising_6_a_completed_short_allin_is_raised_a_full_bet_more(profile: str) -> None:
+    t = _limit_flop(profile, short=20)
+    assert t.bet("raise") == [] and t.core.snapshot().seat(1).bet == 200  # seat 1 completes the bet ...
+    assert t.core.snapshot().chips.min_raise_to == 300  # ... which is a full raise: seat 2 may raise again
+    assert t.bet("raise") == [] and t.core.snapshot().seat(2).bet == 300
+
+
 @pytest.mark.parametrize("game", [
     # Fixed-limit Omaha: a structure and a hand rule the registry already has, combined anew.
     Game(name="limit_omaha", title="Fixed-Limit Omaha", short="FLO", hole_cards=4, betting=Structure.FIXED_LIMIT,

@@ -113,6 +113,8 @@ function drawStrip(s, seat, air, data, odds, winners) {
   }
 }
 
+// The rules at work, no one's error (WFP 15, UPT 19: a player all in for less than a blind): information, not an alarm
+const INFO_RULINGS = new Set(["short_blind", "chip_race"]);
 const LISTS = ["board", "seats", "pots", "rulings"];  // omitted from a message when empty
 
 function render(data) {
@@ -130,11 +132,13 @@ function draw(data) {
                               table: data.table, at: Date.now() });
   if (window.overlayFrames.length > 20000) window.overlayFrames.splice(0, 10000);
   for (const id of ["ruling", "level", "result", "table"]) show($(id), false);
+  drawTournament(data.tournament, data);
   if (!air) { $("strips").textContent = ""; strips.clear(); return; }
 
   const banner = air.rulings.filter((r) => r.ruling !== "showdown");
   show($("ruling"), banner.length > 0);
   if (banner.length) {
+    setClass($("ruling"), INFO_RULINGS.has(banner[0].ruling) ? "ruling info" : "ruling");
     setText($("ruling").querySelector(".title"), banner[0].title);
     setText($("ruling").querySelector(".remedy"), banner[0].remedy);
   }
@@ -180,6 +184,38 @@ function draw(data) {
     }
   }
   tick();
+}
+
+const PLACES_SHOWN = 3;
+function ordinal(n) {
+  const tens = n % 100, last = n % 10;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : last === 1 ? "st" : last === 2 ? "nd" : last === 3 ? "rd" : "th";
+  return n + suffix;
+}
+function drawTournament(t, data) {  // the director's public state, on the same delay as the table
+  const box = $("tournament");
+  show(box, !!t);
+  if (!t) return;
+  setText(box.querySelector(".title"), t.title || "");
+  setText(box.querySelector(".left"), t.winner ? "" : `${t.remaining} of ${t.entrants} left`);
+  show(box.querySelector(".hfh"), !!t.hand_for_hand && !t.winner);
+  const all = (t.places || []).slice().sort((a, b) => a.place - b.place);  // the newest bust-out: the best place
+  const first = all.find((p) => p.place === 1), places = all.filter((p) => p.place !== 1);
+  const lines = [];
+  if (t.winner) lines.push(["winner", "Winner: " + t.winner, first && first.prize ? first.prize.toLocaleString("en-US") : ""]);
+  for (const p of places.slice(0, PLACES_SHOWN)) {
+    const place = p.shared && p.shared.length === 2 ? `${ordinal(p.shared[0])}-${ordinal(p.shared[1])}` : ordinal(p.place);
+    lines.push(["place", `${place} ${p.name}`, p.prize ? p.prize.toLocaleString("en-US") : ""]);
+  }
+  const key = JSON.stringify(lines), list = box.querySelector(".places");
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.textContent = "";
+  for (const [cls, who, prize] of lines) {
+    const row = el("div", "place" + (cls === "winner" ? " winner" : ""), list);
+    el("span", "who", row).textContent = who;
+    el("span", "prize", row).textContent = prize;
+  }
 }
 
 function joined(names) {

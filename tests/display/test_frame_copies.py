@@ -1,0 +1,118 @@
+"""The broadcast screen copies what has not changed (card faces, text, seat panels) instead of drawing it
+again: the picture must be the one drawn from nothing, pixel for pixel, frame after frame, and a
+copy kept while the table was live must never reach the delayed picture."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pygame
+import pytest
+import samples
+
+from display import cards, theme
+from display.app import Screen, View
+from display.cards import CardPainter, FaceRole
+from display.chances import ChancesCache, Key, SeatChance, TableChances
+from display.display_config import DisplayConfig
+from display.equity import Equity
+from firmware_py.core import Setup
+from firmware_py.core.engine import TableCore
+from firmware_py.core.snapshot import TableSnapshot
+from firmware_py.profiles import load_profiles
+from firmware_py.session import load_deck
+from firmware_py.simulation.dealer import DealerBot
+
+DECK = Path(__file__).resolve().parents[2] / "config" / "decks" / "test-red.json"
+
+
+def dealt_snapshots(seats: int, hands: int) -> list[TableSnapshot]:
+    """Every snapshot of `hands` hands a dealer bot deals at `seats` seats (the frame benchmark's table)."""
+    profiles = load_profiles()
+    deck = load_deck(DECK)
+    numbers = tuple(range(1, seats + 1))
+    bot = DealerBot(rng=random.Random(seats), deck=deck, profile=profiles["robert"], seats=numbers, button=1)
+    events = [Setup(t=0.0, profile="robert", seats=numbers, button=1, decks=(deck,), in_play=deck.name)]
+    for hand in bot.session(hands, t=1.0):
+        events.extend(hand.events)
+    core = TableCore(profiles)
+    out = []
+    for event in events:
+        core.feed(event)
+        out.append(core.snapshot())
+    return out
+
+
+def quick_chances(key: Key, rng: random.Random) -> TableChances:
+    """Chances that differ seat by seat and deal by deal (seeded by the deal): this file checks how they
+    are drawn, not how they are computed (test_equity does), and nine-handed pre-flop runouts are slow."""
+    live = key[0]
+    shares = [rng.random() + 0.05 for _ in live]
+    total = sum(shares) * 1.04
+    win = tuple(share / total for share in shares)
+    tie = tuple(0.04 / len(live) if index % 2 else 0.0 for index in range(len(live)))
+    equity = Equity(win=win, tie=tie, exact=len(key[1]) >= 4, runouts=44 if len(key[1]) >= 4 else 20000,
+                    error=0.0 if len(key[1]) >= 4 else 0.003)
+    return TableChances(seats={seat: SeatChance(win=w, tie=t) for (seat, _), w, t in zip(live, win, tie, strict=True)},
+                        equity=equity)
+
+
+def picture(surface: pygame.Surface) -> bytes:
+    return pygame.image.tobytes(surface, "RGB")
+
+
+@pytest.mark.parametrize(("seats", "size"), [(9, (800, 480)), (10, (800, 480)), (10, (1920, 1080))])
+def test_a_screen_drawing_every_deal_shows_what_a_fresh_screen_draws(seats, size):
+    snapshots = dealt_snapshots(seats, 2)
+    config = DisplayConfig(seat_names={**samples.NAMES, 3: "Maximilian Alexander von Hohenzollern"},
+                           broadcast_delay_s=0, allow_zero_delay=True)
+    chances = ChancesCache(compute=quick_chances)
+    screen = Screen(view=View.BROADCAST, config=config, chances=chances)
+    drawn, fresh = pygame.Surface(size), pygame.Surface(size)
+    compared = 0
+    for index, snapshot in enumerate(snapshots):
+        screen.update(snapshot, t=float(index))
+        screen.draw(drawn, float(index))
+        if index % 5 == 0 or index == len(snapshots) - 1:
+            alone = Screen(view=View.BROADCAST, config=config, chances=chances)
+            alone.update(snapshot, t=float(index))
+            alone.draw(fresh, float(index))
+            assert picture(drawn) == picture(fresh), f"frame {index} of {len(snapshots)}"
+            compared += 1
+    assert compared > 20
+
+
+def test_panels_copied_while_the_table_was_live_never_reach_the_delayed_picture():
+    """A screen that has drawn hand after hand keeps copies of their panels; the picture on air during
+    the delay is still the one a screen given only the delayed snapshot draws."""
+    snapshots = dealt_snapshots(9, 3)
+    delay = 100.0
+    config = DisplayConfig(seat_names=samples.NAMES, broadcast_delay_s=delay)
+    chances = ChancesCache(compute=quick_chances)
+    screen = Screen(view=View.BROADCAST, config=config, chances=chances)
+    surface, alone_surface = pygame.Surface((800, 480)), pygame.Surface((800, 480))
+    for index, snapshot in enumerate(snapshots):  # one a second: the picture runs 100 snapshots behind
+        screen.update(snapshot, t=float(index))
+        screen.draw(surface, float(index))
+        if index >= delay and index % 9 == 0:
+            on_air = snapshots[index - round(delay)]
+            alone = Screen(view=View.BROADCAST, config=config, chances=chances)
+            alone.update(on_air, t=0.0)
+            alone.draw(alone_surface, delay)
+            assert picture(surface) == picture(alone_surface), f"frame {index}"
+
+
+@pytest.mark.parametrize("height", [57, 60, 131])
+def test_a_kept_card_face_is_the_face_drawn_in_place(height):
+    """Kept faces are blitted at any place, odd or even: every card, as if drawn there."""
+    width = cards.card_size(height)[0]
+    for card in [r + s for r in "23456789TJQKA" for s in "shdc"] + ["X1", "?7"]:
+        for left, top in ((3, 4), (4, 3), (7, 7), (10, 10)):
+            place = pygame.Rect(left, top, width, height)
+            kept, direct = pygame.Surface((160, 160)), pygame.Surface((160, 160))
+            kept.fill(theme.SEAT_FILL)
+            direct.fill(theme.SEAT_FILL)
+            CardPainter().face(kept, place, card, role=FaceRole.HOLE)
+            cards._draw_face(direct, place, card)
+            assert picture(kept) == picture(direct), (card, left, top)
