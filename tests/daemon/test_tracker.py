@@ -139,6 +139,8 @@ def test_players_rebuy_add_on_bust_out_and_seat_between_hands_only(table: Tracke
     assert table.request("/players", {"op": "unseat", "seat": 1}, cookie=cookie)[0] == 200
     assert table.request("/players", {"op": "seat", "seat": 5, "amount": "2,500"}, cookie=cookie)[0] == 200
     assert table.request("/players", {"op": "name", "seat": 5, "name": "Ann"}, cookie=cookie)[0] == 200
+    # As above: the core took the name before the page answered; its snapshot reaches the tracker just after.
+    table.wait(lambda: any(s["seat"] == 5 and s["name"] == "Ann" for s in _state(table, cookie)["seats"]))
     state = _state(table, cookie)
     assert [(s["seat"], s["name"], s["stack"]) for s in state["seats"]] == [
         (2, "", 1000), (3, "", 1500), (4, "", 1000), (5, "Ann", 2500)]
