@@ -116,22 +116,23 @@ class SessionReader:
         t = obj.get("t")
         if isinstance(t, bool) or not isinstance(t, NUMBER) or not 0 <= t <= MAX_T_S:
             raise ValueError(f"'t' must be a non-negative number of seconds (at most {MAX_T_S:g}), not {shown(t)}")
+        at = float(t)
         # Called by name, the commonest kinds first: a direct call, which mypyc compiles to a C call.
         if kind == "read":
-            return _read(obj, float(t))
+            return _read(obj, at)
         if kind == "button":
-            return _button(obj, float(t))
+            return _button(obj, at)
         if kind == "gone":
-            return _gone(obj, float(t))
+            return _gone(obj, at)
         if kind == "stacks":
-            return _stacks(obj, float(t))
+            return _stacks(obj, at)
         if kind == "seat":
-            return _seat(obj, float(t))
+            return _seat(obj, at)
         if kind == "level":
-            return _level(obj, float(t))
+            return _level(obj, at)
         if kind == "race":
-            return _race(obj, float(t))
-        return self._setup(obj, float(t))
+            return _race(obj, at)
+        return self._setup(obj, at)
 
     def _setup(self, obj: dict[str, Any], t: float) -> Setup:
         profile = _string(obj, "profile")
@@ -212,13 +213,8 @@ def _button(obj: dict[str, Any], t: float) -> Button:
         if button not in AMOUNT_ACTIONS:
             raise ValueError(f"'amount' goes with bet, raise or allin, not with {button}")
         amount = _chips(amount, "amount", least=1)
-    hand = obj.get("hand")
-    if hand is not None:
-        hand = _whole(hand, "hand")
-    count = obj.get("count")
-    if count is not None:
-        count = _whole(count, "count")
-    return Button(t=t, name=button, seat=seat, amount=amount, hand=hand, count=count)
+    return Button(t=t, name=button, seat=seat, amount=amount, hand=_optional_whole(obj, "hand"),
+                  count=_optional_whole(obj, "count"))
 
 
 def _button_name(obj: dict[str, Any]) -> ButtonName:
@@ -312,6 +308,11 @@ def _seat_number(value: Any, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEATS:
         raise ValueError(f"{key!r} must hold seat numbers 1..{MAX_SEATS}, not {shown(value)}")
     return value
+
+
+def _optional_whole(obj: dict[str, Any], key: str) -> int | None:
+    value = obj.get(key)
+    return None if value is None else _whole(value, key)
 
 
 def _whole(value: Any, key: str) -> int:

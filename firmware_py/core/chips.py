@@ -367,7 +367,7 @@ class HandChips:
             full = to >= self.min_to() or (size > 0 and 2 * (to - self.full_bet) >= size)
             if full:
                 base = self.full_bet if self.raise_rule == "double_full_bet" else self.current
-                self.increment = self.fixed_size() or max(to - base, self.level.big)
+                self.increment = size or max(to - base, self.level.big)
                 self.full_bet = to
                 self.pending = 0
                 self.bets += 1

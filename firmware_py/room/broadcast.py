@@ -49,6 +49,11 @@ TOURNAMENT_PUBLIC = ("title", "profile", "structure", "level", "next_level", "on
                      "places", "payouts", "winner", "hand_for_hand")
 
 
+def _public(state: dict[str, Any]) -> dict[str, Any]:
+    """The director's state as the picture may show it (TOURNAMENT_PUBLIC)."""
+    return {key: state.get(key) for key in TOURNAMENT_PUBLIC}
+
+
 def snapshot_from_broadcast(body: dict[str, Any] | BroadcastFeed) -> TableSnapshot:
     """The TableSnapshot a broadcast message describes (for the pygame broadcast view and the chances)."""
     if isinstance(body, BroadcastFeed):
@@ -389,10 +394,7 @@ class Production:
         """What the broadcast may show of the tournament now: the director's latest state older than the
         delay, reduced to the public part (level, players left, hand-for-hand, places and payouts, the winner)."""
         in_force = self._tournament_in_force(now)
-        if in_force is None:
-            return None
-        state = in_force[1]
-        return {key: state.get(key) for key in TOURNAMENT_PUBLIC}
+        return None if in_force is None else _public(in_force[1])
 
     def _tournament_in_force(self, now: float) -> tuple[float, dict[str, Any]] | None:
         delay = self.control.delay_s
@@ -505,7 +507,7 @@ class Production:
             return self._page[1]
         body: dict[str, Any] = {"table": control.feature, "chips": control.chips}
         body["on_air"] = None if shown is None else msgspec.to_builtins(reveal(shown, control.policy(control.feature)))
-        body["tournament"] = None if tournament is None else {k: tournament[1].get(k) for k in TOURNAMENT_PUBLIC}
+        body["tournament"] = None if tournament is None else _public(tournament[1])
         self._page = (key, body)
         return body
 
