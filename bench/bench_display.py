@@ -141,17 +141,21 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, 
     start = time.perf_counter()
     # (wall ms, the display thread's CPU ms, its ms waiting for a core, when it ended) per frame
     frames: list[tuple[float, float, float, float]] = []
+    first_frame = threading.Event()
+
+    def on_frame(_now: float, _frame: int) -> None:
+        frames.append((loop.last_frame_s * 1000, loop.last_frame_cpu_s * 1000, loop.last_frame_queued_s * 1000,
+                       time.perf_counter()))
+        first_frame.set()
+
     loop = (functools.partial(ProfiledLoop, keep=profile) if profile else QueueTimedLoop)(
-                          screen=screen, clock=lambda: time.perf_counter() - start,
-                          on_frame=lambda _now, _n: frames.append((loop.last_frame_s * 1000,
-                                                                   loop.last_frame_cpu_s * 1000,
-                                                                   loop.last_frame_queued_s * 1000,
-                                                                   time.perf_counter())))
+        screen=screen, clock=lambda: time.perf_counter() - start, on_frame=on_frame)
     later = [float("inf")]  # when the second hand's first event was posted
 
     def feeder() -> None:
         core = TableCore(profiles)
-        time.sleep(0.5)  # the first frame
+        first_frame.wait(600)  # start-up (the view's warm-up, then its first frame) is not dealing
+        time.sleep(0.5)
         for index, event in enumerate(events):
             if index == first_hand:
                 later[0] = time.perf_counter()
@@ -188,9 +192,12 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, 
 
 
 def _cold_start() -> None:
-    """Forget the fonts, glyphs, text and card faces an earlier run drew: every run starts as a screen does."""
-    for cached in (theme._font_at, theme._rendered, theme.text_size, theme.ink_top, cards.face_image):
+    """Forget the fonts, glyphs, text, card faces and shapes an earlier run drew: every run starts as a screen
+    does (its warm-up included)."""
+    for cached in (theme._font_at, theme._rendered, theme.text_size, theme.ink_top, theme._glyph_top,
+                   theme._shape, cards.face_image):
         cached.cache_clear()
+    theme._SIZES_OPENED.clear()
 
 
 def _run_queue_s() -> float:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pygame
 
-from display.broadcast import PanelImages, broadcast_frame, render_broadcast
+from display.broadcast import PanelImages, broadcast_frame, render_broadcast, warm_up
 from display.cards import CardPainter
 from display.chances import ChancesCache
 from display.delay import DelayedSnapshots
@@ -82,6 +82,13 @@ class Screen:
             self.delayed.push(snapshot.t if t is None else t, snapshot)
         if self.view == View.BROADCAST:
             self.chances.prefetch(snapshot)  # computed while it waits for the delay: on air it is ready
+
+    def warm_up(self, size: tuple[int, int]) -> None:
+        """Before the first frame: the broadcast view rehearses its pictures off screen at `size`, so the first
+        hand on air is not the first sight of every text size and card face (`display.broadcast.warm_up`
+        says why). Seconds under qemu, once; the other views draw too little to need it."""
+        if self.view == View.BROADCAST:
+            warm_up(size, config=self.config)
 
     def draw(self, surface: pygame.Surface, now: float) -> None:
         if self.view == View.VENUE:
@@ -172,6 +179,9 @@ class DisplayLoop:
 
     def run(self) -> None:
         try:
+            surface = pygame.display.get_surface()
+            if surface is not None:
+                self.screen.warm_up(surface.get_size())
             self._run()
         finally:
             self.screen.chances.close()
