@@ -111,12 +111,14 @@ def idle(size: tuple[int, int], seconds: float, *, level_clock: bool) -> dict[st
 
 
 def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, ready: bool = False,
-                event_gap_s: float = 0.02, profile: int = 0) -> dict[str, float]:
+                event_gap_s: float = 0.02, profile: int = 0, worker_cpu: int | None = None) -> dict[str, float]:
     """Every frame's draw-and-flip time on the broadcast view (no delay) while a dealer bot deals
     `hands` hands at `seats` seats, one event every `event_gap_s`: each deal needs new win chances,
     computed in the worker process (`worker`) or, as before, inside the frame. `ready`: every deal's
     chances are computed before the dealing starts (no worker runs beside the frames: what the frame
-    costs when nothing else in the appliance competes for the processor)."""
+    costs when nothing else in the appliance competes for the processor). `profile`: each frame is profiled
+    (cProfile, which slows it) and the `profile` frames with the most CPU are printed. `worker_cpu`: the
+    chances worker runs on that core alone (`--pin`)."""
     pygame.display.init()
     pygame.font.init()
     pygame.display.set_mode(size)
@@ -132,6 +134,9 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, 
     _cold_start()
     config = DisplayConfig(broadcast_delay_s=0, allow_zero_delay=True)
     chances = ChancesCache(background=worker and not ready)
+    if worker_cpu is not None:
+        for process in (getattr(chances._worker, "_processes", None) or {}).values():
+            os.sched_setaffinity(process.pid, {worker_cpu})
     if ready:
         core = TableCore(profiles)
         for event in events:
@@ -285,7 +290,13 @@ def main() -> int:
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="profile every frame (cProfile) and print the N frames with the most CPU")
     parser.add_argument("--seats", type=int, nargs="+", default=[9, 10], help="the frame rows' seats")
+    parser.add_argument("--pin", metavar="FRAME,WORKER", default="",
+                        help="run the frames (this process) on core FRAME and the chances worker on core WORKER "
+                             "(Linux): the Pi's spare cores stood in for on a shared host, e.g. --pin 0,1")
     args = parser.parse_args()
+    frame_cpu, worker_cpu = (int(cpu) for cpu in args.pin.split(",")) if args.pin else (None, None)
+    if frame_cpu is not None:
+        os.sched_setaffinity(0, {frame_cpu})  # before any thread starts: they all inherit it
     results: dict[str, object] = {
         "machine": platform.machine(), "python": platform.python_version(),
         "sdl_driver": os.environ["SDL_VIDEODRIVER"], "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
@@ -312,10 +323,12 @@ def main() -> int:
     for seats in args.seats:
         for mode, worker, ready in modes:
             load = _load_average()
-            stats = frame_times((800, 480), seats, args.hands, worker=worker, ready=ready, profile=args.profile)
+            stats = frame_times((800, 480), seats, args.hands, worker=worker, ready=ready, profile=args.profile,
+                                worker_cpu=worker_cpu)
             stats["load_average"] = load
             results[f"broadcast_frames_{seats}_seats_{mode}"] = stats
-            rows.append((f"broadcast frame, {seats} seats, chances {where[mode]}",
+            pinned = f", pinned: frames on core {frame_cpu}, worker on {worker_cpu}" if args.pin else ""
+            rows.append((f"broadcast frame, {seats} seats, chances {where[mode]}{pinned}",
                          f"max {stats['max_ms']:.1f} ms",
                          f"p99 {stats['p99_ms']:.1f} ms, median {stats['median_ms']:.1f} ms, "
                          f"{stats['over_budget']} of {stats['frames']} over {FRAME_BUDGET_MS:g} ms; "
