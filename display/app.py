@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import threading
@@ -182,6 +183,12 @@ class DisplayLoop:
             surface = pygame.display.get_surface()
             if surface is not None:
                 self.screen.warm_up(surface.get_size())
+            # Start-up is over: what lives now (modules, profiles, fonts, the warm-up's images) lives as long as
+            # the process. Frozen, it is no longer walked by the collector's full collections, which took 60 to
+            # 250 ms under qemu, in whichever thread allocated, and held a frame (as its own CPU, or waiting for
+            # the GIL).
+            gc.collect()
+            gc.freeze()
             self._run()
         finally:
             self.screen.chances.close()

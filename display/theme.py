@@ -117,7 +117,7 @@ def _coverage(path: Path) -> Any:
 
 def _runs(text: str) -> list[tuple[Path, str]]:
     """`text` cut into runs that one font draws whole (so kerning and shaping work within each)."""
-    if text.isascii():
+    if text.isascii() or max(text) < "\u0250":  # Latin (a name, "·"): the primary font draws it all
         return [(PRIMARY_FONT, text)] if text else []
     runs: list[tuple[Path, str]] = []
     for char in text:
@@ -250,6 +250,7 @@ def wrap(text: str, size: int, max_width: int, max_lines: int) -> list[str]:
     return lines[:max_lines]
 
 
+@functools.lru_cache(maxsize=1024)
 def _ellipsize(text: str, size: int, max_width: int) -> str:
     while len(text) > 1 and text_size(text + "…", size)[0] > max_width:
         text = text[:-1]
