@@ -395,8 +395,7 @@ class Daemon:
         except ValueError:
             return False
         want = self.config.setup()
-        room = getattr(self.config, "room", None)
-        if room is not None and room.tournament and isinstance(last, Setup):  # seats and button: the director's
+        if self.config.in_tournament and isinstance(last, Setup):  # seats and button: the director's
             last = replace(last, seats=want.seats, button=want.button)
         return isinstance(last, Setup) and (last.profile, last.seats, last.in_play, tuple(last.deck_files)) == (
             want.profile, want.seats, want.in_play, tuple(want.deck_files))
@@ -512,8 +511,7 @@ class Daemon:
         """A `level` line before each `new_hand` that starts a new blind level, when chips are counted (a
         starting stack in the table file, or stacks given on the way); a chip-free journal gets none."""
         schedule = self.config.schedule
-        room = getattr(self.config, "room", None)
-        if schedule is None or (room is not None and room.tournament):
+        if schedule is None or self.config.in_tournament:
             return events  # a tournament's level is the director's (room/tournament_table.py), not the table file's
         counting = bool(self.config.starting_stack) or self.core.counts_chips
         out: list[Event] = []
