@@ -494,9 +494,17 @@ class Daemon:
             self._ack(f"ack {seq} {line_of(event)}")
             if isinstance(event, Setup):
                 self._setup_line = line_of(event)
-        hand = self.core.hand_number
+        hand = shown = self.core.hand_number
+        raced = False
         for event in batch:
+            if (isinstance(event, Button) and event.name is ButtonName.NEW_HAND
+                    and (self.core.hand_number != shown or raced)):
+                # A hand (or a chip race) ended in this batch: the listeners see the table between hands before
+                # the next deal, however fast the dealer was. The room's table side reports each from that picture.
+                self._publish()
+                shown, raced = self.core.hand_number, False
             outcome = self._feed(event)
+            raced = raced or isinstance(event, Race)
             awaited = self._awaited.pop(id(event), None)
             if awaited is not None and not awaited.verdict.done():
                 if isinstance(outcome, Outcome):
