@@ -199,10 +199,12 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, 
 def _cold_start() -> None:
     """Forget the fonts, glyphs, text, card faces and shapes an earlier run drew: every run starts as a screen
     does (its warm-up included)."""
-    for cached in (theme._font_at, theme._rendered, theme.text_size, theme.ink_top, theme._glyph_top,
-                   theme._shape, cards.face_image):
-        cached.cache_clear()
-    theme._SIZES_OPENED.clear()
+    for module, name in ((theme, "_font_at"), (theme, "_rendered"), (theme, "text_size"), (theme, "ink_top"),
+                         (theme, "_glyph_top"), (theme, "_shape"), (theme, "_ellipsize"), (cards, "face_image")):
+        cached = getattr(module, name, None)  # (an older display/, to compare with, lacks some)
+        if cached is not None:
+            cached.cache_clear()
+    getattr(theme, "_SIZES_OPENED", set()).clear()
 
 
 def _run_queue_s() -> float:
