@@ -201,9 +201,9 @@ def _cold_start() -> None:
     does (its warm-up included)."""
     for module, name in ((theme, "_font_at"), (theme, "_rendered"), (theme, "text_size"), (theme, "ink_top"),
                          (theme, "_glyph_top"), (theme, "_shape"), (theme, "_ellipsize"), (cards, "face_image")):
-        cached = getattr(module, name, None)  # (an older display/, to compare with, lacks some)
-        if cached is not None:
-            cached.cache_clear()
+        clear = getattr(getattr(module, name, None), "cache_clear", None)  # (an older display/ lacks some)
+        if clear is not None:
+            clear()
     getattr(theme, "_SIZES_OPENED", set()).clear()
 
 
