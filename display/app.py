@@ -74,6 +74,7 @@ class Screen:
         self.keyed = ""  # the amount the dealer is keying on the USB keypad (the venue view shows it)
         self.pairing = ""  # the action tracker's pairing code (the venue view shows it)
         self.tournament: TournamentNotice | None = None  # the director's word to this table (the venue view)
+        self.tournament_at = 0.0  # session time when it came: its level clock counts down from there
 
     def update(self, snapshot: TableSnapshot, *, t: float | None = None) -> None:
         """A new live snapshot, taken at session time `t` (its own `t` by default)."""
@@ -86,7 +87,8 @@ class Screen:
     def draw(self, surface: pygame.Surface, now: float) -> None:
         if self.view == View.VENUE:
             render_venue(surface, self.live, now=now, config=self.config, painter=self.painter,
-                         keyed=self.keyed, pairing=self.pairing, tournament=self.tournament)
+                         keyed=self.keyed, pairing=self.pairing, tournament=self.tournament,
+                         tournament_left=self._tournament_left(now))
             return
         if self.view == View.OPERATOR:
             render_operator(surface, self.live, operator=self.operator, on_air=on_air_lines(self.delayed, now))
@@ -100,16 +102,27 @@ class Screen:
         ticks: list[float] = []
         if self.view == View.VENUE:
             level = self.config.level_at(now)
-            if level.seconds_left is not None:
+            left = self._tournament_left(now)
+            if left is None and level.seconds_left is not None:  # in a tournament the file's schedule is not shown
                 ticks.append(_next_boundary(now, level.seconds_left))
             clock = self.live.clock if self.live is not None else None
             if clock is not None and clock_remaining(clock, now) > 0:
                 ticks.append(_next_boundary(now, clock_remaining(clock, now)))
+            if left and self.tournament is not None and self.tournament.running:
+                ticks.append(_next_boundary(now, left))
         else:
             release = self.delayed.next_release(now)
             if release is not None:
                 ticks.append(_next_boundary(now, release - now))
         return min(ticks) if ticks else None
+
+
+    def _tournament_left(self, now: float) -> float | None:
+        """Seconds left in the director's level or break at session time `now`; None outside a tournament."""
+        notice = self.tournament
+        if notice is None or not notice.level:
+            return None
+        return notice.seconds_left(max(0.0, now - self.tournament_at))
 
 
 class DisplayLoop:
@@ -162,6 +175,7 @@ class DisplayLoop:
 
     def post_tournament(self, notice: TournamentNotice) -> None:
         """What the tournament director tells this table (thread-safe): the venue view shows it."""
+        self.screen.tournament_at = self.clock()
         self.screen.tournament = notice
         self._keyed_changed = True
         self._wake.set()

@@ -26,12 +26,13 @@ STATE_LABELS = {
 
 def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now: float,
                  config: DisplayConfig, painter: CardPainter, keyed: str = "", pairing: str = "",
-                 tournament: TournamentNotice | None = None) -> None:
+                 tournament: TournamentNotice | None = None, tournament_left: float | None = None) -> None:
     """Draw the venue view of `snapshot` at session time `now` over the whole of `surface`.
 
     `keyed` is the amount the dealer is keying on the keypad, shown until the action key sends it;
     `pairing` the action tracker's pairing code, shown while no one is to act; `tournament` what the
-    director tells this table (hand-for-hand, a hold on the next deal, players called by name).
+    director tells this table (hand-for-hand, a hold on the next deal, players called by name), and
+    `tournament_left` the seconds left in the director's level (or break) by this screen's clock.
     """
     width, height = surface.get_size()
     scale = Scale(width, height)
@@ -42,7 +43,8 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
     rows = strip_rows(tournament)
     layout = venue_layout(width, height, places=places, strip_rows=rows)
     surface.fill(theme.BACKGROUND)
-    draw_top_bar(surface, layout.top_bar, snapshot, now=now, config=config, tournament=tournament)
+    draw_top_bar(surface, layout.top_bar, snapshot, now=now, config=config, tournament=tournament,
+                 tournament_left=tournament_left)
     if tournament is not None and layout.strip is not None:
         draw_tournament_strip(surface, layout.strip, tournament)
     felt = layout.table.inflate(scale.px(10), scale.px(10))
@@ -251,10 +253,11 @@ def pot_text(snapshot: TableSnapshot) -> str:
 
 
 def draw_top_bar(surface: pygame.Surface, rect: pygame.Rect, snapshot: TableSnapshot | None, *,
-                 now: float, config: DisplayConfig, tournament: TournamentNotice | None = None) -> None:
+                 now: float, config: DisplayConfig, tournament: TournamentNotice | None = None,
+                 tournament_left: float | None = None) -> None:
     """Blind level and its time left, the hand number, the house rules in force. In a tournament the level is
-    the director's (between hands its blinds for the next deal; its clock is the director's, so the table
-    file's schedule is not shown)."""
+    the director's (between hands its blinds for the next deal) and so is its clock (`tournament_left`, counted
+    down from the director's last word; a break says so), so the table file's schedule is not shown."""
     pygame.draw.rect(surface, (6, 8, 12), rect)
     size = round(rect.height * 0.62)
     pad = round(rect.height * 0.25)
@@ -267,6 +270,9 @@ def draw_top_bar(surface: pygame.Surface, rect: pygame.Rect, snapshot: TableSnap
     left = f"Level {level_number or level.number}  {stakes}"
     if level.seconds_left is not None and not level_number:
         left += f"  {theme.mmss(level.seconds_left)}"
+    elif tournament is not None and level_number and tournament_left is not None:
+        clock = theme.mmss(tournament_left)
+        left = f"BREAK  {clock}" if tournament.on_break else f"{left}  {clock}"
     drawn = theme.draw_text(surface, left, size, theme.ACCENT, (pad, rect.centery),
                             anchor="midleft", max_width=rect.width // 2 - pad)
     if snapshot is None:

@@ -395,8 +395,7 @@ class Daemon:
         except ValueError:
             return False
         want = self.config.setup()
-        room = getattr(self.config, "room", None)
-        if room is not None and room.tournament and isinstance(last, Setup):  # seats and button: the director's
+        if self.config.in_tournament and isinstance(last, Setup):  # seats and button: the director's
             last = replace(last, seats=want.seats, button=want.button)
         return isinstance(last, Setup) and (last.profile, last.seats, last.in_play, tuple(last.deck_files)) == (
             want.profile, want.seats, want.in_play, tuple(want.deck_files))
@@ -495,9 +494,17 @@ class Daemon:
             self._ack(f"ack {seq} {line_of(event)}")
             if isinstance(event, Setup):
                 self._setup_line = line_of(event)
-        hand = self.core.hand_number
+        hand = shown = self.core.hand_number
+        raced = False
         for event in batch:
+            if (isinstance(event, Button) and event.name is ButtonName.NEW_HAND
+                    and (self.core.hand_number != shown or raced)):
+                # A hand (or a chip race) ended in this batch: the listeners see the table between hands before
+                # the next deal, however fast the dealer was. The room's table side reports each from that picture.
+                self._publish()
+                shown, raced = self.core.hand_number, False
             outcome = self._feed(event)
+            raced = raced or isinstance(event, Race)
             awaited = self._awaited.pop(id(event), None)
             if awaited is not None and not awaited.verdict.done():
                 if isinstance(outcome, Outcome):
@@ -512,8 +519,7 @@ class Daemon:
         """A `level` line before each `new_hand` that starts a new blind level, when chips are counted (a
         starting stack in the table file, or stacks given on the way); a chip-free journal gets none."""
         schedule = self.config.schedule
-        room = getattr(self.config, "room", None)
-        if schedule is None or (room is not None and room.tournament):
+        if schedule is None or self.config.in_tournament:
             return events  # a tournament's level is the director's (room/tournament_table.py), not the table file's
         counting = bool(self.config.starting_stack) or self.core.counts_chips
         out: list[Event] = []

@@ -87,6 +87,12 @@ class TableConfig:
         """`[room]`: publishing to the room's broker (off when None)."""
         return cast("RoomConfig | None", self.extensions.get("room"))
 
+    @property
+    def in_tournament(self) -> bool:
+        """`[room] tournament = true`: the director's level, seats and button rule this table, not this file."""
+        room = self.room
+        return room is not None and room.tournament
+
     def setup(self, t: float = 0.0) -> Setup:
         """The session's `setup` event for this configuration."""
         return replace(self.game, t=t)

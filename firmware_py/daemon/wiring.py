@@ -151,8 +151,7 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
     sensors = EmulatedSensors(config.hardware, queue=daemon.queue, clock=daemon.clock)
     other = next((d for d in config.game.decks if d.name != config.game.in_play), None)
     game = config.game
-    room = getattr(config, "room", None)
-    tournament = room is not None and room.tournament
+    tournament = config.in_tournament
     cell: list[Any] = [None]  # the dealer, once made
     acts = stream(profile=config.profiles[game.profile], seats=game.seats, button=game.button,
                   deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,

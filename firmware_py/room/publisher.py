@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from firmware_py.core.engine import TableCore
+from firmware_py.core.events import Button, ButtonName, Seat, Setup, Stacks
 from firmware_py.daemon.export import HandCutter, HandRecord, Step, hand_history
 from firmware_py.extensions import Extension, Registry
 from firmware_py.room.feed import BroadcastFeed, FeedBuilder, picture_key
@@ -149,6 +150,8 @@ class RoomPublisher:
                  level_at: Callable[[float], tuple[int, float | None]] | None = None) -> None:
         self.config = config
         self.names = dict(names or {})  # the players' names by seat, for the hands' PHH
+        self._file_names = dict(self.names)  # the table file's ([display.seat_names])
+        self._renamed: dict[int, str] | None = None  # a tournament's names, from the next seating line on
         self.journal_path = journal_path
         self.session = session
         self.base_dir = base_dir
@@ -445,6 +448,12 @@ class RoomPublisher:
         self._send_state(faults)
         return len(rows) == ROWS_PER_PASS
 
+    def rename(self, names: Mapping[int, str]) -> None:
+        """A tournament's players by seat, as the director has the field (from any thread). They name the seats in
+        the broadcast feed and the hands' PHH from the next journal line that seats players or deals a hand: the
+        director moves players only between hands, and this thread may still be sending the hand before."""
+        self._renamed = {**self._file_names, **names}
+
     def _apply(self, seq: int, line: str, *, publish: bool) -> None:
         self.cursor = seq
         try:
@@ -454,6 +463,12 @@ class RoomPublisher:
             return
         if event is None:
             return
+        renamed = self._renamed
+        if renamed is not None and (isinstance(event, Setup | Seat | Stacks)
+                                    or (isinstance(event, Button) and event.name is ButtonName.NEW_HAND)):
+            self._renamed = None
+            self.names = renamed
+            self.feed.names = dict(renamed)
         try:
             step = self.hands.feed(event)
         except ValueError:
@@ -570,6 +585,7 @@ def attach_publisher(daemon: Daemon, journal: Journal) -> RoomPublisher | None:
                 daemon.display.post_tournament(notice)
 
         follower.on_notice.append(show)
+        follower.on_notice.append(lambda notice: publisher.rename(dict(notice.names)))  # the feed's and PHH's names
     return publisher
 
 

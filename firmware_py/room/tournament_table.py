@@ -146,7 +146,8 @@ class TableFollower:
                                        calls=calls, names=tuple(sorted(self.names.items())),
                                        level=state.level.number, blinds=Stakes(
                                            small=state.level.small, big=state.level.big, ante=state.level.ante,
-                                           bb_ante=state.level.bb_ante).label())
+                                           bb_ante=state.level.bb_ante).label(),
+                                       remaining_s=state.remaining_s, running=state.running, on_break=state.on_break)
 
     def all_in_report(self, snap: TableSnapshot) -> TableReport | None:
         """During hand-for-hand, an all in called in this hand (once a hand): the director holds the others."""
@@ -440,7 +441,8 @@ class TournamentTable:
             if notice == before:
                 return
             self._notice = notice
-            self.notice_version += 1
+            if notice.to_json() != before.to_json():  # the state topic's part (not the level's clock, which ticks)
+                self.notice_version += 1
         if notice.hand_for_hand != before.hand_for_hand:
             logger.info("tournament: hand-for-hand %s", "started" if notice.hand_for_hand else "ended")
         if notice.hold != before.hold:

@@ -24,6 +24,15 @@ class TournamentNotice:
     names: tuple[tuple[int, str], ...] = ()  # seat -> the player's name, as the director has the field
     level: int = 0  # the director's level number (its blinds reach the table as the core's level) ...
     blinds: str = ""  # ... and its blinds, for the next deal ('200/400 ante 50')
+    # The director's clock when it sent this: seconds left in the level (or the break), and whether it runs.
+    # The venue screen counts down from it by its own clock, as the director's page does.
+    remaining_s: float = 0.0
+    running: bool = False
+    on_break: bool = False
+
+    def seconds_left(self, elapsed: float) -> float:
+        """Seconds left in the level or break, `elapsed` seconds after the director's state arrived."""
+        return max(0.0, self.remaining_s - (elapsed if self.running else 0.0))
 
     def name(self, seat: int) -> str | None:
         return next((name for s, name in self.names if s == seat), None)

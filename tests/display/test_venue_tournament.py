@@ -6,13 +6,15 @@ docs/tournament.md shows."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
 import pygame
+from pictures import recorded_text
 
 from display import theme
-from display.app import Screen, View
+from display.app import DisplayLoop, Screen, View
 from display.display_config import DisplayConfig
 from display.layout import table_places, venue_layout
 from display.render import save_png
@@ -42,7 +44,7 @@ def notice(*, hold: bool = True, calls: tuple[str, ...] = (CALL,)) -> Tournament
     all_in = ("t03",) if hold else ()
     words, rule = hold_words("t01", hold="all in called at t03" if hold else "", hand_for_hand=True, all_in=all_in)
     return TournamentNotice(hand_for_hand=True, hold=words, hold_rule=rule, all_in=all_in, calls=calls, names=NAMES,
-                            level=7, blinds="200/400 ante 50")
+                            level=7, blinds="200/400 ante 50", remaining_s=754.0, running=True)
 
 
 def picture(snap: TableSnapshot, told: TournamentNotice | None, size: tuple[int, int] = (800, 480)) -> pygame.Surface:
@@ -85,8 +87,6 @@ def test_wfp_dealer_all_in_bubble_the_held_table_is_told_not_to_deal_and_why() -
 
 
 def test_the_venue_screen_names_the_players_as_the_director_has_the_field() -> None:
-    import dataclasses  # noqa: PLC0415
-
     snap = between_hands()
     told = notice(hold=False)
     named, unnamed = picture(snap, told), picture(snap, dataclasses.replace(told, names=()))
@@ -107,8 +107,6 @@ def test_the_venue_screen_names_the_players_as_the_director_has_the_field() -> N
 def test_the_daemon_screen_takes_the_notice_from_any_thread() -> None:
     import threading  # noqa: PLC0415
 
-    from display.app import DisplayLoop  # noqa: PLC0415
-
     screen = Screen(view=View.VENUE, config=DisplayConfig())
     loop = DisplayLoop(screen=screen, clock=lambda: 0.0)
     told = notice()
@@ -121,3 +119,38 @@ def test_the_daemon_screen_takes_the_notice_from_any_thread() -> None:
     surface = pygame.Surface((800, 480))
     screen.draw(surface, 0.0)
     assert share_of(surface, board_area((800, 480), 2), theme.NOTICE) > 0.5
+
+
+def test_the_venue_screen_counts_down_the_directors_level_by_its_own_clock() -> None:
+    now = [100.0]
+    screen = Screen(view=View.VENUE, config=DisplayConfig())
+    loop = DisplayLoop(screen=screen, clock=lambda: now[0])
+    screen.update(between_hands())
+    told = dataclasses.replace(notice(hold=False, calls=()), remaining_s=605.0)
+    loop.post_tournament(told)  # the director's state came at session time 100
+
+    def top_bar(at: float) -> list[str]:
+        with recorded_text() as drawn:
+            screen.draw(pygame.Surface((800, 480)), at)
+        return [text for text in drawn.texts if text.startswith(("Level", "BREAK"))]
+
+    assert top_bar(100.0) == ["Level 7  200/400 ante 50  10:05"]
+    assert top_bar(161.5) == ["Level 7  200/400 ante 50  9:03"]  # 61.5 s later by the screen's own clock
+    assert top_bar(800.0) == ["Level 7  200/400 ante 50  0:00"]  # run out: the director's next state moves on
+    tick = screen.next_tick(161.5)
+    assert tick is not None and 161.5 < tick <= 162.5  # redrawn when the next whole second shows
+
+    loop.post_tournament(dataclasses.replace(told, running=False))  # paused by the director: the clock stands
+    assert top_bar(500.0) == ["Level 7  200/400 ante 50  10:05"]
+    assert screen.next_tick(500.0) is None
+    now[0] = 200.0
+    loop.post_tournament(dataclasses.replace(told, remaining_s=300.0, on_break=True))
+    assert top_bar(230.0) == ["BREAK  4:30"]
+
+
+def test_a_ticking_director_clock_does_not_send_the_tables_state_again() -> None:
+    """The state topic carries the table's tournament part (hold, hand-for-hand, calls), not the level's clock:
+    a director's state that only moves the clock changes what the venue screen counts from, and nothing else."""
+    told = notice()
+    ticked = TournamentNotice(**{**{f: getattr(told, f) for f in told.__slots__}, "remaining_s": 42.0})
+    assert ticked != told and ticked.to_json() == told.to_json()

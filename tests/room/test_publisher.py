@@ -221,3 +221,27 @@ def test_broker_outage_queues_in_the_journal_and_catches_up_in_order(tmp_path: P
     deduped = list(dict.fromkeys(got))
     assert deduped == sorted(deduped)  # and in order, once duplicates (which carry the same seq) are dropped
     assert listener.of("state")[-1]["digest"] == final["digest"]
+
+
+def test_a_tournament_names_the_seats_in_the_feed_and_phh_from_the_next_deal(tmp_path: Path) -> None:
+    """The director's field names the players (a moved player arrives by name), not the table file; the names
+    change where the journal seats players or deals the next hand, never under the hand being sent."""
+    source = tmp_path / "source.sqlite3"
+    simulate(table_file(tmp_path, port=free_port(), extra="broadcast = false"), source, hands=3)
+    with Journal.open(source) as journal:
+        lines = [row.line for row in journal.rows()]
+    config = load_table_config(table_file(tmp_path, port=free_port()), with_display=False)
+    publisher = RoomPublisher(config.room, journal_path=tmp_path / "live.sqlite3", session="s",
+                              profiles=config.profiles, base_dir=ROOT / "config", names={1: "Seat one", 2: "Seat two"})
+    new_hands = [n for n, line in enumerate(lines) if '"new_hand"' in line]
+    first_deal, second_deal = new_hands[0], new_hands[1]
+    for seq, line in enumerate(lines[:first_deal + 1], start=1):
+        publisher._apply(seq, line, publish=False)
+    publisher.rename({1: "Ana Weiss"})  # the director's state came during the first hand
+    for seq, line in enumerate(lines[first_deal + 1:second_deal], start=first_deal + 2):
+        publisher._apply(seq, line, publish=False)
+    assert publisher.names == {1: "Seat one", 2: "Seat two"}  # the first hand is still named as it was dealt
+    assert publisher.feed.name(1) == "Seat one"
+    publisher._apply(second_deal + 1, lines[second_deal], publish=False)
+    assert publisher.names == {1: "Ana Weiss", 2: "Seat two"}  # the director's name, the file's where it has none
+    assert publisher.feed.name(1) == "Ana Weiss"
