@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from firmware_py.core.game import Structure
 from firmware_py.core.pots import Pot
@@ -26,7 +27,7 @@ from firmware_py.core.pots import Pot
 __all__ = ["NO_LIMIT", "RAISE_RULES", "HandChips", "Limits", "Pot", "Problem", "Stakes", "TableChips", "Wager",
            "grouped"]
 
-RAISE_RULES = ("increment", "double_faced", "double_full_bet")
+RAISE_RULES: Final = ("increment", "double_faced", "double_full_bet")
 
 
 def grouped(chips: int) -> str:
@@ -70,7 +71,7 @@ class Limits:
     cap_heads_up: bool = False  # fixed limit: the cap holds heads-up too (else raising is unlimited there)
 
 
-NO_LIMIT = Limits()
+NO_LIMIT: Final = Limits()
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

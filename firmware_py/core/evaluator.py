@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
+from typing import Final
 
 from firmware_py.core.cards import RANKS, SUITS
 from firmware_py.core.game import HandRule
@@ -22,30 +23,30 @@ except ImportError:  # pragma: no cover - depends on the installed phevaluator
 
 # phevaluator numbers cards rank * 4 + suit, suits in the order clubs, diamonds, hearts, spades.
 _PH_SUITS = "cdhs"
-CARD_IDS: dict[str, int] = {rank + suit: r * 4 + _PH_SUITS.index(suit)
+CARD_IDS: Final[dict[str, int]] = {rank + suit: r * 4 + _PH_SUITS.index(suit)
                             for r, rank in enumerate(RANKS) for suit in SUITS}
-_RANK_BY_SIZE: dict[int, Callable[..., int]] = {5: evaluate_5cards, 6: evaluate_6cards, 7: evaluate_7cards}
-_RANK_ORDER = {rank: index for index, rank in enumerate(RANKS)}
+_RANK_BY_SIZE: Final[dict[int, Callable[..., int]]] = {5: evaluate_5cards, 6: evaluate_6cards, 7: evaluate_7cards}
+_RANK_ORDER: Final = {rank: index for index, rank in enumerate(RANKS)}
 RANK_7: Callable[[int, int, int, int, int, int, int], int] = evaluate_7cards
 """Rank of seven card ids (`card_id`): lower is better. The inner loop of the win chances."""
 RANK_OMAHA: Callable[..., int] = evaluate_omaha_cards
 """Rank of five board card ids then four hole card ids, exactly two from the hand: lower is better."""
 
-RANK_NAMES = {
+RANK_NAMES: Final = {
     "2": ("two", "twos"), "3": ("three", "threes"), "4": ("four", "fours"), "5": ("five", "fives"),
     "6": ("six", "sixes"), "7": ("seven", "sevens"), "8": ("eight", "eights"), "9": ("nine", "nines"),
     "T": ("ten", "tens"), "J": ("jack", "jacks"), "Q": ("queen", "queens"), "K": ("king", "kings"),
     "A": ("ace", "aces"),
 }
 # phevaluator ranks 1 (royal flush) to 7462 (seven high); category upper bounds, best first.
-_CATEGORIES = (
+_CATEGORIES: Final = (
     (10, "straight flush"), (166, "four of a kind"), (322, "full house"), (1599, "flush"),
     (1609, "straight"), (2467, "three of a kind"), (3325, "two pair"), (6185, "pair"), (7462, "high card"),
 )
 
 # How each category is said: `one`/`many` name the top rank (the most cards, then the highest),
 # `next` the second.
-_WORDS = {
+_WORDS: Final = {
     "four of a kind": "four of a kind, {many}",
     "full house": "full house, {many} full of {next}",
     "flush": "flush, {one} high",
