@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from firmware_py.core.rulings import Street
 
-BOARD_NEEDED = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
-POSITION_STREET = {1: Street.FLOP, 2: Street.FLOP, 3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}  # board1..5
-STREET_ORDER = {street: order for order, street in enumerate(Street)}  # preflop 0 .. river 3, as declared
-NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
-UNKNOWN_BURN = "?"  # a burn put back on the deck without the core knowing which card it was
+BOARD_NEEDED: Final = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+POSITION_STREET: Final = {1: Street.FLOP, 2: Street.FLOP, 3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}  # board1..5
+STREET_ORDER: Final = {street: order for order, street in enumerate(Street)}  # preflop 0 .. river 3, as declared
+NEXT_STREET: Final = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
+UNKNOWN_BURN: Final = "?"  # a burn put back on the deck without the core knowing which card it was
 
 # Made at every hand and street (and copied at the hand's undo checkpoint): `__init__` written out for
 # mypyc, a container left out (None) starting empty; see the note in hand.py.

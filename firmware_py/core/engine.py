@@ -14,7 +14,7 @@ import copyreg
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
 from firmware_py.core import (  # the routing to the rule handlers, and the modules whose records pickle by constructor
     board,
@@ -40,10 +40,10 @@ from firmware_py.core.rulings import Notice, NoticeKind, Ruling
 from firmware_py.core.snapshot import TableSnapshot, snapshot_of
 from firmware_py.core.state import SAVED, SHARED, TableState
 
-UNDO_HANDS = 3  # hand boundaries whose state is kept: undo reaches back into the last two hands
+UNDO_HANDS: Final = 3  # hand boundaries whose state is kept: undo reaches back into the last two hands
 
 
-_FROZEN_TYPES: dict[type, bool] = {}  # per type: nothing mutates its values in place (tuples: see items)
+_FROZEN_TYPES: Final[dict[type, bool]] = {}  # per type: nothing mutates its values in place (tuples: see items)
 
 
 def _frozen_type(kind: type) -> bool:
@@ -73,7 +73,7 @@ def _shared(items: Iterable[object]) -> bool:
     return tuple not in kinds and all(map(_frozen_type, kinds))
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}  # per dataclass type: its field names
+_FIELDS: Final[dict[type, tuple[str, ...]]] = {}  # per dataclass type: its field names
 
 
 def _clone(value: Any) -> Any:
@@ -139,7 +139,7 @@ class Outcome:
         object.__setattr__(self, "notices", notices)
 
 
-NOTHING = Outcome()
+NOTHING: Final = Outcome()
 
 
 class TableCore:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from firmware_py.core.vocab import Cause
 
@@ -40,8 +40,8 @@ class RulingKind(StrEnum):
 
 
 # Rulings about a card that lies face down (dealt to a player, or to become the burn): not named in public.
-FACE_DOWN = frozenset({RulingKind.EXTRA_CARD})
-FACE_DOWN_CAUSES = frozenset({Cause.TWO_EXTRA, Cause.OUT_OF_SEQUENCE, Cause.WRONG_COUNT})
+FACE_DOWN: Final = frozenset({RulingKind.EXTRA_CARD})
+FACE_DOWN_CAUSES: Final = frozenset({Cause.TWO_EXTRA, Cause.OUT_OF_SEQUENCE, Cause.WRONG_COUNT})
 
 
 class Street(StrEnum):
