@@ -37,9 +37,10 @@ else:
         # pip first asks the backend what the build needs (PEP 517): setuptools answers with
         # setup_requires, pip installs them in the build environment and runs this file again.
         # mypyc type-checks what it compiles, so the build environment also needs the libraries the
-        # compiled modules import with their types: orjson (session.py; it ships its stubs).
+        # compiled modules import with their types: orjson and msgspec (session.py and the schema it
+        # decodes with, session_schema.py, which stays interpreted; both ship their types).
         # phevaluator has none (pyproject.toml's mypy section ignores it), so it is not needed here.
-        setup(setup_requires=["mypy>=1.10", "orjson>=3.8"])
+        setup(setup_requires=["mypy>=1.10", "orjson>=3.8", "msgspec>=0.18"])
     else:
         # One shared library for the group, named rather than hashed: pokertable_core__mypyc.
         setup(ext_modules=mypycify(MODULES, opt_level="3", group_name="pokertable_core"))

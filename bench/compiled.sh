@@ -66,5 +66,5 @@ if [[ "$mode" == bench ]]; then
 else
     "$venv_python" -m pip install -q --disable-pip-version-check "pytest>=8" "pytest-xdist>=3.5" "hypothesis>=6"
     "$venv_python" -m pytest -p no:cacheprovider tests/rules tests/test_replay.py tests/test_session_chips.py \
-        tests/fuzz/test_fuzz_inputs.py "$@"
+        tests/test_session_schema.py tests/fuzz/test_fuzz_inputs.py "$@"
 fi

@@ -16,7 +16,9 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 # mistakes.py stays interpreted: its Mistakes is extended by the config loaders (interpreted classes
-# cannot extend compiled ones), and it only runs while loading files.
+# cannot extend compiled ones), and it only runs while loading files. The session reader's schema,
+# firmware_py/session_schema.py, is not in the list either: msgspec reads its Structs' annotations,
+# which a compiled class does not keep as written.
 LEFT_INTERPRETED = frozenset({"mistakes.py"})
 
 

@@ -6,8 +6,9 @@ import json
 import math
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+import msgspec
 import orjson
 
 from firmware_py.config_toolkit import FormatError, decode_utf8, did_you_mean, read_json, shown
@@ -32,11 +33,34 @@ from firmware_py.core.events import AMOUNT_ACTIONS, MAX_SEATS, STACK_REASONS
 from firmware_py.core.game import DEFAULT as DEFAULT_GAME
 from firmware_py.core.game import GAMES
 from firmware_py.errors import DeckFileError, SessionError
+from firmware_py.session_schema import (
+    DECODER,
+    ButtonLine,
+    GoneLine,
+    LevelLine,
+    RaceLine,
+    ReadLine,
+    SeatLine,
+    SetupLine,
+    StacksLine,
+)
 
 KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level", "race")
 BUTTONS = {button.value: button for button in ButtonName}  # a dict look-up: calling the enum is slower
 NUMBER = (int, float)
 MAX_T_S = 1e9  # session seconds: some 30 years
+MAX_UIDS_REMEMBERED = 10_000  # a few decks' tags many times over; past it, each new one is checked every time
+# The schema's decoder and classes as Final names: compiled, mypyc keeps them in C variables (a module's
+# other names are looked up in its dict at each use), and `type(line) is _ReadLine` is one comparison.
+_decode: Final = DECODER.decode
+_ReadLine: Final = ReadLine
+_GoneLine: Final = GoneLine
+_ButtonLine: Final = ButtonLine
+_StacksLine: Final = StacksLine
+_SeatLine: Final = SeatLine
+_LevelLine: Final = LevelLine
+_RaceLine: Final = RaceLine
+_SetupLine: Final = SetupLine
 
 def load_deck(path: str | Path) -> Deck:
     """Load and validate one deck registry file; a broken one names the file, entry and reason."""
@@ -56,9 +80,126 @@ class SessionReader:
         self.base_dir = base_dir or Path.cwd()
         self._deck_cache: dict[Path, Deck] = {}
         self._last_t = -math.inf
+        self._uids: set[str] = set()  # tag uids seen, each already as normalise_uid writes it
 
     def parse_line(self, text: str, line: int) -> Event | None:
         """Parse one line; blank lines give None. Raises SessionError naming the line."""
+        event = self._schema_event(text)
+        if event is None:
+            return self._parse_line_by_hand(text, line)
+        return self._in_order(event, line)
+
+    def read(self, lines: Iterable[bytes]) -> Iterator[tuple[int, Event]]:
+        """(line number, event) for each line of a file's bytes; SessionError on the first bad line.
+
+        Each line is decoded straight from its bytes against the schema (session_schema.py); a line
+        it refuses is read the hand-written way (`_read_by_hand`), which reads it or words the error.
+        """
+        for number, data in enumerate(lines, start=1):
+            event = self._schema_event(data)
+            if event is None:
+                event = self._read_by_hand(data, number)
+                if event is None:
+                    continue
+            else:
+                event = self._in_order(event, number)
+            yield number, event
+
+    # -- the fast path: the schema, then what it cannot say ----------------------------------------
+
+    def _schema_event(self, data: bytes | str) -> Event | None:
+        """The event of a line the schema takes and the checks after it pass, or None: then the line
+        goes the hand-written way, which reads it the same or says what is wrong with it."""
+        try:
+            line = _decode(data)
+        except (msgspec.DecodeError, UnicodeError):  # ValidationError is a DecodeError; UnicodeError: not UTF-8
+            return None
+        # The commonest kinds first; `type(line) is` (one comparison, compiled) narrows the union for mypy.
+        if type(line) is _ReadLine or type(line) is _GoneLine:
+            uid = line.uid
+            if uid not in self._uids:
+                normal = self._new_uid(uid)
+                if normal is None:
+                    return None
+                uid = normal
+            if type(line) is _ReadLine:
+                return Read(t=line.t, antenna=line.antenna, uid=uid)
+            return Gone(t=line.t, antenna=line.antenna, uid=uid)
+        if type(line) is _ButtonLine:
+            if line.amount is not None and line.name not in AMOUNT_ACTIONS:
+                return None
+            return Button(t=line.t, name=line.name, seat=line.seat, amount=line.amount, hand=line.hand,
+                          count=line.count)
+        if type(line) is _StacksLine:
+            return Stacks(t=line.t, stacks=_seat_pairs(line.stacks), why=line.why)
+        if type(line) is _SeatLine:
+            return Seat(t=line.t, seat=line.seat, status=line.status, moved=line.moved)
+        if type(line) is _LevelLine:
+            if line.small > line.big or (line.ante and line.bb_ante):
+                return None
+            return Level(t=line.t, small=line.small, big=line.big, ante=line.ante, bb_ante=line.bb_ante)
+        if type(line) is _RaceLine:
+            if line.to <= line.chip or line.to % line.chip:
+                return None
+            if line.odd is None:
+                return Race(t=line.t, chip=line.chip, to=line.to)
+            return Race(t=line.t, chip=line.chip, to=line.to, odd=_seat_pairs(line.odd))
+        if type(line) is not _SetupLine:
+            return None  # (there is no other kind)
+        return self._schema_setup(line)
+
+    def _new_uid(self, uid: str) -> str | None:
+        """A uid not seen yet in this session, as `normalise_uid` writes it (None: not a uid, the hand-written
+        path says why). One written as readers write it is remembered: a session sees a few hundred tags,
+        and the check, a regular expression, costs about as much as the rest of the line."""
+        try:
+            normal = normalise_uid(uid)
+        except ValueError:
+            return None
+        if normal == uid and len(self._uids) < MAX_UIDS_REMEMBERED:
+            self._uids.add(uid)
+        return normal
+
+    def _schema_setup(self, line: SetupLine) -> Setup | None:
+        seats = tuple(sorted(line.seats))
+        if len(set(seats)) != len(seats):
+            return None
+        try:
+            decks = tuple(self._deck(name) for name in line.decks)
+        except DeckFileError:
+            return None
+        if line.in_play not in [d.name for d in decks]:
+            return None
+        return Setup(t=line.t, profile=line.profile, seats=seats, button=line.button, decks=decks,
+                     in_play=line.in_play, deck_files=tuple(line.decks), game=line.game)
+
+    def _in_order(self, event: Event, line: int) -> Event:
+        """The event, once its time is not before the last line's: t is monotonic."""
+        if event.t < self._last_t:
+            raise SessionError(
+                f"time goes backwards: t={event.t} after t={self._last_t} (t must be monotonic)",
+                source=self.source,
+                line=line,
+            )
+        self._last_t = event.t
+        return event
+
+    # -- the hand-written path: every line the schema refuses, and every error's words ---------------
+
+    def _read_by_hand(self, data: bytes, line: int) -> Event | None:
+        """A line of a file's bytes: orjson parses it straight from them (it checks they are UTF-8); any
+        other goes the way of `_parse_line_by_hand`, for the same errors."""
+        try:
+            obj = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            try:
+                text = decode_utf8(data)
+            except FormatError as exc:
+                raise SessionError(str(exc).split(", ", 1)[-1], source=self.source, line=line) from None
+            return self._parse_line_by_hand(text, line)
+        return self._event(obj, line)
+
+    def _parse_line_by_hand(self, text: str, line: int) -> Event | None:
         if not text.strip():
             return None
         try:
@@ -70,40 +211,12 @@ class SessionReader:
             raise SessionError(f"not usable JSON ({shown(str(exc))})", source=self.source, line=line) from None
         return self._event(obj, line)
 
-    def read(self, lines: Iterable[bytes]) -> Iterator[tuple[int, Event]]:
-        """(line number, event) for each line of a file's bytes; SessionError on the first bad line.
-
-        A line orjson takes is parsed straight from its bytes (orjson checks they are UTF-8); any
-        other goes the way of `parse_line`, for the same errors.
-        """
-        for number, data in enumerate(lines, start=1):
-            try:
-                obj = orjson.loads(data)
-            except orjson.JSONDecodeError:
-                try:
-                    text = decode_utf8(data)
-                except FormatError as exc:
-                    raise SessionError(str(exc).split(", ", 1)[-1], source=self.source, line=number) from None
-                event = self.parse_line(text, number)
-                if event is None:
-                    continue
-            else:
-                event = self._event(obj, number)
-            yield number, event
-
     def _event(self, obj: Any, line: int) -> Event:
         try:
             event = self.parse_object(obj)
         except (ValueError, DeckFileError) as exc:
             raise SessionError(str(exc), source=self.source, line=line) from None
-        if event.t < self._last_t:
-            raise SessionError(
-                f"time goes backwards: t={event.t} after t={self._last_t} (t must be monotonic)",
-                source=self.source,
-                line=line,
-            )
-        self._last_t = event.t
-        return event
+        return self._in_order(event, line)
 
     def parse_object(self, obj: Any) -> Event:
         """One event from a parsed line. Raises ValueError saying what is wrong with it."""
@@ -285,6 +398,11 @@ def _seat(obj: dict[str, Any], t: float) -> Seat:
         return Seat(t=t, seat=seat_no, status=SeatStatus(status), moved=moved)
     except ValueError:
         raise ValueError(f"'status' must be 'in' or 'out', not {shown(status)}") from None
+
+
+def _seat_pairs(by_seat: dict[str, int]) -> tuple[tuple[int, int], ...]:
+    """An object of seat number ("1".."10", as the schema checked) to a whole number: (seat, number), by seat."""
+    return tuple(sorted([(int(key), value) for key, value in by_seat.items()]))
 
 
 def _loads(text: str) -> Any:
