@@ -8,9 +8,13 @@ on a Pi with a screen the figures include the real flip.
 from __future__ import annotations
 
 import argparse
+import cProfile
+import functools
+import io
 import json
 import os
 import platform
+import pstats
 import random
 import statistics
 import sys
@@ -107,12 +111,14 @@ def idle(size: tuple[int, int], seconds: float, *, level_clock: bool) -> dict[st
 
 
 def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, ready: bool = False,
-                event_gap_s: float = 0.02) -> dict[str, float]:
+                event_gap_s: float = 0.02, profile: int = 0, worker_cpu: int | None = None) -> dict[str, float]:
     """Every frame's draw-and-flip time on the broadcast view (no delay) while a dealer bot deals
     `hands` hands at `seats` seats, one event every `event_gap_s`: each deal needs new win chances,
     computed in the worker process (`worker`) or, as before, inside the frame. `ready`: every deal's
     chances are computed before the dealing starts (no worker runs beside the frames: what the frame
-    costs when nothing else in the appliance competes for the processor)."""
+    costs when nothing else in the appliance competes for the processor). `profile`: each frame is profiled
+    (cProfile, which slows it) and the `profile` frames with the most CPU are printed. `worker_cpu`: the
+    chances worker runs on that core alone (`--pin`)."""
     pygame.display.init()
     pygame.font.init()
     pygame.display.set_mode(size)
@@ -128,6 +134,9 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, 
     _cold_start()
     config = DisplayConfig(broadcast_delay_s=0, allow_zero_delay=True)
     chances = ChancesCache(background=worker and not ready)
+    if worker_cpu is not None:
+        for process in (getattr(chances._worker, "_processes", None) or {}).values():
+            os.sched_setaffinity(process.pid, {worker_cpu})
     if ready:
         core = TableCore(profiles)
         for event in events:
@@ -137,16 +146,21 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, 
     start = time.perf_counter()
     # (wall ms, the display thread's CPU ms, its ms waiting for a core, when it ended) per frame
     frames: list[tuple[float, float, float, float]] = []
-    loop = QueueTimedLoop(screen=screen, clock=lambda: time.perf_counter() - start,
-                          on_frame=lambda _now, _n: frames.append((loop.last_frame_s * 1000,
-                                                                   loop.last_frame_cpu_s * 1000,
-                                                                   loop.last_frame_queued_s * 1000,
-                                                                   time.perf_counter())))
+    first_frame = threading.Event()
+
+    def on_frame(_now: float, _frame: int) -> None:
+        frames.append((loop.last_frame_s * 1000, loop.last_frame_cpu_s * 1000, loop.last_frame_queued_s * 1000,
+                       time.perf_counter()))
+        first_frame.set()
+
+    loop = (functools.partial(ProfiledLoop, keep=profile) if profile else QueueTimedLoop)(
+        screen=screen, clock=lambda: time.perf_counter() - start, on_frame=on_frame)
     later = [float("inf")]  # when the second hand's first event was posted
 
     def feeder() -> None:
         core = TableCore(profiles)
-        time.sleep(0.5)  # the first frame
+        first_frame.wait(600)  # start-up (the view's warm-up, then its first frame) is not dealing
+        time.sleep(0.5)
         for index, event in enumerate(events):
             if index == first_hand:
                 later[0] = time.perf_counter()
@@ -157,6 +171,8 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, 
         loop.stop()
 
     run_with_feeder(loop, feeder)
+    if isinstance(loop, ProfiledLoop):
+        loop.report(f"{seats} seats", later[0])
     frames = frames[1:]  # the first frame loads the fonts: start-up, not dealing
     wall = sorted(frame[0] for frame in frames)
     cpu = sorted(frame[1] for frame in frames)
@@ -181,9 +197,14 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, 
 
 
 def _cold_start() -> None:
-    """Forget the fonts, glyphs, text and card faces an earlier run drew: every run starts as a screen does."""
-    for cached in (theme._font_at, theme._rendered, theme.text_size, theme.ink_top, cards.face_image):
-        cached.cache_clear()
+    """Forget the fonts, glyphs, text, card faces and shapes an earlier run drew: every run starts as a screen
+    does (its warm-up included)."""
+    for module, name in ((theme, "_font_at"), (theme, "_rendered"), (theme, "text_size"), (theme, "ink_top"),
+                         (theme, "_glyph_top"), (theme, "_shape"), (theme, "_ellipsize"), (cards, "face_image")):
+        cached = getattr(module, name, None)  # (an older display/, to compare with, lacks some)
+        if cached is not None:
+            cached.cache_clear()
+    getattr(theme, "_SIZES_OPENED", set()).clear()
 
 
 def _run_queue_s() -> float:
@@ -204,6 +225,36 @@ class QueueTimedLoop(DisplayLoop):
         queued = _run_queue_s()
         super()._draw(now)
         self.last_frame_queued_s = _run_queue_s() - queued
+
+
+class ProfiledLoop(QueueTimedLoop):
+    """The display loop with each frame under cProfile, keeping the profiles of the `keep` frames that
+    took the most CPU (the first frame, start-up, left out), to print what the longest frames spend on."""
+
+    def __init__(self, *, keep: int, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.keep = keep
+        self.worst: list[tuple[float, float, int, float, cProfile.Profile]] = []  # CPU s, wall s, frame, when
+
+    def _draw(self, now: float) -> None:
+        profile = cProfile.Profile(time.thread_time)  # its own CPU: not the time waiting for a core
+        profile.enable()
+        super()._draw(now)
+        profile.disable()
+        if self.frames > 1:
+            self.worst.append((self.last_frame_cpu_s, self.last_frame_s, self.frames, time.perf_counter(), profile))
+            self.worst.sort(key=lambda kept: -kept[0])
+            del self.worst[self.keep:]
+
+    def report(self, label: str, later: float) -> None:
+        for cpu_s, wall_s, frame, when, profile in self.worst:
+            hand = "the first hand" if when <= later else "after the first hand"
+            print(f"--- profile, {label}, frame {frame} ({hand}): own CPU {cpu_s * 1000:.1f} ms, "
+                  f"wall {wall_s * 1000:.1f} ms (both slowed by the profiler)")
+            for order, count in (("tottime", 12), ("cumulative", 22)):
+                out = io.StringIO()
+                pstats.Stats(profile, stream=out).sort_stats(order).print_stats(count)
+                print("\n".join(line for line in out.getvalue().splitlines()[4:] if line.strip()))
 
 
 def _load_average() -> str:
@@ -238,7 +289,16 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=6, help="hands dealt per frame-time run")
     parser.add_argument("--frames-only", action="store_true",
                         help="only the broadcast frame rows: chances in the worker, and computed before the deal")
+    parser.add_argument("--profile", type=int, default=0, metavar="N",
+                        help="profile every frame (cProfile) and print the N frames with the most CPU")
+    parser.add_argument("--seats", type=int, nargs="+", default=[9, 10], help="the frame rows' seats")
+    parser.add_argument("--pin", metavar="FRAME,WORKER", default="",
+                        help="run the frames (this process) on core FRAME and the chances worker on core WORKER "
+                             "(Linux): the Pi's spare cores stood in for on a shared host, e.g. --pin 0,1")
     args = parser.parse_args()
+    frame_cpu, worker_cpu = (int(cpu) for cpu in args.pin.split(",")) if args.pin else (None, None)
+    if frame_cpu is not None:
+        os.sched_setaffinity(0, {frame_cpu})  # before any thread starts: they all inherit it
     results: dict[str, object] = {
         "machine": platform.machine(), "python": platform.python_version(),
         "sdl_driver": os.environ["SDL_VIDEODRIVER"], "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
@@ -262,13 +322,15 @@ def main() -> int:
     modes = (("worker", True, False), ("ready", True, True)) if args.frames_only else \
         (("worker", True, False), ("in_frame", False, False))
     where = {"worker": "in the worker", "in_frame": "in the frame", "ready": "computed before the deal"}
-    for seats in (9, 10):
+    for seats in args.seats:
         for mode, worker, ready in modes:
             load = _load_average()
-            stats = frame_times((800, 480), seats, args.hands, worker=worker, ready=ready)
+            stats = frame_times((800, 480), seats, args.hands, worker=worker, ready=ready, profile=args.profile,
+                                worker_cpu=worker_cpu)
             stats["load_average"] = load
             results[f"broadcast_frames_{seats}_seats_{mode}"] = stats
-            rows.append((f"broadcast frame, {seats} seats, chances {where[mode]}",
+            pinned = f", pinned: frames on core {frame_cpu}, worker on {worker_cpu}" if args.pin else ""
+            rows.append((f"broadcast frame, {seats} seats, chances {where[mode]}{pinned}",
                          f"max {stats['max_ms']:.1f} ms",
                          f"p99 {stats['p99_ms']:.1f} ms, median {stats['median_ms']:.1f} ms, "
                          f"{stats['over_budget']} of {stats['frames']} over {FRAME_BUDGET_MS:g} ms; "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import threading
@@ -10,7 +11,7 @@ from collections.abc import Callable
 
 import pygame
 
-from display.broadcast import PanelImages, broadcast_frame, render_broadcast
+from display.broadcast import PanelImages, broadcast_frame, render_broadcast, warm_up
 from display.cards import CardPainter
 from display.chances import ChancesCache
 from display.delay import DelayedSnapshots
@@ -83,6 +84,13 @@ class Screen:
             self.delayed.push(snapshot.t if t is None else t, snapshot)
         if self.view == View.BROADCAST:
             self.chances.prefetch(snapshot)  # computed while it waits for the delay: on air it is ready
+
+    def warm_up(self, size: tuple[int, int]) -> None:
+        """Before the first frame: the broadcast view rehearses its pictures off screen at `size`, so the first
+        hand on air is not the first sight of every text size and card face (`display.broadcast.warm_up`
+        says why). Seconds under qemu, once; the other views draw too little to need it."""
+        if self.view == View.BROADCAST:
+            warm_up(size, config=self.config)
 
     def draw(self, surface: pygame.Surface, now: float) -> None:
         if self.view == View.VENUE:
@@ -186,6 +194,15 @@ class DisplayLoop:
 
     def run(self) -> None:
         try:
+            surface = pygame.display.get_surface()
+            if surface is not None:
+                self.screen.warm_up(surface.get_size())
+            # Start-up is over: what lives now (modules, profiles, fonts, the warm-up's images) lives as long as
+            # the process. Frozen, it is no longer walked by the collector's full collections, which took 60 to
+            # 250 ms under qemu, in whichever thread allocated, and held a frame (as its own CPU, or waiting for
+            # the GIL).
+            gc.collect()
+            gc.freeze()
             self._run()
         finally:
             self.screen.chances.close()

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+import string
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 import pygame
 
 from display import theme
-from display.cards import CardPainter, FaceRole, card_size
-from display.chances import ChancesCache, ChancesNow, TableChances, best_hands
+from display.cards import CardPainter, FaceRole, card_size, face_image
+from display.chances import ChancesCache, ChancesNow, SeatChance, TableChances, best_hands
 from display.delay import DelayedSnapshots
 from display.display_config import DisplayConfig
+from display.equity import Equity
 from display.layout import Scale
 from display.widgets import draw_badges, result_line, ruling_colour, words
 from firmware_py.core.game import GAMES, HOLDEM
-from firmware_py.core.snapshot import IN_HAND, LIVE, Phase, PlayerState, SeatView, TableSnapshot
+from firmware_py.core.pots import Pot
+from firmware_py.core.rulings import Ruling, RulingKind, Street
+from firmware_py.core.snapshot import IN_HAND, LIVE, ChipsView, Phase, PlayerState, SeatView, TableSnapshot
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -268,11 +272,10 @@ def _draw_panel_base(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView,
     """The panel, its cards, the name, the badges and the stack; returns where the name went."""
     out = seat.state in (PlayerState.FOLDED, PlayerState.DEAD)
     radius = max(3, rect.height // 10)
-    pygame.draw.rect(surface, theme.SEAT_FOLDED if out else theme.SEAT_FILL, rect,
-                     border_radius=radius)
+    theme.rounded_rect(surface, theme.SEAT_FOLDED if out else theme.SEAT_FILL, rect, radius=radius)
     edge = theme.ACCENT if winner else ((255, 255, 255) if seat.to_act else (70, 80, 96))
-    pygame.draw.rect(surface, edge, rect, width=max(2, rect.height // 25) if winner or seat.to_act
-                     else 1, border_radius=radius)
+    theme.rounded_rect(surface, edge, rect, width=max(2, rect.height // 25) if winner or seat.to_act else 1,
+                       radius=radius)
     places = panel_card_rects(rect, max(slots, len(seat.cards)))  # the game's hole cards, drawn or still to come
     for index, place in enumerate(places):
         if index < len(seat.cards):
@@ -289,14 +292,15 @@ def _draw_panel_base(surface: pygame.Surface, rect: pygame.Rect, seat: SeatView,
     text_w = rect.right - pad - x
     ink = theme.TEXT_DIM if out else theme.TEXT
     name_size = round(rect.height * 0.3)
-    stack_w = theme.text_size(f"{seat.stack:,}", round(name_size * 0.85))[0] if seat.stack is not None else 0
+    stack = f"{seat.stack:,}" if seat.stack is not None else ""
+    stack_w = theme.render_text(stack, round(name_size * 0.85), theme.TEXT).get_width() if stack else 0
     badges = sum((seat.is_button, seat.is_small_blind, seat.is_big_blind)) * name_size  # discs a little apart
     room = text_w - stack_w - badges - 2 * pad  # the name gives way to the badges and the stack (Omaha's cards)
     name_rect = theme.draw_text(surface, name, name_size, ink,
                                 (x, rect.top + pad), max_width=max(name_size, min(round(text_w * 0.62), room)))
     draw_badges(surface, seat, (name_rect.right + pad, name_rect.centery), round(name_size * 0.8))
-    if seat.stack is not None:
-        theme.draw_text(surface, f"{seat.stack:,}", round(name_size * 0.85), theme.TEXT,
+    if stack:
+        theme.draw_text(surface, stack, round(name_size * 0.85), theme.TEXT,
                         (rect.right - pad, rect.top + pad), anchor="topright")
     return name_rect
 
@@ -324,7 +328,7 @@ def _draw_panel_detail(surface: pygame.Surface, rect: pygame.Rect, seat: SeatVie
     bar = pygame.Rect(x, rect.bottom - pad - bar_h, text_w, bar_h)
     # The chances sit between the action line and the bar: as large as fits without touching the line.
     size = round(rect.height * 0.34)
-    while size > 8 and bar.top - pad // 2 - theme.text_size(big, size)[1] + theme.ink_top(big, size) \
+    while size > 8 and bar.top - pad // 2 - theme.line_box_height(big, size) + theme.ink_top(big, size) \
             < detail_rect.bottom:
         size -= 1
     pct_rect = theme.draw_text(surface, big, size, theme.TEXT,
@@ -340,3 +344,93 @@ def _draw_panel_detail(surface: pygame.Surface, rect: pygame.Rect, seat: SeatVie
     pygame.draw.rect(surface, theme.TIE_BAR,
                      pygame.Rect(bar.left + win_w, bar.top, tie_w, bar.height))
 
+
+
+# Every character the broadcast picture draws in its own font: names, numbers, hands, actions, the header.
+WARM_CHARS = string.ascii_letters + string.digits + string.punctuation + " …·±"
+_DECK = tuple(rank + suit for rank in "23456789TJQKA" for suit in "shdc")
+
+
+def warm_up(size: tuple[int, int], *, config: DisplayConfig, seat_counts: Iterable[int] = range(2, 11)) -> None:
+    """Draw, off screen, a rehearsal of the pictures the broadcast view shows at `size`, before it goes on air.
+
+    Why: the first sight of anything is the slow part of a frame. Under qemu (the Pi 4 estimate) a text size
+    seen for the first time cost some 14 ms for a short line (SDL_ttf rasterises each glyph once per size),
+    a card face 1-2 ms, a rounded panel 2 ms; the first hand on air was all first sights (frames of 120-230 ms
+    of the frame's own CPU), and each later hand brought a few more (new sizes as text shrank to fit). So at
+    start-up the view rehearses a hand at every table size from heads-up to ten seats (each has its own
+    panel size and so its own text and card sizes): dealing, betting with a fold and chances, a full board
+    with side pots, a showdown. Every text size that rehearsal opens then draws every character once, and
+    the board's places draw every card face. Nothing of the rehearsal is kept but fonts, glyphs, faces and
+    shapes, which hold no table's state: no seat panel is copied from it (its panels go to no PanelImages),
+    and what goes on air is still drawn from the delayed snapshots alone.
+    """
+    surface = pygame.Surface(size)
+    painter = _Rehearsal()
+    for count in seat_counts:
+        for frame in _rehearsal(count, config):
+            render_broadcast(surface, frame, config=config, painter=painter)
+    theme.warm_glyphs(WARM_CHARS)
+    for width, height, x, y in painter.board_places:  # any card can land on any board place
+        for card in _DECK:
+            face_image(card, width, height, x, y)
+
+
+class _Rehearsal(CardPainter):
+    """Draws as the screen does, noting where board cards go (their size and place parity)."""
+
+    def __init__(self) -> None:
+        self.board_places: set[tuple[int, int, int, int]] = set()
+
+    def face(self, surface: pygame.Surface, rect: pygame.Rect, card: str, *, role: FaceRole) -> None:
+        if role == FaceRole.BOARD:
+            self.board_places.add((rect.width, rect.height, rect.left % 2, rect.top % 2))
+        super().face(surface, rect, card, role=role)
+
+
+def _rehearsal(count: int, config: DisplayConfig) -> Iterator[BroadcastFrame]:
+    """A hand at `count` seats as the view shows it, step by step: the frames `warm_up` draws."""
+    numbers = tuple(range(1, count + 1))
+    holes = {seat: (_DECK[2 * seat], _DECK[2 * seat + 27]) for seat in numbers}
+    board = ("Ah", "Kd", "7c", "7s", "2h")
+
+    def seats(*, cards: bool, folded: int | None = None, winner: int | None = None) -> tuple[SeatView, ...]:
+        return tuple(SeatView(seat=seat, state=PlayerState.FOLDED if seat == folded else PlayerState.ACTIVE,
+                              cards=holes[seat] if cards else (), is_button=seat == count,
+                              is_small_blind=seat == 1, is_big_blind=seat == min(2, count),
+                              to_act=seat == (winner or 1), stack=12_345 * seat,
+                              last_action="raise to 1,200" if seat == 1 else "call 600")
+                     for seat in numbers)
+
+    pots = (Pot(amount=24_600, seats=numbers), Pot(amount=3_000, seats=numbers[:2]))
+    chips = ChipsView(pot=27_600, pots=pots, level="100/200 BB ante 200")
+    base = TableSnapshot(t=0.0, profile="robert", profile_title="Robert's Rules", hand_number=123,
+                         phase=Phase.DEALING, street=None, seats=seats(cards=False), button=count,
+                         small_blind=1, big_blind=min(2, count), to_act=None, board=(), burns=(), in_play="red",
+                         chips=chips)
+    live = [seat for seat in numbers if seat != 2 or count == 2]
+    share = 1 / len(live)
+    chances = TableChances(seats={seat: SeatChance(win=share * (0.9 if seat % 2 else 1.1), tie=0.0123)
+                                  for seat in live},
+                           equity=Equity(win=(share,) * len(live), tie=(0.0123,) * len(live), exact=False,
+                                         runouts=20_000, error=0.003))
+    exact = replace(chances, equity=replace(chances.equity, exact=True, runouts=990, error=0.0)) \
+        if chances.equity is not None else chances
+    folded = 2 if count > 2 else None
+    showdown = Ruling(t=0.0, ruling=RulingKind.SHOWDOWN, rule="robert: The Showdown 2",
+                      remedy="Cards speak.", winners=(1,), hand="full house, sevens full of aces", pots=pots)
+    steps = (
+        (base, None, False),
+        (replace(base, phase=Phase.BETTING, street=Street.PREFLOP, seats=seats(cards=True, folded=folded),
+                 to_act=1), chances, True),
+        (replace(base, phase=Phase.BETTING, street=Street.PREFLOP, seats=seats(cards=True, folded=folded),
+                 to_act=1), chances, False),
+        (replace(base, phase=Phase.BETTING, street=Street.RIVER, seats=seats(cards=True, folded=folded),
+                 board=board, to_act=1), exact, False),
+        (replace(base, phase=Phase.SHOWDOWN, street=Street.RIVER, board=board, showdown=showdown,
+                 seats=seats(cards=True, folded=folded, winner=1)), exact, False),
+        (replace(base, phase=Phase.IDLE, seats=seats(cards=False)), None, False),
+    )
+    for shown, odds, computing in steps:
+        yield BroadcastFrame(now=0.0, shown=shown, delay_s=config.broadcast_delay_s, next_release=None,
+                             first_release=0.0, chances=odds, computing=computing)

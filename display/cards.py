@@ -56,13 +56,11 @@ class CardPainter:
 
     def slot(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """An empty place where a card will land."""
-        pygame.draw.rect(surface, (40, 120, 80), rect, width=max(1, rect.height // 40),
-                         border_radius=max(2, rect.height // 12))
+        theme.rounded_rect(surface, (40, 120, 80), rect, width=max(1, rect.height // 40),
+                           radius=max(2, rect.height // 12))
 
 
-# Outside a face's rounded corners: a colour no face has, made transparent (a colour key, not per-pixel
-# alpha, so the face's pixels are copied as drawn and the picture is the one drawn straight on the screen).
-_OUTSIDE = (255, 0, 255)
+_OUTSIDE = theme.OUTSIDE  # outside a face's rounded corners: transparent
 FACE_IMAGES = 256  # 52 cards at the two or three sizes a screen draws them, and the ruling banner's
 
 

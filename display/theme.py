@@ -64,11 +64,28 @@ def _font_files() -> tuple[Path, ...]:
     return (PRIMARY_FONT, *(Path(p) for p in FALLBACK_FONTS if Path(p).is_file()))
 
 
+_SIZES_OPENED: set[int] = set()  # the sizes the primary font was opened at (for `warm_glyphs`)
+
+
 @functools.lru_cache(maxsize=256)
 def _font_at(path: Path, size: int) -> pygame.font.Font:
     if not pygame.font.get_init():
         pygame.font.init()
+    if path == PRIMARY_FONT:
+        _SIZES_OPENED.add(size)
     return pygame.font.Font(str(path), max(6, round(max(8, size) * POINTS_PER_SIZE)))
+
+
+def warm_glyphs(chars: str) -> int:
+    """Draw `chars` once at every size the primary font has been opened at, so each glyph is rasterised
+    now, not in the first frame that shows it: SDL_ttf keeps a font's glyphs once drawn, and a glyph drawn
+    for the first time cost most of a millisecond under qemu (a new size's line, some fifteen of them).
+    Returns how many sizes were drawn."""
+    sizes = sorted(_SIZES_OPENED)
+    for size in sizes:
+        for start in range(0, len(chars), 16):  # a few glyphs a call: the GIL goes round between them
+            font(size).render(chars[start:start + 16], True, TEXT)
+    return len(sizes)
 
 
 def font(size: int) -> pygame.font.Font:
@@ -100,7 +117,7 @@ def _coverage(path: Path) -> Any:
 
 def _runs(text: str) -> list[tuple[Path, str]]:
     """`text` cut into runs that one font draws whole (so kerning and shaping work within each)."""
-    if text.isascii():
+    if text.isascii() or max(text) < "\u0250":  # Latin (a name, "·"): the primary font draws it all
         return [(PRIMARY_FONT, text)] if text else []
     runs: list[tuple[Path, str]] = []
     for char in text:
@@ -126,12 +143,26 @@ def line_height(size: int) -> int:
     return font(size).get_linesize()
 
 
+def line_box_height(text: str, size: int) -> int:
+    """`text_size(text, size)[1]` without measuring the text: a line of one font (ASCII) is the font's
+    height whatever it says (SDL_ttf), so a number seen for the first time costs no shaping."""
+    return font(size).get_height() if text.isascii() else text_size(text, size)[1]
+
+
 @functools.lru_cache(maxsize=1024)
 def ink_top(text: str, size: int) -> int:
     """How far below the top of `text`'s rendered line its ink starts (the font's blank band above)."""
     face = font(size)
-    tops = [m[3] for m in face.metrics(text) if m is not None]
+    tops = [top for top in (_glyph_top(char, size) for char in text) if top is not None]
     return max(0, face.get_ascent() - max(tops, default=face.get_ascent()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _glyph_top(char: str, size: int) -> int | None:
+    """The top of `char`'s ink above the baseline (None: no glyph), asked once per character and size: a
+    new percentage is made of digits already measured."""
+    metrics = font(size).metrics(char)
+    return metrics[0][3] if metrics and metrics[0] is not None else None
 
 
 def readable_floor(size: int) -> int:
@@ -184,7 +215,10 @@ def draw_text(surface: pygame.Surface, text: str, size: int, colour: tuple[int, 
               ) -> pygame.Rect:
     """Draw one line of text; `anchor` is a pygame.Rect attribute. Too wide for `max_width`, it
     shrinks down to a readable size, then is cut short with an ellipsis."""
-    if max_width is not None:
+    # A line is as wide as its image (SDL_ttf measures and draws with one layout): a line that fits is
+    # measured by the image drawn for it, not shaped a second time (a new line's shaping took half a
+    # millisecond under qemu, its drawing as much again).
+    if max_width is not None and _rendered(text, size, tuple(colour)).get_width() > max_width:
         size = fit_size(text, size, max_width)
         if text_size(text, size)[0] > max_width:
             text = _ellipsize(text, size, max_width)
@@ -216,10 +250,37 @@ def wrap(text: str, size: int, max_width: int, max_lines: int) -> list[str]:
     return lines[:max_lines]
 
 
+@functools.lru_cache(maxsize=1024)
 def _ellipsize(text: str, size: int, max_width: int) -> str:
     while len(text) > 1 and text_size(text + "…", size)[0] > max_width:
         text = text[:-1]
     return text.rstrip() + "…"
+
+
+# Outside a kept shape: a colour nothing on screen is drawn in, made transparent (a colour key, not per-pixel
+# alpha, so the shape's pixels are copied as drawn and the picture is the one drawn straight on the screen).
+OUTSIDE = (255, 0, 255)
+SHAPE_IMAGES = 128  # a panel's fill and edge and a card's place, at the few sizes a screen draws them
+
+
+def rounded_rect(surface: pygame.Surface, colour: tuple[int, int, int], rect: pygame.Rect, *, width: int = 0,
+                 radius: int) -> None:
+    """`pygame.draw.rect(surface, colour, rect, width, border_radius=radius)`, from a kept image: a rounded
+    rectangle is drawn once per size and copied after (pygame 2.1's rounded fill, Debian's on the Pi, took
+    2 ms of a frame under qemu per panel; a copy takes a tenth of that). Rounded corners are drawn in whole
+    pixels, so the copy is the rectangle drawn in place, wherever it is."""
+    if rect.width <= 0 or rect.height <= 0:
+        return
+    surface.blit(_shape(rect.width, rect.height, tuple(colour), width, radius), rect)
+
+
+@functools.lru_cache(maxsize=SHAPE_IMAGES)
+def _shape(w: int, h: int, colour: tuple[int, ...], width: int, radius: int) -> pygame.Surface:
+    image = pygame.Surface((w, h))
+    image.fill(OUTSIDE)
+    image.set_colorkey(OUTSIDE)
+    pygame.draw.rect(image, colour, image.get_rect(), width, border_radius=radius)
+    return image
 
 
 def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:

@@ -9,6 +9,8 @@
 #   sudo SKIP_BENCH=1 systemd/arm64-chroot.sh  # the install and its checks and tests, no benchmarks
 #   sudo FRAMES_ONLY=1 systemd/arm64-chroot.sh [ROOT]  # again in ROOT as the last run left it: display/ and
 #       bench/ copied in afresh, the broadcast frame benchmark only, its rows added to the log
+#       (FRAMES_ONLY_RUNS=3: three runs; FRAMES_ONLY_ARGS="--pin 0,1": the frames and the chances worker
+#       each on a core of their own, standing in for the Pi's spare cores on a shared host)
 #
 # Rerunnable: the debootstrapped root is kept as a tarball beside ROOT, and each run installs into a
 # fresh copy of it, so every run is a first install. The timings and the installed package lists go to systemd/arm64-chroot.log,
@@ -101,11 +103,12 @@ if [[ -n "${FRAMES_ONLY:-}" ]]; then
     cp -a -n "$src/firmware_py/." "$ROOT/opt/pokertable/src/firmware_py/"
     say ""
     say "# the broadcast frame benchmark again, $(date -u '+%Y-%m-%d %H:%M UTC'), in the root installed above, with display/ and bench/ at $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?')"
-    say "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    say "load average before: $(cut -d' ' -f1-3 /proc/loadavg); bench_display.py --frames-only --hands 3 ${FRAMES_ONLY_ARGS:-}"
     frames_start=$(stamp)
     status=0
     for _ in $(seq "${FRAMES_ONLY_RUNS:-1}"); do
-        in_installed /opt/pokertable/venv/bin/python bench/bench_display.py --frames-only --hands 3 2>&1 \
+        # shellcheck disable=SC2086  # the arguments are words
+        in_installed /opt/pokertable/venv/bin/python bench/bench_display.py --frames-only --hands 3 ${FRAMES_ONLY_ARGS:-} 2>&1 \
             | grep -E '^broadcast frame' | tee -a "$log" || status=$?
     done
     say "frame benchmark: $(( $(stamp) - frames_start )) s; load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

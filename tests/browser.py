@@ -17,6 +17,10 @@ from typing import Any
 import pytest
 
 CHROMIUM = os.environ.get("POKERTABLE_CHROMIUM", "/usr/bin/chromium")
+# How long an `expect` waits for the page to show something, and a click or fill for its element. Playwright's
+# 5 s default was once too short for a page answering a press while the suite's other workers loaded both
+# cores; a page that never shows it still fails, only later.
+EXPECT_TIMEOUT_MS = 20_000
 
 
 @pytest.fixture(scope="module")
@@ -27,6 +31,9 @@ def browser() -> Iterator[Any]:
         pytest.skip("playwright is not installed (pip install -e '.[test]')")
     if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
         pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium, or set POKERTABLE_CHROMIUM)")
+    from playwright.sync_api import expect  # noqa: PLC0415
+
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
                                               args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
@@ -40,6 +47,8 @@ def browser() -> Iterator[Any]:
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
-        yield context.new_page()
+        page = context.new_page()
+        page.set_default_timeout(EXPECT_TIMEOUT_MS)
+        yield page
     finally:
         context.close()

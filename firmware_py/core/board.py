@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from firmware_py.core.rulings import Street
 
-BOARD_NEEDED = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
-POSITION_STREET = {1: Street.FLOP, 2: Street.FLOP, 3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}  # board1..5
-STREET_ORDER = {street: order for order, street in enumerate(Street)}  # preflop 0 .. river 3, as declared
-NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
-UNKNOWN_BURN = "?"  # a burn put back on the deck without the core knowing which card it was
+BOARD_NEEDED: Final = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+POSITION_STREET: Final = {1: Street.FLOP, 2: Street.FLOP, 3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}  # board1..5
+STREET_ORDER: Final = {street: order for order, street in enumerate(Street)}  # preflop 0 .. river 3, as declared
+NEXT_STREET: Final = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
+UNKNOWN_BURN: Final = "?"  # a burn put back on the deck without the core knowing which card it was
+
+# Made at every hand and street (and copied at the hand's undo checkpoint): `__init__` written out for
+# mypyc, a container left out (None) starting empty; see the note in hand.py.
 
 
 @dataclass(kw_only=True, slots=True)
@@ -26,6 +30,19 @@ class StreetDeal:
     missing_ruled: bool = False
     extra: list[str] = field(default_factory=list)  # flop cards past three
     lifted: list[str] = field(default_factory=list)  # board cards taken off before anyone acted
+
+    def __init__(self, *, street: Street, expected_burns: int, burns: list[str] | None = None,
+                 shoe: list[str] | None = None, board: list[str] | None = None, judged: bool = False,
+                 missing_ruled: bool = False, extra: list[str] | None = None, lifted: list[str] | None = None) -> None:
+        self.street = street
+        self.expected_burns = expected_burns
+        self.burns = [] if burns is None else burns
+        self.shoe = [] if shoe is None else shoe
+        self.board = [] if board is None else board
+        self.judged = judged
+        self.missing_ruled = missing_ruled
+        self.extra = [] if extra is None else extra
+        self.lifted = [] if lifted is None else lifted
 
     def copy(self) -> StreetDeal:
         return StreetDeal(street=self.street, expected_burns=self.expected_burns, burns=self.burns.copy(),
@@ -62,6 +79,10 @@ class BurnLedger:
 
     due: dict[Street, tuple[int, list[str]]] = field(default_factory=dict)  # street: (expected, credited)
     out: list[str] = field(default_factory=list)  # the burns judged so far, in order
+
+    def __init__(self, *, due: dict[Street, tuple[int, list[str]]] | None = None, out: list[str] | None = None) -> None:
+        self.due = {} if due is None else due
+        self.out = [] if out is None else out
 
     def copy(self) -> BurnLedger:
         due = {street: (expected, credited.copy()) for street, (expected, credited) in self.due.items()}
@@ -105,6 +126,19 @@ class Board:
     # All in, no betting: a card seen on a later street's position (board4) while the street being
     # dealt still lacks a card whose read is late (board3 after a reader dropout). (uid, position).
     early: list[tuple[str, int]] = field(default_factory=list)
+
+    def __init__(self, *, cards: list[str] | None = None, burns: BurnLedger | None = None,
+                 deal: StreetDeal | None = None, settle: StreetDeal | None = None, loose: list[str] | None = None,
+                 premature: Street | None = None, last_drawn: str | None = None,
+                 early: list[tuple[str, int]] | None = None) -> None:
+        self.cards = [] if cards is None else cards
+        self.burns = BurnLedger() if burns is None else burns
+        self.deal = deal
+        self.settle = settle
+        self.loose = [] if loose is None else loose
+        self.premature = premature
+        self.last_drawn = last_drawn
+        self.early = [] if early is None else early
 
     def copy(self) -> Board:
         # `settle` may be `deal` itself: copied apart, as the undo checkpoints always did

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Final
 
-RANKS = "23456789TJQKA"
-SUITS = "shdc"
-JOKERS = ("X1", "X2")
+RANKS: Final = "23456789TJQKA"
+SUITS: Final = "shdc"
+JOKERS: Final = ("X1", "X2")
 FULL_DECK: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
 
 _RANK_ALIASES = {"10": "T"}
@@ -36,7 +37,7 @@ def is_joker(card: str) -> bool:
     return card in JOKERS
 
 
-UNKNOWN_PREFIX = "?"  # `?1`, `?2`: a card out of the shoe whose tag no enrolled deck knows (face unseen)
+UNKNOWN_PREFIX: Final = "?"  # `?1`, `?2`: a card out of the shoe whose tag no enrolled deck knows (face unseen)
 
 
 def is_unknown(card: str) -> bool:

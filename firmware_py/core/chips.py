@@ -19,13 +19,27 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from firmware_py.core.game import Structure
 from firmware_py.core.pots import Pot
 
-__all__ = ["NO_LIMIT", "RAISE_RULES", "HandChips", "Limits", "Pot", "Problem", "Stakes", "TableChips", "Wager"]
+__all__ = ["NO_LIMIT", "RAISE_RULES", "HandChips", "Limits", "Pot", "Problem", "Stakes", "TableChips", "Wager",
+           "grouped"]
 
-RAISE_RULES = ("increment", "double_faced", "double_full_bet")
+RAISE_RULES: Final = ("increment", "double_faced", "double_full_bet")
+
+
+def grouped(chips: int) -> str:
+    """An amount as people read it, in groups of three digits: `f"{chips:,}"`.
+
+    Said at every action (the seat's last action) and every blind posted: compiled, the format spec
+    costs about ten times `str`, which says the same below a thousand, where most antes, blinds and bets are.
+
+    >>> grouped(600), grouped(1250), grouped(-1250)
+    ('600', '1,250', '-1,250')
+    """
+    return str(chips) if -1000 < chips < 1000 else format(chips, ",")
 
 
 class Problem(StrEnum):
@@ -57,7 +71,7 @@ class Limits:
     cap_heads_up: bool = False  # fixed limit: the cap holds heads-up too (else raising is unlimited there)
 
 
-NO_LIMIT = Limits()
+NO_LIMIT: Final = Limits()
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -113,8 +127,8 @@ class Wager:
         if self.name in ("fold", "check"):
             return self.name
         if self.allin:
-            return f"all in {self.to:,}"
-        return f"{self.name} {self.to:,}"  # the seat's total for the round, as the chips in front of it
+            return f"all in {grouped(self.to)}"
+        return f"{self.name} {grouped(self.to)}"  # the seat's total for the round, as the chips in front of it
 
 
 @dataclass(kw_only=True, slots=True)
@@ -130,33 +144,45 @@ class HandChips:
     # a seat that cannot post its ante (the big blind: blind and big-blind ante) and keep a chip is out, its
     # chips dead money in the pot (`eliminated`).
     ante_leaves_a_chip: bool = False
-    eliminated: list[int] = field(default_factory=list)
-    behind: dict[int, int] = field(default_factory=dict)  # chips not yet put in
-    committed: dict[int, int] = field(default_factory=dict)  # chips put in this hand (antes included)
+    # The hand's accounting, set by `__init__` (the forced bets posted) and the actions after it:
+    eliminated: list[int] = field(init=False)
+    behind: dict[int, int] = field(init=False)  # chips not yet put in
+    committed: dict[int, int] = field(init=False)  # chips put in this hand (antes included)
     # Dead money: the big-blind ante, in the main pot whoever is all in for how much (it is not part of the
     # big blind's bet and matches nothing). Antes every player posts stay in `committed` as live money.
-    dead: dict[int, int] = field(default_factory=dict)
-    short: dict[int, str] = field(default_factory=dict)  # seats that posted a blind or ante short: what, for the ruling
-    street_bet: dict[int, int] = field(default_factory=dict)  # chips put in this betting round
-    current: int = 0  # the bet to call this round
-    increment: int = 0  # the last full bet or raise increment (at least the big blind)
-    full_bet: int = 0  # the last bet that was a full bet or raise (partial all-ins do not move it)
-    acted_at: dict[int, int] = field(default_factory=dict)  # the bet to call when each seat last acted
-    pending: int = 0  # partial all-in raises since the last full one (they add up, No-Limit 4)
-    raised_by: int = 0  # the largest bet or raise increment made this round (the blinds are not one)
-    out: set[int] = field(default_factory=set)  # folded or dead: chips stay in, no claim on any pot
-    last: dict[int, str] = field(default_factory=dict)  # each seat's last action, for the screens
-    awarded: tuple[Pot, ...] = ()
-    settled: bool = False
-    log: list[Wager] = field(default_factory=list)  # every action taken, in order (for the hand history)
+    dead: dict[int, int] = field(init=False)
+    short: dict[int, str] = field(init=False)  # seats that posted a blind or ante short: what, for the ruling
+    street_bet: dict[int, int] = field(init=False)  # chips put in this betting round
+    current: int = field(init=False)  # the bet to call this round
+    increment: int = field(init=False)  # the last full bet or raise increment (at least the big blind)
+    full_bet: int = field(init=False)  # the last bet that was a full bet or raise (partial all-ins do not move it)
+    acted_at: dict[int, int] = field(init=False)  # the bet to call when each seat last acted
+    pending: int = field(init=False)  # partial all-in raises since the last full one (they add up, No-Limit 4)
+    raised_by: int = field(init=False)  # the largest bet or raise increment made this round (the blinds are not one)
+    out: set[int] = field(init=False)  # folded or dead: chips stay in, no claim on any pot
+    last: dict[int, str] = field(init=False)  # each seat's last action, for the screens
+    awarded: tuple[Pot, ...] = field(init=False)
+    settled: bool = field(init=False)
+    log: list[Wager] = field(init=False)  # every action taken, in order (for the hand history)
     limits: Limits = NO_LIMIT
-    round_index: int = 0  # betting rounds ended so far (0: pre-flop)
-    bets: int = 0  # full bets and raises this round (fixed limit: against the cap; the big blind is the first)
-    capped: bool = False  # fixed limit: the cap was reached with three or more not all in (it stays)
+    round_index: int = field(init=False)  # betting rounds ended so far (0: pre-flop)
+    # full bets and raises this round (fixed limit: against the cap; the big blind is the first)
+    bets: int = field(init=False)
+    capped: bool = field(init=False)  # fixed limit: the cap was reached with three or more not all in (it stays)
 
-    def __post_init__(self) -> None:
-        if self.raise_rule not in RAISE_RULES:
-            raise ValueError(f"unknown raise rule {self.raise_rule!r}: one of {', '.join(RAISE_RULES)}")
+    def __init__(self, *, order: tuple[int, ...], stacks: Mapping[int, int], blinds: tuple[int | None, int | None],
+                 level: Stakes, raise_rule: str = "increment", limits: Limits = NO_LIMIT,
+                 ante_leaves_a_chip: bool = False) -> None:
+        """The hand's chips with its antes and blinds posted. Written out, not generated: one is made at every
+        hand, and mypyc compiles a written `__init__` (see the note in events.py)."""
+        if raise_rule not in RAISE_RULES:
+            raise ValueError(f"unknown raise rule {raise_rule!r}: one of {', '.join(RAISE_RULES)}")
+        self.order, self.stacks, self.blinds, self.level = order, stacks, blinds, level
+        self.raise_rule, self.limits, self.ante_leaves_a_chip = raise_rule, limits, ante_leaves_a_chip
+        self.eliminated, self.dead, self.short, self.acted_at = [], {}, {}, {}
+        self.current = self.increment = self.full_bet = self.pending = self.raised_by = 0
+        self.out, self.last, self.awarded, self.settled, self.log = set(), {}, (), False, []
+        self.round_index, self.bets, self.capped = 0, 0, False
         self.behind = {seat: int(self.stacks[seat]) for seat in self.order}
         self.committed = dict.fromkeys(self.order, 0)
         forced: dict[int, list[tuple[str, int, int]]] = {}  # seat -> (what, posted, owed)
@@ -176,7 +202,7 @@ class HandChips:
                     continue
                 put = min(self.level.ante, self.behind[seat])
                 self._put(seat, put)
-                self.last[seat] = f"ante {put:,}"
+                self.last[seat] = f"ante {grouped(put)}"
                 forced.setdefault(seat, []).append(("ante", put, self.level.ante))
         self.street_bet = dict.fromkeys(self.order, 0)
         posts: tuple[tuple[int | None, int, str], ...] = (
@@ -186,7 +212,7 @@ class HandChips:
                 put = min(blind, self.behind[poster])
                 self._put(poster, put)
                 self.street_bet[poster] += put
-                self.last[poster] = f"{word} {put:,}"
+                self.last[poster] = f"{word} {grouped(put)}"
                 forced.setdefault(poster, []).append((word, put, blind))
         if self.level.bb_ante and big is not None and big in self.behind and big not in self.eliminated:
             # The big blind first, then the ante from what is left (TDA rules since 2024, the WSOP's): a big
@@ -194,7 +220,7 @@ class HandChips:
             put = min(self.level.bb_ante, self.behind[big])
             self._put(big, put)
             self.dead[big] = put
-            self.last[big] = f"big blind {self.street_bet[big]:,} + ante {put:,}"
+            self.last[big] = f"big blind {grouped(self.street_bet[big])} + ante {grouped(put)}"
             forced.setdefault(big, []).append(("big-blind ante", put, self.level.bb_ante))
         for seat, posts_made in forced.items():
             if any(posted < owed for _what, posted, owed in posts_made):
@@ -208,9 +234,10 @@ class HandChips:
 
     def copy(self) -> HandChips:
         """A copy sharing nothing mutable (an undo checkpoint), written out (compiled, it is some twenty times
-        the generic copy's speed) and made without `__init__`, which would post the blinds again. A field
-        left out here is left unset, and the copy fails to compare equal (tests/rules/test_core_state.py)."""
-        new = HandChips.__new__(HandChips)
+        the generic copy's speed). Made from the chips of a hand with no seats, which posts nothing (compiled,
+        `__new__` runs `__init__` too), then every field copied over: a field left out here keeps the empty
+        hand's value, and the copy fails to compare equal (tests/rules/test_core_state.py)."""
+        new = HandChips(order=(), stacks={}, blinds=(None, None), level=self.level)
         new.order, new.stacks, new.blinds, new.level = self.order, dict(self.stacks), self.blinds, self.level
         new.raise_rule, new.ante_leaves_a_chip = self.raise_rule, self.ante_leaves_a_chip
         new.eliminated, new.behind, new.committed = self.eliminated.copy(), self.behind.copy(), self.committed.copy()
@@ -494,6 +521,14 @@ class TableChips:
     level: Stakes | None = None
     waiting: dict[int, int] = field(default_factory=dict)  # stacks given during a hand: for the next one
     hand: HandChips | None = None
+
+    def __init__(self, *, stacks: dict[int, int] | None = None, level: Stakes | None = None,
+                 waiting: dict[int, int] | None = None, hand: HandChips | None = None) -> None:
+        # copied at every hand's undo checkpoint: written out for mypyc (see the note in events.py)
+        self.stacks = {} if stacks is None else stacks
+        self.level = level
+        self.waiting = {} if waiting is None else waiting
+        self.hand = hand
 
     def copy(self) -> TableChips:
         """A copy sharing nothing mutable (an undo checkpoint)."""

@@ -14,9 +14,10 @@ import copyreg
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
 from firmware_py.core import (  # the routing to the rule handlers, and the modules whose records pickle by constructor
+    board,
     chips,
     decks,
     events,
@@ -39,10 +40,10 @@ from firmware_py.core.rulings import Notice, NoticeKind, Ruling
 from firmware_py.core.snapshot import TableSnapshot, snapshot_of
 from firmware_py.core.state import SAVED, SHARED, TableState
 
-UNDO_HANDS = 3  # hand boundaries whose state is kept: undo reaches back into the last two hands
+UNDO_HANDS: Final = 3  # hand boundaries whose state is kept: undo reaches back into the last two hands
 
 
-_FROZEN_TYPES: dict[type, bool] = {}  # per type: nothing mutates its values in place (tuples: see items)
+_FROZEN_TYPES: Final[dict[type, bool]] = {}  # per type: nothing mutates its values in place (tuples: see items)
 
 
 def _frozen_type(kind: type) -> bool:
@@ -72,7 +73,7 @@ def _shared(items: Iterable[object]) -> bool:
     return tuple not in kinds and all(map(_frozen_type, kinds))
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}  # per dataclass type: its field names
+_FIELDS: Final[dict[type, tuple[str, ...]]] = {}  # per dataclass type: its field names
 
 
 def _clone(value: Any) -> Any:
@@ -105,15 +106,22 @@ def _clone(value: Any) -> Any:
 
 
 def _record(kind: type[Any], values: tuple[object, ...]) -> Any:
-    """A frozen record back from a pickle (a checkpoint's), made by its constructor."""
-    return kind(**{f.name: value for f, value in zip(fields(kind), values, strict=True)})
+    """A record back from a pickle (a checkpoint's), made by its constructor; the fields it does not take
+    (`init=False`: the hand's chips' accounting) set after it."""
+    given = list(zip(fields(kind), values, strict=True))
+    record = kind(**{f.name: value for f, value in given if f.init})
+    for f, value in given:
+        if not f.init:
+            setattr(record, f.name, value)
+    return record
 
 
 def _pickled(record: Any) -> tuple[Callable[..., Any], tuple[object, ...]]:
-    """How a frozen record pickles: its type and field values, for `_record`.
+    """How a record pickles: its type and field values, for `_record`.
 
-    Compiled by mypyc, a frozen record would otherwise unpickle (and `copy.copy`) field by field
-    through the `__setattr__` that refuses it. The interpreted core pickles the same way: one path to test.
+    Compiled by mypyc, a record would otherwise unpickle through `__new__`, which runs a written-out
+    `__init__` without its arguments, and a frozen one field by field through the `__setattr__` that
+    refuses it. The interpreted core pickles the same way: one path to test.
     """
     kind = type(record)
     return _record, (kind, tuple(getattr(record, f.name) for f in fields(kind)))
@@ -126,8 +134,12 @@ class Outcome:
     rulings: tuple[Ruling, ...] = ()
     notices: tuple[Notice, ...] = ()
 
+    def __init__(self, *, rulings: tuple[Ruling, ...] = (), notices: tuple[Notice, ...] = ()) -> None:
+        object.__setattr__(self, "rulings", rulings)  # written out for mypyc: see the note in events.py
+        object.__setattr__(self, "notices", notices)
 
-NOTHING = Outcome()
+
+NOTHING: Final = Outcome()
 
 
 class TableCore:
@@ -337,11 +349,10 @@ class TableCore:
 
 
 def _pickle_by_constructor() -> None:
-    """Every frozen record of the core pickles by its constructor (see _pickled)."""
-    for module in (chips, decks, events, game, hand, phase, pots, profiles, race, rulings, seating, snapshot):
+    """Every record of the core pickles by its constructor (see _pickled)."""
+    for module in (board, chips, decks, events, game, hand, phase, pots, profiles, race, rulings, seating, snapshot):
         for kind in vars(module).values():
-            if (isinstance(kind, type) and kind.__module__ == module.__name__ and is_dataclass(kind)
-                    and _frozen_type(kind)):
+            if isinstance(kind, type) and kind.__module__ == module.__name__ and is_dataclass(kind):
                 copyreg.pickle(kind, _pickled)
     copyreg.pickle(Outcome, _pickled)
 

@@ -6,9 +6,9 @@ so a ruling and the broadcast always call a hand the same thing.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
+from typing import Final
 
 from firmware_py.core.cards import RANKS, SUITS
 from firmware_py.core.game import HandRule
@@ -23,30 +23,30 @@ except ImportError:  # pragma: no cover - depends on the installed phevaluator
 
 # phevaluator numbers cards rank * 4 + suit, suits in the order clubs, diamonds, hearts, spades.
 _PH_SUITS = "cdhs"
-CARD_IDS: dict[str, int] = {rank + suit: r * 4 + _PH_SUITS.index(suit)
+CARD_IDS: Final[dict[str, int]] = {rank + suit: r * 4 + _PH_SUITS.index(suit)
                             for r, rank in enumerate(RANKS) for suit in SUITS}
-_RANK_BY_SIZE: dict[int, Callable[..., int]] = {5: evaluate_5cards, 6: evaluate_6cards, 7: evaluate_7cards}
-_RANK_ORDER = {rank: index for index, rank in enumerate(RANKS)}
+_RANK_BY_SIZE: Final[dict[int, Callable[..., int]]] = {5: evaluate_5cards, 6: evaluate_6cards, 7: evaluate_7cards}
+_RANK_ORDER: Final = {rank: index for index, rank in enumerate(RANKS)}
 RANK_7: Callable[[int, int, int, int, int, int, int], int] = evaluate_7cards
 """Rank of seven card ids (`card_id`): lower is better. The inner loop of the win chances."""
 RANK_OMAHA: Callable[..., int] = evaluate_omaha_cards
 """Rank of five board card ids then four hole card ids, exactly two from the hand: lower is better."""
 
-RANK_NAMES = {
+RANK_NAMES: Final = {
     "2": ("two", "twos"), "3": ("three", "threes"), "4": ("four", "fours"), "5": ("five", "fives"),
     "6": ("six", "sixes"), "7": ("seven", "sevens"), "8": ("eight", "eights"), "9": ("nine", "nines"),
     "T": ("ten", "tens"), "J": ("jack", "jacks"), "Q": ("queen", "queens"), "K": ("king", "kings"),
     "A": ("ace", "aces"),
 }
 # phevaluator ranks 1 (royal flush) to 7462 (seven high); category upper bounds, best first.
-_CATEGORIES = (
+_CATEGORIES: Final = (
     (10, "straight flush"), (166, "four of a kind"), (322, "full house"), (1599, "flush"),
     (1609, "straight"), (2467, "three of a kind"), (3325, "two pair"), (6185, "pair"), (7462, "high card"),
 )
 
 # How each category is said: `one`/`many` name the top rank (the most cards, then the highest),
 # `next` the second.
-_WORDS = {
+_WORDS: Final = {
     "four of a kind": "four of a kind, {many}",
     "full house": "full house, {many} full of {next}",
     "flush": "flush, {one} high",
@@ -73,19 +73,6 @@ def strength(cards: Sequence[str]) -> int:
     return int(_RANK_BY_SIZE[len(ids)](*ids))
 
 
-def best_five(cards: Sequence[str]) -> tuple[int, tuple[str, ...]]:
-    """The rank of the best five of 5 to 7 cards, and those five (the first found, on a tie)."""
-    ids = [card_id(card) for card in cards]
-    rank_all = _RANK_BY_SIZE.get(len(ids))
-    if rank_all is None:
-        raise ValueError(f"a hand to rank is five to seven cards, not {len(ids)}")
-    best = int(rank_all(*ids))  # phevaluator ranks a hand of six or seven by its best five: find them
-    for five_ids, five in zip(combinations(ids, 5), combinations(cards, 5), strict=True):
-        if evaluate_5cards(*five_ids) == best:
-            return best, five
-    raise AssertionError("phevaluator ranked the hand better than any five of its cards")  # pragma: no cover
-
-
 def category(rank: int) -> str:
     """The category of a phevaluator rank (`flush`, `pair`, ...)."""
     for bound, name in _CATEGORIES:
@@ -96,6 +83,10 @@ def category(rank: int) -> str:
 
 def describe(cards: Sequence[str]) -> str:
     """Name the best hand in one to seven cards in people's words (fewer than five: what they hold).
+
+    The category is phevaluator's; the ranks that name it are read from the cards: the best five of a
+    category hold its highest sets (four, three, pairs) or its highest card, which are the highest of all
+    the cards, but for a straight (its highest run) and a flush (the highest of its suit).
 
     >>> describe(["Ah", "Kh", "9h", "5h", "2h", "3c", "4d"])
     'flush, ace high'
@@ -109,27 +100,41 @@ def describe(cards: Sequence[str]) -> str:
         raise ValueError(f"a hand is one to seven cards, not {len(ids)}")
     if len(set(ids)) != len(ids):
         raise ValueError("a card appears twice in the hand")
+    counts: dict[str, int] = {}
+    for card in cards:
+        counts[card[0]] = counts.get(card[0], 0) + 1
     if len(cards) >= 5:
-        rank, five = best_five(cards)
-        name = category(rank)
+        name = category(int(_RANK_BY_SIZE[len(ids)](*ids)))
     else:
-        five = tuple(cards)
-        sizes = sorted(Counter(card[0] for card in five).values(), reverse=True)
+        sizes = sorted(counts.values(), reverse=True)
         name = {4: "four of a kind", 3: "three of a kind"}.get(sizes[0], "high card")
         if sizes[0] == 2:
             name = "two pair" if len(sizes) > 1 and sizes[1] == 2 else "pair"
-    counts = Counter(card[0] for card in five)
-    by_count = sorted(counts, key=lambda r: (counts[r], _RANK_ORDER[r]), reverse=True)
-    top = by_count[0]
+    if name in ("straight flush", "flush"):  # the suit of five or more
+        suits = [card[1] for card in cards]
+        suit = max(SUITS, key=suits.count)
+        counts = {card[0]: 1 for card in cards if card[1] == suit}
     if name in ("straight", "straight flush"):
-        ranks = {RANKS.index(r) for r in counts}
-        high = "5" if ranks == {12, 0, 1, 2, 3} else RANKS[max(ranks)]
+        high = _straight_high(counts)
         if name == "straight flush" and high == "A":
             return "royal flush"
         return f"{name}, {RANK_NAMES[high][0]} high"
+    by_count = sorted(counts, key=lambda r: (counts[r], _RANK_ORDER[r]), reverse=True)
+    top = by_count[0]
     second = by_count[1] if len(by_count) > 1 else top
     return _WORDS[name].format(one=RANK_NAMES[top][0], many=RANK_NAMES[top][1],
                                next=RANK_NAMES[second][1])
+
+
+def _straight_high(ranks: Iterable[str]) -> str:
+    """The top card of the highest five ranks in a row among `ranks` (the wheel, ace to five: five)."""
+    held = {_RANK_ORDER[rank] for rank in ranks}
+    for high in range(len(RANKS) - 1, 3, -1):
+        if all(high - step in held for step in range(5)):
+            return RANKS[high]
+    if {12, 0, 1, 2, 3} <= held:
+        return "5"
+    raise ValueError("no five ranks in a row")
 
 
 def winners(hands: dict[int, Sequence[str]], board: Sequence[str]) -> tuple[tuple[int, ...], str]:

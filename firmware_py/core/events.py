@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from firmware_py.core.decks import Deck
 
@@ -28,18 +29,20 @@ class ButtonName(StrEnum):
     HAND_END = "hand_end"
 
 
-PLAYER_ACTIONS = frozenset(
+# The core's constants are Final: compiled, mypyc reads a final name as a constant, not from the module's
+# dict at every use (a look-up at every event for the routing's).
+PLAYER_ACTIONS: Final = frozenset(
     {ButtonName.FOLD, ButtonName.CHECK, ButtonName.CALL, ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN}
 )
-AMOUNT_ACTIONS = frozenset({ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN})  # the actions that put in chips
+AMOUNT_ACTIONS: Final = frozenset({ButtonName.BET, ButtonName.RAISE, ButtonName.ALLIN})  # the actions that put in chips
 
-SHOE = "shoe"
-BURN = "burn"
-MUCK = "muck"
-BOARD_ANTENNAS = tuple(f"board{i}" for i in range(1, 6))
-SEAT_ANTENNAS = tuple(f"seat{i}" for i in range(1, 11))
-ANTENNAS = frozenset({SHOE, BURN, MUCK, *BOARD_ANTENNAS, *SEAT_ANTENNAS})
-MAX_SEATS = 10
+SHOE: Final = "shoe"
+BURN: Final = "burn"
+MUCK: Final = "muck"
+BOARD_ANTENNAS: Final = tuple(f"board{i}" for i in range(1, 6))
+SEAT_ANTENNAS: Final = tuple(f"seat{i}" for i in range(1, 11))
+ANTENNAS: Final = frozenset({SHOE, BURN, MUCK, *BOARD_ANTENNAS, *SEAT_ANTENNAS})
+MAX_SEATS: Final = 10
 
 
 class SeatStatus(StrEnum):

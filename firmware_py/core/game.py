@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from firmware_py.core.rulings import Street
 
@@ -69,7 +70,7 @@ class Game:
         return f"{words.get(self.hole_cards, str(self.hole_cards))} hole cards"
 
 
-HOLDEM = Game(name="holdem", title="No-Limit Hold'em", short="NLHE", hole_cards=2, betting=Structure.NO_LIMIT,
+HOLDEM: Final = Game(name="holdem", title="No-Limit Hold'em", short="NLHE", hole_cards=2, betting=Structure.NO_LIMIT,
               hand_rule=HandRule.BEST_FIVE, phh_variant="NT")
 OMAHA = Game(name="omaha", title="Pot-Limit Omaha", short="PLO", hole_cards=4, betting=Structure.POT_LIMIT,
              hand_rule=HandRule.TWO_FROM_HAND, phh_variant="PO")
@@ -81,5 +82,5 @@ LIMIT_HOLDEM = Game(name="limit_holdem", title="Fixed-Limit Hold'em", short="FLH
                     betting=Structure.FIXED_LIMIT, hand_rule=HandRule.BEST_FIVE, limit_bets=(1, 1, 2, 2),
                     phh_variant="FT")
 
-GAMES: dict[str, Game] = {game.name: game for game in (HOLDEM, OMAHA, OMAHA5, LIMIT_HOLDEM)}
+GAMES: Final[dict[str, Game]] = {game.name: game for game in (HOLDEM, OMAHA, OMAHA5, LIMIT_HOLDEM)}
 DEFAULT = HOLDEM.name  # what a setup that names no game deals

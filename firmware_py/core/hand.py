@@ -13,12 +13,22 @@ from firmware_py.core.rulings import Ruling, Street
 from firmware_py.core.seating import Positions
 from firmware_py.core.vocab import Where
 
+# The hand's records are made at every hand (and copied at its undo checkpoint): their `__init__` is
+# written out for mypyc, as the per-event records' are (see the note in events.py). A container left
+# out (None) starts empty, as the field's default factory would make it. tests/rules/test_core_state.py
+# checks each against its fields.
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CardInfo:
     card: str
     deck: str
     back: str
+
+    def __init__(self, *, card: str, deck: str, back: str) -> None:
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "deck", deck)
+        object.__setattr__(self, "back", back)
 
 
 @dataclass(kw_only=True, slots=True)
@@ -33,6 +43,19 @@ class Dealt:
     boxed: int = 0
     extra: list[str] = field(default_factory=list)
     jokers: dict[int, str] = field(default_factory=dict)  # seat -> joker UID not yet replaced
+
+    def __init__(self, *, slots: list[str | None] | None = None, next_slot: int = 0,
+                 hole: dict[int, list[str]] | None = None, owed: list[tuple[int, str | None]] | None = None,
+                 exposed: int = 0, boxed: int = 0, extra: list[str] | None = None,
+                 jokers: dict[int, str] | None = None) -> None:
+        self.slots = [] if slots is None else slots
+        self.next_slot = next_slot
+        self.hole = {} if hole is None else hole
+        self.owed = [] if owed is None else owed
+        self.exposed = exposed
+        self.boxed = boxed
+        self.extra = [] if extra is None else extra
+        self.jokers = {} if jokers is None else jokers
 
     def copy(self) -> Dealt:
         return Dealt(slots=self.slots.copy(), next_slot=self.next_slot,
@@ -100,6 +123,27 @@ class Betting:
     declared: dict[int, Declared] = field(default_factory=dict)  # actions out of turn waiting for their seat
     no_raise: set[int] = field(default_factory=set)  # seats that may not bet or raise this turn (out of turn)
 
+    def __init__(self, *, window_open: bool = True, window_actors: set[int] | None = None,
+                 folded: set[int] | None = None, allin: set[int] | None = None, dead: set[int] | None = None,
+                 acted: set[int] | None = None, round_actions: int = 0, preflop_actions: int = 0,
+                 round_closed: bool = False, to_act: int | None = None, taken: list[Taken] | None = None,
+                 round_start: int = 0, declared: dict[int, Declared] | None = None,
+                 no_raise: set[int] | None = None) -> None:
+        self.window_open = window_open
+        self.window_actors = set() if window_actors is None else window_actors
+        self.folded = set() if folded is None else folded
+        self.allin = set() if allin is None else allin
+        self.dead = set() if dead is None else dead
+        self.acted = set() if acted is None else acted
+        self.round_actions = round_actions
+        self.preflop_actions = preflop_actions
+        self.round_closed = round_closed
+        self.to_act = to_act
+        self.taken = [] if taken is None else taken
+        self.round_start = round_start
+        self.declared = {} if declared is None else declared
+        self.no_raise = set() if no_raise is None else no_raise
+
     def copy(self) -> Betting:
         return Betting(window_open=self.window_open, window_actors=self.window_actors.copy(),
                        folded=self.folded.copy(), allin=self.allin.copy(), dead=self.dead.copy(),
@@ -123,6 +167,25 @@ class Hand:
     clock: ClockView | None = None
     rulings: list[Ruling] = field(default_factory=list)
     showdown: Ruling | None = None
+
+    def __init__(self, *, number: int, positions: Positions, game: Game = HOLDEM, phase: Phase = Phase.DEALING,
+                 street: Street = Street.PREFLOP, where: dict[str, Where] | None = None,
+                 identity: dict[str, str] | None = None, dealt: Dealt | None = None, betting: Betting | None = None,
+                 board: Board | None = None, clock: ClockView | None = None, rulings: list[Ruling] | None = None,
+                 showdown: Ruling | None = None) -> None:
+        self.number = number
+        self.positions = positions
+        self.game = game
+        self.phase = phase
+        self.street = street
+        self.where = {} if where is None else where
+        self.identity = {} if identity is None else identity
+        self.dealt = Dealt() if dealt is None else dealt
+        self.betting = Betting() if betting is None else betting
+        self.board = Board() if board is None else board
+        self.clock = clock
+        self.rulings = [] if rulings is None else rulings
+        self.showdown = showdown
 
     def copy(self) -> Hand:
         """A copy sharing nothing mutable (an undo checkpoint): written out, as one is kept at every hand."""

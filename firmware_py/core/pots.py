@@ -18,6 +18,15 @@ class Pot:
     shares: tuple[tuple[int, int], ...] = ()  # (seat, chips), odd chips included
     odd_chips: tuple[int, ...] = ()  # seats that got one odd chip each
 
+    def __init__(self, *, amount: int, seats: tuple[int, ...], winners: tuple[int, ...] = (),
+                 shares: tuple[tuple[int, int], ...] = (), odd_chips: tuple[int, ...] = ()) -> None:
+        # written out for mypyc (pots are made at every showdown): see the note in events.py
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "shares", shares)
+        object.__setattr__(self, "odd_chips", odd_chips)
+
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"amount": self.amount, "seats": list(self.seats)}
         if self.winners:

@@ -8,7 +8,7 @@ antenna), the routing here decides which handler takes it, in order.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from firmware_py.core import betting, flow, racing, shoe, streets, transitions
 from firmware_py.core import deal as dealing
@@ -137,7 +137,7 @@ def color_up(table: TableState, event: Race) -> None:
     racing.start(table, event)
 
 
-HANDLERS: dict[type, Callable[[TableState, Any], None]] = {  # an event after the setup, by its type
+HANDLERS: Final[dict[type, Callable[[TableState, Any], None]]] = {  # an event after the setup, by its type
     Read: read, Gone: streets.gone, Button: press, Seat: flow.seat_change,
     Stacks: betting.chip_event, Level: betting.chip_event, Race: color_up,
 }

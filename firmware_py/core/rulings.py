@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from firmware_py.core.vocab import Cause
 
@@ -40,8 +40,8 @@ class RulingKind(StrEnum):
 
 
 # Rulings about a card that lies face down (dealt to a player, or to become the burn): not named in public.
-FACE_DOWN = frozenset({RulingKind.EXTRA_CARD})
-FACE_DOWN_CAUSES = frozenset({Cause.TWO_EXTRA, Cause.OUT_OF_SEQUENCE, Cause.WRONG_COUNT})
+FACE_DOWN: Final = frozenset({RulingKind.EXTRA_CARD})
+FACE_DOWN_CAUSES: Final = frozenset({Cause.TWO_EXTRA, Cause.OUT_OF_SEQUENCE, Cause.WRONG_COUNT})
 
 
 class Street(StrEnum):
@@ -67,6 +67,23 @@ class Ruling:
     hand: str | None = None
     amount: int | None = None  # the amount keyed, for rulings on amounts
     pots: tuple[Pot, ...] | None = None  # the showdown's pots as awarded, when the table counts chips
+
+    def __init__(self, *, t: float, ruling: RulingKind, rule: str, remedy: str, cause: Cause | None = None,
+                 card: str | None = None, seat: int | None = None, street: Street | None = None,
+                 winners: tuple[int, ...] | None = None, hand: str | None = None, amount: int | None = None,
+                 pots: tuple[Pot, ...] | None = None) -> None:  # written out for mypyc: see the note in events.py
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "ruling", ruling)
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "remedy", remedy)
+        object.__setattr__(self, "cause", cause)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "street", street)
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "pots", pots)
 
     def to_json(self) -> dict[str, Any]:
         """The ruling as the JSON object of `table-events.md` (absent fields left out)."""
@@ -142,6 +159,11 @@ class Notice:
     t: float
     notice: NoticeKind
     message: str
+
+    def __init__(self, *, t: float, notice: NoticeKind, message: str) -> None:  # for mypyc: see events.py
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "notice", notice)
+        object.__setattr__(self, "message", message)
 
     def to_json(self) -> dict[str, Any]:
         return {"t": self.t, "notice": str(self.notice), "message": self.message}

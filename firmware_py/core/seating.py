@@ -31,6 +31,13 @@ class Positions:
     big_blind: int
     deal_order: tuple[int, ...]  # dealt-in seats, first card first, button (or the seat before it) last
 
+    def __init__(self, *, button: int, small_blind: int | None, big_blind: int,
+                 deal_order: tuple[int, ...]) -> None:  # made at every hand: for mypyc, see events.py
+        object.__setattr__(self, "button", button)
+        object.__setattr__(self, "small_blind", small_blind)
+        object.__setattr__(self, "big_blind", big_blind)
+        object.__setattr__(self, "deal_order", deal_order)
+
     @property
     def heads_up(self) -> bool:
         return len(self.deal_order) == 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from firmware_py.core.cards import is_unknown
+from firmware_py.core.chips import grouped
 from firmware_py.core.evaluator import best_of, describe_hand, hand_ranks
 from firmware_py.core.hand import Hand
 from firmware_py.core.phase import Phase
@@ -37,9 +38,10 @@ def award(table: TableState, hand: Hand,
 def pots_text(table: TableState, pots: Sequence[Pot]) -> str:
     contested = [pot for pot in pots if len(pot.seats) > 1]
     names = ["main pot", *(f"side pot {n}" for n in range(1, len(contested)))]
-    parts = [f"{name} {pot.amount:,} to " + " and ".join(f"seat {s} ({c:,})" for s, c in pot.shares)
+    parts = [f"{name} {grouped(pot.amount)} to " + " and ".join(f"seat {s} ({grouped(c)})" for s, c in pot.shares)
              for name, pot in zip(names, contested, strict=True)]
-    parts += [f"{pot.amount:,} not called goes back to seat {pot.seats[0]}" for pot in pots if len(pot.seats) == 1]
+    parts += [f"{grouped(pot.amount)} not called goes back to seat {pot.seats[0]}"
+              for pot in pots if len(pot.seats) == 1]
     text = "Pots: " + "; ".join(parts) + "."
     if len(contested) > 1:
         text += f" Each pot is split separately ({table.rule(RuleKey.SIDE_POTS).cite})."

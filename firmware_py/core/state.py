@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from typing import Final
 
 from firmware_py.core.chips import TableChips
 from firmware_py.core.game import HOLDEM, Game
@@ -77,7 +78,7 @@ class TableState:
             self.corrections = [*self.corrections[-2:], message]
 
 
-SAVED = tuple(f.name for f in fields(TableState) if f.name not in {"profiles", "out_rulings", "out_notices"})
-SHARED = frozenset({"cards"})
+SAVED: Final = tuple(f.name for f in fields(TableState) if f.name not in {"profiles", "out_rulings", "out_notices"})
+SHARED: Final = frozenset({"cards"})
 """Fields a checkpoint shares rather than copies: a new value replaces them, they never change in place
 (the decks' cards, set by a setup; a stand-in for an unknown tag makes a new dict)."""

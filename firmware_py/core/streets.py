@@ -5,6 +5,8 @@ A handler: route.py calls it; it deals through deal.py and changes the phase thr
 
 from __future__ import annotations
 
+from typing import Final
+
 from firmware_py.core import deal as dealing
 from firmware_py.core import transitions
 from firmware_py.core.board import NEXT_STREET, POSITION_STREET, STREET_ORDER, UNKNOWN_BURN, StreetDeal
@@ -16,9 +18,9 @@ from firmware_py.core.rulings import NoticeKind, RulingKind, Street
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey, Where
 
-PREMATURE_RULES = {Street.FLOP: RuleKey.PREMATURE_FLOP, Street.TURN: RuleKey.PREMATURE_TURN,
+PREMATURE_RULES: Final = {Street.FLOP: RuleKey.PREMATURE_FLOP, Street.TURN: RuleKey.PREMATURE_TURN,
                    Street.RIVER: RuleKey.PREMATURE_RIVER}
-BURN_RULES = {  # (missing, on the flop): the flop's burn may be ruled on apart from the turn's and river's
+BURN_RULES: Final = {  # (missing, on the flop): the flop's burn may be ruled on apart from the turn's and river's
     (True, True): RuleKey.BURN_MISSING_FLOP, (True, False): RuleKey.BURN_MISSING,
     (False, True): RuleKey.BURN_EXTRA_FLOP, (False, False): RuleKey.BURN_EXTRA,
 }

@@ -116,3 +116,54 @@ def test_a_kept_card_face_is_the_face_drawn_in_place(height):
             CardPainter().face(kept, place, card, role=FaceRole.HOLE)
             cards._draw_face(direct, place, card)
             assert picture(kept) == picture(direct), (card, left, top)
+
+
+@pytest.mark.parametrize(("size", "width", "radius"), [((120, 50), 0, 5), ((120, 50), 1, 5), ((97, 41), 3, 4),
+                                                       ((40, 57), 1, 4), ((33, 15), 0, 40)])
+def test_a_kept_rounded_rectangle_is_the_one_drawn_in_place(size, width, radius):
+    """Panels and card places are copied from a kept rounded rectangle, at any place, odd or even."""
+    for left, top in ((3, 4), (4, 3), (7, 7), (10, 10), (-5, 2)):
+        rect = pygame.Rect((left, top), size)
+        kept, direct = pygame.Surface((160, 100)), pygame.Surface((160, 100))
+        kept.fill(theme.BACKGROUND)
+        direct.fill(theme.BACKGROUND)
+        theme.rounded_rect(kept, theme.SEAT_FILL, rect, width=width, radius=radius)
+        pygame.draw.rect(direct, theme.SEAT_FILL, rect, width, border_radius=radius)
+        assert picture(kept) == picture(direct), (rect, width, radius)
+
+
+@pytest.mark.parametrize("size", [9, 13, 20, 27, 41, 64])
+def test_a_line_is_as_wide_as_its_image_and_as_high_as_its_font(size):
+    """draw_text measures a line by its image, and the chances by their font's height: SDL_ttf's sizes."""
+    texts = [f"{win / 10:.1f}%" for win in range(0, 1001, 37)] + [f"{win}%" for win in range(0, 101, 9)]
+    texts += ["", "raise to 1,200 · two pair, queens and fours", "computing…", "Ωμέγα", "Влад", "Seat 3 王芳"]
+    for text in texts:
+        width, height = theme.text_size(text, size)
+        assert theme.render_text(text, size, theme.TEXT).get_width() == width, text
+        assert theme.line_box_height(text, size) == height, text
+
+
+def test_the_warm_up_changes_no_picture_and_keeps_no_panel():
+    """The broadcast view's rehearsal at start-up leaves fonts, glyphs, faces and shapes, nothing of a table:
+    a frame after it is the frame drawn from nothing."""
+    snapshots = dealt_snapshots(9, 1)
+    config = DisplayConfig(seat_names=samples.NAMES, broadcast_delay_s=0, allow_zero_delay=True)
+    chances = ChancesCache(compute=quick_chances)
+    for cached in (theme._font_at, theme._rendered, theme.text_size, theme.ink_top, theme._glyph_top,
+                   theme._shape, cards.face_image):
+        cached.cache_clear()
+    cold = Screen(view=View.BROADCAST, config=config, chances=chances)
+    cold_surface = pygame.Surface((800, 480))
+    cold_pictures = []
+    for index, snapshot in enumerate(snapshots[::7]):
+        cold.update(snapshot, t=float(index))
+        cold.draw(cold_surface, float(index))
+        cold_pictures.append(picture(cold_surface))
+    warm = Screen(view=View.BROADCAST, config=config, chances=chances)
+    warm.warm_up((800, 480))
+    assert not warm.panels._images
+    warm_surface = pygame.Surface((800, 480))
+    for index, snapshot in enumerate(snapshots[::7]):
+        warm.update(snapshot, t=float(index))
+        warm.draw(warm_surface, float(index))
+        assert picture(warm_surface) == cold_pictures[index], f"frame {index}"

@@ -9,11 +9,16 @@ from pathlib import Path
 import pytest
 
 from firmware_py.core.board import Board, BurnLedger, StreetDeal
-from firmware_py.core.chips import Problem, TableChips, Wager
-from firmware_py.core.engine import TableCore
+from firmware_py.core.chips import HandChips, Problem, Stakes, TableChips, Wager
+from firmware_py.core.engine import Outcome, TableCore
 from firmware_py.core.events import Button, ButtonName, Gone, Read
-from firmware_py.core.hand import Betting, Dealt, Hand, Taken
-from firmware_py.core.rulings import Street
+from firmware_py.core.game import OMAHA
+from firmware_py.core.hand import Betting, CardInfo, Dealt, Declared, Hand, Taken
+from firmware_py.core.phase import ClockView, Phase
+from firmware_py.core.pots import Pot
+from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
+from firmware_py.core.seating import Positions
+from firmware_py.core.vocab import Cause, Where
 from firmware_py.profiles import load_profiles
 from firmware_py.session import read_session
 from tests.rules.table_driver import Table
@@ -110,6 +115,14 @@ def test_a_hand_copy_is_equal_and_shares_nothing_mutable() -> None:
 
 
 # Each field away from its default and from the other fields' values (a field set from another shows).
+_POSITIONS = Positions(button=1, small_blind=2, big_blind=3, deal_order=(2, 3, 1))
+_POT = Pot(amount=900, seats=(2, 3), winners=(3,), shares=((3, 900),), odd_chips=(3,))
+_RULING = Ruling(t=4.5, ruling=RulingKind.SHOWDOWN, rule="robert: Showdown 1", remedy="Seat 3 wins.",
+                 cause=Cause.DUPLICATE_CARD, card="Kd", seat=3, street=Street.RIVER, winners=(3,), hand="a pair",
+                 amount=400, pots=(_POT,))
+_NOTICE = Notice(t=5.5, notice=NoticeKind.IGNORED, message="fold: seat 9 cannot act now")
+_TAKEN = Taken(street=Street.TURN, seat=5, name=ButtonName.CALL, word="call")
+_DEAL = StreetDeal(street=Street.TURN, expected_burns=2, shoe=["C3"])
 GIVEN: dict[type, dict[str, object]] = {
     Read: {"t": 1.5, "antenna": "seat3", "uid": "04AA"},
     Gone: {"t": 2.5, "antenna": "board1", "uid": "04BB"},
@@ -117,14 +130,48 @@ GIVEN: dict[type, dict[str, object]] = {
     Wager: {"seat": 2, "name": "raise", "to": 600, "put": 500, "allin": True, "raises": True, "taken": False,
             "problem": Problem.UNDER_MINIMUM, "keyed": 450, "minimum": 550},
     Taken: {"street": Street.TURN, "seat": 5, "name": ButtonName.CALL, "word": "call"},
+    CardInfo: {"card": "As", "deck": "red", "back": "red back"},
+    Pot: {"amount": 900, "seats": (2, 3), "winners": (3,), "shares": ((3, 900),), "odd_chips": (2,)},
+    Ruling: {"t": 4.5, "ruling": RulingKind.SHOWDOWN, "rule": "robert: Showdown 1", "remedy": "Seat 3 wins.",
+             "cause": Cause.DUPLICATE_CARD, "card": "Kd", "seat": 3, "street": Street.RIVER, "winners": (3,),
+             "hand": "a pair", "amount": 400, "pots": (_POT,)},
+    Notice: {"t": 5.5, "notice": NoticeKind.IGNORED, "message": "fold: seat 9 cannot act now"},
+    Positions: {"button": 1, "small_blind": 2, "big_blind": 3, "deal_order": (2, 3, 1)},
+    Outcome: {"rulings": (_RULING,), "notices": (_NOTICE,)},
+    Dealt: {"slots": ["A1", None], "next_slot": 2, "hole": {2: ["A1"]}, "owed": [(3, None)], "exposed": 1,
+            "boxed": 2, "extra": ["B2"], "jokers": {4: "J1"}},
+    Betting: {"window_open": False, "window_actors": {2}, "folded": {3}, "allin": {4}, "dead": {5}, "acted": {1},
+              "round_actions": 3, "preflop_actions": 4, "round_closed": True, "to_act": 6, "taken": [_TAKEN],
+              "round_start": 2, "declared": {5: Declared(seat=5, name=ButtonName.BET, amount=None, since=1)},
+              "no_raise": {6}},
+    Hand: {"number": 7, "positions": _POSITIONS, "game": OMAHA, "phase": Phase.BETTING, "street": Street.FLOP,
+           "where": {"A1": Where.HOLE}, "identity": {"As": "A1"}, "dealt": Dealt(next_slot=1),
+           "betting": Betting(round_actions=1), "board": Board(cards=["C3"]),
+           "clock": ClockView(seat=2, started_t=1.0, seconds=30.0, warnings=(10.0,), countdown=5, rule="clock"),
+           "rulings": [_RULING], "showdown": _RULING},
+    StreetDeal: {"street": Street.FLOP, "expected_burns": 2, "burns": ["A1"], "shoe": ["B2"], "board": ["C3"],
+                 "judged": True, "missing_ruled": True, "extra": ["D4"], "lifted": ["E5"]},
+    BurnLedger: {"due": {Street.TURN: (2, ["A1"])}, "out": ["B2"]},
+    Board: {"cards": ["C3"], "burns": BurnLedger(out=["A1"]), "deal": _DEAL, "settle": _DEAL.copy(),
+            "loose": ["B2"], "premature": Street.TURN, "last_drawn": "D4", "early": [("E5", 4)]},
+    TableChips: {"stacks": {1: 500}, "level": Stakes(small=5, big=10), "waiting": {2: 600},
+                 "hand": HandChips(order=(1, 2), stacks={1: 500, 2: 600}, blinds=(1, 2),
+                                   level=Stakes(small=5, big=10))},
 }
+
+
+def _default(field: dataclasses.Field[object]) -> object:
+    return field.default_factory() if field.default_factory is not dataclasses.MISSING else field.default
 
 
 @pytest.mark.parametrize("cls", list(GIVEN))
 def test_a_written_out_init_sets_every_field_and_keeps_the_record_frozen(cls: type) -> None:
-    """The records made at every event write their `__init__` out (mypyc compiles it; the generated one
-    stays interpreted): each field is set from its keyword, each default is the field's, and the record
-    is as frozen, equal and hashable as the generated one made it."""
+    """The records made at every event or every hand write their `__init__` out (mypyc compiles it; the
+    generated one stays interpreted): each field is set from its keyword, each default is the field's (a
+    container left out starts empty, a new one each time), and a frozen record is as frozen, equal and
+    hashable as the generated `__init__` made it."""
+    code = getattr(cls.__init__, "__code__", None)  # None: compiled by mypyc
+    assert code is None or code.co_filename != "<string>", "the __init__ @dataclass generated, not one written out"
     fields = dataclasses.fields(cls)
     given = GIVEN[cls]
     assert sorted(given) == sorted(f.name for f in fields)
@@ -132,11 +179,26 @@ def test_a_written_out_init_sets_every_field_and_keeps_the_record_frozen(cls: ty
     assert {name: getattr(record, name) for name in given} == given
     required = {f.name: given[f.name] for f in fields
                 if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
-    defaults = cls(**required)
+    defaults, again = cls(**required), cls(**required)
     for f in fields:
-        assert getattr(defaults, f.name) == (given[f.name] if f.name in required else f.default), f.name
-        assert f.name in required or f.default != given[f.name], f"{f.name}: give it a value away from its default"
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        setattr(record, fields[0].name, None)
-    assert cls(**given) == record and hash(cls(**given)) == hash(record)
+        assert getattr(defaults, f.name) == (given[f.name] if f.name in required else _default(f)), f.name
+        assert f.name in required or _default(f) != given[f.name], f"{f.name}: give it a value away from its default"
+        if f.default_factory is not dataclasses.MISSING:
+            assert getattr(defaults, f.name) is not getattr(again, f.name), f"{f.name}: a new one each time"
+    assert cls(**given) == record
     assert (record == defaults) is (required == given)
+    if cls.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(record, fields[0].name, None)
+        assert hash(cls(**given)) == hash(record)
+
+
+def test_the_hand_chips_init_sets_every_field() -> None:
+    """`HandChips.__init__` is written out and takes the hand's givens (the fields `init=True`); it sets the
+    others, its accounting, itself: a field it forgot is left unset and cannot be read (or compared)."""
+    chips = HandChips(order=(2, 3, 1), stacks={1: 1000, 2: 1000, 3: 300}, blinds=(2, 3),
+                      level=Stakes(small=50, big=100, ante=10), raise_rule="double_faced", ante_leaves_a_chip=True)
+    values = {f.name: getattr(chips, f.name) for f in dataclasses.fields(HandChips)}
+    assert values["raise_rule"] == "double_faced" and values["ante_leaves_a_chip"] is True
+    assert values["behind"] == {1: 990, 2: 940, 3: 190} and values["current"] == 100
+    assert chips == chips.copy()
