@@ -33,7 +33,7 @@ DELAY_S = 2.0
 
 def get(port: int, path: str) -> dict[str, Any] | None:
     try:
-        return dict(json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2).read()))
+        return dict(json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10).read()))
     except OSError:
         return None
 
@@ -84,30 +84,31 @@ def test_standby_and_feature_table_switch_on_a_real_broker(tmp_path: Path, broke
         first = on_air(ports["primary"])
         assert first is not None and all(seat["name"].startswith("Seat ") for seat in first["seats"])
         # The same picture on both: each one's message is on the other within a moment.
-        seen = {name: set() for name in ports}
-        deadline = time.monotonic() + 4
-        while time.monotonic() < deadline:
+        seen: dict[str, set[int]] = {name: set() for name in ports}
+
+        def same_pictures() -> bool:
             for name, port in ports.items():
                 body = on_air(port)
                 if body:
                     seen[name].add(body["seq"])
-            time.sleep(0.05)
-        assert len(seen["primary"]) > 3 and len(seen["primary"] & seen["standby"]) >= len(seen["primary"]) // 2
+            return len(seen["primary"]) > 3 and len(seen["primary"] & seen["standby"]) >= len(seen["primary"]) // 2
+
+        assert wait(same_pictures, timeout=60), seen  # sampled until it holds: a loaded machine is slower, not wrong
 
         # The producer switches the feature table on the primary: both put t02 on air, with no restart.
         post(f"http://127.0.0.1:{ports['primary']}/api/control", {"feature": "t02"})
         assert wait(lambda: all((get(port, "/api/status") or {}).get("control", {}).get("feature") == "t02"
-                                for port in ports.values()), timeout=10)
-        assert wait(lambda: all((on_air(port) or {}).get("table") == "t02" for port in ports.values()), timeout=10)
+                                for port in ports.values()), timeout=30)
+        assert wait(lambda: all((on_air(port) or {}).get("table") == "t02" for port in ports.values()), timeout=30)
         # A reveal policy set on the standby reaches the primary.
         post(f"http://127.0.0.1:{ports['standby']}/api/control", {"reveal": {"t02": "never"}})
-        assert wait(lambda: all(hides_every_card(on_air(port)) for port in ports.values()), timeout=10)
+        assert wait(lambda: all(hides_every_card(on_air(port)) for port in ports.values()), timeout=30)
 
         # The primary dies: the standby goes on with new messages of the feature table.
         os.killpg(instances["primary"].pid, signal.SIGKILL)  # the machine, as good as gone
         instances["primary"].wait(10)
         before = (on_air(ports["standby"]) or {}).get("seq", 0)
-        assert wait(lambda: (on_air(ports["standby"]) or {}).get("seq", 0) > before, timeout=15)
+        assert wait(lambda: (on_air(ports["standby"]) or {}).get("seq", 0) > before, timeout=30)
         assert (on_air(ports["standby"]) or {}).get("table") == "t02"
     finally:
         for table in tables:
