@@ -190,6 +190,11 @@ class TableCore:
         return self._table.chips.level
 
     @property
+    def racing(self) -> bool:
+        """Whether a chip race is being dealt or its result shown (until the next hand)."""
+        return self._table.race is not None
+
+    @property
     def counts_chips(self) -> bool:
         """Whether the table counts chips: it has been given stacks (a `stacks` event)."""
         return self._table.chips.on

@@ -495,16 +495,16 @@ class Daemon:
             if isinstance(event, Setup):
                 self._setup_line = line_of(event)
         hand = shown = self.core.hand_number
-        raced = False
+        fed = raced = False  # since the listeners last saw the table: anything fed, a chip race under way
         for event in batch:
-            if (isinstance(event, Button) and event.name is ButtonName.NEW_HAND
+            if (fed and isinstance(event, Button) and event.name is ButtonName.NEW_HAND
                     and (self.core.hand_number != shown or raced)):
-                # A hand (or a chip race) ended in this batch: the listeners see the table between hands before
+                # A hand, or a chip race, went on in this batch: the listeners see the table between hands before
                 # the next deal, however fast the dealer was. The room's table side reports each from that picture.
                 self._publish()
-                shown, raced = self.core.hand_number, False
+                shown, fed, raced = self.core.hand_number, False, False
             outcome = self._feed(event)
-            raced = raced or isinstance(event, Race)
+            fed, raced = True, raced or self.core.racing
             awaited = self._awaited.pop(id(event), None)
             if awaited is not None and not awaited.verdict.done():
                 if isinstance(outcome, Outcome):

@@ -192,9 +192,6 @@ def _tournament_deal(daemon: Daemon, bot: Any, stopped: Any) -> bool:
     if table is None:
         return True
     core = bot._core
-    race = core.snapshot().race if core is not None else None
-    if race is not None and race.done:  # the race's cards are dealt: the table rules and reports it first
-        table.wait_raced(stopped=stopped)
     why = table.wait_to_deal(core.hand_number if core is not None else 0, stopped=stopped)
     if why:
         logger.info("simulated dealer: no more deals: %s", why)

@@ -511,14 +511,6 @@ class TournamentTable:
                 self.changed.wait(poll_s)
         return "stopped"
 
-    def wait_raced(self, *, stopped: Callable[[], bool], poll_s: float = 0.5) -> None:
-        """Block until the chip race this table started has been ruled and reported (a simulated dealer calls it
-        once it has dealt the race's cards: its next deal, in the same batch of the daemon's queue as the race's
-        last card, would hide the ruled race from the table side)."""
-        with self.changed:
-            while self.follower.racing is not None and not stopped():
-                self.changed.wait(poll_s)
-
     def take_posted(self) -> list[Event]:
         """The events posted to the daemon's queue since the last call (the simulated dealer keeps its own view)."""
         with self.lock:
