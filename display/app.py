@@ -124,7 +124,6 @@ class Screen:
                 ticks.append(_next_boundary(now, release - now))
         return min(ticks) if ticks else None
 
-
     def _tournament_left(self, now: float) -> float | None:
         """Seconds left in the director's level or break at session time `now`; None outside a tournament."""
         notice = self.tournament

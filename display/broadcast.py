@@ -345,7 +345,6 @@ def _draw_panel_detail(surface: pygame.Surface, rect: pygame.Rect, seat: SeatVie
                      pygame.Rect(bar.left + win_w, bar.top, tie_w, bar.height))
 
 
-
 # Every character the broadcast picture draws in its own font: names, numbers, hands, actions, the header.
 WARM_CHARS = string.ascii_letters + string.digits + string.punctuation + " …·±"
 _DECK = tuple(rank + suit for rank in "23456789TJQKA" for suit in "shdc")

@@ -71,7 +71,7 @@ class Game:
 
 
 HOLDEM: Final = Game(name="holdem", title="No-Limit Hold'em", short="NLHE", hole_cards=2, betting=Structure.NO_LIMIT,
-              hand_rule=HandRule.BEST_FIVE, phh_variant="NT")
+                     hand_rule=HandRule.BEST_FIVE, phh_variant="NT")
 OMAHA = Game(name="omaha", title="Pot-Limit Omaha", short="PLO", hole_cards=4, betting=Structure.POT_LIMIT,
              hand_rule=HandRule.TWO_FROM_HAND, phh_variant="PO")
 # pokerkit's PotLimitOmahaHoldem deals four hole cards and its hand history variants have no
