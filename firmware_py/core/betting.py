@@ -65,9 +65,8 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
         betting.preflop_actions += 1
         assert table.profile is not None
         hand.count_for_window(actor, name, table.profile.window)
-    complete = hand.round_complete()  # asked once: nothing below changes it until the round closes
-    betting.to_act = None if complete else hand.next_waiting(actor)
-    if not transitions.uncontested(table, hand) and complete:
+    betting.to_act = hand.next_to_act(actor)
+    if not transitions.uncontested(table, hand) and betting.to_act is None:
         transitions.close_round(table, hand)  # everyone has acted since the last bet: the round is done
     return True
 
@@ -115,6 +114,8 @@ def _out_of_turn(table: TableState, hand: Hand, actor: int, name: ButtonName, am
 def _declared_turn(table: TableState, hand: Hand) -> None:
     """The turn has reached seats that acted out of turn: each action stands, or the action changed."""
     betting = hand.betting
+    if not betting.declared:  # the common case: nobody acted out of turn
+        return
     rule = table.rule(RuleKey.OUT_OF_TURN)
     while hand.phase is Phase.BETTING and betting.to_act is not None and betting.to_act in betting.declared:
         seat = betting.to_act
@@ -166,6 +167,8 @@ def _wager(table: TableState, seat: int, name: ButtonName, amount: int | None) -
         return None
     opening = chips.current == 0
     wager = chips.act(seat, str(name), amount)
+    if wager.problem is None:  # the common case: taken as keyed
+        return wager
     if wager.problem is Problem.UNDER_MINIMUM:
         key, cause = ((RuleKey.MIN_BET, Cause.UNDER_MIN_BET) if opening
                       else (RuleKey.MIN_RAISE, Cause.UNDER_MIN_RAISE))

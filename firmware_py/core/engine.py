@@ -232,14 +232,14 @@ class TableCore:
         table = self._table
         table.out_rulings, table.out_notices = [], []
         table.t = event.t
-        if isinstance(event, Button) and (event.hand is not None or event.count is not None) and self._stale(event):
+        if type(event) is Button and (event.hand is not None or event.count is not None) and self._stale(event):
             pass  # refused before it is logged: an undo never takes back a refused press
-        elif isinstance(event, Button) and event.name is ButtonName.UNDO:
+        elif type(event) is Button and event.name is ButtonName.UNDO:
             self._undo(event)
             table = self._table  # a new state when the undo replayed from the session's start
         else:
             self._log.append(event)
-            self._apply(event)
+            route.apply(table, event)
             self._after(event)
         if not table.out_rulings and not table.out_notices:
             return NOTHING  # most events: one shared, immutable empty outcome
@@ -265,9 +265,6 @@ class TableCore:
         """Every action taken in the current hand, in order (out-of-turn actions where they were taken)."""
         hand = self._table.hand
         return tuple(hand.betting.taken) if hand is not None else ()
-
-    def _apply(self, event: Event) -> None:
-        route.apply(self._table, event)
 
     # -- undo and resume at the cost of one hand -------------------------------------------------
 
@@ -343,7 +340,7 @@ class TableCore:
         for replayed in log[start:]:
             table.t = replayed.t
             self._log.append(replayed)
-            self._apply(replayed)
+            route.apply(table, replayed)
             self._after(replayed)
         table.t = event.t
         table.out_rulings = []

@@ -237,21 +237,22 @@ class Hand:
         return None
 
     def next_to_act(self, after: int) -> int | None:
-        """The first seat after `after` that can act and has not acted since the last aggression."""
-        return None if self.round_complete() else self.next_waiting(after)
-
-    def next_waiting(self, after: int) -> int | None:
-        """`next_to_act` for a caller that already knows the round is not complete."""
-        order = self.positions.deal_order
-        if after not in order:
-            return None
+        """The first seat after `after` that can act and has not acted since the last bet or raise; None when the
+        round is complete (as `round_complete` has it). One pass over the seats: asked at every action."""
         betting = self.betting
+        order = self.positions.deal_order
+        if betting.round_closed or after not in order:
+            return None
         folded, dead, allin, acted = betting.folded, betting.dead, betting.allin, betting.acted
         start = order.index(after) + 1
+        live = 0
+        waiting = None
         for seat in order[start:] + order[:start]:
-            if seat not in folded and seat not in dead and seat not in allin and seat not in acted:
-                return seat
-        return None
+            if seat not in folded and seat not in dead:
+                live += 1
+                if waiting is None and seat not in allin and seat not in acted:
+                    waiting = seat
+        return waiting if live > 1 else None
 
     def round_complete(self) -> bool:
         betting = self.betting

@@ -40,13 +40,13 @@ def apply(table: TableState, event: Event) -> None:
     """One event, after the setup, to its handler (a street's burns are judged first, once its cards settled)."""
     hand = table.hand
     if hand is not None and hand.board.settle is not None and not (
-            isinstance(event, Gone) or (isinstance(event, Read) and event.antenna != SHOE)):
+            type(event) is Gone or (type(event) is Read and event.antenna != SHOE)):
         streets.judge_burns(table, hand, hand.board.settle)
-    if isinstance(event, Setup):
+    if type(event) is Setup:
         flow.setup(table, event)
     elif table.profile is None:
         table.notice(NoticeKind.IGNORED, "no setup yet: the session must start with a setup line")
-    elif table.race is not None and isinstance(event, Read | Button) and racing.takes(table, event):
+    elif table.race is not None and (type(event) is Read or type(event) is Button) and racing.takes(table, event):
         pass  # a chip race's card or press (racing.py)
     else:
         HANDLERS[type(event)](table, event)
