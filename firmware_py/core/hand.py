@@ -217,7 +217,7 @@ class Hand:
 
     def first_to_act(self) -> int | None:
         """Pre-flop: left of the big blind (heads-up, the button). After: left of the button (heads-up, the BB)."""
-        order = list(self.seats)
+        order = self.positions.deal_order
         positions = self.positions
         if self.street is Street.PREFLOP:
             if positions.heads_up:
@@ -229,30 +229,36 @@ class Hand:
             start = order.index(positions.big_blind) if positions.big_blind in order else 0
         else:
             start = 0
-        can = set(self.can_act())
-        for step in range(len(order)):
-            seat = order[(start + step) % len(order)]
-            if seat in can:
+        folded, dead, allin = self.betting.folded, self.betting.dead, self.betting.allin
+        for seat in order[start:] + order[:start]:
+            if seat not in folded and seat not in dead and seat not in allin:
                 return seat
         return None
 
     def next_to_act(self, after: int) -> int | None:
         """The first seat after `after` that can act and has not acted since the last bet or raise; None when the
-        round is complete (as `round_complete` has it). One pass over the seats: asked at every action."""
+        round is complete (as `round_complete` has it). Asked at every action."""
         betting = self.betting
         order = self.positions.deal_order
-        if betting.round_closed or after not in order:
+        if betting.round_closed or after not in order or not self.contested():
             return None
         folded, dead, allin, acted = betting.folded, betting.dead, betting.allin, betting.acted
         start = order.index(after) + 1
-        live = 0
-        waiting = None
         for seat in order[start:] + order[:start]:
+            if seat not in folded and seat not in dead and seat not in allin and seat not in acted:
+                return seat
+        return None
+
+    def contested(self) -> bool:
+        """More than one hand is live (not folded, not dead). Asked after every action: it stops at the second."""
+        folded, dead = self.betting.folded, self.betting.dead
+        live = 0
+        for seat in self.positions.deal_order:
             if seat not in folded and seat not in dead:
                 live += 1
-                if waiting is None and seat not in allin and seat not in acted:
-                    waiting = seat
-        return waiting if live > 1 else None
+                if live > 1:
+                    return True
+        return False
 
     def round_complete(self) -> bool:
         betting = self.betting

@@ -7,9 +7,6 @@ antenna), the routing here decides which handler takes it, in order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final
-
 from firmware_py.core import betting, flow, racing, shoe, streets, transitions
 from firmware_py.core import deal as dealing
 from firmware_py.core.cards import is_unknown
@@ -48,8 +45,20 @@ def apply(table: TableState, event: Event) -> None:
         table.notice(NoticeKind.IGNORED, "no setup yet: the session must start with a setup line")
     elif table.race is not None and (type(event) is Read or type(event) is Button) and racing.takes(table, event):
         pass  # a chip race's card or press (racing.py)
+    elif type(event) is Read:  # to its handler, by type: the most common first
+        read(table, event)
+    elif type(event) is Button:
+        press(table, event)
+    elif type(event) is Gone:
+        streets.gone(table, event)
+    elif type(event) is Stacks or type(event) is Level:
+        betting.chip_event(table, event)
+    elif type(event) is Seat:
+        flow.seat_change(table, event)
+    elif type(event) is Race:
+        color_up(table, event)
     else:
-        HANDLERS[type(event)](table, event)
+        raise TypeError(f"not a table event: {event!r}")
 
 
 def read(table: TableState, event: Read) -> None:
@@ -135,9 +144,3 @@ def color_up(table: TableState, event: Race) -> None:
         table.notice(NoticeKind.IGNORED, "race: a chip race is held between hands; finish the hand first: not taken")
         return
     racing.start(table, event)
-
-
-HANDLERS: Final[dict[type, Callable[[TableState, Any], None]]] = {  # an event after the setup, by its type
-    Read: read, Gone: streets.gone, Button: press, Seat: flow.seat_change,
-    Stacks: betting.chip_event, Level: betting.chip_event, Race: color_up,
-}

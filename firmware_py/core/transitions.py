@@ -51,7 +51,7 @@ def after_action(table: TableState, hand: Hand) -> None:
 
 def uncontested(table: TableState, hand: Hand) -> bool:
     """One hand left: the pot goes to it (True), or the hand is at its showdown already (True)."""
-    if hand.phase in IN_PLAY and len(hand.live()) <= 1:
+    if hand.phase in IN_PLAY and not hand.contested():
         hand.phase = Phase.SHOWDOWN  # the pot goes to the last hand; there is no showdown to read
         hand.betting.to_act = None
         hand.clock = None
