@@ -52,7 +52,8 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
     betting.no_raise.discard(actor)
     if hand.clock is not None and hand.clock.seat == actor:
         hand.clock = None
-    if name is ButtonName.FOLD:
+    word = _word(name, wager)
+    if word == "fold":
         betting.folded.add(actor)
     elif wager.raises if wager is not None else name in AMOUNT_ACTIONS:
         betting.acted = set()
@@ -60,7 +61,7 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
         betting.allin.add(actor)
     betting.acted.add(actor)
     betting.round_actions += 1
-    betting.taken.append(Taken(street=hand.street, seat=actor, name=name, word=_word(name, wager)))
+    betting.taken.append(Taken(street=hand.street, seat=actor, name=name, word=word))
     if hand.street is Street.PREFLOP:
         betting.preflop_actions += 1
         assert table.profile is not None

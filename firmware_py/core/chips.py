@@ -423,7 +423,6 @@ class HandChips:
         self.street_bet = dict.fromkeys(self.order, 0)
         self.current = 0
         self.full_bet = 0
-        self.increment = self.level.big
         self.pending = 0
         self.acted_at = {}
         self.raised_by = 0

@@ -239,11 +239,11 @@ class Hand:
         """The first seat after `after` that can act and has not acted since the last bet or raise; None when the
         round is complete (as `round_complete` has it). Asked at every action."""
         betting = self.betting
-        order = self.positions.deal_order
-        if betting.round_closed or after not in order or not self.contested():
+        if betting.round_closed or not self.contested():
             return None
         folded, dead, allin, acted = betting.folded, betting.dead, betting.allin, betting.acted
-        start = order.index(after) + 1
+        order = self.positions.deal_order
+        start = order.index(after) + 1  # `after` is a seat of the hand: the one that has just acted
         for seat in order[start:] + order[:start]:
             if seat not in folded and seat not in dead and seat not in allin and seat not in acted:
                 return seat

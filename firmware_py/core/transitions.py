@@ -51,12 +51,15 @@ def after_action(table: TableState, hand: Hand) -> None:
 
 def uncontested(table: TableState, hand: Hand) -> bool:
     """One hand left: the pot goes to it (True), or the hand is at its showdown already (True)."""
-    if hand.phase in IN_PLAY and not hand.contested():
-        hand.phase = Phase.SHOWDOWN  # the pot goes to the last hand; there is no showdown to read
-        hand.betting.to_act = None
-        hand.clock = None
-        showdown.award(table, hand, None)
-    return hand.phase is Phase.SHOWDOWN
+    if hand.phase not in IN_PLAY:
+        return hand.phase is Phase.SHOWDOWN
+    if hand.contested():  # asked after every action: the common answer first
+        return False
+    hand.phase = Phase.SHOWDOWN  # the pot goes to the last hand; there is no showdown to read
+    hand.betting.to_act = None
+    hand.clock = None
+    showdown.award(table, hand, None)
+    return True
 
 
 def close_round(table: TableState, hand: Hand) -> None:
