@@ -167,7 +167,7 @@ def _wager(table: TableState, seat: int, name: ButtonName, amount: int | None) -
     if chips is None or seat not in chips.behind:
         return None
     opening = chips.current == 0
-    wager = chips.act(seat, str(name), amount)
+    wager = chips.act(seat, name, amount)  # a ButtonName is its word: act compares it, keeps its own words
     if wager.problem is None:  # the common case: taken as keyed
         return wager
     if wager.problem is Problem.UNDER_MINIMUM:

@@ -230,7 +230,8 @@ class TableCore:
     def feed(self, event: Event) -> Outcome:
         """Apply one event and return what it caused."""
         table = self._table
-        table.out_rulings, table.out_notices = [], []
+        if table.out_rulings or table.out_notices:  # the last event's, given out with its outcome (most say nothing)
+            table.out_rulings, table.out_notices = [], []
         table.t = event.t
         if type(event) is Button and (event.hand is not None or event.count is not None) and self._stale(event):
             pass  # refused before it is logged: an undo never takes back a refused press
