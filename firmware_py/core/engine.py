@@ -41,6 +41,9 @@ from firmware_py.core.snapshot import TableSnapshot, snapshot_of
 from firmware_py.core.state import SAVED, TableState
 
 UNDO_HANDS: Final = 3  # hand boundaries whose state is kept: undo reaches back into the last two hands
+# Asked of every press (_after), bound once: interpreted, Python 3.11 looks an enum member up through
+# EnumType.__getattr__, some 800 instructions a time (see deal.py).
+NEW_HAND: Final = ButtonName.NEW_HAND
 
 
 _FROZEN_TYPES: Final[dict[type, bool]] = {}  # per type: nothing mutates its values in place (tuples: see items)
@@ -273,7 +276,7 @@ class TableCore:
 
     def _after(self, event: Event) -> None:
         """After a hand boundary (a setup, a new hand) keep the state, and forget the oldest hand kept."""
-        if isinstance(event, Setup) or (isinstance(event, Button) and event.name is ButtonName.NEW_HAND):
+        if type(event) is Setup or (type(event) is Button and event.name is NEW_HAND):
             self._checkpoints.append((len(self._log), self._state()))
             if len(self._checkpoints) > UNDO_HANDS:
                 del self._checkpoints[0]

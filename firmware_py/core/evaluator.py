@@ -70,7 +70,11 @@ def card_id(card: str) -> int:
 
 def strength(cards: Sequence[str]) -> int:
     """Rank of the best five of 5 to 7 cards: lower is better."""
-    ids = [card_id(card) for card in cards]
+    return _rank([card_id(card) for card in cards])
+
+
+def _rank(ids: Sequence[int]) -> int:
+    """Rank of the best five of 5 to 7 card ids: lower is better."""
     if len(ids) not in _RANK_BY_SIZE:
         raise ValueError(f"a hand to rank is five to seven cards, not {len(ids)}")
     return int(_RANK_BY_SIZE[len(ids)](*ids))
@@ -151,7 +155,8 @@ def hand_ranks(hands: Mapping[int, Sequence[str]], board: Sequence[str],
     """Each seat's rank (lower is better) with the board: read once, then asked of every pot."""
     if rule is HandRule.TWO_FROM_HAND:
         return {seat: omaha_strength(cards, board) for seat, cards in hands.items()}
-    return {seat: strength([*cards, *board]) for seat, cards in hands.items()}
+    common = [card_id(card) for card in board]  # the board's card ids, read once for every hand
+    return {seat: _rank([card_id(card) for card in cards] + common) for seat, cards in hands.items()}
 
 
 def omaha_strength(hole: Sequence[str], board: Sequence[str]) -> int:
