@@ -183,8 +183,11 @@ class HandChips:
         self.current = self.increment = self.full_bet = self.pending = self.raised_by = 0
         self.out, self.last, self.awarded, self.settled, self.log = set(), {}, (), False, []
         self.round_index, self.bets, self.capped = 0, 0, False
-        self.behind = {seat: int(self.stacks[seat]) for seat in self.order}
-        self.committed = dict.fromkeys(self.order, 0)
+        self.behind, self.committed, self.street_bet = {}, {}, {}
+        for seat in self.order:  # (one loop, not dict.fromkeys: compiled, that is a call through Python)
+            self.behind[seat] = int(self.stacks[seat])
+            self.committed[seat] = 0
+            self.street_bet[seat] = 0  # the antes are no bet of the round
         forced: dict[int, list[tuple[str, int, int]]] = {}  # seat -> (what, posted, owed)
         small, big = self.blinds
         if self.ante_leaves_a_chip and (self.level.ante or self.level.bb_ante):
@@ -204,7 +207,6 @@ class HandChips:
                 self._put(seat, put)
                 self.last[seat] = f"ante {grouped(put)}"
                 forced.setdefault(seat, []).append(("ante", put, self.level.ante))
-        self.street_bet = dict.fromkeys(self.order, 0)
         posts: tuple[tuple[int | None, int, str], ...] = (
             (small, self.level.small, "small blind"), (big, self.level.big, "big blind"))
         for poster, blind, word in posts:
@@ -420,7 +422,8 @@ class HandChips:
 
     def end_round(self) -> None:
         """The betting round is over: the next one starts with no bet."""
-        self.street_bet = dict.fromkeys(self.order, 0)
+        for seat in self.street_bet:  # in place, not dict.fromkeys: compiled, that is a call through Python
+            self.street_bet[seat] = 0
         self.current = 0
         self.full_bet = 0
         self.pending = 0
@@ -446,12 +449,12 @@ class HandChips:
         live = self.live()
         paid = {seat: chips - self.dead.get(seat, 0) for seat, chips in self.committed.items()}
         # A pot ends where an all-in seat's chips end; the rest of the chips are the last pot.
-        levels = sorted({paid[seat] for seat in live if self.behind[seat] == 0 and paid[seat]}
-                        | {max(paid.values(), default=0)} - {0})
+        most = max(paid.values(), default=0)
+        levels = sorted({paid[seat] for seat in live if self.behind[seat] == 0 and paid[seat]} | {most} - {0})
         pots: list[Pot] = []
         floor = 0
         for index, level in enumerate(levels):
-            top = level if index < len(levels) - 1 else max(paid.values())
+            top = level if index < len(levels) - 1 else most
             amount = sum(min(chips, top) - min(chips, floor) for chips in paid.values())
             if index == 0:
                 amount += sum(self.dead.values())

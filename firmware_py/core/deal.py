@@ -7,6 +7,8 @@ buttons (shoe.py) all deal through here; it calls down into transitions.py only.
 
 from __future__ import annotations
 
+from typing import Final
+
 from firmware_py.core import transitions
 from firmware_py.core.cards import is_joker
 from firmware_py.core.hand import Hand
@@ -16,43 +18,52 @@ from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey, Where
 
 ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
+# What is asked of every card out of the shoe, bound once: interpreted, Python 3.11 looks each enum member
+# (`Phase.DEALING`) up through EnumType.__getattr__, some 800 instructions a time, more than the rest of
+# a deal's test (3.12 dropped that hook; compiled, mypyc reads the members as constants).
+DEALING: Final = Phase.DEALING
+BETTING: Final = Phase.BETTING
+PREFLOP: Final = Street.PREFLOP
+HOLE: Final = Where.HOLE
+BURN: Final = Where.BURN
+VOID: Final = Where.VOID
 
 
 def draw(table: TableState, hand: Hand, uid: str) -> None:
     """A card came out of the shoe: a hole card, a replacement, an extra card, a burn or a board card."""
-    if hand.where.get(uid) == Where.VOID:
+    if hand.where.get(uid) == VOID:
         transitions.forget_burn(hand, uid)
     hand.board.last_drawn = uid
     card = table.cards[uid].card
-    if hand.phase is Phase.DEALING:
+    if hand.phase is DEALING:
         dealt, seats = hand.dealt, hand.positions.deal_order
         seat = seats[dealt.next_slot % len(seats)]
         dealt.slots[dealt.next_slot] = uid
         dealt.next_slot += 1
         dealt.hole[seat].append(uid)
-        hand.where[uid] = Where.HOLE
+        hand.where[uid] = HOLE
         if is_joker(card):
             dealt.jokers[seat] = uid
             dealt.owed.append((seat, uid))
             table.ruling(RulingKind.SCRAP_CARD, RuleKey.JOKER, cause=Cause.JOKER, seat=seat, uid=uid)
         if dealt.next_slot == len(dealt.slots):
-            transitions.start_round(table, hand, Street.PREFLOP)
+            transitions.start_round(table, hand, PREFLOP)
         return
-    if hand.phase is Phase.BETTING and hand.street is Street.PREFLOP and hand.dealt.owed:
+    if hand.phase is BETTING and hand.street is PREFLOP and hand.dealt.owed:
         _deliver_owed(table, hand, uid)
         return
-    if hand.phase is Phase.BETTING and hand.round_complete():
+    if hand.phase is BETTING and hand.round_complete():
         transitions.close_round(table, hand)
-    if hand.phase is Phase.BETTING:
-        if hand.street is Street.PREFLOP and hand.betting.preflop_actions == 0 and not hand.board.loose:
+    if hand.phase is BETTING:
+        if hand.street is PREFLOP and hand.betting.preflop_actions == 0 and not hand.board.loose:
             _extra_card(table, hand, uid)
         else:
             hand.board.loose.append(uid)
-            hand.where[uid] = Where.BURN
+            hand.where[uid] = BURN
         return
     if hand.phase is Phase.BOARD and hand.board.deal is not None:
         hand.board.deal.shoe.append(uid)
-        hand.where[uid] = Where.BURN  # until it lands on the board
+        hand.where[uid] = BURN  # until it lands on the board
 
 
 def _deliver_owed(table: TableState, hand: Hand, uid: str) -> None:

@@ -38,9 +38,12 @@ from firmware_py.core.hand import Hand, Taken
 from firmware_py.core.profiles import Profile
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling
 from firmware_py.core.snapshot import TableSnapshot, snapshot_of
-from firmware_py.core.state import SAVED, SHARED, TableState
+from firmware_py.core.state import SAVED, TableState
 
 UNDO_HANDS: Final = 3  # hand boundaries whose state is kept: undo reaches back into the last two hands
+# Asked of every press (_after), bound once: interpreted, Python 3.11 looks an enum member up through
+# EnumType.__getattr__, some 800 instructions a time (see deal.py).
+NEW_HAND: Final = ButtonName.NEW_HAND
 
 
 _FROZEN_TYPES: Final[dict[type, bool]] = {}  # per type: nothing mutates its values in place (tuples: see items)
@@ -271,7 +274,7 @@ class TableCore:
 
     def _after(self, event: Event) -> None:
         """After a hand boundary (a setup, a new hand) keep the state, and forget the oldest hand kept."""
-        if isinstance(event, Setup) or (isinstance(event, Button) and event.name is ButtonName.NEW_HAND):
+        if type(event) is Setup or (type(event) is Button and event.name is NEW_HAND):
             self._checkpoints.append((len(self._log), self._state()))
             if len(self._checkpoints) > UNDO_HANDS:
                 del self._checkpoints[0]
@@ -280,9 +283,20 @@ class TableCore:
                 self._checkpoints = [(at - cut, state) for at, state in self._checkpoints]
 
     def _state(self) -> dict[str, object]:
-        """A copy of the table's state (profiles and frozen values shared, never copied)."""
+        """A copy of the table's state (profiles and frozen values shared, never copied), every field of
+        `SAVED`. Written out, not the generic `_clone` field by field: one is kept at every hand
+        (tests/rules/test_core_state.py checks it against `_clone`)."""
         table = self._table
-        return {name: getattr(table, name) if name in SHARED else _clone(getattr(table, name)) for name in SAVED}
+        hand = table.hand
+        return {
+            "profile": table.profile, "game": table.game, "t": table.t, "occupied": table.occupied.copy(),
+            "joined": table.joined.copy(), "moved": table.moved.copy(), "cards": table.cards,  # SHARED
+            "in_play": table.in_play, "back": table.back, "button_seat": table.button_seat,
+            "previous": table.previous, "redeal": table.redeal, "corrected": table.corrected,
+            "hand": hand.copy() if hand is not None else None, "hand_number": table.hand_number,
+            "unconfirmed": table.unconfirmed.copy(), "notices": table.notices.copy(),  # of frozen rulings, strings
+            "corrections": table.corrections.copy(), "chips": table.chips.copy(), "race": _clone(table.race),
+        }
 
     def _copy(self, state: Mapping[str, object]) -> dict[str, object]:
         return {key: _clone(value) for key, value in state.items()}

@@ -6,6 +6,7 @@ so a ruling and the broadcast always call a hand the same thing.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Final
@@ -43,6 +44,8 @@ _CATEGORIES: Final = (
     (10, "straight flush"), (166, "four of a kind"), (322, "full house"), (1599, "flush"),
     (1609, "straight"), (2467, "three of a kind"), (3325, "two pair"), (6185, "pair"), (7462, "high card"),
 )
+_CATEGORY_BOUNDS: Final = tuple(bound for bound, _name in _CATEGORIES)
+_CATEGORY_NAMES: Final = tuple(name for _bound, name in _CATEGORIES)
 
 # How each category is said: `one`/`many` name the top rank (the most cards, then the highest),
 # `next` the second.
@@ -67,7 +70,11 @@ def card_id(card: str) -> int:
 
 def strength(cards: Sequence[str]) -> int:
     """Rank of the best five of 5 to 7 cards: lower is better."""
-    ids = [card_id(card) for card in cards]
+    return _rank([card_id(card) for card in cards])
+
+
+def _rank(ids: Sequence[int]) -> int:
+    """Rank of the best five of 5 to 7 card ids: lower is better."""
     if len(ids) not in _RANK_BY_SIZE:
         raise ValueError(f"a hand to rank is five to seven cards, not {len(ids)}")
     return int(_RANK_BY_SIZE[len(ids)](*ids))
@@ -75,10 +82,9 @@ def strength(cards: Sequence[str]) -> int:
 
 def category(rank: int) -> str:
     """The category of a phevaluator rank (`flush`, `pair`, ...)."""
-    for bound, name in _CATEGORIES:
-        if rank <= bound:
-            return name
-    raise ValueError(f"{rank} is not a phevaluator hand rank (1..7462)")
+    if rank > _CATEGORY_BOUNDS[-1]:
+        raise ValueError(f"{rank} is not a phevaluator hand rank (1..7462)")
+    return _CATEGORY_NAMES[bisect_left(_CATEGORY_BOUNDS, rank)]  # the first category whose bound it is within
 
 
 def describe(cards: Sequence[str]) -> str:
@@ -119,9 +125,9 @@ def describe(cards: Sequence[str]) -> str:
         if name == "straight flush" and high == "A":
             return "royal flush"
         return f"{name}, {RANK_NAMES[high][0]} high"
-    by_count = sorted(counts, key=lambda r: (counts[r], _RANK_ORDER[r]), reverse=True)
-    top = by_count[0]
-    second = by_count[1] if len(by_count) > 1 else top
+    by_count = sorted(((count, _RANK_ORDER[rank], rank) for rank, count in counts.items()), reverse=True)
+    top = by_count[0][2]
+    second = by_count[1][2] if len(by_count) > 1 else top
     return _WORDS[name].format(one=RANK_NAMES[top][0], many=RANK_NAMES[top][1],
                                next=RANK_NAMES[second][1])
 
@@ -149,7 +155,8 @@ def hand_ranks(hands: Mapping[int, Sequence[str]], board: Sequence[str],
     """Each seat's rank (lower is better) with the board: read once, then asked of every pot."""
     if rule is HandRule.TWO_FROM_HAND:
         return {seat: omaha_strength(cards, board) for seat, cards in hands.items()}
-    return {seat: strength([*cards, *board]) for seat, cards in hands.items()}
+    common = [card_id(card) for card in board]  # the board's card ids, read once for every hand
+    return {seat: _rank([card_id(card) for card in cards] + common) for seat, cards in hands.items()}
 
 
 def omaha_strength(hole: Sequence[str], board: Sequence[str]) -> int:
@@ -202,8 +209,14 @@ def describe_hand(hole: Sequence[str], board: Sequence[str], rule: HandRule = Ha
 
 def best_of(ranks: Mapping[int, int], seats: Iterable[int]) -> tuple[int, ...]:
     """The seats among `seats` with the best rank (ties: all of them), in seat order."""
-    ranked = [seat for seat in seats if seat in ranks]
-    if not ranked:
-        return ()
-    best = min(ranks[seat] for seat in ranked)
-    return tuple(sorted(seat for seat in ranked if ranks[seat] == best))
+    best: list[int] = []  # (a loop, not min() over a generator: asked for every pot of every showdown)
+    best_rank = 0
+    for seat in seats:
+        rank = ranks.get(seat)
+        if rank is None:
+            continue
+        if not best or rank < best_rank:
+            best, best_rank = [seat], rank
+        elif rank == best_rank:
+            best.append(seat)
+    return tuple(sorted(best))

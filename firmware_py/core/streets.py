@@ -20,6 +20,14 @@ from firmware_py.core.vocab import Cause, RuleKey, Where
 
 PREMATURE_RULES: Final = {Street.FLOP: RuleKey.PREMATURE_FLOP, Street.TURN: RuleKey.PREMATURE_TURN,
                    Street.RIVER: RuleKey.PREMATURE_RIVER}
+# Where a card is when a board antenna seeing it again changes nothing: it never left, or it is out of play.
+READ_AGAIN: Final = frozenset({Where.BOARD, Where.VOID, Where.SCRAP})
+# What is asked at every board card, bound once: interpreted, Python 3.11 looks each enum member
+# (`Phase.BETTING`) up through EnumType.__getattr__, some 800 instructions a time (see deal.py).
+DEALING: Final = Phase.DEALING
+BETTING: Final = Phase.BETTING
+SHOWDOWN: Final = Phase.SHOWDOWN
+HOLE: Final = Where.HOLE
 BURN_RULES: Final = {  # (missing, on the flop): the flop's burn may be ruled on apart from the turn's and river's
     (True, True): RuleKey.BURN_MISSING_FLOP, (True, False): RuleKey.BURN_MISSING,
     (False, True): RuleKey.BURN_EXTRA_FLOP, (False, False): RuleKey.BURN_EXTRA,
@@ -32,20 +40,20 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, 
     if deal is not None and uid in deal.lifted:
         deal.lifted.remove(uid)  # it flickered, or was put back: nothing changed
         return
-    if where in (Where.BOARD, Where.VOID, Where.SCRAP):
+    if where in READ_AGAIN:
         return  # a card that never left, read again
-    if deal is not None and deal.lifted and hand.before_action_on(deal) and where != Where.HOLE \
+    if deal is not None and deal.lifted and hand.before_action_on(deal) and where != HOLE \
             and not (uid in hand.board.loose and len(hand.can_act()) <= 1):  # all in: the next street's card
         _replace_lifted(table, hand, deal, uid)
         return
-    if where == Where.HOLE:
-        if hand.phase is Phase.DEALING or (hand.street is Street.PREFLOP and hand.betting.preflop_actions == 0):
+    if where == HOLE:
+        if hand.phase is DEALING or (hand.street is Street.PREFLOP and hand.betting.preflop_actions == 0):
             hand.board.last_drawn = uid
             dealing.exposed(table, hand, uid)
         else:
             table.notice(NoticeKind.IGNORED, f"hole card {table.cards[uid].card} seen on the board antenna")
         return
-    if hand.phase is Phase.DEALING:
+    if hand.phase is DEALING:
         table.notice(NoticeKind.IGNORED, f"{table.cards[uid].card} on the board during the deal")
         return
     if where is None:  # (a void card returned above: antennas seeing it again are noise)
@@ -60,15 +68,15 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, 
     runout = uid in hand.board.loose and hand.board.loose.index(uid) > 0 and len(hand.can_act()) <= 1
     if uid in hand.board.loose:
         hand.board.loose.remove(uid)
-    if hand.phase is Phase.BETTING and hand.round_complete():
+    if hand.phase is BETTING and hand.round_complete():
         if (hand.board.deal is not None and hand.board.deal.street is hand.street
                 and hand.betting.round_actions == 0 and not runout):
             _extra_board_card(table, hand, hand.board.deal, uid)
             return
         transitions.close_round(table, hand)
-    if hand.phase is Phase.SHOWDOWN:
+    if hand.phase is SHOWDOWN:
         return
-    if hand.phase is Phase.BETTING:
+    if hand.phase is BETTING:
         if (hand.board.deal is not None and hand.board.deal.street is hand.street
                 and hand.betting.round_actions == 0):
             _extra_board_card(table, hand, hand.board.deal, uid)

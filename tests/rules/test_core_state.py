@@ -10,7 +10,7 @@ import pytest
 
 from firmware_py.core.board import Board, BurnLedger, StreetDeal
 from firmware_py.core.chips import HandChips, Problem, Stakes, TableChips, Wager
-from firmware_py.core.engine import Outcome, TableCore
+from firmware_py.core.engine import Outcome, TableCore, _clone
 from firmware_py.core.events import Button, ButtonName, Gone, Read
 from firmware_py.core.game import OMAHA
 from firmware_py.core.hand import Betting, CardInfo, Dealt, Declared, Hand, Taken
@@ -18,6 +18,7 @@ from firmware_py.core.phase import ClockView, Phase
 from firmware_py.core.pots import Pot
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
 from firmware_py.core.seating import Positions
+from firmware_py.core.state import SAVED, SHARED
 from firmware_py.core.vocab import Cause, Where
 from firmware_py.profiles import load_profiles
 from firmware_py.session import read_session
@@ -112,6 +113,31 @@ def test_a_hand_copy_is_equal_and_shares_nothing_mutable() -> None:
     copied = {(cls.__name__, name) for cls in (Hand, Dealt, Betting, Board, BurnLedger, StreetDeal)
               for name in _defaults(cls)}
     assert copied - differs == set()
+
+
+def test_a_checkpoint_is_every_saved_field_copied_as_the_generic_copy_would() -> None:
+    """The undo checkpoints' `_state`, written out field by field: every field of `SAVED`, each equal to the
+    generic `_clone` of it, sharing nothing mutable but the fields of `SHARED`. At every event of every
+    example session (the chip race's state among them)."""
+    raced = False
+    for path in sorted(SESSIONS.glob("*.jsonl")):
+        if path.name.endswith(".expected.jsonl"):
+            continue
+        core = TableCore(load_profiles())
+        for _line, event in read_session(path):
+            core.feed(event)
+            state = core._state()
+            assert tuple(state) == SAVED
+            for name in SAVED:
+                value = getattr(core._table, name)
+                assert state[name] == _clone(value), name
+                if name in SHARED:
+                    assert state[name] is value
+                else:
+                    kept = {id(part) for part in _mutable_parts(state[name])}
+                    assert not kept & {id(part) for part in _mutable_parts(value)}, name
+            raced = raced or core._table.race is not None
+    assert raced
 
 
 # Each field away from its default and from the other fields' values (a field set from another shows).
