@@ -267,12 +267,20 @@ class DisplayLoop:
             # rehearsal at the new size runs between the frames that follow (start-up's ran before the first).
             self._warmed_size = surface.get_size()
             self._warming = self.screen.warm_up_steps(self._warmed_size)
+        # The collector waits for the frame: a collection due meanwhile (in any of the process's threads: it
+        # holds the GIL while it runs, 1-20 ms under qemu) runs at the first allocation after it instead.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
-            self.screen.draw(surface, now)
-        except Exception:  # a bad snapshot must not take the screen down: log, keep the old frame
-            logger.exception("drawing the %s view failed", self.screen.view)
-            return
-        pygame.display.flip()
+            try:
+                self.screen.draw(surface, now)
+            except Exception:  # a bad snapshot must not take the screen down: log, keep the old frame
+                logger.exception("drawing the %s view failed", self.screen.view)
+                return
+            pygame.display.flip()
+        finally:
+            if collecting:
+                gc.enable()
         self.last_frame_s = time.perf_counter() - started
         self.last_frame_cpu_s = time.thread_time() - started_cpu
         self.frames += 1
