@@ -125,6 +125,8 @@ def _runs(text: str) -> list[tuple[Path, str]]:
     """`text` cut into runs that one font draws whole (so kerning and shaping work within each)."""
     if text.isascii() or max(text) < "\u0250":  # Latin (a name, "·"): the primary font draws it all
         return [(PRIMARY_FONT, text)] if text else []
+    if all(_font_for(char) is PRIMARY_FONT for char in text):  # "…", "±", Greek, Cyrillic: one run, no paths compared
+        return [(PRIMARY_FONT, text)]
     runs: list[tuple[Path, str]] = []
     for char in text:
         path = _font_for(char)
@@ -262,9 +264,23 @@ def wrap(text: str, size: int, max_width: int, max_lines: int) -> list[str]:
 
 @functools.lru_cache(maxsize=1024)
 def _ellipsize(text: str, size: int, max_width: int) -> str:
-    while len(text) > 1 and text_size(text + "…", size)[0] > max_width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    """The longest start of `text` that fits with "…" after it (one character at the least)."""
+    def fits(length: int) -> bool:
+        return text_size(text[:length] + "…", size)[0] <= max_width
+
+    # A start's width grows with its length: from a guess by the whole line's width, a step or two finds the
+    # longest that fits (each measure shapes a new line, a millisecond under qemu; one character off the end
+    # at a time took a dozen of them).
+    whole = text_size(text, size)[0]
+    length = max(1, min(len(text), len(text) * (max_width - text_size("…", size)[0]) // max(1, whole)))
+    if fits(length):
+        while length < len(text) and fits(length + 1):
+            length += 1
+    else:
+        while length > 1 and not fits(length - 1):
+            length -= 1
+        length = max(1, length - 1)
+    return text[:length].rstrip() + "…"
 
 
 # Outside a kept shape: a colour nothing on screen is drawn in, made transparent (a colour key, not per-pixel

@@ -252,3 +252,20 @@ def test_a_resized_screen_warms_up_again_between_frames():
     fresh = pygame.Surface((1024, 600))
     alone.draw(fresh, 0.0)
     assert picture(surface) == picture(fresh)
+
+
+@pytest.mark.parametrize("size", [9, 14, 20, 31])
+def test_a_line_cut_short_is_the_longest_start_that_fits(size):
+    """`_ellipsize` guesses where to cut from the line's width and steps from there: the line it gives is the
+    one cutting a character at a time from the end gives (the picture as before)."""
+    def one_at_a_time(text: str, max_width: int) -> str:
+        while len(text) > 1 and theme.text_size(text + "…", size)[0] > max_width:
+            text = text[:-1]
+        return text.rstrip() + "…"
+
+    for text in ("raise to 1,200 · two pair, queens and fours", "Maximilian Alexander von Hohenzollern", "fold",
+                 "all in · straight flush, nine high", "WAVAWAVA TTyy ....", "Ωμέγα Влад 王芳 a long name", "A"):
+        whole = theme.text_size(text, size)[0]
+        for max_width in range(1, whole + 12, max(1, whole // 40)):
+            theme._ellipsize.cache_clear()
+            assert theme._ellipsize(text, size, max_width) == one_at_a_time(text, max_width), (text, max_width)
