@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import functools
+import gc
 import io
 import json
 import os
@@ -43,6 +44,11 @@ from firmware_py.simulation.dealer import DealerBot
 SESSION = ROOT / "tests" / "sessions" / "clean_showdown.jsonl"
 DECK = ROOT / "config" / "decks" / "test-red.json"
 FRAME_BUDGET_MS = 33.0  # 30 frames a second
+DENSE_GAP_S = 0.02  # the dense pace: an event every 20 ms, far denser than any dealer (a stress figure)
+# The dealer's pace: each event after the one before as the simulated dealer times them (0.4 s a card from the
+# shoe, 0.2 s a board card, 2 s a player's action), each wait cut to this at most so a run stays short: denser
+# than the dealer, never sparser.
+DEALER_MAX_GAP_S = 0.5
 HANDS = [("As", "Ah"), ("Kd", "Kc"), ("7s", "8s"), ("2c", "2d"), ("Jh", "Th"), ("Qs", "3d"),
          ("4h", "5h"), ("9c", "9h"), ("6d", "6c"), ("Ac", "Ks")]
 
@@ -111,9 +117,10 @@ def idle(size: tuple[int, int], seconds: float, *, level_clock: bool) -> dict[st
 
 
 def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, ready: bool = False,
-                event_gap_s: float = 0.02, profile: int = 0, worker_cpu: int | None = None) -> dict[str, float]:
+                pace: str = "dense", profile: int = 0, worker_cpu: int | None = None) -> dict[str, float]:
     """Every frame's draw-and-flip time on the broadcast view (no delay) while a dealer bot deals
-    `hands` hands at `seats` seats, one event every `event_gap_s`: each deal needs new win chances,
+    `hands` hands at `seats` seats, at `pace`: "dense", an event every DENSE_GAP_S, or "dealer", as the
+    simulated dealer times them (each wait at most DEALER_MAX_GAP_S). Each deal needs new win chances,
     computed in the worker process (`worker`) or, as before, inside the frame. `ready`: every deal's
     chances are computed before the dealing starts (no worker runs beside the frames: what the frame
     costs when nothing else in the appliance competes for the processor). `profile`: each frame is profiled
@@ -131,6 +138,8 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, 
     for hand in bot.session(hands, t=1.0):
         events.extend(hand.events)
         first_hand = first_hand or len(events)
+    gaps = [DENSE_GAP_S if pace == "dense" else min(DEALER_MAX_GAP_S, max(0.0, after.t - before.t))
+            for before, after in zip(events, [*events[1:], events[-1]], strict=True)]
     _cold_start()
     config = DisplayConfig(broadcast_delay_s=0, allow_zero_delay=True)
     chances = ChancesCache(background=worker and not ready)
@@ -166,11 +175,16 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, 
                 later[0] = time.perf_counter()
             core.feed(event)
             loop.post(core.snapshot(), t=0.0)
-            time.sleep(event_gap_s)
+            time.sleep(gaps[index])
         time.sleep(1.0)  # the last chances arrive
         loop.stop()
 
-    run_with_feeder(loop, feeder)
+    collections: list[tuple[float, float, int]] = []  # the collector's runs: start, end, generation
+    gc.callbacks.append(collector := _CollectorTimes(collections))
+    try:
+        run_with_feeder(loop, feeder)
+    finally:
+        gc.callbacks.remove(collector)
     if isinstance(loop, ProfiledLoop):
         loop.report(f"{seats} seats", later[0])
     frames = frames[1:]  # the first frame loads the fonts: start-up, not dealing
@@ -180,6 +194,10 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, 
     over = [frame for frame in frames if frame[0] > FRAME_BUDGET_MS]
     # After the first hand the glyphs, card faces and lines a hand draws have been drawn once.
     after_first = [frame for frame in frames if frame[3] > later[0]] or [(0.0, 0.0, 0.0, 0.0)]
+    # The collector's time inside frames (in any thread: a collection holds the GIL), and its longest run.
+    in_frames = [(min(end, f[3]) - max(begin, f[3] - f[0] / 1000), generation)
+                 for f in frames for begin, end, generation in collections
+                 if begin < f[3] and end > f[3] - f[0] / 1000]
     return {"frames": len(frames), "median_ms": statistics.median(wall), "p99_ms": _p99(wall),
             "max_ms": wall[-1], "over_budget": len(over),
             "cpu_median_ms": statistics.median(cpu), "cpu_p99_ms": _p99(cpu), "cpu_max_ms": cpu[-1],
@@ -193,7 +211,24 @@ def frame_times(size: tuple[int, int], seats: int, hands: int, *, worker: bool, 
             "longest_rest_ms": max(0.0, longest[0] - longest[1] - longest[2]),  # schedstat is coarse
             # the same over every frame over budget, summed
             "over_wall_ms": sum(f[0] for f in over), "over_cpu_ms": sum(f[1] for f in over),
-            "over_queued_ms": sum(f[2] for f in over)}
+            "over_queued_ms": sum(f[2] for f in over),
+            "gc_in_frames": len(in_frames), "gc_in_frames_ms": 1000 * sum(ms for ms, _ in in_frames),
+            "gc_full_in_frames": sum(1 for _, generation in in_frames if generation == 2),
+            "gc_max_ms": 1000 * max((end - begin for begin, end, _ in collections), default=0.0)}
+
+
+class _CollectorTimes:
+    """A gc callback noting when each collection ran (perf_counter seconds) and its generation."""
+
+    def __init__(self, out: list[tuple[float, float, int]]) -> None:
+        self.out = out
+        self.started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+        else:
+            self.out.append((self.started, time.perf_counter(), info["generation"]))
 
 
 def _cold_start() -> None:
@@ -292,6 +327,11 @@ def main() -> int:
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="profile every frame (cProfile) and print the N frames with the most CPU")
     parser.add_argument("--seats", type=int, nargs="+", default=[9, 10], help="the frame rows' seats")
+    parser.add_argument("--pace", nargs="+", choices=("dense", "dealer"), default=["dense"],
+                        help="how fast the frame rows' events come: dense, one every "
+                             f"{DENSE_GAP_S * 1000:g} ms (the stress figure, every row before this option), and/or "
+                             "dealer, as the simulated dealer times them (0.4 s a card, 2 s an action; each wait "
+                             f"at most {DEALER_MAX_GAP_S:g} s), chances in the worker only")
     parser.add_argument("--pin", metavar="FRAME,WORKER", default="",
                         help="run the frames (this process) on core FRAME and the chances worker on core WORKER "
                              "(Linux): the Pi's spare cores stood in for on a shared host, e.g. --pin 0,1")
@@ -322,27 +362,31 @@ def main() -> int:
     modes = (("worker", True, False), ("ready", True, True)) if args.frames_only else \
         (("worker", True, False), ("in_frame", False, False))
     where = {"worker": "in the worker", "in_frame": "in the frame", "ready": "computed before the deal"}
-    for seats in args.seats:
-        for mode, worker, ready in modes:
-            load = _load_average()
-            stats = frame_times((800, 480), seats, args.hands, worker=worker, ready=ready, profile=args.profile,
-                                worker_cpu=worker_cpu)
-            stats["load_average"] = load
-            results[f"broadcast_frames_{seats}_seats_{mode}"] = stats
-            pinned = f", pinned: frames on core {frame_cpu}, worker on {worker_cpu}" if args.pin else ""
-            rows.append((f"broadcast frame, {seats} seats, chances {where[mode]}{pinned}",
-                         f"max {stats['max_ms']:.1f} ms",
-                         f"p99 {stats['p99_ms']:.1f} ms, median {stats['median_ms']:.1f} ms, "
-                         f"{stats['over_budget']} of {stats['frames']} over {FRAME_BUDGET_MS:g} ms; "
-                         f"the frame's own CPU: max {stats['cpu_max_ms']:.1f} ms, p99 {stats['cpu_p99_ms']:.1f} ms, "
-                          f"median {stats['cpu_median_ms']:.1f} ms; after the first hand: longest "
-                          f"{stats['later_max_ms']:.1f} ms (own CPU at most {stats['later_cpu_max_ms']:.1f} ms), "
-                          f"{stats['later_over_budget']} of {stats['later_frames']} over {FRAME_BUDGET_MS:g} ms; "
-                          f"the longest: {stats['longest_cpu_ms']:.1f} ms "
-                          f"CPU, {stats['longest_queued_ms']:.1f} ms waiting for a core, "
-                          f"{stats['longest_rest_ms']:.1f} ms the rest (the GIL); over {FRAME_BUDGET_MS:g} ms: "
-                          f"{stats['over_cpu_ms']:.0f} ms CPU, {stats['over_queued_ms']:.0f} ms waiting for a core "
-                          f"of {stats['over_wall_ms']:.0f} ms; load average {load}"))
+    runs = [(seats, pace, mode, worker, ready) for pace in args.pace for seats in args.seats
+            for mode, worker, ready in modes if pace == "dense" or mode == "worker"]
+    for seats, pace, mode, worker, ready in runs:
+        load = _load_average()
+        stats = frame_times((800, 480), seats, args.hands, worker=worker, ready=ready, pace=pace,
+                            profile=args.profile, worker_cpu=worker_cpu)
+        stats["load_average"] = load
+        results[f"broadcast_frames_{seats}_seats_{mode}{'' if pace == 'dense' else '_dealer_pace'}"] = stats
+        pinned = f", pinned: frames on core {frame_cpu}, worker on {worker_cpu}" if args.pin else ""
+        paced = f", an event every {DENSE_GAP_S * 1000:g} ms" if pace == "dense" else ", the dealer's pace"
+        rows.append((f"broadcast frame, {seats} seats, chances {where[mode]}{paced}{pinned}",
+                     f"max {stats['max_ms']:.1f} ms",
+                     f"p99 {stats['p99_ms']:.1f} ms, median {stats['median_ms']:.1f} ms, "
+                     f"{stats['over_budget']} of {stats['frames']} over {FRAME_BUDGET_MS:g} ms; "
+                     f"the frame's own CPU: max {stats['cpu_max_ms']:.1f} ms, p99 {stats['cpu_p99_ms']:.1f} ms, "
+                      f"median {stats['cpu_median_ms']:.1f} ms; after the first hand: longest "
+                      f"{stats['later_max_ms']:.1f} ms (own CPU at most {stats['later_cpu_max_ms']:.1f} ms), "
+                      f"{stats['later_over_budget']} of {stats['later_frames']} over {FRAME_BUDGET_MS:g} ms; "
+                      f"the longest: {stats['longest_cpu_ms']:.1f} ms "
+                      f"CPU, {stats['longest_queued_ms']:.1f} ms waiting for a core, "
+                      f"{stats['longest_rest_ms']:.1f} ms the rest (the GIL); over {FRAME_BUDGET_MS:g} ms: "
+                      f"{stats['over_cpu_ms']:.0f} ms CPU, {stats['over_queued_ms']:.0f} ms waiting for a core "
+                      f"of {stats['over_wall_ms']:.0f} ms; the collector in frames: {stats['gc_in_frames']} "
+                      f"runs ({stats['gc_full_in_frames']} full), {stats['gc_in_frames_ms']:.1f} ms, its longest "
+                      f"run anywhere {stats['gc_max_ms']:.1f} ms; load average {load}"))
     if not args.frames_only:
         equity = equity_times(3)
         results["equity_ms_median"] = equity

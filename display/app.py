@@ -7,11 +7,11 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pygame
 
-from display.broadcast import PanelImages, broadcast_frame, render_broadcast, warm_up
+from display.broadcast import PanelImages, broadcast_frame, render_broadcast, warm_up_steps
 from display.cards import CardPainter
 from display.chances import ChancesCache
 from display.delay import DelayedSnapshots
@@ -89,8 +89,13 @@ class Screen:
         """Before the first frame: the broadcast view rehearses its pictures off screen at `size`, so the first
         hand on air is not the first sight of every text size and card face (`display.broadcast.warm_up`
         says why). Seconds under qemu, once; the other views draw too little to need it."""
+        for step in self.warm_up_steps(size):
+            step()
+
+    def warm_up_steps(self, size: tuple[int, int]) -> Iterator[Callable[[], object]]:
+        """`warm_up` in steps of a few milliseconds: what the loop runs between frames after a resize."""
         if self.view == View.BROADCAST:
-            warm_up(size, config=self.config)
+            yield from warm_up_steps(size, config=self.config)
 
     def draw(self, surface: pygame.Surface, now: float) -> None:
         if self.view == View.VENUE:
@@ -156,6 +161,8 @@ class DisplayLoop:
         self._stop = False
         self._chances_ready = False
         self._keyed_changed = False
+        self._warmed_size: tuple[int, int] | None = None  # the size the screen's rehearsal was drawn at
+        self._warming: Iterator[Callable[[], object]] | None = None  # its steps still to run, after a resize
         screen.chances.on_ready = self._on_chances  # results from the worker redraw the picture
 
     def post(self, snapshot: TableSnapshot, *, t: float | None = None) -> None:
@@ -196,6 +203,7 @@ class DisplayLoop:
             surface = pygame.display.get_surface()
             if surface is not None:
                 self.screen.warm_up(surface.get_size())
+                self._warmed_size = surface.get_size()
             # Start-up is over: what lives now (modules, profiles, fonts, the warm-up's images) lives as long as
             # the process. Frozen, it is no longer walked by the collector's full collections, which took 60 to
             # 250 ms under qemu, in whichever thread allocated, and held a frame (as its own CPU, or waiting for
@@ -216,6 +224,9 @@ class DisplayLoop:
                 tick = self.screen.next_tick(now)
                 dirty = False
             wait_s = WINDOW_POLL_S if tick is None else min(WINDOW_POLL_S, tick - self.clock())
+            if wait_s > 0 and self._warming is not None and not self._wake.is_set():
+                self._warm_step()  # the screen changed size: its rehearsal a step at a time, between frames
+                wait_s = 0
             if wait_s > 0:
                 self._wake.wait(wait_s)
             self._wake.clear()
@@ -235,15 +246,41 @@ class DisplayLoop:
             self.screen.update(snapshot, t=t)
         return bool(pending)
 
+    def _warm_step(self) -> None:
+        """One step of the rehearsal at the screen's new size; after the last, what it kept is frozen as the
+        start-up's is (`run`)."""
+        assert self._warming is not None
+        try:
+            next(self._warming)()
+        except StopIteration:
+            self._warming = None
+            gc.freeze()
+        except Exception:  # a rehearsal is no reason to stop the screen
+            logger.exception("warming the %s view up after a resize failed", self.screen.view)
+            self._warming = None
+
     def _draw(self, now: float) -> None:
         started, started_cpu = time.perf_counter(), time.thread_time()
         surface = pygame.display.get_surface()
+        if surface is not None and surface.get_size() != self._warmed_size:
+            # Resized (a window, or a screen that changed mode): this frame is drawn as it comes, and the
+            # rehearsal at the new size runs between the frames that follow (start-up's ran before the first).
+            self._warmed_size = surface.get_size()
+            self._warming = self.screen.warm_up_steps(self._warmed_size)
+        # The collector waits for the frame: a collection due meanwhile (in any of the process's threads: it
+        # holds the GIL while it runs, 1-20 ms under qemu) runs at the first allocation after it instead.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
-            self.screen.draw(surface, now)
-        except Exception:  # a bad snapshot must not take the screen down: log, keep the old frame
-            logger.exception("drawing the %s view failed", self.screen.view)
-            return
-        pygame.display.flip()
+            try:
+                self.screen.draw(surface, now)
+            except Exception:  # a bad snapshot must not take the screen down: log, keep the old frame
+                logger.exception("drawing the %s view failed", self.screen.view)
+                return
+            pygame.display.flip()
+        finally:
+            if collecting:
+                gc.enable()
         self.last_frame_s = time.perf_counter() - started
         self.last_frame_cpu_s = time.thread_time() - started_cpu
         self.frames += 1

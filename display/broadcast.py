@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import string
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 import pygame
@@ -109,14 +110,21 @@ def grid_rects(area: pygame.Rect, count: int, *, gap: int) -> list[pygame.Rect]:
 def panel_card_rects(panel: pygame.Rect, count: int = 2) -> list[pygame.Rect]:
     """Where a panel's hole cards go: left, side by side, most of its height (Omaha's four or five cards
     share about half the panel's width, smaller, so the name, the action and the chances keep theirs)."""
+    return [pygame.Rect(place) for place in _card_places(tuple(panel), count)]
+
+
+@functools.lru_cache(maxsize=64)
+def _card_places(panel_box: tuple[int, ...], count: int) -> tuple[tuple[int, int, int, int], ...]:
+    """`panel_card_rects`, kept: a redrawn panel asks for its places twice (its base and its detail), at the
+    same few panel boxes frame after frame."""
+    panel = pygame.Rect(panel_box)
     pad = max(3, panel.height // 14)
     share = 0.34 if count <= 2 else 0.46 / 1.1  # of the panel's width, for the cards (more cards: their gaps too)
     card_h = min(panel.height - 2 * pad, round(panel.width * share / (max(2, count) * 0.714)))
     card_w, _ = card_size(card_h)
     gap = max(2, card_w // 10)
     top = panel.top + (panel.height - card_h) // 2
-    return [pygame.Rect(panel.left + pad + i * (card_w + gap), top, card_w, card_h)
-            for i in range(count)]
+    return tuple((panel.left + pad + i * (card_w + gap), top, card_w, card_h) for i in range(count))
 
 
 def _draw_header(surface: pygame.Surface, rect: pygame.Rect, frame: BroadcastFrame) -> None:
@@ -350,40 +358,82 @@ WARM_CHARS = string.ascii_letters + string.digits + string.punctuation + " …·
 _DECK = tuple(rank + suit for rank in "23456789TJQKA" for suit in "shdc")
 
 
-def warm_up(size: tuple[int, int], *, config: DisplayConfig, seat_counts: Iterable[int] = range(2, 11)) -> None:
+def warm_up(size: tuple[int, int], *, config: DisplayConfig, seat_counts: Iterable[int] = range(10, 1, -1)) -> None:
     """Draw, off screen, a rehearsal of the pictures the broadcast view shows at `size`, before it goes on air.
 
     Why: the first sight of anything is the slow part of a frame. Under qemu (the Pi 4 estimate) a text size
     seen for the first time cost some 14 ms for a short line (SDL_ttf rasterises each glyph once per size),
     a card face 1-2 ms, a rounded panel 2 ms; the first hand on air was all first sights (frames of 120-230 ms
-    of the frame's own CPU), and each later hand brought a few more (new sizes as text shrank to fit). So at
-    start-up the view rehearses a hand at every table size from heads-up to ten seats (each has its own
-    panel size and so its own text and card sizes): dealing, betting with a fold and chances, a full board
-    with side pots, a showdown. Every text size that rehearsal opens then draws every character once, and
-    the board's places draw every card face. Nothing of the rehearsal is kept but fonts, glyphs, faces and
-    shapes, which hold no table's state: no seat panel is copied from it (its panels go to no PanelImages),
-    and what goes on air is still drawn from the delayed snapshots alone.
+    of the frame's own CPU), and each later hand brought a few more (new sizes as text shrank to fit, and
+    the hole cards: every card dealt to a seat was a new face at that seat's place). So at start-up the view
+    rehearses a hand at every table size from ten seats to heads-up (each has its own panel size and so its
+    own text and card sizes): dealing, betting with a fold and chances, a full board with side pots, a
+    showdown. Every text size that rehearsal opens then draws every character once, the board's places draw
+    every card face, and so do the seats' places (up to `HOLE_FACES_BYTES` of them, the fullest tables first).
+    Nothing of the rehearsal is kept but fonts, glyphs, faces and shapes, which hold no table's state: no seat
+    panel is copied from it (its panels go to no PanelImages), and what goes on air is still drawn from the
+    delayed snapshots alone.
+
+    `warm_up_steps` is the same rehearsal in small steps: a screen resized after start-up takes them between
+    frames, so no frame waits for the whole of it.
     """
+    for step in warm_up_steps(size, config=config, seat_counts=seat_counts):
+        step()
+
+
+# The hole faces the warm-up draws (every card at every seat's place, fullest tables first) stop at this many
+# bytes of images: all of them at 800x480 (about 9 MB), the places of the fuller tables on a 1920x1080
+# screen (all of them there would be some 73 MB); a place not warmed draws each card the first time it is dealt.
+HOLE_FACES_BYTES = 48 * 2**20
+
+
+def warm_up_steps(size: tuple[int, int], *, config: DisplayConfig,
+                  seat_counts: Iterable[int] = range(10, 1, -1)) -> Iterator[Callable[[], object]]:
+    """`warm_up` as steps of a few milliseconds each (a rehearsal frame, a text size's glyphs, a few faces):
+    call each in turn. The places the rehearsal finds are known only as its steps run, so this is a generator."""
     surface = pygame.Surface(size)
     painter = _Rehearsal()
     for count in seat_counts:
         for frame in _rehearsal(count, config):
-            render_broadcast(surface, frame, config=config, painter=painter)
-    theme.warm_glyphs(WARM_CHARS)
-    for width, height, x, y in painter.board_places:  # any card can land on any board place
-        for card in _DECK:
-            face_image(card, width, height, x, y)
+            yield functools.partial(render_broadcast, surface, frame, config=config, painter=painter)
+    for size_px in theme.opened_sizes():
+        yield functools.partial(theme.warm_glyphs, WARM_CHARS, sizes=(size_px,))
+    budget = HOLE_FACES_BYTES
+    places = list(painter.board_places)  # any card can land on any board place
+    for place in painter.hole_places:  # in the order seen: the fullest tables first
+        width, height, x, y = place
+        budget -= (x + width) * (y + height) * 4 * len(_DECK)
+        if budget < 0:
+            break
+        places.append(place)
+    for place in places:
+        for start in range(0, len(_DECK), FACES_A_STEP):
+            yield functools.partial(_warm_faces, _DECK[start:start + FACES_A_STEP], place)
+
+
+FACES_A_STEP = 8  # some 10 ms under qemu
+
+
+def _warm_faces(deck: Iterable[str], place: tuple[int, int, int, int]) -> None:
+    width, height, x, y = place
+    for card in deck:
+        face_image(card, width, height, x, y)
 
 
 class _Rehearsal(CardPainter):
-    """Draws as the screen does, noting where board cards go (their size and place parity)."""
+    """Draws as the screen does, noting where cards go (their size and place parity): the board's places, and
+    the seats' in the order first seen."""
 
     def __init__(self) -> None:
         self.board_places: set[tuple[int, int, int, int]] = set()
+        self.hole_places: dict[tuple[int, int, int, int], None] = {}  # a set that keeps its order
 
     def face(self, surface: pygame.Surface, rect: pygame.Rect, card: str, *, role: FaceRole) -> None:
+        place = (rect.width, rect.height, rect.left % 2, rect.top % 2)
         if role == FaceRole.BOARD:
-            self.board_places.add((rect.width, rect.height, rect.left % 2, rect.top % 2))
+            self.board_places.add(place)
+        elif role == FaceRole.HOLE:
+            self.hole_places.setdefault(place, None)
         super().face(surface, rect, card, role=role)
 
 

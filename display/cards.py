@@ -61,7 +61,10 @@ class CardPainter:
 
 
 _OUTSIDE = theme.OUTSIDE  # outside a face's rounded corners: transparent
-FACE_IMAGES = 256  # 52 cards at the two or three sizes a screen draws them, and the ruling banner's
+# Every card at each place a screen draws it (a place: a size and where it falls on even or odd pixels): the
+# board's two or three, the seats' ten or so over the table sizes (the broadcast view warms them all at start-up,
+# about 620 images, 15 MB, at 800x480), and the ruling banner's.
+FACE_IMAGES = 1024
 
 
 @functools.lru_cache(maxsize=FACE_IMAGES)
@@ -82,18 +85,18 @@ def _draw_face(surface: pygame.Surface, rect: pygame.Rect, card: str) -> None:
                      border_radius=radius)
     if card.startswith("X"):
         theme.draw_text(surface, "JOKER", rect.height // 5, theme.ALARM, rect.center,
-                        anchor="center", max_width=rect.width - 4)
+                        anchor="center", max_width=rect.width - 4, keep=False)
         return
     if len(card) != 2 or card[1] not in theme.SUIT_COLOURS:  # `?1`: a tag no deck knows, face unseen
         theme.draw_text(surface, "?", int(rect.height * 0.6), theme.ALARM, rect.center,
-                        anchor="center", max_width=rect.width - 4)
+                        anchor="center", max_width=rect.width - 4, keep=False)
         return
     rank, suit = card[0], card[1]
     colour = theme.SUIT_COLOURS[suit]
     label = "10" if rank == "T" else rank
     theme.draw_text(surface, label, int(rect.height * 0.48), colour,
                     (rect.centerx, rect.top + int(rect.height * 0.06)), anchor="midtop",
-                    max_width=rect.width - 4)
+                    max_width=rect.width - 4, keep=False)  # kept in the face's image
     size = int(rect.height * 0.40)
     centre = (rect.centerx, rect.bottom - int(rect.height * 0.06) - size // 2)
     draw_suit(surface, suit, centre, size, colour)

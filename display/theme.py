@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -76,16 +77,21 @@ def _font_at(path: Path, size: int) -> pygame.font.Font:
     return pygame.font.Font(str(path), max(6, round(max(8, size) * POINTS_PER_SIZE)))
 
 
-def warm_glyphs(chars: str) -> int:
-    """Draw `chars` once at every size the primary font has been opened at, so each glyph is rasterised
-    now, not in the first frame that shows it: SDL_ttf keeps a font's glyphs once drawn, and a glyph drawn
-    for the first time cost most of a millisecond under qemu (a new size's line, some fifteen of them).
+def opened_sizes() -> list[int]:
+    """The sizes the primary font has been opened at, smallest first."""
+    return sorted(_SIZES_OPENED)
+
+
+def warm_glyphs(chars: str, *, sizes: Iterable[int] | None = None) -> int:
+    """Draw `chars` once at every size the primary font has been opened at (or at `sizes`), so each glyph is
+    rasterised now, not in the first frame that shows it: SDL_ttf keeps a font's glyphs once drawn, and a glyph
+    drawn for the first time cost most of a millisecond under qemu (a new size's line, some fifteen of them).
     Returns how many sizes were drawn."""
-    sizes = sorted(_SIZES_OPENED)
-    for size in sizes:
+    chosen = opened_sizes() if sizes is None else list(sizes)
+    for size in chosen:
         for start in range(0, len(chars), 16):  # a few glyphs a call: the GIL goes round between them
             font(size).render(chars[start:start + 16], True, TEXT)
-    return len(sizes)
+    return len(chosen)
 
 
 def font(size: int) -> pygame.font.Font:
@@ -119,6 +125,8 @@ def _runs(text: str) -> list[tuple[Path, str]]:
     """`text` cut into runs that one font draws whole (so kerning and shaping work within each)."""
     if text.isascii() or max(text) < "\u0250":  # Latin (a name, "·"): the primary font draws it all
         return [(PRIMARY_FONT, text)] if text else []
+    if all(_font_for(char) is PRIMARY_FONT for char in text):  # "…", "±", Greek, Cyrillic: one run, no paths compared
+        return [(PRIMARY_FONT, text)]
     runs: list[tuple[Path, str]] = []
     for char in text:
         path = _font_for(char)
@@ -212,17 +220,21 @@ def _rendered(text: str, size: int, colour: tuple[int, ...]) -> pygame.Surface:
 
 def draw_text(surface: pygame.Surface, text: str, size: int, colour: tuple[int, int, int],
               pos: tuple[int, int], *, anchor: str = "topleft", max_width: int | None = None,
-              ) -> pygame.Rect:
+              keep: bool = True) -> pygame.Rect:
     """Draw one line of text; `anchor` is a pygame.Rect attribute. Too wide for `max_width`, it
-    shrinks down to a readable size, then is cut short with an ellipsis."""
+    shrinks down to a readable size, then is cut short with an ellipsis. `keep=False`: the line's image is
+    not kept among the TEXT_IMAGES (a card face's rank: the face's image is kept whole)."""
     # A line is as wide as its image (SDL_ttf measures and draws with one layout): a line that fits is
     # measured by the image drawn for it, not shaped a second time (a new line's shaping took half a
     # millisecond under qemu, its drawing as much again).
-    if max_width is not None and _rendered(text, size, tuple(colour)).get_width() > max_width:
+    unkept = None if keep else _rendered.__wrapped__(text, size, tuple(colour))
+    measured = _rendered(text, size, tuple(colour)) if unkept is None else unkept
+    if max_width is not None and measured.get_width() > max_width:
         size = fit_size(text, size, max_width)
         if text_size(text, size)[0] > max_width:
             text = _ellipsize(text, size, max_width)
-    image = render_text(text, size, colour)
+        unkept = None if keep else _rendered.__wrapped__(text, size, tuple(colour))
+    image = render_text(text, size, colour) if unkept is None else unkept
     rect = image.get_rect(**{anchor: pos})
     surface.blit(image, rect)
     return rect
@@ -252,9 +264,23 @@ def wrap(text: str, size: int, max_width: int, max_lines: int) -> list[str]:
 
 @functools.lru_cache(maxsize=1024)
 def _ellipsize(text: str, size: int, max_width: int) -> str:
-    while len(text) > 1 and text_size(text + "…", size)[0] > max_width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    """The longest start of `text` that fits with "…" after it (one character at the least)."""
+    def fits(length: int) -> bool:
+        return text_size(text[:length] + "…", size)[0] <= max_width
+
+    # A start's width grows with its length: from a guess by the whole line's width, a step or two finds the
+    # longest that fits (each measure shapes a new line, a millisecond under qemu; one character off the end
+    # at a time took a dozen of them).
+    whole = text_size(text, size)[0]
+    length = max(1, min(len(text), len(text) * (max_width - text_size("…", size)[0]) // max(1, whole)))
+    if fits(length):
+        while length < len(text) and fits(length + 1):
+            length += 1
+    else:
+        while length > 1 and not fits(length - 1):
+            length -= 1
+        length = max(1, length - 1)
+    return text[:length].rstrip() + "…"
 
 
 # Outside a kept shape: a colour nothing on screen is drawn in, made transparent (a colour key, not per-pixel

@@ -102,7 +102,7 @@ if [[ -n "${FRAMES_ONLY:-}" ]]; then
     # installed ones (compiled or not) left as they are.
     cp -a -n "$src/firmware_py/." "$ROOT/opt/pokertable/src/firmware_py/"
     say ""
-    say "# the broadcast frame benchmark again, $(date -u '+%Y-%m-%d %H:%M UTC'), in the root installed above, with display/ and bench/ at $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    say "# the broadcast frame benchmark again, $(date -u '+%Y-%m-%d %H:%M UTC'), in $ROOT as its last install left it (installed $(date -u -r "$ROOT/opt/pokertable/venv" "+%Y-%m-%d %H:%M UTC")), with display/ and bench/ at $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?')"
     say "load average before: $(cut -d' ' -f1-3 /proc/loadavg); bench_display.py --frames-only --hands 3 ${FRAMES_ONLY_ARGS:-}"
     frames_start=$(stamp)
     status=0

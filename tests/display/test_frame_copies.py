@@ -5,6 +5,8 @@ copy kept while the table was live must never reach the delayed picture."""
 from __future__ import annotations
 
 import random
+import threading
+import time
 from pathlib import Path
 
 import pygame
@@ -12,7 +14,7 @@ import pytest
 import samples
 
 from display import cards, theme
-from display.app import Screen, View
+from display.app import DisplayLoop, Screen, View
 from display.cards import CardPainter, FaceRole
 from display.chances import ChancesCache, Key, SeatChance, TableChances
 from display.display_config import DisplayConfig
@@ -167,3 +169,103 @@ def test_the_warm_up_changes_no_picture_and_keeps_no_panel():
         warm.update(snapshot, t=float(index))
         warm.draw(warm_surface, float(index))
         assert picture(warm_surface) == cold_pictures[index], f"frame {index}"
+
+
+class _Faces(CardPainter):
+    """Notes each hole card's face drawn that was not among the kept faces (a first sight, in a frame)."""
+
+    def __init__(self) -> None:
+        self.new: list[tuple[str, int, int]] = []
+
+    def face(self, surface: pygame.Surface, rect: pygame.Rect, card: str, *, role: FaceRole) -> None:
+        misses = cards.face_image.cache_info().misses
+        super().face(surface, rect, card, role=role)
+        if role == FaceRole.HOLE and cards.face_image.cache_info().misses > misses:
+            self.new.append((card, rect.left, rect.top))
+
+
+@pytest.mark.parametrize("seats", [6, 10])
+def test_after_the_warm_up_no_hole_card_is_a_first_sight(seats):
+    """The warm-up draws every card at every seat's place at every table size: a card dealt to any seat is
+    copied from its kept face, never drawn in the frame (under qemu each was 1-2 ms of it)."""
+    cards.face_image.cache_clear()
+    config = DisplayConfig(seat_names=samples.NAMES, broadcast_delay_s=0, allow_zero_delay=True)
+    painter = _Faces()
+    screen = Screen(view=View.BROADCAST, config=config, chances=ChancesCache(compute=quick_chances), painter=painter)
+    screen.warm_up((800, 480))
+    surface = pygame.Surface((800, 480))
+    dealt = 0
+    for index, snapshot in enumerate(dealt_snapshots(seats, 2)):
+        screen.update(snapshot, t=float(index))
+        screen.draw(surface, float(index))
+        dealt += sum(len(seat.cards) for seat in snapshot.seats)
+    assert dealt > 100
+    assert painter.new == []
+
+
+def test_a_resized_screen_warms_up_again_between_frames():
+    """The rehearsal runs before the first frame at the screen's size; a screen resized after start-up takes
+    it again at its new size, a step at a time between frames, and a frame after it is the frame drawn from
+    nothing."""
+    pygame.display.set_mode((800, 480))
+    config = DisplayConfig(seat_names=samples.NAMES, broadcast_delay_s=0, allow_zero_delay=True)
+    chances = ChancesCache(compute=quick_chances)
+    painter = _Faces()
+    loop = DisplayLoop(screen=Screen(view=View.BROADCAST, config=config, chances=chances, painter=painter),
+                       clock=time.perf_counter)
+    snapshots = dealt_snapshots(10, 1)
+    resized = threading.Event()
+    steps: list[int] = []
+    warm_step = loop._warm_step
+
+    def counted_step() -> None:
+        steps.append(1)
+        warm_step()
+        if loop._warming is None:  # the last step: the rehearsal at the new size is done
+            loop.stop()
+
+    loop._warm_step = counted_step  # type: ignore[method-assign]
+
+    def on_frame(_now: float, frame: int) -> None:
+        if frame == 1:
+            pygame.display.set_mode((1024, 600))  # as a window resized, or a screen that changed its mode
+            resized.set()
+            loop.post(snapshots[0])
+
+    loop.on_frame = on_frame
+    stopper = threading.Timer(300, loop.stop)  # only if the rehearsal never ends
+    stopper.start()
+    try:
+        loop.run()
+    finally:
+        stopper.cancel()
+    assert resized.is_set()
+    assert loop._warming is None and loop._warmed_size == (1024, 600)
+    assert len(steps) > 100  # a rehearsal frame, a text size's glyphs, eight faces: each a step of its own
+    surface = pygame.Surface((1024, 600))
+    for index, snapshot in enumerate(snapshots):
+        loop.screen.update(snapshot, t=float(index))
+        loop.screen.draw(surface, float(index))
+    assert painter.new == []
+    alone = Screen(view=View.BROADCAST, config=config, chances=chances)
+    alone.update(snapshots[-1], t=0.0)
+    fresh = pygame.Surface((1024, 600))
+    alone.draw(fresh, 0.0)
+    assert picture(surface) == picture(fresh)
+
+
+@pytest.mark.parametrize("size", [9, 14, 20, 31])
+def test_a_line_cut_short_is_the_longest_start_that_fits(size):
+    """`_ellipsize` guesses where to cut from the line's width and steps from there: the line it gives is the
+    one cutting a character at a time from the end gives (the picture as before)."""
+    def one_at_a_time(text: str, max_width: int) -> str:
+        while len(text) > 1 and theme.text_size(text + "…", size)[0] > max_width:
+            text = text[:-1]
+        return text.rstrip() + "…"
+
+    for text in ("raise to 1,200 · two pair, queens and fours", "Maximilian Alexander von Hohenzollern", "fold",
+                 "all in · straight flush, nine high", "WAVAWAVA TTyy ....", "Ωμέγα Влад 王芳 a long name", "A"):
+        whole = theme.text_size(text, size)[0]
+        for max_width in range(1, whole + 12, max(1, whole // 40)):
+            theme._ellipsize.cache_clear()
+            assert theme._ellipsize(text, size, max_width) == one_at_a_time(text, max_width), (text, max_width)

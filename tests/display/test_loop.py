@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 
@@ -83,3 +84,39 @@ def test_the_daemons_screen_in_a_window_keeps_the_mouse_and_closes_on_q_the_full
             screen.stop()
     pygame.display.init()  # the component quit the display: the other display tests expect it open
     pygame.font.init()
+
+
+def test_the_collector_waits_for_the_frame():
+    """No collection runs inside a frame (under qemu one held a frame 1-20 ms, from whichever thread allocated):
+    the collector is off while the picture is drawn and on again after it, even when the drawing fails."""
+    seen: list[bool] = []
+
+    class Watched(Screen):
+        def draw(self, surface: pygame.Surface, now: float) -> None:
+            seen.append(gc.isenabled())
+            if len(seen) == 2:
+                loop.post(samples.dealt(t=0.1))  # the next one, drawn after this one fails
+                raise ValueError("a bad snapshot")
+            super().draw(surface, now)
+
+    pygame.display.set_mode((800, 480))
+    loop = DisplayLoop(screen=Watched(view=View.VENUE, config=DisplayConfig()), clock=time.perf_counter)
+    posted = 0
+
+    def on_frame(_now: float, _frame: int) -> None:
+        nonlocal posted
+        posted += 1
+        if posted < 2:
+            loop.post(samples.dealt(t=0.1))
+        else:
+            loop.stop()
+
+    loop.on_frame = on_frame
+    loop.post(samples.dealt(t=0.1))
+    stopper = threading.Timer(30, loop.stop)  # only if the loop never draws
+    stopper.start()
+    assert gc.isenabled()
+    loop.run()
+    stopper.cancel()
+    assert len(seen) >= 3 and not any(seen)
+    assert gc.isenabled()
