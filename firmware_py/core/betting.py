@@ -7,6 +7,8 @@ transitions.py.
 
 from __future__ import annotations
 
+from typing import Final
+
 from firmware_py.core import transitions
 from firmware_py.core.chips import Problem, Stakes, Wager
 from firmware_py.core.events import AMOUNT_ACTIONS, ButtonName, Level, Stacks
@@ -16,6 +18,13 @@ from firmware_py.core.phase import Phase
 from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind, Street
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey
+
+# Asked at every press, bound once: interpreted, Python 3.11 looks an enum member up on its class through
+# EnumType.__getattr__, some 1,000 instructions a time (see deal.py). The rulings' keys and kinds, asked
+# when there is one to give, are looked up there.
+PREFLOP: Final = Street.PREFLOP
+ALLIN: Final = ButtonName.ALLIN
+BET_OR_RAISE: Final = (ButtonName.BET, ButtonName.RAISE)
 
 
 def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, amount: int | None = None) -> None:
@@ -34,7 +43,7 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
     if betting.to_act is not None and actor != betting.to_act:
         _out_of_turn(table, hand, actor, name, amount)
         return
-    if _take(table, hand, actor, name, amount):
+    if _take(table, hand, actor, name, amount) and betting.declared:  # seats that acted out of turn: theirs now?
         _declared_turn(table, hand)
 
 
@@ -49,7 +58,8 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
     wager = _wager(table, actor, name, amount)
     if wager is not None and not wager.taken:
         return False
-    betting.no_raise.discard(actor)
+    if betting.no_raise:
+        betting.no_raise.discard(actor)
     if hand.clock is not None and hand.clock.seat == actor:
         hand.clock = None
     word = _word(name, wager)
@@ -57,12 +67,12 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
         betting.folded.add(actor)
     elif wager.raises if wager is not None else name in AMOUNT_ACTIONS:
         betting.acted = set()
-    if (wager.allin if wager is not None else name is ButtonName.ALLIN):
+    if (wager.allin if wager is not None else name is ALLIN):
         betting.allin.add(actor)
     betting.acted.add(actor)
     betting.round_actions += 1
     betting.taken.append(Taken(street=hand.street, seat=actor, name=name, word=word))
-    if hand.street is Street.PREFLOP:
+    if hand.street is PREFLOP:
         betting.preflop_actions += 1
         assert table.profile is not None
         hand.count_for_window(actor, name, table.profile.window)
@@ -75,18 +85,18 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
 def _word(name: ButtonName, wager: Wager | None) -> str:
     """What an action was, for the out-of-turn rules: fold, check, call, bet or raise."""
     if wager is None:
-        return "raise" if name is ButtonName.ALLIN else str(name)
+        return "raise" if name is ALLIN else str(name)
     if wager.name == "allin":
         return "raise" if wager.raises else ("call" if wager.put else "check")
     return wager.name
 
 
 def _raises(table: TableState, seat: int, name: ButtonName) -> bool:
-    if name in (ButtonName.BET, ButtonName.RAISE):
+    if name in BET_OR_RAISE:
         return True
     chips = table.chips.hand
-    if name is not ButtonName.ALLIN or chips is None or seat not in chips.behind:
-        return name is ButtonName.ALLIN
+    if name is not ALLIN or chips is None or seat not in chips.behind:
+        return name is ALLIN
     return chips.street_bet[seat] + chips.behind[seat] > chips.current
 
 
@@ -131,7 +141,7 @@ def _declared_turn(table: TableState, hand: Hand) -> None:
                          f"({rule.cite}); seat {seat} acts now" + (", and may not bet or raise" if restricted else ""))
             return
         amount = declared.amount
-        if declared.name in (ButtonName.BET, ButtonName.RAISE) and rule.word("bet_posts") == "minimum":
+        if declared.name in BET_OR_RAISE and rule.word("bet_posts") == "minimum":
             amount = None  # the house posts the minimum bet or raise, whatever was said
         chips = table.chips.hand
         if not _take(table, hand, seat, declared.name, amount):

@@ -28,6 +28,10 @@ __all__ = ["NO_LIMIT", "RAISE_RULES", "HandChips", "Limits", "Pot", "Problem", "
            "grouped"]
 
 RAISE_RULES: Final = ("increment", "double_faced", "double_full_bet")
+# Asked at every bet and raise, bound once: interpreted, Python 3.11 looks an enum member up on its class
+# through EnumType.__getattr__, some 1,000 instructions a time (see deal.py).
+POT_LIMIT: Final = Structure.POT_LIMIT
+FIXED_LIMIT: Final = Structure.FIXED_LIMIT
 
 
 def grouped(chips: int) -> str:
@@ -93,34 +97,43 @@ class Stakes:
                 + (f" BB ante {self.bb_ante:,}" if self.bb_ante else ""))
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+# One of the two records made at every press (with hand.py's `Taken`): read-only by its `Final` fields, not
+# by a frozen dataclass, so that its written `__init__` sets them plainly. Interpreted, a frozen record's
+# `__init__` sets each field through `object.__setattr__`, three times the cost of the whole `__init__`
+# here; compiled, mypyc makes a `Final` attribute read-only (as fast as the frozen one), and `mypy --strict`
+# refuses an assignment to one anywhere. A `Final` field takes no class-level default (mypy would read it
+# as a constant): the defaults are the `__init__`'s. The undo checkpoints (engine.py) share it, never copy
+# it, as a frozen one; tests/rules/test_core_state.py checks the fields, the defaults and the hash.
+
+
+@dataclass(kw_only=True, slots=True, unsafe_hash=True)  # unsafe_hash: hashable as a frozen one (the fields are Final)
 class Wager:
     """One action as the chips saw it. `taken` False: the press changes nothing (see `problem`)."""
 
-    seat: int
-    name: str  # fold, check, call, bet, raise, allin: what the action really was
-    to: int  # the seat's total bet this round after the action
-    put: int  # chips put in by this action
-    allin: bool = False
-    raises: bool = False  # the bet to call went up: the others must act again
-    taken: bool = True
-    problem: Problem | None = None
-    keyed: int | None = None  # the amount keyed, when it was corrected or refused
-    minimum: int | None = None  # the minimum that applied
+    seat: Final[int]
+    name: Final[str]  # fold, check, call, bet, raise, allin: what the action really was
+    to: Final[int]  # the seat's total bet this round after the action
+    put: Final[int]  # chips put in by this action
+    allin: Final[bool]  # False unless given
+    raises: Final[bool]  # the bet to call went up: the others must act again (False unless given)
+    taken: Final[bool]  # True unless given
+    problem: Final[Problem | None]  # None unless given
+    keyed: Final[int | None]  # the amount keyed, when it was corrected or refused (None unless given)
+    minimum: Final[int | None]  # the minimum that applied (None unless given)
 
     def __init__(self, *, seat: int, name: str, to: int, put: int, allin: bool = False, raises: bool = False,
                  taken: bool = True, problem: Problem | None = None, keyed: int | None = None,
-                 minimum: int | None = None) -> None:  # written out, for mypyc: see the note in events.py
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "to", to)
-        object.__setattr__(self, "put", put)
-        object.__setattr__(self, "allin", allin)
-        object.__setattr__(self, "raises", raises)
-        object.__setattr__(self, "taken", taken)
-        object.__setattr__(self, "problem", problem)
-        object.__setattr__(self, "keyed", keyed)
-        object.__setattr__(self, "minimum", minimum)
+                 minimum: int | None = None) -> None:
+        self.seat = seat
+        self.name = name
+        self.to = to
+        self.put = put
+        self.allin = allin
+        self.raises = raises
+        self.taken = taken
+        self.problem = problem
+        self.keyed = keyed
+        self.minimum = minimum
 
     def label(self) -> str:
         """The last action as a player sees it: 'raise 600', 'call 600', 'all in 1,250', 'fold'."""
@@ -271,16 +284,16 @@ class HandChips:
         Pot limit: the bet faced, called, and the pot after the call. Fixed limit: the fixed size.
         """
         structure = self.limits.structure
-        if structure is Structure.POT_LIMIT:
+        if structure is POT_LIMIT:
             return self.current + self.pot_total() + (self.current - self.street_bet[seat])
-        if structure is Structure.FIXED_LIMIT:
+        if structure is FIXED_LIMIT:
             return self.min_to()
         return None
 
     def cap_reached(self) -> bool:
         """Fixed limit: the bet and its raises are capped this round (unlimited heads-up, if the house says so)."""
         limits = self.limits
-        if limits.structure is not Structure.FIXED_LIMIT or self.bets < 1 + limits.raise_cap:
+        if limits.structure is not FIXED_LIMIT or self.bets < 1 + limits.raise_cap:
             return False
         if self.capped or limits.cap_heads_up:
             return True
@@ -351,7 +364,7 @@ class HandChips:
             return self._apply(seat, "allin", stack_to)
         # bet or raise: a total to; none keyed means the minimum
         minimum = self.min_to()
-        fixed = self.limits.structure is Structure.FIXED_LIMIT
+        fixed = self.limits.structure is FIXED_LIMIT
         if (amount is None or fixed) and minimum < stack_to and not self.may_raise(seat):
             return Wager(seat=seat, name=word, to=self.street_bet[seat], put=0, taken=False,
                          problem=Problem.NOT_REOPENED, keyed=amount, minimum=self.current)
@@ -383,9 +396,11 @@ class HandChips:
 
     def _apply(self, seat: int, name: str, to: int) -> Wager:
         put = to - self.street_bet[seat]
-        self._put(seat, put)
+        behind = self.behind[seat] - put  # `_put`, written out: here at every action
+        self.behind[seat] = behind
+        self.committed[seat] += put
         self.street_bet[seat] = to
-        allin = self.behind[seat] == 0 and put > 0
+        allin = behind == 0 and put > 0
         raises = to > self.current
         if raises:
             raised_by = to - self.current
@@ -581,7 +596,7 @@ class TableChips:
         if missing:
             return f"no stack for seat {', '.join(map(str, missing))}: chips are not counted this hand"
         level = self.level or Stakes(small=0, big=0)
-        if limits.structure is Structure.FIXED_LIMIT:  # the small bet is the big blind, the big bet twice it
+        if limits.structure is FIXED_LIMIT:  # the small bet is the big blind, the big bet twice it
             limits = Limits(structure=limits.structure, sizes=tuple(level.big * n for n in limits.sizes),
                             raise_cap=limits.raise_cap, cap_heads_up=limits.cap_heads_up)
         self.hand = HandChips(order=tuple(order), stacks=self.stacks, blinds=blinds, level=level,

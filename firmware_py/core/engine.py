@@ -32,7 +32,7 @@ from firmware_py.core import (  # the routing to the rule handlers, and the modu
     seating,
     snapshot,
 )
-from firmware_py.core.chips import HandChips, Stakes, TableChips
+from firmware_py.core.chips import HandChips, Stakes, TableChips, Wager
 from firmware_py.core.events import Button, ButtonName, Event, Setup
 from firmware_py.core.hand import Hand, Taken
 from firmware_py.core.profiles import Profile
@@ -55,7 +55,8 @@ def _frozen_type(kind: type) -> bool:
         params = getattr(kind, "__dataclass_params__", None)
         known = _FROZEN_TYPES[kind] = (kind in (type(None), str, int, float, bool, frozenset)
                                        or issubclass(kind, Enum | Profile)
-                                       or bool(params is not None and params.frozen))
+                                       or bool(params is not None and params.frozen)
+                                       or kind in (Wager, Taken))  # read-only by their Final fields: see chips.py
     return known
 
 

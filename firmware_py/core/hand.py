@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from firmware_py.core.board import Board, StreetDeal
 from firmware_py.core.events import ButtonName
@@ -12,6 +13,11 @@ from firmware_py.core.profiles import MisdealWindow
 from firmware_py.core.rulings import Ruling, Street
 from firmware_py.core.seating import Positions
 from firmware_py.core.vocab import Where
+
+# Asked at every betting round and street, bound once: interpreted, Python 3.11 looks an enum member up on
+# its class through EnumType.__getattr__, some 1,000 instructions a time (see deal.py).
+PREFLOP: Final = Street.PREFLOP
+BETTING: Final = Phase.BETTING
 
 # The hand's records are made at every hand (and copied at its undo checkpoint): their `__init__` is
 # written out for mypyc, as the per-event records' are (see the note in events.py). A container left
@@ -88,20 +94,20 @@ class Declared:
         return f"{self.what()} out of turn"
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True, unsafe_hash=True)  # read-only as chips.py's `Wager` (see the note there)
 class Taken:
     """One action the table took, in the order it took them: who, what it was in chips terms, on which street."""
 
-    street: Street
-    seat: int
-    name: ButtonName  # as pressed (or declared out of turn)
-    word: str  # what it was: fold, check, call, bet, raise (an all-in counted as what it did)
+    street: Final[Street]
+    seat: Final[int]
+    name: Final[ButtonName]  # as pressed (or declared out of turn)
+    word: Final[str]  # what it was: fold, check, call, bet, raise (an all-in counted as what it did)
 
     def __init__(self, *, street: Street, seat: int, name: ButtonName, word: str) -> None:  # for mypyc: see events.py
-        object.__setattr__(self, "street", street)
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "word", word)
+        self.street = street
+        self.seat = seat
+        self.name = name
+        self.word = word
 
 
 @dataclass(kw_only=True, slots=True)
@@ -219,7 +225,7 @@ class Hand:
         """Pre-flop: left of the big blind (heads-up, the button). After: left of the button (heads-up, the BB)."""
         order = self.positions.deal_order
         positions = self.positions
-        if self.street is Street.PREFLOP:
+        if self.street is PREFLOP:
             if positions.heads_up:
                 start = order.index(positions.button) if positions.button in order else 0
             else:
@@ -230,7 +236,9 @@ class Hand:
         else:
             start = 0
         folded, dead, allin = self.betting.folded, self.betting.dead, self.betting.allin
-        for seat in order[start:] + order[:start]:
+        seats = len(order)
+        for index in range(start, start + seats):  # round the table from `start`
+            seat = order[index % seats]
             if seat not in folded and seat not in dead and seat not in allin:
                 return seat
         return None
@@ -243,17 +251,23 @@ class Hand:
             return None
         folded, dead, allin, acted = betting.folded, betting.dead, betting.allin, betting.acted
         order = self.positions.deal_order
+        seats = len(order)
         start = order.index(after) + 1  # `after` is a seat of the hand: the one that has just acted
-        for seat in order[start:] + order[:start]:
+        for index in range(start, start + seats):  # round the table from the seat after it (no slices made)
+            seat = order[index % seats]
             if seat not in folded and seat not in dead and seat not in allin and seat not in acted:
                 return seat
         return None
 
     def contested(self) -> bool:
-        """More than one hand is live (not folded, not dead). Asked after every action: it stops at the second."""
+        """More than one hand is live (not folded, not dead). Asked twice at every action: the common answer by
+        counting, else a pass that stops at the second live seat."""
         folded, dead = self.betting.folded, self.betting.dead
+        order = self.positions.deal_order
+        if len(order) - len(folded) - len(dead) > 1:  # at least that many live, whatever the sets hold
+            return True
         live = 0
-        for seat in self.positions.deal_order:
+        for seat in order:
             if seat not in folded and seat not in dead:
                 live += 1
                 if live > 1:
@@ -277,7 +291,7 @@ class Hand:
 
     def before_action_on(self, deal: StreetDeal) -> bool:
         """The street's betting is open and nobody has acted on it yet."""
-        return self.phase is Phase.BETTING and deal.street is self.street and self.betting.round_actions == 0
+        return self.phase is BETTING and deal.street is self.street and self.betting.round_actions == 0
 
     def count_for_window(self, seat: int, name: ButtonName, window: MisdealWindow) -> None:
         """A pre-flop action: the misdeal window closes once enough players (after the blinds) acted."""

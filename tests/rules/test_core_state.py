@@ -10,7 +10,7 @@ import pytest
 
 from firmware_py.core.board import Board, BurnLedger, StreetDeal
 from firmware_py.core.chips import HandChips, Problem, Stakes, TableChips, Wager
-from firmware_py.core.engine import Outcome, TableCore, _clone
+from firmware_py.core.engine import Outcome, TableCore, _clone, _frozen_type
 from firmware_py.core.events import Button, ButtonName, Gone, Read
 from firmware_py.core.game import OMAHA
 from firmware_py.core.hand import Betting, CardInfo, Dealt, Declared, Hand, Taken
@@ -59,10 +59,16 @@ def _mutable_parts(value: object) -> Iterator[object]:
         items = value.values() if isinstance(value, dict) else value
         for item in items:
             yield from _mutable_parts(item)
-    elif dataclasses.is_dataclass(value) and not value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+    elif dataclasses.is_dataclass(value) and not _read_only(type(value)):
         yield value
         for field in dataclasses.fields(value):
             yield from _mutable_parts(getattr(value, field.name))
+
+
+def _read_only(cls: type) -> bool:
+    """A frozen dataclass, or a record whose fields are all `Final` (chips.Wager, hand.Taken: see the note in
+    chips.py): shared, not copied, by a checkpoint."""
+    return bool(cls.__dataclass_params__.frozen or cls in FINAL_DEFAULTS)  # type: ignore[attr-defined]
 
 
 def _check_copy(hand: Hand, differs: set[tuple[str, str]]) -> None:
@@ -186,8 +192,23 @@ GIVEN: dict[type, dict[str, object]] = {
 }
 
 
-def _default(field: dataclasses.Field[object]) -> object:
+# The defaults of the records read-only by their `Final` fields, which take no class-level default (see chips.py):
+# their `__init__`'s.
+FINAL_DEFAULTS: dict[type, dict[str, object]] = {
+    Wager: {"allin": False, "raises": False, "taken": True, "problem": None, "keyed": None, "minimum": None},
+    Taken: {},
+}
+
+
+def _default(field: dataclasses.Field[object], cls: type) -> object:
+    if field.name in FINAL_DEFAULTS.get(cls, {}):
+        return FINAL_DEFAULTS[cls][field.name]
     return field.default_factory() if field.default_factory is not dataclasses.MISSING else field.default
+
+
+def _has_default(field: dataclasses.Field[object], cls: type) -> bool:
+    return (field.name in FINAL_DEFAULTS.get(cls, {}) or field.default is not dataclasses.MISSING
+            or field.default_factory is not dataclasses.MISSING)
 
 
 @pytest.mark.parametrize("cls", list(GIVEN))
@@ -203,12 +224,12 @@ def test_a_written_out_init_sets_every_field_and_keeps_the_record_frozen(cls: ty
     assert sorted(given) == sorted(f.name for f in fields)
     record = cls(**given)
     assert {name: getattr(record, name) for name in given} == given
-    required = {f.name: given[f.name] for f in fields
-                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
+    required = {f.name: given[f.name] for f in fields if not _has_default(f, cls)}
     defaults, again = cls(**required), cls(**required)
     for f in fields:
-        assert getattr(defaults, f.name) == (given[f.name] if f.name in required else _default(f)), f.name
-        assert f.name in required or _default(f) != given[f.name], f"{f.name}: give it a value away from its default"
+        assert getattr(defaults, f.name) == (given[f.name] if f.name in required else _default(f, cls)), f.name
+        assert f.name in required or _default(f, cls) != given[f.name], \
+            f"{f.name}: give it a value away from its default"
         if f.default_factory is not dataclasses.MISSING:
             assert getattr(defaults, f.name) is not getattr(again, f.name), f"{f.name}: a new one each time"
     assert cls(**given) == record
@@ -216,6 +237,14 @@ def test_a_written_out_init_sets_every_field_and_keeps_the_record_frozen(cls: ty
     if cls.__dataclass_params__.frozen:  # type: ignore[attr-defined]
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(record, fields[0].name, None)
+        assert hash(cls(**given)) == hash(record)
+    if cls in FINAL_DEFAULTS:  # read-only by its Final fields: mypy refuses an assignment, compiled mypyc too
+        assert _frozen_type(cls), "the undo checkpoints share it, as a frozen record"
+        if code is not None:  # interpreted: the annotations say Final (compiled, mypyc drops them)
+            assert all(str(f.type).startswith("Final[") for f in fields), fields
+        else:
+            with pytest.raises(AttributeError):
+                setattr(record, fields[0].name, None)
         assert hash(cls(**given)) == hash(record)
 
 
