@@ -202,6 +202,7 @@ class HandChips:
             self.committed[seat] = 0
             self.street_bet[seat] = 0  # the antes are no bet of the round
         forced: dict[int, list[tuple[str, int, int]]] = {}  # seat -> (what, posted, owed)
+        shorted: set[int] = set()  # seats that posted less than they owed: `short` says what for them
         small, big = self.blinds
         if self.ante_leaves_a_chip and (self.level.ante or self.level.bb_ante):
             for seat in self.order:
@@ -212,14 +213,17 @@ class HandChips:
                     self.out.add(seat)
                     self.eliminated.append(seat)
                     self.last[seat] = "out: chips in the pot"
-        if self.level.ante:
+        ante = self.level.ante
+        if ante:
             for seat in self.order:
                 if seat in self.eliminated:
                     continue
-                put = min(self.level.ante, self.behind[seat])
+                put = min(ante, self.behind[seat])
                 self._put(seat, put)
                 self.last[seat] = f"ante {grouped(put)}"
-                forced.setdefault(seat, []).append(("ante", put, self.level.ante))
+                forced[seat] = [("ante", put, ante)]
+                if put < ante:
+                    shorted.add(seat)
         posts: tuple[tuple[int | None, int, str], ...] = (
             (small, self.level.small, "small blind"), (big, self.level.big, "big blind"))
         for poster, blind, word in posts:
@@ -229,6 +233,8 @@ class HandChips:
                 self.street_bet[poster] += put
                 self.last[poster] = f"{word} {grouped(put)}"
                 forced.setdefault(poster, []).append((word, put, blind))
+                if put < blind:
+                    shorted.add(poster)
         if self.level.bb_ante and big is not None and big in self.behind and big not in self.eliminated:
             # The big blind first, then the ante from what is left (TDA rules since 2024, the WSOP's): a big
             # blind short of both posts the whole blind and antes less. The ante is dead money.
@@ -237,10 +243,13 @@ class HandChips:
             self.dead[big] = put
             self.last[big] = f"big blind {grouped(self.street_bet[big])} + ante {grouped(put)}"
             forced.setdefault(big, []).append(("big-blind ante", put, self.level.bb_ante))
-        for seat, posts_made in forced.items():
-            if any(posted < owed for _what, posted, owed in posts_made):
-                self.short[seat] = ", ".join(f"{what} {posted:,}" + (f" of {owed:,}" if posted < owed else "")
-                                             for what, posted, owed in posts_made if posted or owed)
+            if put < self.level.bb_ante:
+                shorted.add(big)
+        if shorted:  # (rare) in the order the seats posted
+            for seat, posts_made in forced.items():
+                if seat in shorted:
+                    self.short[seat] = ", ".join(f"{what} {posted:,}" + (f" of {owed:,}" if posted < owed else "")
+                                                 for what, posted, owed in posts_made if posted or owed)
         # The minimum bring-in stays the big blind even when the big blind cannot post it in full.
         self.current = self.level.big if big is not None else max(self.street_bet.values(), default=0)
         self.full_bet = self.current
@@ -462,29 +471,34 @@ class HandChips:
         Dead money (the big-blind ante) is in the main pot, whoever is all in for how much: it matches no bet.
         """
         live = self.live()
-        paid = {seat: chips - self.dead.get(seat, 0) for seat, chips in self.committed.items()}
-        # A pot ends where an all-in seat's chips end; the rest of the chips are the last pot.
+        behind, dead = self.behind, self.dead
+        paid = {seat: chips - dead.get(seat, 0) for seat, chips in self.committed.items()} if dead else self.committed
+        # A pot ends where an all-in seat's chips end; the rest of the chips are the last pot (ending at the most
+        # any seat paid, the last level). Plain loops, not generators: a pot is counted at every hand's end.
         most = max(paid.values(), default=0)
-        levels = sorted({paid[seat] for seat in live if self.behind[seat] == 0 and paid[seat]} | {most} - {0})
+        ends = {paid[seat] for seat in live if behind[seat] == 0 and paid[seat]}
+        ends.add(most)
+        ends.discard(0)
         pots: list[Pot] = []
         floor = 0
-        for index, level in enumerate(levels):
-            top = level if index < len(levels) - 1 else most
-            amount = sum(min(chips, top) - min(chips, floor) for chips in paid.values())
-            if index == 0:
-                amount += sum(self.dead.values())
+        for level in sorted(ends):
+            amount = 0
+            for chips in paid.values():  # what each seat put in above the last level, up to this one
+                if chips > floor:
+                    amount += min(chips, level) - floor
+            if floor == 0:
+                amount += sum(dead.values())
             # A seat still in with chips behind can yet match any level: it is in every pot.
-            seats = tuple(seat for seat in live if paid[seat] >= level or self.behind[seat] > 0)
+            seats = tuple([seat for seat in live if paid[seat] >= level or behind[seat] > 0])
             if amount > 0 and not seats:
                 # Chips above every live seat's all in, put in by seats that then folded (a small blind over a
                 # big blind all in for less, folding): no one called them, so each gets its own back.
                 for seat, chips in paid.items():
-                    part = min(chips, top) - min(chips, floor)
-                    if part > 0:
-                        pots.append(Pot(amount=part, seats=(seat,)))
-                floor = top
+                    if chips > floor:
+                        pots.append(Pot(amount=min(chips, level) - floor, seats=(seat,)))
+                floor = level
                 continue
-            floor = top
+            floor = level
             if amount <= 0:
                 continue
             if pots and pots[-1].seats == seats:
@@ -503,10 +517,11 @@ class HandChips:
         """
         awarded: list[Pot] = []
         for pot in self.pots():
-            winners = tuple(pot.seats) if len(pot.seats) == 1 else tuple(best(pot.seats))
-            ordered = [seat for seat in self.order if seat in winners]
+            winners = pot.seats if len(pot.seats) == 1 else tuple(best(pot.seats))
+            # clockwise from the button (a pot's seats are the hand's: one winner is in the order)
+            ordered = [seat for seat in self.order if seat in winners] if len(winners) > 1 else list(winners)
             share, odd = divmod(pot.amount, len(ordered))
-            shares = tuple((seat, share + (1 if index < odd else 0)) for index, seat in enumerate(ordered))
+            shares = tuple([(seat, share + 1 if index < odd else share) for index, seat in enumerate(ordered)])
             for seat, chips in shares:
                 self.behind[seat] += chips
             awarded.append(Pot(amount=pot.amount, seats=pot.seats, winners=tuple(ordered), shares=shares,
