@@ -446,8 +446,9 @@ class HandChips:
 
     def end_round(self) -> None:
         """The betting round is over: the next one starts with no bet."""
-        for seat in self.street_bet:  # in place, not dict.fromkeys: compiled, that is a call through Python
-            self.street_bet[seat] = 0
+        street_bet = self.street_bet
+        for seat in street_bet:  # in place, not dict.fromkeys: compiled, that is a call through Python
+            street_bet[seat] = 0
         self.current = 0
         self.full_bet = 0
         self.pending = 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -298,10 +299,11 @@ class Hand:
         betting = self.betting
         if not betting.window_open or name not in window.closing_actions:
             return
-        blinds = {self.positions.small_blind, self.positions.big_blind}
-        counted = [s for s in self.seats if s not in blinds] if window.after_blinds_only else list(self.seats)
-        if not counted:
-            counted = list(self.seats)
+        order = self.positions.deal_order
+        counted: Sequence[int] = order  # the seats whose actions count (all of them when the blinds are all)
+        if window.after_blinds_only:
+            blinds = (self.positions.small_blind, self.positions.big_blind)
+            counted = [s for s in order if s not in blinds] or order
         if seat in counted:
             betting.window_actors.add(seat)
         if len(betting.window_actors) >= min(window.actions_needed, len(counted)):
