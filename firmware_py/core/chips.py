@@ -593,7 +593,7 @@ class TableChips:
         if not self.on:
             return []
         stacks = {**self.stacks, **self.waiting}
-        return sorted(seat for seat in seats if stacks.get(seat) == 0)
+        return sorted([seat for seat in seats if stacks.get(seat) == 0])
 
     def start_hand(self, order: Sequence[int], blinds: tuple[int | None, int | None],
                    raise_rule: str, *, limits: Limits = NO_LIMIT,

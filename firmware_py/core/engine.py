@@ -35,7 +35,6 @@ from firmware_py.core import (  # the routing to the rule handlers, and the modu
 from firmware_py.core.chips import HandChips, Stakes, TableChips, Wager
 from firmware_py.core.events import Button, ButtonName, Event, Setup
 from firmware_py.core.hand import Hand, Taken
-from firmware_py.core.pots import Pot
 from firmware_py.core.profiles import Profile
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling
 from firmware_py.core.snapshot import TableSnapshot, snapshot_of
@@ -57,7 +56,7 @@ def _frozen_type(kind: type) -> bool:
         known = _FROZEN_TYPES[kind] = (kind in (type(None), str, int, float, bool, frozenset)
                                        or issubclass(kind, Enum | Profile)
                                        or bool(params is not None and params.frozen)
-                                       or kind in (Wager, Taken, Pot))  # read-only by their Final fields: see chips.py
+                                       or kind in (Wager, Taken))  # read-only by their Final fields: see chips.py
     return known
 
 

@@ -6,27 +6,26 @@ Its own module, below both: the ruling names the pots it awarded without importi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
 
-@dataclass(kw_only=True, slots=True, unsafe_hash=True)  # read-only by its Final fields: see chips.py's Wager
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Pot:
     """A pot (the main pot first, then side pots): its chips, the seats that may win it, and who did."""
 
-    amount: Final[int]
-    seats: Final[tuple[int, ...]]
-    winners: Final[tuple[int, ...]]  # () unless given
-    shares: Final[tuple[tuple[int, int], ...]]  # (seat, chips), odd chips included; () unless given
-    odd_chips: Final[tuple[int, ...]]  # seats that got one odd chip each; () unless given
+    amount: int
+    seats: tuple[int, ...]
+    winners: tuple[int, ...] = ()
+    shares: tuple[tuple[int, int], ...] = ()  # (seat, chips), odd chips included
+    odd_chips: tuple[int, ...] = ()  # seats that got one odd chip each
 
     def __init__(self, *, amount: int, seats: tuple[int, ...], winners: tuple[int, ...] = (),
                  shares: tuple[tuple[int, int], ...] = (), odd_chips: tuple[int, ...] = ()) -> None:
         # written out for mypyc (pots are made at every showdown): see the note in events.py
-        self.amount = amount
-        self.seats = seats
-        self.winners = winners
-        self.shares = shares
-        self.odd_chips = odd_chips
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "shares", shares)
+        object.__setattr__(self, "odd_chips", odd_chips)
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"amount": self.amount, "seats": list(self.seats)}

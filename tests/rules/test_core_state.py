@@ -198,7 +198,6 @@ GIVEN: dict[type, dict[str, object]] = {
 FINAL_DEFAULTS: dict[type, dict[str, object]] = {
     Wager: {"allin": False, "raises": False, "taken": True, "problem": None, "keyed": None, "minimum": None},
     Taken: {},
-    Pot: {"winners": (), "shares": (), "odd_chips": ()},
 }
 
 
