@@ -77,7 +77,7 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
         assert table.profile is not None
         hand.count_for_window(actor, name, table.profile.window)
     betting.to_act = hand.next_to_act(actor)
-    # A seat to act: the hand is contested and the round open (next_to_act says so), and nothing more happens.
+    # With a seat to act the hand is contested and the round open (next_to_act answers None otherwise).
     if betting.to_act is None and not transitions.uncontested(table, hand):
         transitions.close_round(table, hand)  # everyone has acted since the last bet: the round is done
     return True
