@@ -33,7 +33,7 @@ from firmware_py.core import (  # the routing to the rule handlers, and the modu
     snapshot,
 )
 from firmware_py.core.chips import HandChips, Stakes, TableChips
-from firmware_py.core.events import Button, ButtonName, Event, Setup
+from firmware_py.core.events import CONFIRM, NEW_HAND, UNDO, Button, Event, Setup
 from firmware_py.core.hand import Hand, Taken
 from firmware_py.core.profiles import Profile
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling
@@ -41,9 +41,6 @@ from firmware_py.core.snapshot import TableSnapshot, snapshot_of
 from firmware_py.core.state import SAVED, TableState
 
 UNDO_HANDS: Final = 3  # hand boundaries whose state is kept: undo reaches back into the last two hands
-# Asked of every press (_after), bound once: interpreted, Python 3.11 looks an enum member up through
-# EnumType.__getattr__, some 800 instructions a time (see deal.py).
-NEW_HAND: Final = ButtonName.NEW_HAND
 
 
 _FROZEN_TYPES: Final[dict[type, bool]] = {}  # per type: nothing mutates its values in place (tuples: see items)
@@ -238,7 +235,7 @@ class TableCore:
         table.t = event.t
         if type(event) is Button and (event.hand is not None or event.count is not None) and self._stale(event):
             pass  # refused before it is logged: an undo never takes back a refused press
-        elif type(event) is Button and event.name is ButtonName.UNDO:
+        elif type(event) is Button and event.name is UNDO:
             self._undo(event)
             table = self._table  # a new state when the undo replayed from the session's start
         else:
@@ -335,7 +332,7 @@ class TableCore:
     def _undo(self, event: Button) -> None:
         for index in range(len(self._log) - 1, -1, -1):
             old = self._log[index]
-            if isinstance(old, Button) and old.name is not ButtonName.CONFIRM:
+            if isinstance(old, Button) and old.name is not CONFIRM:
                 break
         else:
             self._table.notice(NoticeKind.IGNORED, "undo: no button press to take back")
