@@ -233,15 +233,23 @@ class TableCore:
         if table.out_rulings or table.out_notices:  # the last event's, given out with its outcome (most say nothing)
             table.out_rulings, table.out_notices = [], []
         table.t = event.t
-        if type(event) is Button and (event.hand is not None or event.count is not None) and self._stale(event):
+        # The event's type asked once a branch, and the hand boundaries (a setup, a new hand) in the branch
+        # of their type: interpreted, every `type(event)` is a call.
+        if type(event) is not Button:  # a card seen or gone, a setup, the chips
+            self._log.append(event)
+            route.apply(table, event)
+            if type(event) is Setup:
+                self._keep()
+        elif (event.hand is not None or event.count is not None) and self._stale(event):
             pass  # refused before it is logged: an undo never takes back a refused press
-        elif type(event) is Button and event.name is UNDO:
+        elif event.name is UNDO:
             self._undo(event)
             table = self._table  # a new state when the undo replayed from the session's start
         else:
             self._log.append(event)
             route.apply(table, event)
-            self._after(event)
+            if event.name is NEW_HAND:
+                self._keep()
         if not table.out_rulings and not table.out_notices:
             return NOTHING  # most events: one shared, immutable empty outcome
         return Outcome(rulings=tuple(table.out_rulings), notices=tuple(table.out_notices))
@@ -269,15 +277,15 @@ class TableCore:
 
     # -- undo and resume at the cost of one hand -------------------------------------------------
 
-    def _after(self, event: Event) -> None:
-        """After a hand boundary (a setup, a new hand) keep the state, and forget the oldest hand kept."""
-        if type(event) is Setup or (type(event) is Button and event.name is NEW_HAND):
-            self._checkpoints.append((len(self._log), self._state()))
-            if len(self._checkpoints) > UNDO_HANDS:
-                del self._checkpoints[0]
-                cut = self._checkpoints[0][0]
-                self._log = self._log[cut:]
-                self._checkpoints = [(at - cut, state) for at, state in self._checkpoints]
+    def _keep(self) -> None:
+        """After a hand boundary (a setup, a new hand: `feed` and `_undo` ask) keep the state, and forget the
+        oldest hand kept."""
+        self._checkpoints.append((len(self._log), self._state()))
+        if len(self._checkpoints) > UNDO_HANDS:
+            del self._checkpoints[0]
+            cut = self._checkpoints[0][0]
+            self._log = self._log[cut:]
+            self._checkpoints = [(at - cut, state) for at, state in self._checkpoints]
 
     def _state(self) -> dict[str, object]:
         """A copy of the table's state (profiles and frozen values shared, never copied), every field of
@@ -353,7 +361,8 @@ class TableCore:
             table.t = replayed.t
             self._log.append(replayed)
             route.apply(table, replayed)
-            self._after(replayed)
+            if type(replayed) is Setup or (type(replayed) is Button and replayed.name is NEW_HAND):
+                self._keep()
         table.t = event.t
         table.out_rulings = []
         message = f"undo: took back the {old.name} press at t={old.t:g}"
