@@ -90,19 +90,25 @@ def _defaults(cls: type) -> dict[str, object]:
             **{f.name: f.default_factory() for f in fields if f.default_factory is not dataclasses.MISSING}}
 
 
-def test_a_hand_copy_is_equal_and_shares_nothing_mutable() -> None:
-    """Undo checkpoints copy the hand with `Hand.copy`, written out field by field: a field it forgot
-    would come back at its default. Checked at every event of every example session."""
-    differs: set[tuple[str, str]] = set()  # (class, field) seen away from its default: its copy was checked
+def _after_every_event() -> Iterator[TableCore]:
+    """The core after each event of every example session, in turn."""
     for path in sorted(SESSIONS.glob("*.jsonl")):
         if path.name.endswith(".expected.jsonl"):
             continue
         core = TableCore(load_profiles())
         for _line, event in read_session(path):
             core.feed(event)
-            if core._table.hand is not None:  # what the checkpoints copy
-                _check_copy(core._table.hand, differs)
-            _check_chips_copy(core._table.chips)
+            yield core
+
+
+def test_a_hand_copy_is_equal_and_shares_nothing_mutable() -> None:
+    """Undo checkpoints copy the hand with `Hand.copy`, written out field by field: a field it forgot
+    would come back at its default. Checked at every event of every example session."""
+    differs: set[tuple[str, str]] = set()  # (class, field) seen away from its default: its copy was checked
+    for core in _after_every_event():
+        if core._table.hand is not None:  # what the checkpoints copy
+            _check_copy(core._table.hand, differs)
+        _check_chips_copy(core._table.chips)
     t = Table("robert")  # the clock, and a flop card lifted before anyone acted: in no example session
     t.clean_preflop()
     t.flop(["2c", "7d", "Jh"])
@@ -120,23 +126,18 @@ def test_a_checkpoint_is_every_saved_field_copied_as_the_generic_copy_would() ->
     generic `_clone` of it, sharing nothing mutable but the fields of `SHARED`. At every event of every
     example session (the chip race's state among them)."""
     raced = False
-    for path in sorted(SESSIONS.glob("*.jsonl")):
-        if path.name.endswith(".expected.jsonl"):
-            continue
-        core = TableCore(load_profiles())
-        for _line, event in read_session(path):
-            core.feed(event)
-            state = core._state()
-            assert tuple(state) == SAVED
-            for name in SAVED:
-                value = getattr(core._table, name)
-                assert state[name] == _clone(value), name
-                if name in SHARED:
-                    assert state[name] is value
-                else:
-                    kept = {id(part) for part in _mutable_parts(state[name])}
-                    assert not kept & {id(part) for part in _mutable_parts(value)}, name
-            raced = raced or core._table.race is not None
+    for core in _after_every_event():
+        state = core._state()
+        assert tuple(state) == SAVED
+        for name in SAVED:
+            value = getattr(core._table, name)
+            assert state[name] == _clone(value), name
+            if name in SHARED:
+                assert state[name] is value
+            else:
+                kept = {id(part) for part in _mutable_parts(state[name])}
+                assert not kept & {id(part) for part in _mutable_parts(value)}, name
+        raced = raced or core._table.race is not None
     assert raced
 
 
