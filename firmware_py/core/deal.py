@@ -8,7 +8,7 @@ buttons (shoe.py) all deal through here; it calls down into transitions.py only.
 from __future__ import annotations
 
 from firmware_py.core import transitions
-from firmware_py.core.cards import is_joker
+from firmware_py.core.cards import JOKERS
 from firmware_py.core.hand import Hand
 from firmware_py.core.phase import BETTING, BOARD, DEALING
 from firmware_py.core.rulings import FLOP, PREFLOP, RulingKind
@@ -31,7 +31,7 @@ def draw(table: TableState, hand: Hand, uid: str) -> None:
         dealt.next_slot += 1
         dealt.hole[seat].append(uid)
         hand.where[uid] = HOLE
-        if is_joker(card):
+        if card in JOKERS:  # (cards.is_joker written out: asked of every hole card)
             dealt.jokers[seat] = uid
             dealt.owed.append((seat, uid))
             table.ruling(RulingKind.SCRAP_CARD, RuleKey.JOKER, cause=Cause.JOKER, seat=seat, uid=uid)

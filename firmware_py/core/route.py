@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from firmware_py.core import betting, flow, racing, shoe, streets, transitions
 from firmware_py.core import deal as dealing
-from firmware_py.core.cards import is_unknown
+from firmware_py.core.cards import UNKNOWN_PREFIX
 from firmware_py.core.events import (
     BOARD_ANTENNAS,
     BOXED,
@@ -74,7 +74,9 @@ def read(table: TableState, event: Read) -> None:
     uid, antenna = event.uid, event.antenna
     info = table.cards.get(uid)
     hand = table.hand
-    if info is None or (antenna == SHOE and hand is not None and uid not in hand.where and is_unknown(info.card)):
+    # (cards.is_unknown written out: asked of every new card out of the shoe, and a call a time interpreted)
+    if info is None or (antenna == SHOE and hand is not None and uid not in hand.where
+                        and info.card.startswith(UNKNOWN_PREFIX)):
         shoe.unknown_tag(table, event)
         return
     if hand is None or hand.phase in HAND_OVER:

@@ -9,7 +9,14 @@ from typing import Final
 
 from firmware_py.core import deal as dealing
 from firmware_py.core import transitions
-from firmware_py.core.board import NEXT_STREET, POSITION_STREET, STREET_ORDER, UNKNOWN_BURN, StreetDeal
+from firmware_py.core.board import (
+    BOARD_NEEDED,
+    NEXT_STREET,
+    POSITION_STREET,
+    STREET_ORDER,
+    UNKNOWN_BURN,
+    StreetDeal,
+)
 from firmware_py.core.cards import is_joker
 from firmware_py.core.events import BOARD_ANTENNAS, Gone
 from firmware_py.core.hand import Hand
@@ -92,7 +99,7 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, 
     deal.board.append(uid)
     hand.board.cards.append(uid)
     hand.where[uid] = ON_BOARD
-    if len(deal.board) >= deal.needed:
+    if len(deal.board) >= BOARD_NEEDED[deal.street]:  # (deal.needed, a property: a call a time interpreted)
         complete_street(table, hand, deal)
 
 
@@ -121,7 +128,7 @@ def _ahead_of_its_street(hand: Hand, position: int) -> bool:
     dealt still waits for a card (its read late: a reader dropped out for a moment). The positions
     say which street each card is; the order of the reads does not."""
     deal = hand.board.deal
-    return (hand.phase is BOARD and deal is not None and len(deal.board) < deal.needed
+    return (hand.phase is BOARD and deal is not None and len(deal.board) < BOARD_NEEDED[deal.street]
             and STREET_ORDER[POSITION_STREET[position]] > STREET_ORDER[deal.street] and len(hand.can_act()) <= 1)
 
 
