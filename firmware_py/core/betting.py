@@ -11,20 +11,15 @@ from typing import Final
 
 from firmware_py.core import transitions
 from firmware_py.core.chips import Problem, Stakes, Wager
-from firmware_py.core.events import AMOUNT_ACTIONS, ButtonName, Level, Stacks
+from firmware_py.core.events import ALLIN, AMOUNT_ACTIONS, BET, RAISE, ButtonName, Level, Stacks
 from firmware_py.core.game import Structure
 from firmware_py.core.hand import Declared, Hand, Taken
 from firmware_py.core.phase import Phase
-from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind, Street
+from firmware_py.core.rulings import PREFLOP, NoticeKind, Ruling, RulingKind
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey
 
-# Asked at every press, bound once: interpreted, Python 3.11 looks an enum member up on its class through
-# EnumType.__getattr__, some 1,000 instructions a time (see deal.py). The rulings' keys and kinds, asked
-# when there is one to give, are looked up there.
-PREFLOP: Final = Street.PREFLOP
-ALLIN: Final = ButtonName.ALLIN
-BET_OR_RAISE: Final = (ButtonName.BET, ButtonName.RAISE)
+BET_OR_RAISE: Final = (BET, RAISE)  # asked at every press: the enums' members as module constants (phase.py says why)
 
 
 def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, amount: int | None = None) -> None:

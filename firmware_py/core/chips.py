@@ -28,8 +28,8 @@ __all__ = ["NO_LIMIT", "RAISE_RULES", "HandChips", "Limits", "Pot", "Problem", "
            "grouped"]
 
 RAISE_RULES: Final = ("increment", "double_faced", "double_full_bet")
-# Asked at every bet and raise, bound once: interpreted, Python 3.11 looks an enum member up on its class
-# through EnumType.__getattr__, some 1,000 instructions a time (see deal.py).
+# Asked at every bet and raise, bound once as the other enums' members are (phase.py says why); game.py
+# leaves Structure's to its users, as NO_LIMIT here names the no-limit Limits.
 POT_LIMIT: Final = Structure.POT_LIMIT
 FIXED_LIMIT: Final = Structure.FIXED_LIMIT
 

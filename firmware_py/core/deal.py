@@ -7,26 +7,15 @@ buttons (shoe.py) all deal through here; it calls down into transitions.py only.
 
 from __future__ import annotations
 
-from typing import Final
-
 from firmware_py.core import transitions
-from firmware_py.core.cards import is_joker
+from firmware_py.core.cards import JOKERS
 from firmware_py.core.hand import Hand
-from firmware_py.core.phase import Phase
-from firmware_py.core.rulings import RulingKind, Street
+from firmware_py.core.phase import BETTING, BOARD, DEALING
+from firmware_py.core.rulings import FLOP, PREFLOP, RulingKind
 from firmware_py.core.state import TableState
-from firmware_py.core.vocab import Cause, RuleKey, Where
+from firmware_py.core.vocab import BURN, HOLE, SCRAP, VOID, Cause, RuleKey
 
 ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
-# What is asked of every card out of the shoe, bound once: interpreted, Python 3.11 looks each enum member
-# (`Phase.DEALING`) up through EnumType.__getattr__, some 800 instructions a time, more than the rest of
-# a deal's test (3.12 dropped that hook; compiled, mypyc reads the members as constants).
-DEALING: Final = Phase.DEALING
-BETTING: Final = Phase.BETTING
-PREFLOP: Final = Street.PREFLOP
-HOLE: Final = Where.HOLE
-BURN: Final = Where.BURN
-VOID: Final = Where.VOID
 
 
 def draw(table: TableState, hand: Hand, uid: str) -> None:
@@ -42,7 +31,7 @@ def draw(table: TableState, hand: Hand, uid: str) -> None:
         dealt.next_slot += 1
         dealt.hole[seat].append(uid)
         hand.where[uid] = HOLE
-        if is_joker(card):
+        if card in JOKERS:  # (cards.is_joker written out: asked of every hole card)
             dealt.jokers[seat] = uid
             dealt.owed.append((seat, uid))
             table.ruling(RulingKind.SCRAP_CARD, RuleKey.JOKER, cause=Cause.JOKER, seat=seat, uid=uid)
@@ -61,7 +50,7 @@ def draw(table: TableState, hand: Hand, uid: str) -> None:
             hand.board.loose.append(uid)
             hand.where[uid] = BURN
         return
-    if hand.phase is Phase.BOARD and hand.board.deal is not None:
+    if hand.phase is BOARD and hand.board.deal is not None:
         hand.board.deal.shoe.append(uid)
         hand.where[uid] = BURN  # until it lands on the board
 
@@ -69,14 +58,14 @@ def draw(table: TableState, hand: Hand, uid: str) -> None:
 def _deliver_owed(table: TableState, hand: Hand, uid: str) -> None:
     seat, replaces = hand.dealt.owed.pop(0)
     hand.dealt.hole[seat].append(uid)
-    hand.where[uid] = Where.HOLE
+    hand.where[uid] = HOLE
     if replaces is not None and replaces in hand.dealt.hole[seat]:
         hand.dealt.hole[seat].remove(replaces)
         if hand.dealt.jokers.get(seat) == replaces:
             del hand.dealt.jokers[seat]
-            hand.where[replaces] = Where.SCRAP
+            hand.where[replaces] = SCRAP
         else:  # an exposed card: it becomes the burn for the flop
-            transitions.credit_burn(hand, Street.FLOP, replaces)
+            transitions.credit_burn(hand, FLOP, replaces)
 
 
 def _extra_card(table: TableState, hand: Hand, uid: str) -> None:
@@ -84,9 +73,9 @@ def _extra_card(table: TableState, hand: Hand, uid: str) -> None:
     first = hand.seats[0]
     if len(hand.dealt.extra) == 1:
         table.ruling(RulingKind.EXTRA_CARD, RuleKey.EXTRA_CARD, seat=first, uid=uid)
-        transitions.credit_burn(hand, Street.FLOP, uid)
+        transitions.credit_burn(hand, FLOP, uid)
     else:
-        hand.where[uid] = Where.VOID
+        hand.where[uid] = VOID
         transitions.misdeal_or_late(table, hand, RuleKey.TWO_EXTRA, Cause.TWO_EXTRA, seat=first, uid=uid)
 
 

@@ -33,7 +33,7 @@ from firmware_py.core import (  # the routing to the rule handlers, and the modu
     snapshot,
 )
 from firmware_py.core.chips import HandChips, Stakes, TableChips, Wager
-from firmware_py.core.events import Button, ButtonName, Event, Setup
+from firmware_py.core.events import CONFIRM, NEW_HAND, UNDO, Button, Event, Setup
 from firmware_py.core.hand import Hand, Taken
 from firmware_py.core.profiles import Profile
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling
@@ -41,9 +41,6 @@ from firmware_py.core.snapshot import TableSnapshot, snapshot_of
 from firmware_py.core.state import SAVED, TableState
 
 UNDO_HANDS: Final = 3  # hand boundaries whose state is kept: undo reaches back into the last two hands
-# Asked of every press (_after), bound once: interpreted, Python 3.11 looks an enum member up through
-# EnumType.__getattr__, some 800 instructions a time (see deal.py).
-NEW_HAND: Final = ButtonName.NEW_HAND
 
 
 _FROZEN_TYPES: Final[dict[type, bool]] = {}  # per type: nothing mutates its values in place (tuples: see items)
@@ -237,15 +234,23 @@ class TableCore:
         if table.out_rulings or table.out_notices:  # the last event's, given out with its outcome (most say nothing)
             table.out_rulings, table.out_notices = [], []
         table.t = event.t
-        if type(event) is Button and (event.hand is not None or event.count is not None) and self._stale(event):
+        # The event's type asked once a branch, and the hand boundaries (a setup, a new hand) in the branch
+        # of their type: interpreted, every `type(event)` is a call.
+        if type(event) is not Button:  # a card seen or gone, a setup, the chips
+            self._log.append(event)
+            route.apply(table, event)
+            if type(event) is Setup:
+                self._keep()
+        elif (event.hand is not None or event.count is not None) and self._stale(event):
             pass  # refused before it is logged: an undo never takes back a refused press
-        elif type(event) is Button and event.name is ButtonName.UNDO:
+        elif event.name is UNDO:
             self._undo(event)
             table = self._table  # a new state when the undo replayed from the session's start
         else:
             self._log.append(event)
             route.apply(table, event)
-            self._after(event)
+            if event.name is NEW_HAND:
+                self._keep()
         if not table.out_rulings and not table.out_notices:
             return NOTHING  # most events: one shared, immutable empty outcome
         return Outcome(rulings=tuple(table.out_rulings), notices=tuple(table.out_notices))
@@ -273,15 +278,15 @@ class TableCore:
 
     # -- undo and resume at the cost of one hand -------------------------------------------------
 
-    def _after(self, event: Event) -> None:
-        """After a hand boundary (a setup, a new hand) keep the state, and forget the oldest hand kept."""
-        if type(event) is Setup or (type(event) is Button and event.name is NEW_HAND):
-            self._checkpoints.append((len(self._log), self._state()))
-            if len(self._checkpoints) > UNDO_HANDS:
-                del self._checkpoints[0]
-                cut = self._checkpoints[0][0]
-                self._log = self._log[cut:]
-                self._checkpoints = [(at - cut, state) for at, state in self._checkpoints]
+    def _keep(self) -> None:
+        """After a hand boundary (a setup, a new hand: `feed` and `_undo` ask) keep the state, and forget the
+        oldest hand kept."""
+        self._checkpoints.append((len(self._log), self._state()))
+        if len(self._checkpoints) > UNDO_HANDS:
+            del self._checkpoints[0]
+            cut = self._checkpoints[0][0]
+            self._log = self._log[cut:]
+            self._checkpoints = [(at - cut, state) for at, state in self._checkpoints]
 
     def _state(self) -> dict[str, object]:
         """A copy of the table's state (profiles and frozen values shared, never copied), every field of
@@ -336,7 +341,7 @@ class TableCore:
     def _undo(self, event: Button) -> None:
         for index in range(len(self._log) - 1, -1, -1):
             old = self._log[index]
-            if isinstance(old, Button) and old.name is not ButtonName.CONFIRM:
+            if isinstance(old, Button) and old.name is not CONFIRM:
                 break
         else:
             self._table.notice(NoticeKind.IGNORED, "undo: no button press to take back")
@@ -357,7 +362,8 @@ class TableCore:
             table.t = replayed.t
             self._log.append(replayed)
             route.apply(table, replayed)
-            self._after(replayed)
+            if type(replayed) is Setup or (type(replayed) is Button and replayed.name is NEW_HAND):
+                self._keep()
         table.t = event.t
         table.out_rulings = []
         message = f"undo: took back the {old.name} press at t={old.t:g}"

@@ -12,7 +12,7 @@ from itertools import combinations
 from typing import Final
 
 from firmware_py.core.cards import RANKS, SUITS
-from firmware_py.core.game import HandRule
+from firmware_py.core.game import TWO_FROM_HAND, HandRule
 
 try:
     # The C functions behind phevaluator's public `evaluate_5cards` ... `evaluate_7cards`, called
@@ -153,7 +153,7 @@ def winners(hands: dict[int, Sequence[str]], board: Sequence[str]) -> tuple[tupl
 def hand_ranks(hands: Mapping[int, Sequence[str]], board: Sequence[str],
                rule: HandRule = HandRule.BEST_FIVE) -> dict[int, int]:
     """Each seat's rank (lower is better) with the board: read once, then asked of every pot."""
-    if rule is HandRule.TWO_FROM_HAND:
+    if rule is TWO_FROM_HAND:
         return {seat: omaha_strength(cards, board) for seat, cards in hands.items()}
     common = [card_id(card) for card in board]  # the board's card ids, read once for every hand
     return {seat: _rank([card_id(card) for card in cards] + common) for seat, cards in hands.items()}
@@ -196,9 +196,9 @@ def _two_card_order(two: Sequence[str]) -> tuple[int, int, int]:
 
 def describe_hand(hole: Sequence[str], board: Sequence[str], rule: HandRule = HandRule.BEST_FIVE) -> str:
     """The hand a player holds with the board, by the game's rule, in people's words."""
-    if rule is HandRule.TWO_FROM_HAND and len(board) == 5:
+    if rule is TWO_FROM_HAND and len(board) == 5:
         return describe(best_omaha_five(hole, board))
-    if rule is HandRule.TWO_FROM_HAND:  # before the river: what the hand holds so far, two from the hand
+    if rule is TWO_FROM_HAND:  # before the river: what the hand holds so far, two from the hand
         best = min((strength([*two, *three]), (*two, *three))
                    for two in combinations(hole, 2) for three in combinations(board, 3)) if len(board) >= 3 else None
         if best is not None:

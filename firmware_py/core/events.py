@@ -29,6 +29,23 @@ class ButtonName(StrEnum):
     HAND_END = "hand_end"
 
 
+# Each member also as a module constant, for the code that asks it at every press (see phase.py).
+NEW_HAND: Final = ButtonName.NEW_HAND
+FOLD: Final = ButtonName.FOLD
+CHECK: Final = ButtonName.CHECK
+CALL: Final = ButtonName.CALL
+BET: Final = ButtonName.BET
+RAISE: Final = ButtonName.RAISE
+ALLIN: Final = ButtonName.ALLIN
+ROUND_DONE: Final = ButtonName.ROUND_DONE
+EXPOSED: Final = ButtonName.EXPOSED
+BOXED: Final = ButtonName.BOXED
+MISDEAL: Final = ButtonName.MISDEAL
+CLOCK: Final = ButtonName.CLOCK
+CONFIRM: Final = ButtonName.CONFIRM
+UNDO: Final = ButtonName.UNDO
+HAND_END: Final = ButtonName.HAND_END
+
 # The core's constants are Final: compiled, mypyc reads a final name as a constant, not from the module's
 # dict at every use (a look-up at every event for the routing's).
 PLAYER_ACTIONS: Final = frozenset(

@@ -11,7 +11,7 @@ from firmware_py.core.decks import Deck
 from firmware_py.core.events import Seat, SeatStatus, Setup
 from firmware_py.core.game import GAMES, Structure
 from firmware_py.core.hand import CardInfo, Dealt, Hand
-from firmware_py.core.phase import IN_PLAY, ClockView, Phase
+from firmware_py.core.phase import BETTING, BOARD, DEALING, IDLE, IN_PLAY, MISDEALT, SHOWDOWN, ClockView
 from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind
 from firmware_py.core.seating import Positions, between, first_positions, next_positions
 from firmware_py.core.state import TableState
@@ -89,9 +89,9 @@ def confirm(table: TableState) -> None:
 
 def round_done(table: TableState, hand: Hand) -> None:
     """The dealer says the betting round is complete."""
-    if hand.phase is Phase.BETTING:
+    if hand.phase is BETTING:
         transitions.close_round(table, hand)
-    elif hand.phase is Phase.BOARD and hand.board.deal is not None and not hand.board.deal.shoe:
+    elif hand.phase is BOARD and hand.board.deal is not None and not hand.board.deal.shoe:
         pass  # the presses already showed the round complete
     else:
         table.notice(NoticeKind.IGNORED, "round_done pressed while no betting round is open")
@@ -99,7 +99,7 @@ def round_done(table: TableState, hand: Hand) -> None:
 
 def misdeal_called(table: TableState, hand: Hand) -> None:
     """The dealer calls a misdeal: one while the window is open, the profile's remedy once it closed."""
-    if hand.phase is Phase.SHOWDOWN:
+    if hand.phase is SHOWDOWN:
         table.notice(NoticeKind.IGNORED, "misdeal pressed after the hand reached showdown")
     elif hand.betting.window_open:
         transitions.misdeal(table, hand, RuleKey.DEALER_CALLED, Cause.DEALER_CALLED)
@@ -122,10 +122,10 @@ def clock(table: TableState, hand: Hand) -> None:
 def new_hand(table: TableState) -> None:
     assert table.profile is not None
     hand = table.hand
-    if hand is not None and hand.phase in (Phase.BETTING, Phase.BOARD, Phase.SHOWDOWN):
+    if hand is not None and hand.phase in (BETTING, BOARD, SHOWDOWN):
         table.notice(NoticeKind.IGNORED, "new_hand pressed before hand_end: the last hand is ended")
         hand_end(table)
-    elif hand is not None and hand.phase is Phase.DEALING:
+    elif hand is not None and hand.phase is DEALING:
         table.redeal = hand.positions
     settled = table.chips.finish()  # the last hand's stacks first: who has chips for this one
     broke = table.chips.broke(table.occupied)
@@ -232,11 +232,11 @@ def hand_end(table: TableState) -> None:
     hand = table.hand
     if hand is None:
         return
-    if hand.phase in (Phase.MISDEALT, Phase.DEALING):
+    if hand.phase in (MISDEALT, DEALING):
         table.redeal = table.redeal or hand.positions
     else:
         table.previous = table.corrected or hand.positions
         table.corrected = None
-    hand.phase = Phase.IDLE
+    hand.phase = IDLE
     hand.betting.to_act = None
     hand.clock = None

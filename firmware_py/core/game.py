@@ -36,6 +36,11 @@ class HandRule(StrEnum):
     TWO_FROM_HAND = "two_from_hand"  # exactly two hole cards and exactly three board cards (Omaha)
 
 
+# Each member also as a module constant, for the code that asks it at every showdown (see phase.py).
+BEST_FIVE: Final = HandRule.BEST_FIVE
+TWO_FROM_HAND: Final = HandRule.TWO_FROM_HAND
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Game:
     """One game: its cards, its streets, its betting, its showdown, and its name in a PHH hand history."""

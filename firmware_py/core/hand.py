@@ -9,16 +9,11 @@ from typing import Final
 from firmware_py.core.board import Board, StreetDeal
 from firmware_py.core.events import ButtonName
 from firmware_py.core.game import HOLDEM, Game
-from firmware_py.core.phase import ClockView, Phase
+from firmware_py.core.phase import BETTING, ClockView, Phase
 from firmware_py.core.profiles import MisdealWindow
-from firmware_py.core.rulings import Ruling, Street
+from firmware_py.core.rulings import PREFLOP, Ruling, Street
 from firmware_py.core.seating import Positions
 from firmware_py.core.vocab import Where
-
-# Asked at every betting round and street, bound once: interpreted, Python 3.11 looks an enum member up on
-# its class through EnumType.__getattr__, some 1,000 instructions a time (see deal.py).
-PREFLOP: Final = Street.PREFLOP
-BETTING: Final = Phase.BETTING
 
 # The hand's records are made at every hand (and copied at its undo checkpoint): their `__init__` is
 # written out for mypyc, as the per-event records' are (see the note in events.py). A container left

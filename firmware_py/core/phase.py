@@ -22,8 +22,19 @@ class Phase(StrEnum):
     MISDEALT = "misdealt"  # a misdeal or void hand was ruled; waiting for new_hand
 
 
-# Phases by what they allow, as sets: asked at every read and press, and on Python 3.11 a
-# member looked up on its enum class (`Phase.IDLE`) costs some 100 ns, five times a global's.
+# Each member also as a module constant (as `re.IGNORECASE` is `re.RegexFlag.IGNORECASE`), for the code
+# that asks it at every event: interpreted, Python 3.11 looks a member up on its class (`Phase.BETTING`)
+# through EnumType.__getattr__'s hook, about 950 machine instructions a time against about 50 for a
+# module constant (callgrind; 3.12 dropped the hook). Compiled, mypyc reads either as a static. vocab.py (where a
+# card is), rulings.py (streets), events.py (buttons) and game.py do the same for their enums.
+IDLE: Final = Phase.IDLE
+DEALING: Final = Phase.DEALING
+BETTING: Final = Phase.BETTING
+BOARD: Final = Phase.BOARD
+SHOWDOWN: Final = Phase.SHOWDOWN
+MISDEALT: Final = Phase.MISDEALT
+
+# Phases by what they allow, as sets: asked at every read and press.
 IN_PLAY: Final = frozenset({Phase.DEALING, Phase.BETTING, Phase.BOARD})  # cards coming or bets open
 NO_HAND: Final = frozenset({Phase.IDLE, Phase.MISDEALT})  # nothing for a player's press to act on
 HAND_OVER: Final = frozenset({Phase.IDLE, Phase.MISDEALT, Phase.SHOWDOWN})  # a card read no longer changes the hand

@@ -4,7 +4,7 @@ core rules it by the profile (race.py holds the rule itself). flow.py and the en
 from __future__ import annotations
 
 from firmware_py.core.cards import is_joker, is_unknown
-from firmware_py.core.events import SHOE, Button, ButtonName, Race, Read
+from firmware_py.core.events import MISDEAL, NEW_HAND, SHOE, Button, Race, Read
 from firmware_py.core.race import RaceState, odd_chips, race_order, rule_race
 from firmware_py.core.rulings import NoticeKind, RulingKind
 from firmware_py.core.state import TableState
@@ -55,14 +55,14 @@ def takes(table: TableState, event: Read | Button) -> bool:
     if race is None:
         return False
     if isinstance(event, Button):
-        if event.name is ButtonName.NEW_HAND:
+        if event.name is NEW_HAND:
             if race.result is None:
                 table.notice(NoticeKind.IGNORED, f"new_hand: the chip race is being dealt ({len(race.dealt)} of "
                              f"{len(race.order)} cards): finish it, or press misdeal to deal it again")
                 return True
             table.race = None  # the race is over: the next hand is dealt
             return False
-        if event.name is ButtonName.MISDEAL:
+        if event.name is MISDEAL:
             _misdeal(table, race, Cause.DEALER_CALLED, None, "the dealer called a misdeal of the race")
             return True
         return False

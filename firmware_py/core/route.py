@@ -9,11 +9,19 @@ from __future__ import annotations
 
 from firmware_py.core import betting, flow, racing, shoe, streets, transitions
 from firmware_py.core import deal as dealing
-from firmware_py.core.cards import is_unknown
+from firmware_py.core.cards import UNKNOWN_PREFIX
 from firmware_py.core.events import (
     BOARD_ANTENNAS,
+    BOXED,
     BURN,
+    CLOCK,
+    CONFIRM,
+    EXPOSED,
+    HAND_END,
+    MISDEAL,
+    NEW_HAND,
     PLAYER_ACTIONS,
+    ROUND_DONE,
     SHOE,
     Button,
     ButtonName,
@@ -27,10 +35,10 @@ from firmware_py.core.events import (
     Stacks,
 )
 from firmware_py.core.hand import Hand
-from firmware_py.core.phase import HAND_OVER, NO_HAND, Phase
+from firmware_py.core.phase import BETTING, BOARD, DEALING, HAND_OVER, NO_HAND
 from firmware_py.core.rulings import NoticeKind
 from firmware_py.core.state import TableState
-from firmware_py.core.vocab import Cause, RuleKey, Where
+from firmware_py.core.vocab import VOID, Cause, RuleKey
 
 
 def apply(table: TableState, event: Event) -> None:
@@ -66,7 +74,9 @@ def read(table: TableState, event: Read) -> None:
     uid, antenna = event.uid, event.antenna
     info = table.cards.get(uid)
     hand = table.hand
-    if info is None or (antenna == SHOE and hand is not None and uid not in hand.where and is_unknown(info.card)):
+    # (cards.is_unknown written out: asked of every new card out of the shoe, and a call a time interpreted)
+    if info is None or (antenna == SHOE and hand is not None and uid not in hand.where
+                        and info.card.startswith(UNKNOWN_PREFIX)):
         shoe.unknown_tag(table, event)
         return
     if hand is None or hand.phase in HAND_OVER:
@@ -84,12 +94,12 @@ def read(table: TableState, event: Read) -> None:
         # A card out of play (a premature or redealt board card) comes out again only after
         # it was mixed back into the stub; any other card already out is a double read.
         # The card just drawn cannot come out again at once: that is the reader seeing it twice.
-        if (where is None or where is Where.VOID) and uid != hand.board.last_drawn:
+        if (where is None or where is VOID) and uid != hand.board.last_drawn:
             dealing.draw(table, hand, uid)
     elif antenna in BOARD_ANTENNAS:
         streets.board_read(table, hand, uid, where, position=int(antenna[5:]))
     elif antenna == BURN:
-        if where is None or where == Where.VOID:
+        if where is None or where == VOID:
             dealing.draw(table, hand, uid)
     elif antenna.startswith("seat"):
         shoe.seat_read(table, hand, int(antenna[4:]), uid, where)
@@ -100,23 +110,23 @@ def press(table: TableState, event: Button) -> None:
     name, hand = event.name, table.hand
     if name in PLAYER_ACTIONS and hand is not None and hand.phase not in NO_HAND:  # the common press first
         action(table, hand, name, event.seat, event.amount)
-    elif name is ButtonName.NEW_HAND:
+    elif name is NEW_HAND:
         flow.new_hand(table)
-    elif name is ButtonName.HAND_END:
+    elif name is HAND_END:
         flow.hand_end(table)
-    elif name is ButtonName.CONFIRM:
+    elif name is CONFIRM:
         flow.confirm(table)
     elif hand is None or hand.phase in NO_HAND:
         table.notice(NoticeKind.IGNORED, f"{name} pressed with no hand in progress")
-    elif name is ButtonName.ROUND_DONE:
+    elif name is ROUND_DONE:
         flow.round_done(table, hand)
-    elif name is ButtonName.EXPOSED:
+    elif name is EXPOSED:
         shoe.exposed_button(table, hand)
-    elif name is ButtonName.BOXED:
+    elif name is BOXED:
         shoe.boxed_button(table, hand)
-    elif name is ButtonName.MISDEAL:
+    elif name is MISDEAL:
         flow.misdeal_called(table, hand)
-    elif name is ButtonName.CLOCK:
+    elif name is CLOCK:
         flow.clock(table, hand)
 
 
@@ -124,15 +134,15 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
     """A player's action: in the deal it may complete the deal (or misdeal); while the board is dealt, the
     street is taken as complete; then the betting round takes it."""
     phase = hand.phase
-    if phase is not Phase.BETTING:  # (one test for the common press)
-        if phase is Phase.DEALING and not shoe.deal_interrupted(table, hand):
+    if phase is not BETTING:  # (one test for the common press)
+        if phase is DEALING and not shoe.deal_interrupted(table, hand):
             return
-        if phase is Phase.BOARD:
+        if phase is BOARD:
             table.notice(NoticeKind.IGNORED, f"{name} pressed while the {hand.street} was still being dealt")
             street_deal = hand.board.deal
             if street_deal is not None:
                 streets.complete_street(table, hand, street_deal)
-        if hand.phase is not Phase.BETTING:
+        if hand.phase is not BETTING:
             table.notice(NoticeKind.IGNORED, f"{name} pressed with no betting round open")
             return
     betting.action(table, hand, name, seat, amount)

@@ -51,6 +51,13 @@ class Street(StrEnum):
     RIVER = "river"
 
 
+# Each member also as a module constant, for the code that asks it at every card and action (see phase.py).
+PREFLOP: Final = Street.PREFLOP
+FLOP: Final = Street.FLOP
+TURN: Final = Street.TURN
+RIVER: Final = Street.RIVER
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Ruling:
     """One ruling. `rule` is "profile: section number" of the house's rulebook."""

@@ -10,10 +10,10 @@ from firmware_py.core import deal, transitions
 from firmware_py.core.cards import UNKNOWN_PREFIX, is_unknown
 from firmware_py.core.events import SHOE, Read
 from firmware_py.core.hand import CardInfo, Hand
-from firmware_py.core.phase import HAND_OVER, Phase
-from firmware_py.core.rulings import NoticeKind, RulingKind, Street
+from firmware_py.core.phase import BETTING, DEALING, HAND_OVER
+from firmware_py.core.rulings import PREFLOP, NoticeKind, RulingKind
 from firmware_py.core.state import TableState
-from firmware_py.core.vocab import Cause, RuleKey, Where
+from firmware_py.core.vocab import HOLE, SCRAP, Cause, RuleKey, Where
 
 
 def unknown_tag(table: TableState, event: Read) -> None:
@@ -31,9 +31,9 @@ def unknown_tag(table: TableState, event: Read) -> None:
         stand_in = CardInfo(card=f"{UNKNOWN_PREFIX}{unknown + 1}", deck=table.in_play or "", back=table.back)
         table.cards = {**table.cards, event.uid: stand_in}  # a new dict: the undo checkpoints share the old one
     seat: int | None = None
-    if hand.phase is Phase.DEALING and hand.seats:
+    if hand.phase is DEALING and hand.seats:
         seat = hand.seats[hand.dealt.next_slot % len(hand.seats)]
-    elif hand.phase is Phase.BETTING and hand.street is Street.PREFLOP and hand.dealt.owed:
+    elif hand.phase is BETTING and hand.street is PREFLOP and hand.dealt.owed:
         seat = hand.dealt.owed[0][0]
     counted = (f"seat {seat}'s hole card" if seat is not None
                else "the next card out for the board: a burn or, once it lands on the board, a board card")
@@ -53,7 +53,7 @@ def deal_interrupted(table: TableState, hand: Hand) -> bool:
             table.ruling(RulingKind.SHORT_CARD, RuleKey.SHORT_CARD, cause=Cause.WRONG_COUNT, seat=seat)
             hand.dealt.owed.append((seat, None))
         hand.dealt.next_slot = len(hand.dealt.slots)
-        transitions.start_round(table, hand, Street.PREFLOP)
+        transitions.start_round(table, hand, PREFLOP)
         return True
     seats = ", ".join(str(s) for s in dict.fromkeys(short))
     transitions.misdeal(table, hand, RuleKey.WRONG_COUNT, Cause.WRONG_COUNT, seat=short[0],
@@ -66,7 +66,7 @@ def exposed_button(table: TableState, hand: Hand) -> None:
     if uid is None:
         table.notice(NoticeKind.IGNORED, "exposed pressed before any card was dealt")
         return
-    if hand.where.get(uid) == Where.HOLE and hand.street is Street.PREFLOP:
+    if hand.where.get(uid) == HOLE and hand.street is PREFLOP:
         deal.exposed(table, hand, uid)
     else:
         table.notice(NoticeKind.IGNORED, f"{table.cards[uid].card} exposed while dealing the board: "
@@ -79,7 +79,7 @@ def boxed_button(table: TableState, hand: Hand) -> None:
         table.notice(NoticeKind.IGNORED, "boxed pressed before any card was drawn")
         return
     where = hand.where.get(uid)
-    if where == Where.HOLE and hand.street is Street.PREFLOP:
+    if where == HOLE and hand.street is PREFLOP:
         procedure = table.rule(RuleKey.BOXED_CARD).procedure
         if procedure == "as_exposed":
             deal.exposed(table, hand, uid)
@@ -89,7 +89,7 @@ def boxed_button(table: TableState, hand: Hand) -> None:
         if hand.dealt.boxed >= 2:
             transitions.misdeal_or_late(table, hand, RuleKey.TWO_BOXED, Cause.TWO_BOXED, seat=seat, uid=uid)
             return
-        table.ruling(RulingKind.BOXED_CARD, RuleKey.BOXED_CARD, seat=seat, uid=uid, street=Street.PREFLOP)
+        table.ruling(RulingKind.BOXED_CARD, RuleKey.BOXED_CARD, seat=seat, uid=uid, street=PREFLOP)
         _scrap_hole_card(table, hand, uid, seat)
         return
     street = hand.street
@@ -98,7 +98,7 @@ def boxed_button(table: TableState, hand: Hand) -> None:
     if procedure == "plays":
         return
     hand.dealt.boxed += 1
-    hand.where[uid] = Where.SCRAP
+    hand.where[uid] = SCRAP
     street_deal = hand.board.deal
     if street_deal is not None:
         for cards in (street_deal.shoe, street_deal.board):
@@ -114,11 +114,11 @@ def boxed_button(table: TableState, hand: Hand) -> None:
 
 def _scrap_hole_card(table: TableState, hand: Hand, uid: str, seat: int | None) -> None:
     """Irregularities 7: the boxed card is a scrap of paper; the next card takes its place."""
-    hand.where[uid] = Where.SCRAP
+    hand.where[uid] = SCRAP
     if seat is not None:
         hand.dealt.hole[seat].remove(uid)
     slot = hand.dealt.slot_of(uid)
-    if slot is not None and hand.phase is Phase.DEALING and slot == hand.dealt.next_slot - 1:
+    if slot is not None and hand.phase is DEALING and slot == hand.dealt.next_slot - 1:
         hand.dealt.slots[slot] = None
         hand.dealt.next_slot -= 1
     elif seat is not None:
@@ -126,12 +126,12 @@ def _scrap_hole_card(table: TableState, hand: Hand, uid: str, seat: int | None) 
 
 
 def seat_read(table: TableState, hand: Hand, seat: int, uid: str, where: Where | None) -> None:
-    if hand.phase not in (Phase.DEALING, Phase.BETTING) or hand.street is not Street.PREFLOP:
+    if hand.phase not in (DEALING, BETTING) or hand.street is not PREFLOP:
         return
     if seat not in hand.seats:
         transitions.misdeal_or_late(table, hand, RuleKey.EMPTY_SEAT_DEALT, Cause.WRONG_COUNT, seat=seat, uid=uid)
         return
-    if where != Where.HOLE:
+    if where != HOLE:
         return
     owner = hand.dealt.seat_of(uid)
     if owner is None or owner == seat:

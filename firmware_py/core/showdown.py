@@ -12,7 +12,7 @@ from firmware_py.core.cards import is_unknown
 from firmware_py.core.chips import grouped
 from firmware_py.core.evaluator import best_of, describe_hand, hand_ranks
 from firmware_py.core.hand import Hand
-from firmware_py.core.phase import Phase
+from firmware_py.core.phase import SHOWDOWN
 from firmware_py.core.pots import Pot
 from firmware_py.core.rulings import Ruling, RulingKind
 from firmware_py.core.state import TableState
@@ -53,7 +53,7 @@ def pots_text(table: TableState, pots: Sequence[Pot]) -> str:
 
 
 def showdown(table: TableState, hand: Hand) -> None:
-    hand.phase = Phase.SHOWDOWN
+    hand.phase = SHOWDOWN
     board = [table.cards[uid].card for uid in hand.board.cards]
     hands: dict[int, Sequence[str]] = {
         seat: [table.cards[uid].card for uid in hand.dealt.hole[seat]]

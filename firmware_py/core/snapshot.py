@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from firmware_py.core.chips import HandChips
-from firmware_py.core.phase import HAND_OVER, IN_PLAY, NO_HAND, ClockView, Phase
+from firmware_py.core.phase import HAND_OVER, IDLE, IN_PLAY, NO_HAND, ClockView, Phase
 from firmware_py.core.pots import Pot
 from firmware_py.core.race import RaceView, view_of
 from firmware_py.core.rulings import Ruling, Street
@@ -115,7 +115,7 @@ def snapshot_of(table: TableState) -> TableSnapshot:
     for number in sorted(table.occupied | (set(positions.deal_order) if positions else set())):
         state = PlayerState.WAITING
         cards: tuple[str, ...] = ()
-        if hand is not None and number in hand.seats and hand.phase is not Phase.IDLE:
+        if hand is not None and number in hand.seats and hand.phase is not IDLE:
             cards = tuple(table.cards[uid].card for uid in hand.dealt.hole[number])
             if number in hand.betting.dead:
                 state = PlayerState.DEAD
@@ -137,14 +137,14 @@ def snapshot_of(table: TableState) -> TableSnapshot:
             if hand is not None and number in hand.betting.declared else None,
             **_seat_chips(table, number),
         ))
-    phase = hand.phase if hand is not None else Phase.IDLE
+    phase = hand.phase if hand is not None else IDLE
     return TableSnapshot(
         t=table.t,
         profile=profile.name if profile else "",
         profile_title=profile.title if profile else "",
         hand_number=table.hand_number,
         phase=phase,
-        street=hand.street if hand is not None and phase is not Phase.IDLE else None,
+        street=hand.street if hand is not None and phase is not IDLE else None,
         seats=tuple(seats),
         button=positions.button if positions else table.button_seat,
         small_blind=positions.small_blind if positions else None,
@@ -161,7 +161,7 @@ def snapshot_of(table: TableState) -> TableSnapshot:
         chips=_chips_view(table, hand),
         actions=len(hand.betting.taken) if hand is not None else 0,
         corrections=tuple(table.corrections),
-        game=hand.game.name if hand is not None and phase is not Phase.IDLE else table.game.name,
+        game=hand.game.name if hand is not None and phase is not IDLE else table.game.name,
         race=view_of(table.race) if table.race is not None else None,
     )
 

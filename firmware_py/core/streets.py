@@ -9,25 +9,27 @@ from typing import Final
 
 from firmware_py.core import deal as dealing
 from firmware_py.core import transitions
-from firmware_py.core.board import NEXT_STREET, POSITION_STREET, STREET_ORDER, UNKNOWN_BURN, StreetDeal
+from firmware_py.core.board import (
+    BOARD_NEEDED,
+    NEXT_STREET,
+    POSITION_STREET,
+    STREET_ORDER,
+    UNKNOWN_BURN,
+    StreetDeal,
+)
 from firmware_py.core.cards import is_joker
 from firmware_py.core.events import BOARD_ANTENNAS, Gone
 from firmware_py.core.hand import Hand
-from firmware_py.core.phase import Phase
-from firmware_py.core.rulings import NoticeKind, RulingKind, Street
+from firmware_py.core.phase import BETTING, BOARD, DEALING, MISDEALT, SHOWDOWN
+from firmware_py.core.rulings import FLOP, PREFLOP, TURN, NoticeKind, RulingKind, Street
 from firmware_py.core.state import TableState
-from firmware_py.core.vocab import Cause, RuleKey, Where
+from firmware_py.core.vocab import BOARD as ON_BOARD  # where a card is (BOARD here is the phase)
+from firmware_py.core.vocab import BURN, HOLE, SCRAP, VOID, Cause, RuleKey, Where
 
 PREMATURE_RULES: Final = {Street.FLOP: RuleKey.PREMATURE_FLOP, Street.TURN: RuleKey.PREMATURE_TURN,
                    Street.RIVER: RuleKey.PREMATURE_RIVER}
 # Where a card is when a board antenna seeing it again changes nothing: it never left, or it is out of play.
 READ_AGAIN: Final = frozenset({Where.BOARD, Where.VOID, Where.SCRAP})
-# What is asked at every board card, bound once: interpreted, Python 3.11 looks each enum member
-# (`Phase.BETTING`) up through EnumType.__getattr__, some 800 instructions a time (see deal.py).
-DEALING: Final = Phase.DEALING
-BETTING: Final = Phase.BETTING
-SHOWDOWN: Final = Phase.SHOWDOWN
-HOLE: Final = Where.HOLE
 BURN_RULES: Final = {  # (missing, on the flop): the flop's burn may be ruled on apart from the turn's and river's
     (True, True): RuleKey.BURN_MISSING_FLOP, (True, False): RuleKey.BURN_MISSING,
     (False, True): RuleKey.BURN_EXTRA_FLOP, (False, False): RuleKey.BURN_EXTRA,
@@ -47,7 +49,7 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, 
         _replace_lifted(table, hand, deal, uid)
         return
     if where == HOLE:
-        if hand.phase is DEALING or (hand.street is Street.PREFLOP and hand.betting.preflop_actions == 0):
+        if hand.phase is DEALING or (hand.street is PREFLOP and hand.betting.preflop_actions == 0):
             hand.board.last_drawn = uid
             dealing.exposed(table, hand, uid)
         else:
@@ -59,7 +61,7 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, 
     if where is None:  # (a void card returned above: antennas seeing it again are noise)
         dealing.draw(table, hand, uid)  # the shoe missed it: it came out all the same
         where = hand.where.get(uid)
-        if hand.phase is Phase.MISDEALT or where not in (Where.BURN, None):
+        if hand.phase is MISDEALT or where not in (BURN, None):
             return
     if _ahead_of_its_street(hand, position):
         hand.board.early.append((uid, position))  # placed once the street before it is complete
@@ -84,20 +86,20 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, 
             _premature(table, hand, uid)
         return
     deal = hand.board.deal
-    if hand.phase is not Phase.BOARD or deal is None:
+    if hand.phase is not BOARD or deal is None:
         return
     if uid not in deal.shoe:
         deal.shoe.append(uid)
     if is_joker(table.cards[uid].card):
-        hand.where[uid] = Where.SCRAP
+        hand.where[uid] = SCRAP
         deal.shoe.remove(uid)
         table.ruling(RulingKind.SCRAP_CARD, RuleKey.JOKER_BOARD, cause=Cause.JOKER, uid=uid, street=deal.street)
         return
     transitions.forget_burn(hand, uid)  # a card counted as a burn that lands on the board is a board card
     deal.board.append(uid)
     hand.board.cards.append(uid)
-    hand.where[uid] = Where.BOARD
-    if len(deal.board) >= deal.needed:
+    hand.where[uid] = ON_BOARD
+    if len(deal.board) >= BOARD_NEEDED[deal.street]:  # (deal.needed, a property: a call a time interpreted)
         complete_street(table, hand, deal)
 
 
@@ -112,7 +114,7 @@ def complete_street(table: TableState, hand: Hand, deal: StreetDeal) -> None:
         _burn_ruling(table, hand, deal, missing=True)
     hand.board.settle = deal
     transitions.start_round(table, hand, deal.street)
-    if ahead and hand.phase is Phase.BETTING:
+    if ahead and hand.phase is BETTING:
         hand.board.loose.extend(ahead)
     early, hand.board.early = hand.board.early, []
     if early:  # a later street's card is down already: this street has settled, its burns are judged now
@@ -126,18 +128,18 @@ def _ahead_of_its_street(hand: Hand, position: int) -> bool:
     dealt still waits for a card (its read late: a reader dropped out for a moment). The positions
     say which street each card is; the order of the reads does not."""
     deal = hand.board.deal
-    return (hand.phase is Phase.BOARD and deal is not None and len(deal.board) < deal.needed
+    return (hand.phase is BOARD and deal is not None and len(deal.board) < BOARD_NEEDED[deal.street]
             and STREET_ORDER[POSITION_STREET[position]] > STREET_ORDER[deal.street] and len(hand.can_act()) <= 1)
 
 
 def judge_burns(table: TableState, hand: Hand, deal: StreetDeal) -> None:
     hand.board.settle = None
-    if deal.judged or hand.phase is Phase.MISDEALT:
+    if deal.judged or hand.phase is MISDEALT:
         return
     deal.judged = True
     burns = deal.burn_cards()
     for uid in burns:
-        if hand.where.get(uid) != Where.BOARD:
+        if hand.where.get(uid) != ON_BOARD:
             hand.board.burns.record(uid)
     if len(burns) < deal.expected_burns and not deal.missing_ruled:
         _burn_ruling(table, hand, deal, missing=True)
@@ -148,7 +150,7 @@ def judge_burns(table: TableState, hand: Hand, deal: StreetDeal) -> None:
 def _burn_ruling(table: TableState, hand: Hand, deal: StreetDeal, *, missing: bool) -> None:
     street = deal.street
     kind = RulingKind.BURN_MISSING if missing else RulingKind.BURN_EXTRA
-    key = BURN_RULES[missing, street is Street.FLOP]
+    key = BURN_RULES[missing, street is FLOP]
     next_street = NEXT_STREET.get(street)
     table.ruling(kind, key, street=street, fill={"next_street": next_street or "next deal"})
     if missing:
@@ -159,7 +161,7 @@ def _burn_ruling(table: TableState, hand: Hand, deal: StreetDeal, *, missing: bo
 
 def _extra_board_card(table: TableState, hand: Hand, deal: StreetDeal, uid: str) -> None:
     """A board card beyond the street's count before anyone acted on it."""
-    if deal.street is not Street.FLOP:
+    if deal.street is not FLOP:
         rule = table.rule(RuleKey.TURN_RIVER_TOO_MANY)
         if rule.procedure == "premature":
             _premature(table, hand, uid)
@@ -177,32 +179,32 @@ def _extra_board_card(table: TableState, hand: Hand, deal: StreetDeal, uid: str)
     deal.extra.append(uid)
     if uid not in deal.shoe:
         deal.shoe.append(uid)
-    hand.where[uid] = Where.BOARD
+    hand.where[uid] = ON_BOARD
     rule = table.rule(RuleKey.FLOP_TOO_MANY)
-    table.ruling(RulingKind.FLOP_TOO_MANY, RuleKey.FLOP_TOO_MANY, uid=uid, street=Street.FLOP)
+    table.ruling(RulingKind.FLOP_TOO_MANY, RuleKey.FLOP_TOO_MANY, uid=uid, street=FLOP)
     if rule.procedure == "next_burn":
         # One card goes on the stub as the turn's burn: the last one turned unless the dealer
         # lifts another off the board (its `gone` tells which).
-        transitions.credit_burn(hand, Street.TURN, uid)
+        transitions.credit_burn(hand, TURN, uid)
         return
     # Redeal: the flop goes back into the stub; the burn stays; a new flop comes without a burn.
     for card_uid in [*deal.board, *deal.extra]:
-        hand.where[card_uid] = Where.VOID  # still on the felt until gathered; may come out again later
+        hand.where[card_uid] = VOID  # still on the felt until gathered; may come out again later
         if card_uid in hand.board.cards:
             hand.board.cards.remove(card_uid)
     kept = deal.burn_cards()
     hand.board.settle = None
     hand.board.last_drawn = None  # the flop goes back into the stub: any of it may be the next card out
-    hand.board.deal = StreetDeal(street=Street.FLOP, expected_burns=len(kept), burns=kept)
-    hand.phase = Phase.BOARD
-    hand.street = Street.FLOP
+    hand.board.deal = StreetDeal(street=FLOP, expected_burns=len(kept), burns=kept)
+    hand.phase = BOARD
+    hand.street = FLOP
     hand.betting.to_act = None
 
 
 def _premature(table: TableState, hand: Hand, uid: str) -> None:
     """A board card before the betting round was complete: it does not play (Irr. 15/16)."""
     street = NEXT_STREET.get(hand.street)
-    hand.where[uid] = Where.VOID
+    hand.where[uid] = VOID
     if street is None:
         table.notice(NoticeKind.IGNORED, f"{table.cards[uid].card} on the board after the river")
         return
@@ -233,8 +235,8 @@ def _replace_lifted(table: TableState, hand: Hand, deal: StreetDeal, uid: str) -
         deal.shoe.append(uid)
     deal.board[deal.board.index(lifted)] = uid
     hand.board.cards[hand.board.cards.index(lifted)] = uid
-    hand.where[lifted] = Where.BURN
-    hand.where[uid] = Where.BOARD
+    hand.where[lifted] = BURN
+    hand.where[uid] = ON_BOARD
     if deal.judged:
         hand.board.burns.record(lifted)  # judged already: record the new burn here
     if uid in hand.board.loose:
@@ -243,7 +245,7 @@ def _replace_lifted(table: TableState, hand: Hand, deal: StreetDeal, uid: str) -
 
 def gone(table: TableState, event: Gone) -> None:
     hand = table.hand
-    if hand is None or event.antenna not in BOARD_ANTENNAS or hand.phase is not Phase.BETTING:
+    if hand is None or event.antenna not in BOARD_ANTENNAS or hand.phase is not BETTING:
         return
     deal = hand.board.deal
     if deal is None or not hand.before_action_on(deal):
@@ -263,6 +265,6 @@ def gone(table: TableState, event: Gone) -> None:
         deal.board[deal.board.index(event.uid)] = back_on_board
         hand.board.cards[hand.board.cards.index(event.uid)] = back_on_board
         deal.extra[deal.extra.index(back_on_board)] = event.uid
-        hand.where[back_on_board] = Where.BOARD
-        hand.where[event.uid] = Where.VOID
+        hand.where[back_on_board] = ON_BOARD
+        hand.where[event.uid] = VOID
         hand.board.burns.due[after] = (expected, [event.uid if uid == back_on_board else uid for uid in credited])

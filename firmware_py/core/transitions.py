@@ -13,16 +13,16 @@ from collections.abc import Mapping
 from firmware_py.core import showdown
 from firmware_py.core.board import NEXT_STREET, UNKNOWN_BURN, StreetDeal
 from firmware_py.core.hand import Hand
-from firmware_py.core.phase import IN_PLAY, Phase
-from firmware_py.core.rulings import Ruling, RulingKind, Street
+from firmware_py.core.phase import BETTING, BOARD, IN_PLAY, MISDEALT, SHOWDOWN
+from firmware_py.core.rulings import PREFLOP, RIVER, Ruling, RulingKind, Street
 from firmware_py.core.state import TableState
-from firmware_py.core.vocab import Cause, RuleKey, Where
+from firmware_py.core.vocab import VOID, Cause, RuleKey
 
 # -- betting rounds ---------------------------------------------------------------------------
 
 
 def start_round(table: TableState, hand: Hand, street: Street) -> None:
-    hand.phase = Phase.BETTING
+    hand.phase = BETTING
     hand.street = street
     hand.betting.acted = set()
     hand.betting.round_actions = 0
@@ -32,12 +32,12 @@ def start_round(table: TableState, hand: Hand, street: Street) -> None:
     hand.betting.round_start = len(hand.betting.taken)
     hand.board.loose = []
     hand.betting.to_act = hand.first_to_act()
-    if street is not Street.PREFLOP:
+    if street is not PREFLOP:
         hand.betting.window_open = False
-    if street is not Street.PREFLOP and len(hand.can_act()) <= 1:
+    if street is not PREFLOP and len(hand.can_act()) <= 1:
         hand.betting.round_closed = True  # no betting possible: everyone else is all in
         hand.betting.to_act = None
-        if street is Street.RIVER and len(hand.live()) > 1:
+        if street is RIVER and len(hand.live()) > 1:
             close_round(table, hand)  # all in and the board complete: the hands are read now
 
 
@@ -45,17 +45,17 @@ def after_action(table: TableState, hand: Hand) -> None:
     """A seat left the hand (folded, dead, gone): the pot may be uncontested, or the round complete."""
     if uncontested(table, hand):
         return
-    if hand.phase is Phase.BETTING and hand.betting.round_actions and hand.round_complete():
+    if hand.phase is BETTING and hand.betting.round_actions and hand.round_complete():
         close_round(table, hand)  # everyone has acted since the last bet: the round is done
 
 
 def uncontested(table: TableState, hand: Hand) -> bool:
     """One hand left: the pot goes to it (True), or the hand is at its showdown already (True)."""
     if hand.phase not in IN_PLAY:
-        return hand.phase is Phase.SHOWDOWN
+        return hand.phase is SHOWDOWN
     if hand.contested():  # asked after every action: the common answer first
         return False
-    hand.phase = Phase.SHOWDOWN  # the pot goes to the last hand; there is no showdown to read
+    hand.phase = SHOWDOWN  # the pot goes to the last hand; there is no showdown to read
     hand.betting.to_act = None
     hand.clock = None
     showdown.award(table, hand, None)
@@ -69,13 +69,13 @@ def close_round(table: TableState, hand: Hand) -> None:
     hand.board.last_drawn = None  # a card reshuffled into the stub may be the next one out
     hand.betting.to_act = None
     hand.clock = None
-    if hand.street is Street.RIVER:
+    if hand.street is RIVER:
         showdown.showdown(table, hand)
         return
-    if hand.street is Street.PREFLOP:
+    if hand.street is PREFLOP:
         hand.betting.window_open = False
         _owed_at_flop(table, hand)
-        if hand.phase is not Phase.BETTING:
+        if hand.phase is not BETTING:
             return
     street = NEXT_STREET[hand.street]
     expected, credited = hand.board.burns.take(street)
@@ -83,7 +83,7 @@ def close_round(table: TableState, hand: Hand) -> None:
     deal.shoe.extend(hand.board.loose)  # a burn drawn before the round was declared done
     hand.board.loose = []
     hand.board.deal = deal
-    hand.phase = Phase.BOARD
+    hand.phase = BOARD
     hand.street = street
     hand.board.premature = None
 
@@ -108,7 +108,7 @@ def misdeal(table: TableState, hand: Hand, key: RuleKey, cause: Cause, *, seat: 
             uid: str | None = None, fill: Mapping[str, object] | None = None) -> None:
     table.ruling(RulingKind.MISDEAL, key, cause=cause, seat=seat, uid=uid, fill=fill)
     _refund(table)
-    hand.phase = Phase.MISDEALT
+    hand.phase = MISDEALT
     hand.betting.to_act = None
     hand.clock = None
     table.redeal = table.redeal or hand.positions
@@ -138,7 +138,7 @@ def void(table: TableState, hand: Hand, key: RuleKey, cause: Cause, *, uid: str,
          fill: Mapping[str, object] | None = None) -> None:
     table.ruling(RulingKind.VOID_HAND, key, cause=cause, uid=uid, fill=fill)
     _refund(table)
-    hand.phase = Phase.MISDEALT
+    hand.phase = MISDEALT
     hand.betting.to_act = None
     table.redeal = table.redeal or hand.positions
 
@@ -162,4 +162,4 @@ def forget_burn(hand: Hand, uid: str) -> None:
 def credit_burn(hand: Hand, street: Street, uid: str) -> None:
     hand.board.burns.credit(street, uid)
     if uid != UNKNOWN_BURN:
-        hand.where[uid] = Where.VOID
+        hand.where[uid] = VOID

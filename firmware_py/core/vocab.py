@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Final
 
 
 class RuleKey(StrEnum):
@@ -93,3 +94,12 @@ class Where(StrEnum):
     # come out of the shoe again once mixed back into the stub; antennas seeing it again are noise.
     VOID = "void"
     SCRAP = "scrap"  # boxed cards and jokers treated as scraps of paper
+
+
+# Each member also as a module constant, for the code that asks it at every card (see phase.py). A module
+# that needs the phase BOARD too imports this one as ON_BOARD.
+HOLE: Final = Where.HOLE
+BOARD: Final = Where.BOARD
+BURN: Final = Where.BURN
+VOID: Final = Where.VOID
+SCRAP: Final = Where.SCRAP
