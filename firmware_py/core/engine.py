@@ -33,7 +33,7 @@ from firmware_py.core import (  # the routing to the rule handlers, and the modu
     snapshot,
 )
 from firmware_py.core.chips import HandChips, Stakes, TableChips, Wager
-from firmware_py.core.events import CONFIRM, NEW_HAND, UNDO, Button, Event, Setup
+from firmware_py.core.events import CONFIRM, NEW_HAND, UNDO, Button, Event, Gone, Read, Setup
 from firmware_py.core.hand import Hand, Taken
 from firmware_py.core.profiles import Profile
 from firmware_py.core.rulings import Notice, NoticeKind, Ruling
@@ -46,6 +46,11 @@ UNDO_HANDS: Final = 3  # hand boundaries whose state is kept: undo reaches back 
 _FROZEN_TYPES: Final[dict[type, bool]] = {}  # per type: nothing mutates its values in place (tuples: see items)
 
 
+# The records read-only by their `Final` fields, not frozen dataclasses (see the note in events.py): made at
+# every event, they are shared by the checkpoints as frozen records.
+READ_ONLY: Final = frozenset({Read, Gone, Button, Wager, Taken})
+
+
 def _frozen_type(kind: type) -> bool:
     known = _FROZEN_TYPES.get(kind)
     if known is None:
@@ -53,7 +58,7 @@ def _frozen_type(kind: type) -> bool:
         known = _FROZEN_TYPES[kind] = (kind in (type(None), str, int, float, bool, frozenset)
                                        or issubclass(kind, Enum | Profile)
                                        or bool(params is not None and params.frozen)
-                                       or kind in (Wager, Taken))  # read-only by their Final fields: see chips.py
+                                       or kind in READ_ONLY)  # by their Final fields: see events.py
     return known
 
 

@@ -71,8 +71,12 @@ class SeatStatus(StrEnum):
 
 # The records made at every event (a card read, a press, a wager, an action taken) write their `__init__`
 # out, with the dataclass's signature: mypyc compiles a written one (about twenty times as fast as the
-# one @dataclass generates, which stays interpreted); `object.__setattr__` keeps them frozen.
-# tests/rules/test_core_state.py checks each against its fields.
+# one @dataclass generates, which stays interpreted). They are read-only by their `Final` fields, not by a
+# frozen dataclass: `mypy --strict` refuses an assignment to one anywhere and, compiled, mypyc makes them
+# read-only; interpreted, a frozen record's `__init__` sets each field through `object.__setattr__`, about
+# half the cost of making a card read's record. A `Final` field takes no class-level default (mypy would
+# read it as a constant): the defaults are the `__init__`'s. The undo checkpoints share them as frozen
+# records (engine.py). tests/rules/test_core_state.py checks each against its fields.
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -89,31 +93,31 @@ class Setup:
     game: str = "holdem"  # the game dealt from the next hand (a name in core/game.py's GAMES)
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True, unsafe_hash=True)  # read-only by its Final fields: see the note above Setup
 class Sighting:
     """What an antenna says of a tag, at session time `t`: it arrived (`Read`) or left (`Gone`)."""
 
-    t: float
-    antenna: str
-    uid: str
+    t: Final[float]
+    antenna: Final[str]
+    uid: Final[str]
 
     def __init__(self, *, t: float, antenna: str, uid: str) -> None:  # written out: see the note above Setup
-        object.__setattr__(self, "t", t)
-        object.__setattr__(self, "antenna", antenna)
-        object.__setattr__(self, "uid", uid)
+        self.t = t
+        self.antenna = antenna
+        self.uid = uid
 
 
-@dataclass(frozen=True, kw_only=True, slots=True, init=False)
+@dataclass(kw_only=True, slots=True, unsafe_hash=True, init=False)
 class Read(Sighting):
     """An antenna saw a tag arrive."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True, init=False)
+@dataclass(kw_only=True, slots=True, unsafe_hash=True, init=False)
 class Gone(Sighting):
     """An antenna stopped seeing a tag."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True, unsafe_hash=True)  # read-only by its Final fields: see the note above Setup
 class Button:
     """A press on the dealer's panel; `seat` names the acting seat when it is not the one to act.
 
@@ -122,21 +126,21 @@ class Button:
     press twice) is refused, never moved on to the next player.
     """
 
-    t: float
-    name: ButtonName
-    seat: int | None = None
-    amount: int | None = None  # bet, raise, allin: the seat's total for the round, in chips
-    hand: int | None = None
-    count: int | None = None
+    t: Final[float]
+    name: Final[ButtonName]
+    seat: Final[int | None]  # None unless given
+    amount: Final[int | None]  # bet, raise, allin: the seat's total for the round, in chips (None unless given)
+    hand: Final[int | None]  # None unless given
+    count: Final[int | None]  # None unless given
 
     def __init__(self, *, t: float, name: ButtonName, seat: int | None = None, amount: int | None = None,
                  hand: int | None = None, count: int | None = None) -> None:  # written out: see the note above Setup
-        object.__setattr__(self, "t", t)
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "amount", amount)
-        object.__setattr__(self, "hand", hand)
-        object.__setattr__(self, "count", count)
+        self.t = t
+        self.name = name
+        self.seat = seat
+        self.amount = amount
+        self.hand = hand
+        self.count = count
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

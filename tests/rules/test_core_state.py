@@ -198,6 +198,9 @@ GIVEN: dict[type, dict[str, object]] = {
 FINAL_DEFAULTS: dict[type, dict[str, object]] = {
     Wager: {"allin": False, "raises": False, "taken": True, "problem": None, "keyed": None, "minimum": None},
     Taken: {},
+    Read: {},
+    Gone: {},
+    Button: {"seat": None, "amount": None, "hand": None, "count": None},
 }
 
 
