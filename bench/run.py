@@ -288,7 +288,10 @@ def bench_replay(repeats: int, only: Sequence[str] | None = None) -> Row:
 
 def replay_row(path: Path, pokerkit_play: Callable[[], int], hands: int, repeats: int) -> Row:
     events = bare_parse(path)
-    # Interleaved: each round times every measure once, so a neighbour's load spreads over all of them.
+    # Interleaved: each round times every measure once (pokerkit too), so a neighbour's load, or the host
+    # running slower for a while, spreads over all of them; each ratio is the median of the rounds' own
+    # ratios, not one median over another taken minutes apart (on this shared host the floor alone swung
+    # 56-112 ms between runs a minute apart, and pokerkit's ratio 15-40x when it ran after the rest).
     measures: dict[str, Callable[[], object]] = {
         "floor_s": lambda: bare_parse(path),
         "floor_orjson_s": lambda: bare_parse(path, orjson.loads),
@@ -297,24 +300,30 @@ def replay_row(path: Path, pokerkit_play: Callable[[], int], hands: int, repeats
     }
     parsed = [event for _line, event in read_session(path)]
     measures["core_feed_only_s"] = lambda: feed_only(parsed)
+    measures["pokerkit_s"] = pokerkit_play
     times: dict[str, list[float]] = {key: [] for key in measures}
-    for func in measures.values():
-        func()  # warm-up
-    for _ in range(repeats):
-        for key, func in measures.items():
-            start = time.process_time()
-            func()
-            times[key].append(time.process_time() - start)
-    row: Row = {key: statistics.median(values) for key, values in times.items()}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pokerkit warns on folds with nothing to call; the dealer bot makes them
         done = pokerkit_play()
-        peer, _ = median_time(pokerkit_play, max(3, repeats // 3))
+        for func in measures.values():
+            func()  # warm-up
+        for _ in range(repeats):
+            for key, func in measures.items():
+                start = time.process_time()
+                func()
+                times[key].append(time.process_time() - start)
+    row: Row = {key: statistics.median(values) for key, values in times.items()}
+
+    def rounds(over: str, under: str) -> list[float]:  # each round's own ratio
+        return [a / b for a, b in zip(times[over], times[under], strict=True)]
+
+    floor, pokerkit = rounds("core_s", "floor_s"), rounds("pokerkit_s", "core_s")
     return row | {"session": str(path.relative_to(ROOT)), "hands": hands, "events": events,
-                  "pokerkit_hands_finished": done, "pokerkit_s": peer,
-                  "core_over_floor": row["core_s"] / row["floor_s"],
-                  "core_over_orjson_floor": row["core_s"] / row["floor_orjson_s"],
-                  "pokerkit_over_core": peer / row["core_s"]}
+                  "pokerkit_hands_finished": done, "times": times,
+                  "core_over_floor": statistics.median(floor), "core_over_floor_range": [min(floor), max(floor)],
+                  "core_over_orjson_floor": statistics.median(rounds("core_s", "floor_orjson_s")),
+                  "pokerkit_over_core": statistics.median(pokerkit),
+                  "pokerkit_over_core_range": [min(pokerkit), max(pokerkit)]}
 
 
 def bench_latency(repeats: int) -> Row:
@@ -509,6 +518,10 @@ def bench_harness(clean: int, errors: int, jobs: int) -> Row:
 
 # -- the report ---------------------------------------------------------------------------------------
 
+def _span(bounds: Sequence[float], digits: int) -> str:
+    return f"{bounds[0]:.{digits}f}-{bounds[1]:.{digits}f}x"
+
+
 def report(results: Row) -> str:
     lines = [f"machine: {results['machine']['cpu']}, {results['machine']['cores']} cores, "
              f"{results['machine']['memory']}, Python {results['machine']['python']}", ""]
@@ -521,14 +534,16 @@ def report(results: Row) -> str:
                  (f"{what}: bare JSON parse, orjson", f"{r['floor_orjson_s'] * 1e3:.1f} ms",
                   "the reader's for the lines its schema refuses"),
                  (f"{what}: session reader + rules core", f"{r['core_s'] * 1e3:.1f} ms",
-                  f"{r['core_over_floor']:.2f}x floor (goal <= 3x compiled, 4x interpreted); "
+                  f"{r['core_over_floor']:.2f}x floor (rounds {_span(r['core_over_floor_range'], 2)}; goal <= 3x "
+                  f"compiled, 4x interpreted); "
                   f"{r['core_over_orjson_floor']:.1f}x the orjson parse"),
                  ("  of which: session reader (parse to events)", f"{r['session_reader_s'] * 1e3:.1f} ms",
                   f"{r['session_reader_s'] / r['floor_s']:.2f}x floor"),
                  ("  of which: TableCore.feed on parsed events", f"{r['core_feed_only_s'] * 1e3:.1f} ms",
                   f"{r['core_feed_only_s'] / r['floor_s']:.2f}x floor"),
                  (f"{what}: pokerkit State, same hands", f"{r['pokerkit_s'] * 1e3:.1f} ms",
-                  f"core {r['pokerkit_over_core']:.1f}x faster (goal >= 20x); "
+                  f"core {r['pokerkit_over_core']:.1f}x faster (rounds {_span(r['pokerkit_over_core_range'], 1)}; "
+                  f"goal >= 20x); "
                   f"{r['pokerkit_hands_finished']}/{r['hands']} hands finished")]
     r = results.get("latency")
     if r:
