@@ -99,7 +99,7 @@ class Taken:
     name: Final[ButtonName]  # as pressed (or declared out of turn)
     word: Final[str]  # what it was: fold, check, call, bet, raise (an all-in counted as what it did)
 
-    def __init__(self, *, street: Street, seat: int, name: ButtonName, word: str) -> None:  # for mypyc: see events.py
+    def __init__(self, street: Street, seat: int, name: ButtonName, word: str) -> None:  # positional too: see events.py
         self.street = street
         self.seat = seat
         self.name = name
