@@ -215,6 +215,20 @@ class Hand:
             return list(self.positions.deal_order)
         return [s for s in self.positions.deal_order if s not in folded and s not in dead and s not in allin]
 
+    def one_can_act(self) -> bool:
+        """At most one seat can act (`len(can_act()) <= 1`): the others are all in, folded or dead, and the
+        rest of the board comes without betting. Asked at every street and board card: a pass that stops
+        at the second seat, no list made."""
+        betting = self.betting
+        folded, dead, allin = betting.folded, betting.dead, betting.allin
+        acting = 0
+        for seat in self.positions.deal_order:
+            if seat not in folded and seat not in dead and seat not in allin:
+                acting += 1
+                if acting > 1:
+                    return False
+        return True
+
     # -- the betting round ---------------------------------------------------------------------
 
     def first_to_act(self) -> int | None:
