@@ -122,14 +122,14 @@ class SessionReader:
                 if normal is None:
                     return None
                 uid = normal
+            # By position (t, antenna, uid), as the press below: made at every line (see core/events.py).
             if type(line) is _ReadLine:
-                return Read(t=line.t, antenna=line.antenna, uid=uid)
-            return Gone(t=line.t, antenna=line.antenna, uid=uid)
+                return Read(line.t, line.antenna, uid)
+            return Gone(line.t, line.antenna, uid)
         if type(line) is _ButtonLine:
             if line.amount is not None and line.name not in AMOUNT_ACTIONS:
                 return None
-            return Button(t=line.t, name=line.name, seat=line.seat, amount=line.amount, hand=line.hand,
-                          count=line.count)
+            return Button(line.t, line.name, line.seat, line.amount, line.hand, line.count)  # in field order
         if type(line) is _StacksLine:
             return Stacks(t=line.t, stacks=_seat_pairs(line.stacks), why=line.why)
         if type(line) is _SeatLine:

@@ -66,7 +66,7 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
         betting.allin.add(actor)
     betting.acted.add(actor)
     betting.round_actions += 1
-    betting.taken.append(Taken(street=hand.street, seat=actor, name=name, word=word))
+    betting.taken.append(Taken(hand.street, actor, name, word))  # (street, seat, name, word): see events.py
     if hand.street is PREFLOP:
         betting.preflop_actions += 1
         assert table.profile is not None

@@ -121,9 +121,10 @@ class Wager:
     keyed: Final[int | None]  # the amount keyed, when it was corrected or refused (None unless given)
     minimum: Final[int | None]  # the minimum that applied (None unless given)
 
-    def __init__(self, *, seat: int, name: str, to: int, put: int, allin: bool = False, raises: bool = False,
-                 taken: bool = True, problem: Problem | None = None, keyed: int | None = None,
-                 minimum: int | None = None) -> None:
+    # A taken action's six fields by position too (`_apply`, at every action: see the note in events.py).
+    def __init__(self, seat: int, name: str, to: int, put: int, allin: bool = False,  # noqa: PLR0917 (as said)
+                 raises: bool = False, *, taken: bool = True, problem: Problem | None = None,
+                 keyed: int | None = None, minimum: int | None = None) -> None:
         self.seat = seat
         self.name = name
         self.to = to
@@ -349,7 +350,7 @@ class HandChips:
             self.out.add(seat)
             self.acted_at[seat] = self.current
             self.last[seat] = "fold"
-            self.log.append(Wager(seat=seat, name="fold", to=self.street_bet[seat], put=0))
+            self.log.append(Wager(seat, "fold", self.street_bet[seat], 0))  # (seat, name, to, put): see _apply
             return self.log[-1]
         owe = self.current - self.street_bet[seat]
         stack_to = self.street_bet[seat] + self.behind[seat]
@@ -439,7 +440,8 @@ class HandChips:
         if allin:
             name = "allin"
         self.acted_at[seat] = self.current
-        wager = Wager(seat=seat, name=name, to=to, put=put, allin=allin, raises=raises)
+        # By position, in field order (see the note in events.py): a wager is made at every action.
+        wager = Wager(seat, name, to, put, allin, raises)
         self.last[seat] = wager.label()
         self.log.append(wager)
         return wager

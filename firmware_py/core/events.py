@@ -77,6 +77,12 @@ class SeatStatus(StrEnum):
 # half the cost of making a card read's record. A `Final` field takes no class-level default (mypy would
 # read it as a constant): the defaults are the `__init__`'s. The undo checkpoints share them as frozen
 # records (engine.py). tests/rules/test_core_state.py checks each against its fields.
+#
+# Their fields may also be given by position, in field order, and where one is made at every line or press
+# (the session reader, the chips, the betting) they are: interpreted, a class called with keywords pays a
+# dict of them built and unpacked again (`type.__call__` to `__init__`), about twice the cost of the whole
+# positional call; compiled, mypyc binds keywords at compile time, the same either way. Elsewhere (tests,
+# the simulation, the rarer records) they are given by keyword, as STYLE.md has it.
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -101,7 +107,7 @@ class Sighting:
     antenna: Final[str]
     uid: Final[str]
 
-    def __init__(self, *, t: float, antenna: str, uid: str) -> None:  # written out: see the note above Setup
+    def __init__(self, t: float, antenna: str, uid: str) -> None:  # written out, positional too: see above Setup
         self.t = t
         self.antenna = antenna
         self.uid = uid
@@ -133,8 +139,9 @@ class Button:
     hand: Final[int | None]  # None unless given
     count: Final[int | None]  # None unless given
 
-    def __init__(self, *, t: float, name: ButtonName, seat: int | None = None, amount: int | None = None,
-                 hand: int | None = None, count: int | None = None) -> None:  # written out: see the note above Setup
+    # By position too: the session reader makes one at every press line (see the note above Setup).
+    def __init__(self, t: float, name: ButtonName, seat: int | None = None,  # noqa: PLR0917 (as said)
+                 amount: int | None = None, hand: int | None = None, count: int | None = None) -> None:
         self.t = t
         self.name = name
         self.seat = seat

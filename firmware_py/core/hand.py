@@ -99,7 +99,7 @@ class Taken:
     name: Final[ButtonName]  # as pressed (or declared out of turn)
     word: Final[str]  # what it was: fold, check, call, bet, raise (an all-in counted as what it did)
 
-    def __init__(self, *, street: Street, seat: int, name: ButtonName, word: str) -> None:  # for mypyc: see events.py
+    def __init__(self, street: Street, seat: int, name: ButtonName, word: str) -> None:  # positional too: see events.py
         self.street = street
         self.seat = seat
         self.name = name
@@ -214,6 +214,20 @@ class Hand:
         if not folded and not dead and not allin:
             return list(self.positions.deal_order)
         return [s for s in self.positions.deal_order if s not in folded and s not in dead and s not in allin]
+
+    def one_can_act(self) -> bool:
+        """At most one seat can act (`len(can_act()) <= 1`): the others are all in, folded or dead, and the
+        rest of the board comes without betting. Asked at every street and board card: a pass that stops
+        at the second seat, no list made."""
+        betting = self.betting
+        folded, dead, allin = betting.folded, betting.dead, betting.allin
+        acting = 0
+        for seat in self.positions.deal_order:
+            if seat not in folded and seat not in dead and seat not in allin:
+                acting += 1
+                if acting > 1:
+                    return False
+        return True
 
     # -- the betting round ---------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from firmware_py.core.events import MAX_SEATS
@@ -14,12 +15,14 @@ def clockwise_from(seat: int, seats: set[int] | frozenset[int] | tuple[int, ...]
     >>> clockwise_from(3, {1, 3, 5, 8})
     [5, 8, 1, 3]
     """
-    ordered = []
-    for step in range(1, MAX_SEATS + 1):
-        candidate = (seat - 1 + step) % MAX_SEATS + 1
-        if candidate in seats:
-            ordered.append(candidate)
-    return ordered
+    # The seats in number order, cut after `seat` (asked twice a hand: a sort and a cut, not a pass round
+    # all MAX_SEATS seats asking each). Only seats 1 to MAX_SEATS are seats, and a seat beyond them is that
+    # seat round the table again.
+    ordered = sorted(seats)
+    if ordered and (ordered[0] < 1 or ordered[-1] > MAX_SEATS):
+        ordered = [s for s in ordered if 1 <= s <= MAX_SEATS]
+    cut = bisect_right(ordered, (seat - 1) % MAX_SEATS + 1)
+    return ordered[cut:] + ordered[:cut]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

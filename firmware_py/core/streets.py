@@ -45,7 +45,7 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, 
     if where in READ_AGAIN:
         return  # a card that never left, read again
     if deal is not None and deal.lifted and hand.before_action_on(deal) and where != HOLE \
-            and not (uid in hand.board.loose and len(hand.can_act()) <= 1):  # all in: the next street's card
+            and not (uid in hand.board.loose and hand.one_can_act()):  # all in: the next street's card
         _replace_lifted(table, hand, deal, uid)
         return
     if where == HOLE:
@@ -67,7 +67,7 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, 
         hand.board.early.append((uid, position))  # placed once the street before it is complete
         return
     # All in, no betting: a card with a burn drawn before it is the next street, not an extra card.
-    runout = uid in hand.board.loose and hand.board.loose.index(uid) > 0 and len(hand.can_act()) <= 1
+    runout = uid in hand.board.loose and hand.board.loose.index(uid) > 0 and hand.one_can_act()
     if uid in hand.board.loose:
         hand.board.loose.remove(uid)
     if hand.phase is BETTING and hand.round_complete():
@@ -107,7 +107,7 @@ def complete_street(table: TableState, hand: Hand, deal: StreetDeal) -> None:
     # No betting on this street (all in): the dealer runs the next cards out at once, and a board
     # card read late may come after the next street's burn left the shoe. A card drawn after the
     # street's last board card was drawn is the next street's, not a second burn of this one.
-    ahead = deal.drawn_after_board() if len(hand.can_act()) <= 1 else []
+    ahead = deal.drawn_after_board() if hand.one_can_act() else []
     for uid in ahead:
         deal.shoe.remove(uid)
     if len(deal.burn_cards()) < deal.expected_burns:
@@ -129,7 +129,7 @@ def _ahead_of_its_street(hand: Hand, position: int) -> bool:
     say which street each card is; the order of the reads does not."""
     deal = hand.board.deal
     return (hand.phase is BOARD and deal is not None and len(deal.board) < BOARD_NEEDED[deal.street]
-            and STREET_ORDER[POSITION_STREET[position]] > STREET_ORDER[deal.street] and len(hand.can_act()) <= 1)
+            and STREET_ORDER[POSITION_STREET[position]] > STREET_ORDER[deal.street] and hand.one_can_act())
 
 
 def judge_burns(table: TableState, hand: Hand, deal: StreetDeal) -> None:

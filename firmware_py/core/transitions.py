@@ -34,7 +34,7 @@ def start_round(table: TableState, hand: Hand, street: Street) -> None:
     hand.betting.to_act = hand.first_to_act()
     if street is not PREFLOP:
         hand.betting.window_open = False
-    if street is not PREFLOP and len(hand.can_act()) <= 1:
+    if street is not PREFLOP and hand.one_can_act():
         hand.betting.round_closed = True  # no betting possible: everyone else is all in
         hand.betting.to_act = None
         if street is RIVER and len(hand.live()) > 1:

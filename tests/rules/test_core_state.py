@@ -261,3 +261,22 @@ def test_the_hand_chips_init_sets_every_field() -> None:
     assert values["raise_rule"] == "double_faced" and values["ante_leaves_a_chip"] is True
     assert values["behind"] == {1: 990, 2: 940, 3: 190} and values["current"] == 100
     assert chips == chips.copy()
+
+
+# The records made at every line or press, also given by position where they are made (see the note in
+# core/events.py): how many leading fields each takes by position, in field order.
+POSITIONAL: dict[type, int] = {Read: 3, Gone: 3, Button: 6, Taken: 4, Wager: 6}
+
+
+@pytest.mark.parametrize("cls", list(POSITIONAL))
+def test_a_record_given_by_position_takes_its_fields_in_field_order(cls: type) -> None:
+    """`Read(t, antenna, uid)` is `Read(t=t, antenna=antenna, uid=uid)`: the positional parameters are the
+    record's first fields in order, and the rest (Wager's refusals) are keyword-only."""
+    given = GIVEN[cls]
+    names = [f.name for f in dataclasses.fields(cls)]
+    count = POSITIONAL[cls]
+    record = cls(*[given[name] for name in names[:count]], **{name: given[name] for name in names[count:]})
+    assert record == cls(**given)
+    if count < len(names):
+        with pytest.raises(TypeError):
+            cls(*[given[name] for name in names[: count + 1]])

@@ -5,6 +5,9 @@ from __future__ import annotations
 import pytest
 
 from firmware_py.core import Deck, Read, RulingKind
+from firmware_py.core.events import MAX_SEATS
+from firmware_py.core.hand import Hand
+from firmware_py.core.seating import Positions, clockwise_from
 from tests.rules.table_driver import ALL_PROFILES, BLUE, RED, Table, kinds, only
 
 
@@ -249,3 +252,22 @@ def test_noise_a_card_taken_for_an_extra_card_that_later_lands_on_the_board_is_n
     table.read("board5", "6s")
     snap = table.core.snapshot()
     assert snap.board[-1] == "6s" and "6s" not in snap.burns
+
+
+@pytest.mark.parametrize("button", [*range(-1, 13)])
+def test_the_seats_clockwise_start_after_the_seat_and_wrap_round_the_table(button: int) -> None:
+    """`clockwise_from` as a pass round the table's ten seats from the one after `button`: seats beyond
+    them are no seats, and a seat number beyond them is that seat round the table again."""
+    for seats in ({1, 3, 5, 8}, {2, 10}, {4}, set(), {0, 1, 10, 11}, set(range(1, 11))):
+        by_pass = [(button - 1 + step) % MAX_SEATS + 1 for step in range(1, MAX_SEATS + 1)]
+        expected = [seat for seat in by_pass if seat in seats]
+        assert clockwise_from(button, seats) == expected
+        assert clockwise_from(button, tuple(seats)) == expected
+
+
+def test_one_can_act_when_the_others_are_all_in_folded_or_dead() -> None:
+    hand = Hand(number=1, positions=Positions(button=1, small_blind=2, big_blind=3, deal_order=(2, 3, 4, 1)))
+    for folded, dead, allin in [((), (), ()), ((2,), (), (3,)), ((2,), (3,), (4,)), ((2, 3, 4, 1), (), ()),
+                                ((), (), (2, 3, 4)), ((1,), (2,), ())]:
+        hand.betting.folded, hand.betting.dead, hand.betting.allin = set(folded), set(dead), set(allin)
+        assert hand.one_can_act() is (len(hand.can_act()) <= 1)
