@@ -47,22 +47,21 @@ def apply(table: TableState, event: Event) -> None:
     if hand is not None and hand.board.settle is not None and not (
             type(event) is Gone or (type(event) is Read and event.antenna != SHOE)):
         streets.judge_burns(table, hand, hand.board.settle)
-    # The two commonest kinds first, when nothing asks them first (a setup, a chip race): the order of the
-    # tests below, in fewer of them (interpreted, every `type(event)` is a call).
-    if type(event) is Read and table.race is None and table.profile is not None:
-        read(table, event)
-    elif type(event) is Button and table.race is None and table.profile is not None:
-        press(table, event)
-    elif type(event) is Setup:
-        flow.setup(table, event)
-    elif table.profile is None:
-        table.notice(NoticeKind.IGNORED, "no setup yet: the session must start with a setup line")
-    elif table.race is not None and (type(event) is Read or type(event) is Button) and racing.takes(table, event):
-        pass  # a chip race's card or press (racing.py)
-    elif type(event) is Read:  # (during a chip race, or before the setup: as above)
+    if table.profile is None or table.race is not None:  # (rare) before the setup, or in a chip race
+        if type(event) is Setup:
+            flow.setup(table, event)
+            return
+        if table.profile is None:
+            table.notice(NoticeKind.IGNORED, "no setup yet: the session must start with a setup line")
+            return
+        if (type(event) is Read or type(event) is Button) and racing.takes(table, event):
+            return  # a chip race's card or press (racing.py)
+    if type(event) is Read:  # to its handler, by type: the most common first
         read(table, event)
     elif type(event) is Button:
         press(table, event)
+    elif type(event) is Setup:
+        flow.setup(table, event)
     elif type(event) is Gone:
         streets.gone(table, event)
     elif type(event) is Stacks or type(event) is Level:
