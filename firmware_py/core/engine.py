@@ -241,7 +241,10 @@ class TableCore:
         table.t = event.t
         # The event's type asked once a branch, and the hand boundaries (a setup, a new hand) in the branch
         # of their type: interpreted, every `type(event)` is a call.
-        if type(event) is not Button:  # a card seen or gone, a setup, the chips
+        if type(event) is Read:  # the commonest event, straight to its route (so a press below)
+            self._log.append(event)
+            route.read(table, event)
+        elif type(event) is not Button:  # a card gone, a setup, the chips
             self._log.append(event)
             route.apply(table, event)
             if type(event) is Setup:
@@ -253,7 +256,7 @@ class TableCore:
             table = self._table  # a new state when the undo replayed from the session's start
         else:
             self._log.append(event)
-            route.apply(table, event)
+            route.press(table, event)
             if event.name is NEW_HAND:
                 self._keep()
         if not table.out_rulings and not table.out_notices:

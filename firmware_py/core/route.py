@@ -42,25 +42,21 @@ from firmware_py.core.vocab import VOID, Cause, RuleKey
 
 
 def apply(table: TableState, event: Event) -> None:
-    """One event, after the setup, to its handler (a street's burns are judged first, once its cards settled)."""
-    hand = table.hand
-    if hand is not None and hand.board.settle is not None and not (
-            type(event) is Gone or (type(event) is Read and event.antenna != SHOE)):
-        streets.judge_burns(table, hand, hand.board.settle)
-    if table.profile is None or table.race is not None:  # (rare) before the setup, or in a chip race
-        if type(event) is Setup:
-            flow.setup(table, event)
-            return
-        if table.profile is None:
-            table.notice(NoticeKind.IGNORED, "no setup yet: the session must start with a setup line")
-            return
-        if (type(event) is Read or type(event) is Button) and racing.takes(table, event):
-            return  # a chip race's card or press (racing.py)
-    if type(event) is Read:  # to its handler, by type: the most common first
+    """One event, after the setup, to its handler (a street's burns are judged first, once its cards settled).
+    A card read and a press go straight to `read` and `press` (engine.py calls those two itself), which
+    judge the burns and ask about the rare states for their own type."""
+    if type(event) is Read:
         read(table, event)
-    elif type(event) is Button:
+        return
+    if type(event) is Button:
         press(table, event)
-    elif type(event) is Setup:
+        return
+    hand = table.hand
+    if hand is not None and hand.board.settle is not None and type(event) is not Gone:
+        streets.judge_burns(table, hand, hand.board.settle)
+    if (table.profile is None or table.race is not None) and _rare(table, event):
+        return
+    if type(event) is Setup:
         flow.setup(table, event)
     elif type(event) is Gone:
         streets.gone(table, event)
@@ -74,11 +70,29 @@ def apply(table: TableState, event: Event) -> None:
         raise TypeError(f"not a table event: {event!r}")
 
 
+def _rare(table: TableState, event: Event) -> bool:
+    """Before the setup, or in a chip race: whether the event was taken here (True) or goes on to its handler."""
+    if type(event) is Setup:
+        flow.setup(table, event)
+        return True
+    if table.profile is None:
+        table.notice(NoticeKind.IGNORED, "no setup yet: the session must start with a setup line")
+        return True
+    return (type(event) is Read or type(event) is Button) and racing.takes(table, event)  # racing.py
+
+
 def read(table: TableState, event: Read) -> None:
-    """A tag seen by an antenna: the shoe deals it, a board antenna places it, a seat antenna checks its seat."""
+    """A tag seen by an antenna: the shoe deals it, a board antenna places it, a seat antenna checks its seat.
+    (`apply`'s first steps written out for a read: half a session's events are reads, and interpreted, a
+    call a time is a tenth of a read's time.)"""
     uid, antenna = event.uid, event.antenna
-    info = table.cards.get(uid)
     hand = table.hand
+    if hand is not None and hand.board.settle is not None and antenna == SHOE:  # (not a board or seat antenna's)
+        streets.judge_burns(table, hand, hand.board.settle)
+        hand = table.hand
+    if (table.profile is None or table.race is not None) and _rare(table, event):
+        return
+    info = table.cards.get(uid)
     # (cards.is_unknown written out: asked of every new card out of the shoe, and a call a time interpreted)
     if info is None or (antenna == SHOE and hand is not None and uid not in hand.where
                         and info.card.startswith(UNKNOWN_PREFIX)):
@@ -111,8 +125,14 @@ def read(table: TableState, event: Read) -> None:
 
 
 def press(table: TableState, event: Button) -> None:
-    """A press on the dealer's panel, to the handler of what it is about."""
+    """A press on the dealer's panel, to the handler of what it is about (`apply`'s first steps written out,
+    as for `read`)."""
     name, hand = event.name, table.hand
+    if hand is not None and hand.board.settle is not None:
+        streets.judge_burns(table, hand, hand.board.settle)
+        hand = table.hand
+    if (table.profile is None or table.race is not None) and _rare(table, event):
+        return
     if name in PLAYER_ACTIONS and hand is not None and hand.phase not in NO_HAND:  # the common press first
         action(table, hand, name, event.seat, event.amount)
     elif name is NEW_HAND:
