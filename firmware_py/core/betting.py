@@ -57,7 +57,8 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
         betting.no_raise.discard(actor)
     if hand.clock is not None and hand.clock.seat == actor:
         hand.clock = None
-    word = _word(name, wager)
+    # (`_word` written out for its common answer, a wager under the name of what it was)
+    word = wager.name if wager is not None and wager.name != "allin" else _word(name, wager)
     if word == "fold":
         betting.folded.add(actor)
     elif wager.raises if wager is not None else name in AMOUNT_ACTIONS:
@@ -69,8 +70,9 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
     betting.taken.append(Taken(hand.street, actor, name, word))  # (street, seat, name, word): see events.py
     if hand.street is PREFLOP:
         betting.preflop_actions += 1
-        assert table.profile is not None
-        hand.count_for_window(actor, name, table.profile.window)
+        if betting.window_open:  # (count_for_window's first test: the window closes early in the hand)
+            assert table.profile is not None
+            hand.count_for_window(actor, name, table.profile.window)
     betting.to_act = hand.next_to_act(actor)
     # With a seat to act the hand is contested and the round open (next_to_act answers None otherwise).
     if betting.to_act is None and not transitions.uncontested(table, hand):

@@ -31,7 +31,7 @@ class StreetDeal:
     extra: list[str] = field(default_factory=list)  # flop cards past three
     lifted: list[str] = field(default_factory=list)  # board cards taken off before anyone acted
 
-    def __init__(self, *, street: Street, expected_burns: int, burns: list[str] | None = None,
+    def __init__(self, street: Street, expected_burns: int, burns: list[str] | None = None,  # noqa: PLR0917 (by position in the copies: see events.py)
                  shoe: list[str] | None = None, board: list[str] | None = None, judged: bool = False,
                  missing_ruled: bool = False, extra: list[str] | None = None, lifted: list[str] | None = None) -> None:
         self.street = street
@@ -45,9 +45,9 @@ class StreetDeal:
         self.lifted = [] if lifted is None else lifted
 
     def copy(self) -> StreetDeal:
-        return StreetDeal(street=self.street, expected_burns=self.expected_burns, burns=self.burns.copy(),
-                          shoe=self.shoe.copy(), board=self.board.copy(), judged=self.judged,
-                          missing_ruled=self.missing_ruled, extra=self.extra.copy(), lifted=self.lifted.copy())
+        # By position, in field order: see events.py
+        return StreetDeal(self.street, self.expected_burns, self.burns.copy(), self.shoe.copy(), self.board.copy(),
+                          self.judged, self.missing_ruled, self.extra.copy(), self.lifted.copy())
 
     @property
     def needed(self) -> int:
@@ -80,13 +80,13 @@ class BurnLedger:
     due: dict[Street, tuple[int, list[str]]] = field(default_factory=dict)  # street: (expected, credited)
     out: list[str] = field(default_factory=list)  # the burns judged so far, in order
 
-    def __init__(self, *, due: dict[Street, tuple[int, list[str]]] | None = None, out: list[str] | None = None) -> None:
+    def __init__(self, due: dict[Street, tuple[int, list[str]]] | None = None, out: list[str] | None = None) -> None:
         self.due = {} if due is None else due
         self.out = [] if out is None else out
 
     def copy(self) -> BurnLedger:
         due = {street: (expected, credited.copy()) for street, (expected, credited) in self.due.items()}
-        return BurnLedger(due=due, out=self.out.copy())
+        return BurnLedger(due, self.out.copy())  # by position: see events.py
 
     def credit(self, street: Street, uid: str) -> None:
         """A card (or UNKNOWN_BURN) set aside as a burn of a street to come."""
@@ -127,7 +127,7 @@ class Board:
     # dealt still lacks a card whose read is late (board3 after a reader dropout). (uid, position).
     early: list[tuple[str, int]] = field(default_factory=list)
 
-    def __init__(self, *, cards: list[str] | None = None, burns: BurnLedger | None = None,
+    def __init__(self, cards: list[str] | None = None, burns: BurnLedger | None = None,  # noqa: PLR0917 (by position in the copies: see events.py)
                  deal: StreetDeal | None = None, settle: StreetDeal | None = None, loose: list[str] | None = None,
                  premature: Street | None = None, last_drawn: str | None = None,
                  early: list[tuple[str, int]] | None = None) -> None:
@@ -142,7 +142,7 @@ class Board:
 
     def copy(self) -> Board:
         # `settle` may be `deal` itself: copied apart, as the undo checkpoints always did
-        return Board(cards=self.cards.copy(), burns=self.burns.copy(),
-                     deal=self.deal.copy() if self.deal is not None else None,
-                     settle=self.settle.copy() if self.settle is not None else None, loose=self.loose.copy(),
-                     premature=self.premature, last_drawn=self.last_drawn, early=self.early.copy())
+        # By position, in field order: see events.py
+        return Board(self.cards.copy(), self.burns.copy(), self.deal.copy() if self.deal is not None else None,
+                     self.settle.copy() if self.settle is not None else None, self.loose.copy(), self.premature,
+                     self.last_drawn, self.early.copy())

@@ -46,7 +46,7 @@ class Dealt:
     extra: list[str] = field(default_factory=list)
     jokers: dict[int, str] = field(default_factory=dict)  # seat -> joker UID not yet replaced
 
-    def __init__(self, *, slots: list[str | None] | None = None, next_slot: int = 0,
+    def __init__(self, slots: list[str | None] | None = None, next_slot: int = 0,  # noqa: PLR0917 (by position in the copies: see events.py)
                  hole: dict[int, list[str]] | None = None, owed: list[tuple[int, str | None]] | None = None,
                  exposed: int = 0, boxed: int = 0, extra: list[str] | None = None,
                  jokers: dict[int, str] | None = None) -> None:
@@ -60,9 +60,9 @@ class Dealt:
         self.jokers = {} if jokers is None else jokers
 
     def copy(self) -> Dealt:
-        return Dealt(slots=self.slots.copy(), next_slot=self.next_slot,
-                     hole={seat: cards.copy() for seat, cards in self.hole.items()}, owed=self.owed.copy(),
-                     exposed=self.exposed, boxed=self.boxed, extra=self.extra.copy(), jokers=self.jokers.copy())
+        # By position, in field order (slots, next_slot, hole, owed, exposed, boxed, extra, jokers): see events.py
+        return Dealt(self.slots.copy(), self.next_slot, {seat: cards.copy() for seat, cards in self.hole.items()},
+                     self.owed.copy(), self.exposed, self.boxed, self.extra.copy(), self.jokers.copy())
 
     def seat_of(self, uid: str) -> int | None:
         for seat, cards in self.hole.items():
@@ -125,7 +125,7 @@ class Betting:
     declared: dict[int, Declared] = field(default_factory=dict)  # actions out of turn waiting for their seat
     no_raise: set[int] = field(default_factory=set)  # seats that may not bet or raise this turn (out of turn)
 
-    def __init__(self, *, window_open: bool = True, window_actors: set[int] | None = None,
+    def __init__(self, window_open: bool = True, window_actors: set[int] | None = None,  # noqa: PLR0917 (by position in the copies: see events.py)
                  folded: set[int] | None = None, allin: set[int] | None = None, dead: set[int] | None = None,
                  acted: set[int] | None = None, round_actions: int = 0, preflop_actions: int = 0,
                  round_closed: bool = False, to_act: int | None = None, taken: list[Taken] | None = None,
@@ -147,11 +147,11 @@ class Betting:
         self.no_raise = set() if no_raise is None else no_raise
 
     def copy(self) -> Betting:
-        return Betting(window_open=self.window_open, window_actors=self.window_actors.copy(),
-                       folded=self.folded.copy(), allin=self.allin.copy(), dead=self.dead.copy(),
-                       acted=self.acted.copy(), round_actions=self.round_actions, preflop_actions=self.preflop_actions,
-                       round_closed=self.round_closed, to_act=self.to_act, taken=self.taken.copy(),
-                       round_start=self.round_start, declared=self.declared.copy(), no_raise=self.no_raise.copy())
+        # By position, in field order: see events.py (tests/rules/test_core_state.py checks every field's copy)
+        return Betting(self.window_open, self.window_actors.copy(), self.folded.copy(), self.allin.copy(),
+                       self.dead.copy(), self.acted.copy(), self.round_actions, self.preflop_actions,
+                       self.round_closed, self.to_act, self.taken.copy(), self.round_start, self.declared.copy(),
+                       self.no_raise.copy())
 
 
 @dataclass(kw_only=True, slots=True)
@@ -170,7 +170,7 @@ class Hand:
     rulings: list[Ruling] = field(default_factory=list)
     showdown: Ruling | None = None
 
-    def __init__(self, *, number: int, positions: Positions, game: Game = HOLDEM, phase: Phase = Phase.DEALING,
+    def __init__(self, number: int, positions: Positions, game: Game = HOLDEM, phase: Phase = Phase.DEALING,  # noqa: PLR0917
                  street: Street = Street.PREFLOP, where: dict[str, Where] | None = None,
                  identity: dict[str, str] | None = None, dealt: Dealt | None = None, betting: Betting | None = None,
                  board: Board | None = None, clock: ClockView | None = None, rulings: list[Ruling] | None = None,
@@ -191,11 +191,10 @@ class Hand:
 
     def copy(self) -> Hand:
         """A copy sharing nothing mutable (an undo checkpoint): written out, as one is kept at every hand."""
-        return Hand(number=self.number, positions=self.positions, game=self.game, phase=self.phase,
-                    street=self.street,
-                    where=self.where.copy(), identity=self.identity.copy(), dealt=self.dealt.copy(),
-                    betting=self.betting.copy(), board=self.board.copy(), clock=self.clock,
-                    rulings=self.rulings.copy(), showdown=self.showdown)
+        # By position, in field order: see events.py
+        return Hand(self.number, self.positions, self.game, self.phase, self.street, self.where.copy(),
+                    self.identity.copy(), self.dealt.copy(), self.betting.copy(), self.board.copy(), self.clock,
+                    self.rulings.copy(), self.showdown)
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -257,10 +256,11 @@ class Hand:
         """The first seat after `after` that can act and has not acted since the last bet or raise; None when the
         round is complete (as `round_complete` has it). Asked at every action."""
         betting = self.betting
-        if betting.round_closed or not self.contested():
-            return None
         folded, dead, allin, acted = betting.folded, betting.dead, betting.allin, betting.acted
         order = self.positions.deal_order
+        # (contested()'s count written out for its common answer: asked at every action)
+        if betting.round_closed or (len(order) - len(folded) - len(dead) <= 1 and not self.contested()):
+            return None
         seats = len(order)
         start = order.index(after) + 1  # `after` is a seat of the hand: the one that has just acted
         for index in range(start, start + seats):  # round the table from the seat after it (no slices made)

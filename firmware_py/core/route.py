@@ -134,7 +134,10 @@ def press(table: TableState, event: Button) -> None:
     if (table.profile is None or table.race is not None) and _rare(table, event):
         return
     if name in PLAYER_ACTIONS and hand is not None and hand.phase not in NO_HAND:  # the common press first
-        action(table, hand, name, event.seat, event.amount)
+        if hand.phase is BETTING:  # (the commonest: to the betting round, as `action` would send it)
+            betting.action(table, hand, name, event.seat, event.amount)
+        else:
+            action(table, hand, name, event.seat, event.amount)
     elif name is NEW_HAND:
         flow.new_hand(table)
     elif name is HAND_END:

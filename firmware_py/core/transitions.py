@@ -79,7 +79,7 @@ def close_round(table: TableState, hand: Hand) -> None:
             return
     street = NEXT_STREET[hand.street]
     expected, credited = hand.board.burns.take(street)
-    deal = StreetDeal(street=street, expected_burns=expected, burns=list(credited))
+    deal = StreetDeal(street, expected, list(credited))  # (street, expected_burns, burns): by position, see events.py
     deal.shoe.extend(hand.board.loose)  # a burn drawn before the round was declared done
     hand.board.loose = []
     hand.board.deal = deal

@@ -265,7 +265,9 @@ def test_the_hand_chips_init_sets_every_field() -> None:
 
 # The records made at every line or press, also given by position where they are made (see the note in
 # core/events.py): how many leading fields each takes by position, in field order.
-POSITIONAL: dict[type, int] = {Read: 3, Gone: 3, Button: 6, Taken: 4, Wager: 6}
+POSITIONAL: dict[type, int] = {Read: 3, Gone: 3, Button: 6, Taken: 4, Wager: 6,
+                               # and the hand's records, by position in their copies (one kept at every hand)
+                               Dealt: 8, Betting: 14, Hand: 13, StreetDeal: 9, BurnLedger: 2, Board: 8}
 
 
 @pytest.mark.parametrize("cls", list(POSITIONAL))
@@ -280,3 +282,18 @@ def test_a_record_given_by_position_takes_its_fields_in_field_order(cls: type) -
     if count < len(names):
         with pytest.raises(TypeError):
             cls(*[given[name] for name in names[: count + 1]])
+
+
+@pytest.mark.parametrize("cls", [Dealt, Betting, Hand, StreetDeal, BurnLedger, Board, HandChips, TableChips])
+def test_a_written_out_copy_takes_every_field_to_its_own_place(cls: type) -> None:
+    """The copies kept at every hand give their fields by position (see core/events.py): with every field
+    away from the others' values (GIVEN), a field copied to another's place fails to compare equal, and a
+    mutable field copied is a new container."""
+    given = GIVEN[cls] if cls is not HandChips else None
+    record = cls(**given) if given is not None else GIVEN[TableChips]["hand"]
+    copied = record.copy()
+    assert copied == record
+    for f in dataclasses.fields(cls):
+        value = getattr(record, f.name)
+        if isinstance(value, list | dict | set) and value:
+            assert getattr(copied, f.name) is not value, f.name
