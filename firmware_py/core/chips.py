@@ -184,8 +184,8 @@ class HandChips:
     bets: int = field(init=False)
     capped: bool = field(init=False)  # fixed limit: the cap was reached with three or more not all in (it stays)
 
-    def __init__(self, *, order: tuple[int, ...], stacks: Mapping[int, int], blinds: tuple[int | None, int | None],
-                 level: Stakes, raise_rule: str = "increment", limits: Limits = NO_LIMIT,
+    def __init__(self, order: tuple[int, ...], stacks: Mapping[int, int], blinds: tuple[int | None, int | None],
+                 level: Stakes, *, raise_rule: str = "increment", limits: Limits = NO_LIMIT,
                  ante_leaves_a_chip: bool = False) -> None:
         """The hand's chips with its antes and blinds posted. Written out, not generated: one is made at every
         hand, and mypyc compiles a written `__init__` (see the note in events.py)."""
@@ -216,12 +216,15 @@ class HandChips:
                     self.last[seat] = "out: chips in the pot"
         ante = self.level.ante
         if ante:
-            for seat in self.order:
-                if seat in self.eliminated:
+            behind, committed, last, eliminated = self.behind, self.committed, self.last, self.eliminated
+            full = f"ante {grouped(ante)}"  # what most seats post: said once
+            for seat in self.order:  # (`_put` written out: every seat, every hand)
+                if seat in eliminated:
                     continue
-                put = min(ante, self.behind[seat])
-                self._put(seat, put)
-                self.last[seat] = f"ante {grouped(put)}"
+                put = min(ante, behind[seat])
+                behind[seat] -= put
+                committed[seat] += put
+                last[seat] = full if put == ante else f"ante {grouped(put)}"
                 forced[seat] = [("ante", put, ante)]
                 if put < ante:
                     shorted.add(seat)
@@ -262,7 +265,7 @@ class HandChips:
         the generic copy's speed). Made from the chips of a hand with no seats, which posts nothing (compiled,
         `__new__` runs `__init__` too), then every field copied over: a field left out here keeps the empty
         hand's value, and the copy fails to compare equal (tests/rules/test_core_state.py)."""
-        new = HandChips(order=(), stacks={}, blinds=(None, None), level=self.level)
+        new = HandChips((), {}, (None, None), self.level)  # (order, stacks, blinds, level): by position, see events.py
         new.order, new.stacks, new.blinds, new.level = self.order, dict(self.stacks), self.blinds, self.level
         new.raise_rule, new.ante_leaves_a_chip = self.raise_rule, self.ante_leaves_a_chip
         new.eliminated, new.behind, new.committed = self.eliminated.copy(), self.behind.copy(), self.committed.copy()
@@ -498,16 +501,16 @@ class HandChips:
                 # big blind all in for less, folding): no one called them, so each gets its own back.
                 for seat, chips in paid.items():
                     if chips > floor:
-                        pots.append(Pot(amount=min(chips, level) - floor, seats=(seat,)))
+                        pots.append(Pot(min(chips, level) - floor, (seat,)))  # (amount, seats): see events.py
                 floor = level
                 continue
             floor = level
             if amount <= 0:
                 continue
             if pots and pots[-1].seats == seats:
-                pots[-1] = Pot(amount=pots[-1].amount + amount, seats=seats)
+                pots[-1] = Pot(pots[-1].amount + amount, seats)  # (amount, seats), by position: see events.py
             else:
-                pots.append(Pot(amount=amount, seats=seats))
+                pots.append(Pot(amount, seats))
         if not pots and self.pot_total():
             pots.append(Pot(amount=self.pot_total(), seats=tuple(live)))
         return pots
@@ -527,8 +530,8 @@ class HandChips:
             shares = tuple([(seat, share + 1 if index < odd else share) for index, seat in enumerate(ordered)])
             for seat, chips in shares:
                 self.behind[seat] += chips
-            awarded.append(Pot(amount=pot.amount, seats=pot.seats, winners=tuple(ordered), shares=shares,
-                               odd_chips=tuple(ordered[:odd])))
+            # (amount, seats, winners, shares, odd_chips), by position: see events.py
+            awarded.append(Pot(pot.amount, pot.seats, tuple(ordered), shares, tuple(ordered[:odd])))
         self.awarded = tuple(awarded)
         self.settled = True
         return self.awarded
@@ -557,7 +560,7 @@ class TableChips:
     waiting: dict[int, int] = field(default_factory=dict)  # stacks given during a hand: for the next one
     hand: HandChips | None = None
 
-    def __init__(self, *, stacks: dict[int, int] | None = None, level: Stakes | None = None,
+    def __init__(self, stacks: dict[int, int] | None = None, level: Stakes | None = None,
                  waiting: dict[int, int] | None = None, hand: HandChips | None = None) -> None:
         # copied at every hand's undo checkpoint: written out for mypyc (see the note in events.py)
         self.stacks = {} if stacks is None else stacks
@@ -567,8 +570,8 @@ class TableChips:
 
     def copy(self) -> TableChips:
         """A copy sharing nothing mutable (an undo checkpoint)."""
-        return TableChips(stacks=self.stacks.copy(), level=self.level, waiting=self.waiting.copy(),
-                          hand=self.hand.copy() if self.hand is not None else None)
+        return TableChips(self.stacks.copy(), self.level, self.waiting.copy(),  # by position: see events.py
+                          self.hand.copy() if self.hand is not None else None)
 
     @property
     def on(self) -> bool:

@@ -140,7 +140,7 @@ class Outcome:
     rulings: tuple[Ruling, ...] = ()
     notices: tuple[Notice, ...] = ()
 
-    def __init__(self, *, rulings: tuple[Ruling, ...] = (), notices: tuple[Notice, ...] = ()) -> None:
+    def __init__(self, rulings: tuple[Ruling, ...] = (), notices: tuple[Notice, ...] = ()) -> None:
         object.__setattr__(self, "rulings", rulings)  # written out for mypyc: see the note in events.py
         object.__setattr__(self, "notices", notices)
 
@@ -261,7 +261,7 @@ class TableCore:
                 self._keep()
         if not table.out_rulings and not table.out_notices:
             return NOTHING  # most events: one shared, immutable empty outcome
-        return Outcome(rulings=tuple(table.out_rulings), notices=tuple(table.out_notices))
+        return Outcome(tuple(table.out_rulings), tuple(table.out_notices))  # by position: see events.py
 
     def _stale(self, event: Button) -> bool:
         """A press made against another hand or action count than the table's now: refused with a notice."""

@@ -18,7 +18,7 @@ class Pot:
     shares: tuple[tuple[int, int], ...] = ()  # (seat, chips), odd chips included
     odd_chips: tuple[int, ...] = ()  # seats that got one odd chip each
 
-    def __init__(self, *, amount: int, seats: tuple[int, ...], winners: tuple[int, ...] = (),
+    def __init__(self, amount: int, seats: tuple[int, ...], winners: tuple[int, ...] = (),
                  shares: tuple[tuple[int, int], ...] = (), odd_chips: tuple[int, ...] = ()) -> None:
         # written out for mypyc (pots are made at every showdown): see the note in events.py
         object.__setattr__(self, "amount", amount)

@@ -267,7 +267,8 @@ def test_the_hand_chips_init_sets_every_field() -> None:
 # core/events.py): how many leading fields each takes by position, in field order.
 POSITIONAL: dict[type, int] = {Read: 3, Gone: 3, Button: 6, Taken: 4, Wager: 6,
                                # and the hand's records, by position in their copies (one kept at every hand)
-                               Dealt: 8, Betting: 14, Hand: 13, StreetDeal: 9, BurnLedger: 2, Board: 8}
+                               Dealt: 8, Betting: 14, Hand: 13, StreetDeal: 9, BurnLedger: 2, Board: 8,
+                               TableChips: 4, Pot: 5, Outcome: 2}
 
 
 @pytest.mark.parametrize("cls", list(POSITIONAL))
