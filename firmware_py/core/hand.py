@@ -220,8 +220,11 @@ class Hand:
         at the second seat, no list made."""
         betting = self.betting
         folded, dead, allin = betting.folded, betting.dead, betting.allin
+        order = self.positions.deal_order
+        if len(order) - len(folded) - len(dead) - len(allin) > 1:  # at least that many can act, whatever the sets hold
+            return False
         acting = 0
-        for seat in self.positions.deal_order:
+        for seat in order:
             if seat not in folded and seat not in dead and seat not in allin:
                 acting += 1
                 if acting > 1:
