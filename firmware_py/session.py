@@ -97,14 +97,17 @@ class SessionReader:
         """
         uids = self._uids
         for number, data in enumerate(lines, start=1):
-            # `_schema_event` written out for the commonest line, a card read of a tag already seen (half of
-            # a session's lines): interpreted, each call saved is a tenth of the line's time.
+            # `_schema_event` written out for the commonest lines, a card read of a tag already seen (half of
+            # a session's lines) and a press: interpreted, each call saved is a tenth of the line's time.
             try:
                 line = _decode(data)
             except (msgspec.DecodeError, UnicodeError):
                 line = None
+            event: Event | None
             if type(line) is _ReadLine and line.uid in uids:
-                event: Event | None = Read(line.t, line.antenna, line.uid)
+                event = Read(line.t, line.antenna, line.uid)
+            elif type(line) is _ButtonLine and (line.amount is None or line.name in AMOUNT_ACTIONS):
+                event = Button(line.t, line.name, line.seat, line.amount, line.hand, line.count)  # in field order
             else:
                 event = self._line_event(line) if line is not None else None
                 if event is None:
