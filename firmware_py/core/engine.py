@@ -236,32 +236,36 @@ class TableCore:
     def feed(self, event: Event) -> Outcome:
         """Apply one event and return what it caused."""
         table = self._table
-        if table.out_rulings or table.out_notices:  # the last event's, given out with its outcome (most say nothing)
-            table.out_rulings, table.out_notices = [], []
         table.t = event.t
         # The event's type asked once a branch, and the hand boundaries (a setup, a new hand) in the branch
         # of their type: interpreted, every `type(event)` is a call.
-        if type(event) is Read:  # the commonest event, straight to its route (so a press below)
-            self._log.append(event)
-            route.read(table, event)
-        elif type(event) is not Button:  # a card gone, a setup, the chips
-            self._log.append(event)
-            route.apply(table, event)
-            if type(event) is Setup:
-                self._keep()
-        elif (event.hand is not None or event.count is not None) and self._stale(event):
-            pass  # refused before it is logged: an undo never takes back a refused press
-        elif event.name is UNDO:
-            self._undo(event)
-            table = self._table  # a new state when the undo replayed from the session's start
-        else:
-            self._log.append(event)
-            route.press(table, event)
-            if event.name is NEW_HAND:
-                self._keep()
+        try:
+            if type(event) is Read:  # the commonest event, straight to its route (so a press below)
+                self._log.append(event)
+                route.read(table, event)
+            elif type(event) is not Button:  # a card gone, a setup, the chips
+                self._log.append(event)
+                route.apply(table, event)
+                if type(event) is Setup:
+                    self._keep()
+            elif (event.hand is not None or event.count is not None) and self._stale(event):
+                pass  # refused before it is logged: an undo never takes back a refused press
+            elif event.name is UNDO:
+                self._undo(event)
+                table = self._table  # a new state when the undo replayed from the session's start
+            else:
+                self._log.append(event)
+                route.press(table, event)
+                if event.name is NEW_HAND:
+                    self._keep()
+        except BaseException:  # what an event that failed caused is not given out with the next one's
+            self._table.out_rulings, self._table.out_notices = [], []
+            raise
         if not table.out_rulings and not table.out_notices:
-            return NOTHING  # most events: one shared, immutable empty outcome
-        return Outcome(tuple(table.out_rulings), tuple(table.out_notices))  # by position: see events.py
+            return NOTHING  # most events: one shared, immutable empty outcome (and nothing to clear)
+        outcome = Outcome(tuple(table.out_rulings), tuple(table.out_notices))  # by position: see events.py
+        table.out_rulings, table.out_notices = [], []  # given out once
+        return outcome
 
     def _stale(self, event: Button) -> bool:
         """A press made against another hand or action count than the table's now: refused with a notice."""
