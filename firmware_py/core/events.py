@@ -81,8 +81,11 @@ class SeatStatus(StrEnum):
 # Their fields may also be given by position, in field order, and where one is made at every line or press
 # (the session reader, the chips, the betting) they are: interpreted, a class called with keywords pays a
 # dict of them built and unpacked again (`type.__call__` to `__init__`), about twice the cost of the whole
-# positional call; compiled, mypyc binds keywords at compile time, the same either way. Elsewhere (tests,
-# the simulation, the rarer records) they are given by keyword, as STYLE.md has it.
+# positional call (three times at fourteen fields); compiled, mypyc binds keywords at compile time, the
+# same either way. So do the hand's own records (Hand, Betting, Dealt, Board, the chips) in the copies an
+# undo checkpoint makes at every hand, and the pots and outcomes. Elsewhere (tests, the simulation, the
+# rarer records) they are given by keyword, as STYLE.md has it; tests/rules/test_core_state.py holds each
+# positional call and each copy to its fields' order.
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
