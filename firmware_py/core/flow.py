@@ -203,6 +203,8 @@ def _seat_new_players(table: TableState, positions: Positions) -> Positions:
         table.joined.clear()
         table.moved.clear()
         return positions
+    if not table.joined and not table.moved:  # (most hands: nobody new at the table)
+        return positions
     button, small, big = positions.button, positions.small_blind, positions.big_blind
 
     def new_waits(seat: int) -> bool:

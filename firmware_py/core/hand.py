@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -312,11 +311,15 @@ class Hand:
         if not betting.window_open or name not in window.closing_actions:
             return
         order = self.positions.deal_order
-        counted: Sequence[int] = order  # the seats whose actions count (all of them when the blinds are all)
+        # The seats whose actions count: all, or those that are not the blinds (all of them when the blinds
+        # are all); counted, not listed (asked at every action before the window closes).
+        counts, size = seat in order, len(order)
         if window.after_blinds_only:
-            blinds = (self.positions.small_blind, self.positions.big_blind)
-            counted = [s for s in order if s not in blinds] or order
-        if seat in counted:
+            small, big = self.positions.small_blind, self.positions.big_blind
+            others = size - (small in order) - (big in order and big != small)
+            if others:
+                counts, size = counts and seat not in (small, big), others
+        if counts:
             betting.window_actors.add(seat)
-        if len(betting.window_actors) >= min(window.actions_needed, len(counted)):
+        if len(betting.window_actors) >= min(window.actions_needed, size):
             betting.window_open = False
