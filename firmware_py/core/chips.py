@@ -197,11 +197,16 @@ class HandChips:
         self.current = self.increment = self.full_bet = self.pending = self.raised_by = 0
         self.out, self.last, self.awarded, self.settled, self.log = set(), {}, (), False, []
         self.round_index, self.bets, self.capped = 0, 0, False
-        self.behind, self.committed, self.street_bet = {}, {}, {}
-        for seat in self.order:  # (one loop, not dict.fromkeys: compiled, that is a call through Python)
-            self.behind[seat] = int(self.stacks[seat])
-            self.committed[seat] = 0
-            self.street_bet[seat] = 0  # the antes are no bet of the round
+        behind: dict[int, int] = {}
+        committed: dict[int, int] = {}
+        street_bet: dict[int, int] = {}
+        self.behind, self.committed, self.street_bet = behind, committed, street_bet
+        if not order:  # no seats: nothing posted, no bet (the blank that `copy` fills in, field by field)
+            return
+        for seat in order:  # (one loop, not dict.fromkeys: compiled, that is a call through Python)
+            behind[seat] = int(stacks[seat])
+            committed[seat] = 0
+            street_bet[seat] = 0  # the antes are no bet of the round
         forced: dict[int, list[tuple[str, int, int]]] = {}  # seat -> (what, posted, owed)
         shorted: set[int] = set()  # seats that posted less than they owed: `short` says what for them
         small, big = self.blinds
@@ -262,9 +267,9 @@ class HandChips:
 
     def copy(self) -> HandChips:
         """A copy sharing nothing mutable (an undo checkpoint), written out (compiled, it is some twenty times
-        the generic copy's speed). Made from the chips of a hand with no seats, which posts nothing (compiled,
-        `__new__` runs `__init__` too), then every field copied over: a field left out here keeps the empty
-        hand's value, and the copy fails to compare equal (tests/rules/test_core_state.py)."""
+        the generic copy's speed). Made from the chips of a hand with no seats, which posts nothing and returns
+        early (compiled, `__new__` runs `__init__` too), then every field copied over: a field left out here
+        keeps the empty hand's value, and the copy fails to compare equal (tests/rules/test_core_state.py)."""
         new = HandChips((), {}, (None, None), self.level)  # (order, stacks, blinds, level): by position, see events.py
         new.order, new.stacks, new.blinds, new.level = self.order, dict(self.stacks), self.blinds, self.level
         new.raise_rule, new.ante_leaves_a_chip = self.raise_rule, self.ante_leaves_a_chip

@@ -13,17 +13,17 @@ from firmware_py.core.hand import Hand
 from firmware_py.core.phase import BETTING, BOARD, DEALING
 from firmware_py.core.rulings import FLOP, PREFLOP, RulingKind
 from firmware_py.core.state import TableState
-from firmware_py.core.vocab import BURN, HOLE, SCRAP, VOID, Cause, RuleKey
+from firmware_py.core.vocab import BURN, HOLE, SCRAP, VOID, Cause, RuleKey, Where
 
 ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
-def draw(table: TableState, hand: Hand, uid: str) -> None:
-    """A card came out of the shoe: a hole card, a replacement, an extra card, a burn or a board card."""
-    if hand.where.get(uid) == VOID:
+def draw(table: TableState, hand: Hand, uid: str, card: str, where: Where | None) -> None:
+    """A card came out of the shoe: a hole card, a replacement, an extra card, a burn or a board card.
+    `card` is the tag's card and `where` the hand's place for it so far (the caller has both at hand)."""
+    if where == VOID:
         transitions.forget_burn(hand, uid)
     hand.board.last_drawn = uid
-    card = table.cards[uid].card
     if hand.phase is DEALING:
         dealt, seats = hand.dealt, hand.positions.deal_order
         seat = seats[dealt.next_slot % len(seats)]

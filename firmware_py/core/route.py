@@ -93,9 +93,9 @@ def read(table: TableState, event: Read) -> None:
     if (table.profile is None or table.race is not None) and _rare(table, event):
         return
     info = table.cards.get(uid)
-    # (cards.is_unknown written out: asked of every new card out of the shoe, and a call a time interpreted)
+    # (cards.is_unknown written out, as its first character: asked of every new card out of the shoe)
     if info is None or (antenna == SHOE and hand is not None and uid not in hand.where
-                        and info.card.startswith(UNKNOWN_PREFIX)):
+                        and info.card[0] == UNKNOWN_PREFIX):
         shoe.unknown_tag(table, event)
         return
     if hand is None or hand.phase in HAND_OVER:
@@ -114,12 +114,12 @@ def read(table: TableState, event: Read) -> None:
         # it was mixed back into the stub; any other card already out is a double read.
         # The card just drawn cannot come out again at once: that is the reader seeing it twice.
         if (where is None or where is VOID) and uid != hand.board.last_drawn:
-            dealing.draw(table, hand, uid)
+            dealing.draw(table, hand, uid, info.card, where)
     elif antenna in BOARD_ANTENNAS:
         streets.board_read(table, hand, uid, where, position=int(antenna[5:]))
     elif antenna == BURN:
         if where is None or where == VOID:
-            dealing.draw(table, hand, uid)
+            dealing.draw(table, hand, uid, info.card, where)
     elif antenna.startswith("seat"):
         shoe.seat_read(table, hand, int(antenna[4:]), uid, where)
 

@@ -39,7 +39,7 @@ def unknown_tag(table: TableState, event: Read) -> None:
                else "the next card out for the board: a burn or, once it lands on the board, a board card")
     table.ruling(RulingKind.UNKNOWN_CARD, RuleKey.UNKNOWN_CARD, cause=Cause.UNKNOWN_TAG, uid=event.uid, seat=seat,
                  fill={"antenna": event.antenna, "uid": event.uid, "counted": counted})
-    deal.draw(table, hand, event.uid)
+    deal.draw(table, hand, event.uid, table.cards[event.uid].card, hand.where.get(event.uid))
     hand.board.last_drawn = event.uid
 
 

@@ -59,7 +59,7 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, 
         table.notice(NoticeKind.IGNORED, f"{table.cards[uid].card} on the board during the deal")
         return
     if where is None:  # (a void card returned above: antennas seeing it again are noise)
-        dealing.draw(table, hand, uid)  # the shoe missed it: it came out all the same
+        dealing.draw(table, hand, uid, table.cards[uid].card, None)  # the shoe missed it: it came out all the same
         where = hand.where.get(uid)
         if hand.phase is MISDEALT or where not in (BURN, None):
             return
