@@ -68,9 +68,18 @@ def card_id(card: str) -> int:
         raise ValueError(f"{card!r} is not a playing card (jokers have no hand value)") from None
 
 
+def card_ids(cards: Sequence[str]) -> list[int]:
+    """phevaluator's numbers for the cards, a look-up each (a showdown reads some twenty); `card_id` names
+    a card that has none."""
+    try:
+        return [CARD_IDS[card] for card in cards]
+    except KeyError:
+        return [card_id(card) for card in cards]  # raises, naming the card
+
+
 def strength(cards: Sequence[str]) -> int:
     """Rank of the best five of 5 to 7 cards: lower is better."""
-    return _rank([card_id(card) for card in cards])
+    return _rank(card_ids(cards))
 
 
 def _rank(ids: Sequence[int]) -> int:
@@ -101,7 +110,7 @@ def describe(cards: Sequence[str]) -> str:
     >>> describe(["Ad", "Kh"]), describe(["6d", "6h", "9c", "Ts"])
     ('high card, ace', 'pair of sixes')
     """
-    ids = [card_id(card) for card in cards]
+    ids = card_ids(cards)
     if not 1 <= len(ids) <= 7:
         raise ValueError(f"a hand is one to seven cards, not {len(ids)}")
     if len(set(ids)) != len(ids):
@@ -155,8 +164,8 @@ def hand_ranks(hands: Mapping[int, Sequence[str]], board: Sequence[str],
     """Each seat's rank (lower is better) with the board: read once, then asked of every pot."""
     if rule is TWO_FROM_HAND:
         return {seat: omaha_strength(cards, board) for seat, cards in hands.items()}
-    common = [card_id(card) for card in board]  # the board's card ids, read once for every hand
-    return {seat: _rank([card_id(card) for card in cards] + common) for seat, cards in hands.items()}
+    common = card_ids(board)  # the board's card ids, read once for every hand
+    return {seat: _rank(card_ids(cards) + common) for seat, cards in hands.items()}
 
 
 def omaha_strength(hole: Sequence[str], board: Sequence[str]) -> int:
@@ -171,8 +180,8 @@ def omaha_strength(hole: Sequence[str], board: Sequence[str]) -> int:
     if not 3 <= len(board) <= 5 or not 4 <= len(hole) <= 6:
         raise ValueError(f"an Omaha hand is read with three to five board cards and four to six hole cards, "
                          f"not {len(board)} and {len(hole)}")
-    common = [card_id(card) for card in board]
-    ids = [card_id(card) for card in hole]
+    common = card_ids(board)
+    ids = card_ids(hole)
     if len(common) < 5:  # before the river (the outs on the flop and the turn): every two and three
         return min(int(evaluate_5cards(*two, *three)) for two in combinations(ids, 2)
                    for three in combinations(common, 3))
