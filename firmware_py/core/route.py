@@ -93,9 +93,9 @@ def read(table: TableState, event: Read) -> None:
     if (table.profile is None or table.race is not None) and _rare(table, event):
         return
     info = table.cards.get(uid)
-    # (cards.is_unknown written out, as its first character: asked of every new card out of the shoe)
-    if info is None or (antenna == SHOE and hand is not None and uid not in hand.where
-                        and info.card[0] == UNKNOWN_PREFIX):
+    # (cards.is_unknown written out, as its first character, and asked first: of every card out of the shoe)
+    if info is None or (info.card[0] == UNKNOWN_PREFIX and antenna == SHOE and hand is not None
+                        and uid not in hand.where):
         shoe.unknown_tag(table, event)
         return
     if hand is None or hand.phase in HAND_OVER:
@@ -103,23 +103,24 @@ def read(table: TableState, event: Read) -> None:
     if info.back != table.back:
         transitions.void(table, hand, RuleKey.FOREIGN_CARD, Cause.FOREIGN_CARD, uid=uid, fill={"back": info.back})
         return
-    known = hand.identity.get(info.card)
+    card, identity = info.card, hand.identity
+    known = identity.get(card)
     if known is not None and known != uid:
         transitions.void(table, hand, RuleKey.DUPLICATE_CARD, Cause.DUPLICATE_CARD, uid=uid)
         return
-    hand.identity[info.card] = uid
+    identity[card] = uid
     where = hand.where.get(uid)
     if antenna == SHOE:
         # A card out of play (a premature or redealt board card) comes out again only after
         # it was mixed back into the stub; any other card already out is a double read.
         # The card just drawn cannot come out again at once: that is the reader seeing it twice.
         if (where is None or where is VOID) and uid != hand.board.last_drawn:
-            dealing.draw(table, hand, uid, info.card, where)
+            dealing.draw(table, hand, uid, card, where)
     elif antenna in BOARD_ANTENNAS:
         streets.board_read(table, hand, uid, where, position=int(antenna[5:]))
     elif antenna == BURN:
         if where is None or where == VOID:
-            dealing.draw(table, hand, uid, info.card, where)
+            dealing.draw(table, hand, uid, card, where)
     elif antenna.startswith("seat"):
         shoe.seat_read(table, hand, int(antenna[4:]), uid, where)
 
