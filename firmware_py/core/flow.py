@@ -12,7 +12,7 @@ from firmware_py.core.events import Seat, SeatStatus, Setup
 from firmware_py.core.game import GAMES, Structure
 from firmware_py.core.hand import CardInfo, Dealt, Hand
 from firmware_py.core.phase import BETTING, BOARD, DEALING, IDLE, IN_PLAY, MISDEALT, SHOWDOWN, ClockView
-from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind
+from firmware_py.core.rulings import PREFLOP, NoticeKind, Ruling, RulingKind
 from firmware_py.core.seating import Positions, between, first_positions, next_positions
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey
@@ -161,8 +161,9 @@ def new_hand(table: TableState) -> None:
     table.corrections = []
     table.hand_number += 1
     slots: list[str | None] = [None] * (table.game.hole_cards * len(positions.deal_order))
-    table.hand = Hand(number=table.hand_number, positions=positions, game=table.game,
-                      dealt=Dealt(slots=slots, hole={seat: [] for seat in positions.deal_order}))
+    # (number, positions, game, phase, street, where, identity, dealt): by position, see events.py
+    table.hand = Hand(table.hand_number, positions, table.game, DEALING, PREFLOP, None, None,
+                      Dealt(slots, 0, {seat: [] for seat in positions.deal_order}))
     table.unconfirmed = []
     leaves_a_chip = table.rule(RuleKey.SHORT_BLIND).procedure == "ante_leaves_a_chip"  # RPL Tournaments 19
     message = table.chips.start_hand(positions.deal_order, (positions.small_blind, positions.big_blind),

@@ -24,19 +24,20 @@ from firmware_py.core.vocab import VOID, Cause, RuleKey
 def start_round(table: TableState, hand: Hand, street: Street) -> None:
     hand.phase = BETTING
     hand.street = street
-    hand.betting.acted = set()
-    hand.betting.round_actions = 0
-    hand.betting.round_closed = False
-    hand.betting.declared = {}
-    hand.betting.no_raise = set()
-    hand.betting.round_start = len(hand.betting.taken)
+    betting = hand.betting
+    betting.acted = set()
+    betting.round_actions = 0
+    betting.round_closed = False
+    betting.declared = {}
+    betting.no_raise = set()
+    betting.round_start = len(betting.taken)
     hand.board.loose = []
-    hand.betting.to_act = hand.first_to_act()
+    betting.to_act = hand.first_to_act()
     if street is not PREFLOP:
-        hand.betting.window_open = False
+        betting.window_open = False
     if street is not PREFLOP and hand.one_can_act():
-        hand.betting.round_closed = True  # no betting possible: everyone else is all in
-        hand.betting.to_act = None
+        betting.round_closed = True  # no betting possible: everyone else is all in
+        betting.to_act = None
         if street is RIVER and len(hand.live()) > 1:
             close_round(table, hand)  # all in and the board complete: the hands are read now
 
