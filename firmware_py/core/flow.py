@@ -173,7 +173,9 @@ def new_hand(table: TableState) -> None:
         if said:
             table.notice(NoticeKind.IGNORED, said)
     if table.chips.hand is not None:  # a blind or ante that took a whole stack: all in from the start
-        table.hand.betting.allin.update(s for s, left in table.chips.hand.behind.items() if left == 0)
+        behind = table.chips.hand.behind
+        if 0 in behind.values():  # (rare)
+            table.hand.betting.allin.update(s for s, left in behind.items() if left == 0)
         for seat, posted in table.chips.hand.short.items():  # (WFP Tournament 15, UPT 19: action on what is left)
             table.ruling(RulingKind.SHORT_BLIND, RuleKey.SHORT_BLIND, seat=seat,
                          fill={"detail": posted, "amount": f"{table.chips.hand.committed[seat]:,}"})
