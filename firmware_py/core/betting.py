@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from firmware_py.core import transitions
-from firmware_py.core.chips import Problem, Stakes, Wager
+from firmware_py.core.chips import HandChips, Problem, Stakes, Wager
 from firmware_py.core.events import ALLIN, AMOUNT_ACTIONS, BET, RAISE, ButtonName, Level, Stacks
 from firmware_py.core.game import Structure
 from firmware_py.core.hand import Declared, Hand, Taken
@@ -50,9 +50,17 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
         table.notice(NoticeKind.IGNORED, f"{name}: seat {actor} acted out of turn and may not bet or raise now "
                      f"({rule.cite}); press not taken, press call, check or fold")
         return False
-    wager = _wager(table, actor, name, amount)
-    if wager is not None and not wager.taken:
-        return False
+    # The action in chips (none when the table does not count them); an illegal amount gets a ruling
+    # (brought up) or a notice (not taken) from `_wager_problem`.
+    chips = table.chips.hand
+    wager: Wager | None = None
+    if chips is not None and actor in chips.behind:
+        opening = chips.current == 0
+        wager = chips.act(actor, name, amount)  # a ButtonName is its word: act compares it, keeps its own words
+        if wager.problem is not None:  # (rare: the common case is taken as keyed)
+            _wager_problem(table, chips, actor, name, wager, opening=opening)
+            if not wager.taken:
+                return False
     if betting.no_raise:
         betting.no_raise.discard(actor)
     if hand.clock is not None and hand.clock.seat == actor:
@@ -169,15 +177,10 @@ def chip_event(table: TableState, event: Stacks | Level) -> None:
         table.notice(NoticeKind.CORRECTED, f"{event.why.replace('_', '-')}: {changes}{when}")
 
 
-def _wager(table: TableState, seat: int, name: ButtonName, amount: int | None) -> Wager | None:
-    """The action in chips; an illegal amount gets a ruling (brought up) or a notice (not taken)."""
-    chips = table.chips.hand
-    if chips is None or seat not in chips.behind:
-        return None
-    opening = chips.current == 0
-    wager = chips.act(seat, name, amount)  # a ButtonName is its word: act compares it, keeps its own words
-    if wager.problem is None:  # the common case: taken as keyed
-        return wager
+def _wager_problem(table: TableState, chips: HandChips, seat: int, name: ButtonName, wager: Wager, *,
+                   opening: bool) -> None:
+    """An amount `chips.act` corrected or refused: a ruling (brought up) or a notice (not taken). `opening`:
+    no bet was made before it this round."""
     if wager.problem is Problem.UNDER_MINIMUM:
         key, cause = ((RuleKey.MIN_BET, Cause.UNDER_MIN_BET) if opening
                       else (RuleKey.MIN_RAISE, Cause.UNDER_MIN_RAISE))
@@ -217,4 +220,3 @@ def _wager(table: TableState, seat: int, name: ButtonName, amount: int | None) -
     elif wager.problem is Problem.CHECK_FACING_BET:
         table.notice(NoticeKind.IGNORED, f"check: seat {seat} faces a bet of {wager.minimum:,}; "
                      "press not taken, press call or fold")
-    return wager
