@@ -31,7 +31,7 @@ class StreetDeal:
     extra: list[str] = field(default_factory=list)  # flop cards past three
     lifted: list[str] = field(default_factory=list)  # board cards taken off before anyone acted
 
-    def __init__(self, street: Street, expected_burns: int, burns: list[str] | None = None,  # noqa: PLR0917 (by position in the copies: see events.py)
+    def __init__(self, street: Street, expected_burns: int, burns: list[str] | None = None,  # noqa: PLR0917 (events.py)
                  shoe: list[str] | None = None, board: list[str] | None = None, judged: bool = False,
                  missing_ruled: bool = False, extra: list[str] | None = None, lifted: list[str] | None = None) -> None:
         self.street = street
@@ -127,7 +127,7 @@ class Board:
     # dealt still lacks a card whose read is late (board3 after a reader dropout). (uid, position).
     early: list[tuple[str, int]] = field(default_factory=list)
 
-    def __init__(self, cards: list[str] | None = None, burns: BurnLedger | None = None,  # noqa: PLR0917 (by position in the copies: see events.py)
+    def __init__(self, cards: list[str] | None = None, burns: BurnLedger | None = None,  # noqa: PLR0917 (events.py)
                  deal: StreetDeal | None = None, settle: StreetDeal | None = None, loose: list[str] | None = None,
                  premature: Street | None = None, last_drawn: str | None = None,
                  early: list[tuple[str, int]] | None = None) -> None:

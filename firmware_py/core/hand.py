@@ -45,7 +45,7 @@ class Dealt:
     extra: list[str] = field(default_factory=list)
     jokers: dict[int, str] = field(default_factory=dict)  # seat -> joker UID not yet replaced
 
-    def __init__(self, slots: list[str | None] | None = None, next_slot: int = 0,  # noqa: PLR0917 (by position in the copies: see events.py)
+    def __init__(self, slots: list[str | None] | None = None, next_slot: int = 0,  # noqa: PLR0917 (events.py)
                  hole: dict[int, list[str]] | None = None, owed: list[tuple[int, str | None]] | None = None,
                  exposed: int = 0, boxed: int = 0, extra: list[str] | None = None,
                  jokers: dict[int, str] | None = None) -> None:
@@ -124,7 +124,7 @@ class Betting:
     declared: dict[int, Declared] = field(default_factory=dict)  # actions out of turn waiting for their seat
     no_raise: set[int] = field(default_factory=set)  # seats that may not bet or raise this turn (out of turn)
 
-    def __init__(self, window_open: bool = True, window_actors: set[int] | None = None,  # noqa: PLR0917 (by position in the copies: see events.py)
+    def __init__(self, window_open: bool = True, window_actors: set[int] | None = None,  # noqa: PLR0917 (events.py)
                  folded: set[int] | None = None, allin: set[int] | None = None, dead: set[int] | None = None,
                  acted: set[int] | None = None, round_actions: int = 0, preflop_actions: int = 0,
                  round_closed: bool = False, to_act: int | None = None, taken: list[Taken] | None = None,
@@ -169,8 +169,9 @@ class Hand:
     rulings: list[Ruling] = field(default_factory=list)
     showdown: Ruling | None = None
 
-    def __init__(self, number: int, positions: Positions, game: Game = HOLDEM, phase: Phase = Phase.DEALING,  # noqa: PLR0917
-                 street: Street = Street.PREFLOP, where: dict[str, Where] | None = None,
+    def __init__(self, number: int, positions: Positions,  # noqa: PLR0917 (events.py)
+                 game: Game = HOLDEM, phase: Phase = Phase.DEALING, street: Street = Street.PREFLOP,
+                 where: dict[str, Where] | None = None,
                  identity: dict[str, str] | None = None, dealt: Dealt | None = None, betting: Betting | None = None,
                  board: Board | None = None, clock: ClockView | None = None, rulings: list[Ruling] | None = None,
                  showdown: Ruling | None = None) -> None:
