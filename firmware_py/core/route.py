@@ -90,8 +90,10 @@ def read(table: TableState, event: Read) -> None:
     if hand is not None and hand.board.settle is not None and antenna == SHOE:  # (not a board or seat antenna's)
         streets.judge_burns(table, hand, hand.board.settle)
         hand = table.hand
-    if (table.profile is None or table.race is not None) and _rare(table, event):
-        return
+    if table.profile is None or table.race is not None:
+        if _rare(table, event):
+            return
+        hand = table.hand  # (as the chip race left it)
     info = table.cards.get(uid)
     # (cards.is_unknown written out, as its first character, and asked first: of every card out of the shoe)
     if info is None or (info.card[0] == UNKNOWN_PREFIX and antenna == SHOE and hand is not None
@@ -132,8 +134,10 @@ def press(table: TableState, event: Button) -> None:
     if hand is not None and hand.board.settle is not None:
         streets.judge_burns(table, hand, hand.board.settle)
         hand = table.hand
-    if (table.profile is None or table.race is not None) and _rare(table, event):
-        return
+    if table.profile is None or table.race is not None:
+        if _rare(table, event):
+            return
+        hand = table.hand  # (as the chip race left it)
     if name in PLAYER_ACTIONS and hand is not None and hand.phase not in NO_HAND:  # the common press first
         if hand.phase is BETTING:  # (the commonest: to the betting round, as `action` would send it)
             betting.action(table, hand, name, event.seat, event.amount)
