@@ -233,7 +233,9 @@ def phh_session_file() -> tuple[Path, list[Any]]:
     """The public hands of ../shared/phh/ dealt again as a session (bench/phh_sessions.py), and their PHH."""
     from bench.phh_sessions import convert, load_hands, phh_files  # noqa: PLC0415
 
-    converted = convert(load_hands(phh_files([PUBLIC_PHH])))
+    # The deck named relative to the session, as the chips session's: the file moves with bench/data (into
+    # bench/compiled.sh's scratch copy, the arm64 chroot's install).
+    converted = convert(load_hands(phh_files([PUBLIC_PHH])), relative_to=DATA)
     path = DATA / "phh-public.jsonl"
     if not path.exists():
         DATA.mkdir(parents=True, exist_ok=True)
