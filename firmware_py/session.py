@@ -6,7 +6,7 @@ import json
 import math
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, BinaryIO, Final
 
 import msgspec
 import orjson
@@ -89,37 +89,42 @@ class SessionReader:
             return self._parse_line_by_hand(text, line)
         return self._in_order(event, line)
 
-    def read(self, lines: Iterable[bytes]) -> Iterator[tuple[int, Event]]:
+    def read(self, lines: Iterable[bytes], *, closing: BinaryIO | None = None) -> Iterator[tuple[int, Event]]:
         """(line number, event) for each line of a file's bytes; SessionError on the first bad line.
+        `closing`: a file closed once its lines are read (or left unread).
 
         Each line is decoded straight from its bytes against the schema (session_schema.py); a line
         it refuses is read the hand-written way (`_read_by_hand`), which reads it or words the error.
         """
         uids = self._uids
-        for number, data in enumerate(lines, start=1):
-            # `_schema_event` written out for the commonest lines, a card read of a tag already seen (half of
-            # a session's lines) and a press: interpreted, each call saved is a tenth of the line's time.
-            try:
-                line = _decode(data)
-            except (msgspec.DecodeError, UnicodeError):
-                line = None
-            event: Event | None
-            if type(line) is _ReadLine and line.uid in uids:
-                event = Read(line.t, line.antenna, line.uid)
-            elif type(line) is _ButtonLine and (line.amount is None or line.name in AMOUNT_ACTIONS):
-                event = Button(line.t, line.name, line.seat, line.amount, line.hand, line.count)  # in field order
-            else:
-                event = self._line_event(line) if line is not None else None
-                if event is None:
-                    event = self._read_by_hand(data, number)
+        try:
+            for number, data in enumerate(lines, start=1):
+                # `_schema_event` written out for the commonest lines, a card read of a tag already seen (half
+                # of a session's lines) and a press: interpreted, each call saved is a tenth of the line's time.
+                try:
+                    line = _decode(data)
+                except (msgspec.DecodeError, UnicodeError):
+                    line = None
+                event: Event | None
+                if type(line) is _ReadLine and line.uid in uids:
+                    event = Read(line.t, line.antenna, line.uid)
+                elif type(line) is _ButtonLine and (line.amount is None or line.name in AMOUNT_ACTIONS):
+                    event = Button(line.t, line.name, line.seat, line.amount, line.hand, line.count)  # field order
+                else:
+                    event = self._line_event(line) if line is not None else None
                     if event is None:
+                        event = self._read_by_hand(data, number)
+                        if event is None:
+                            continue
+                        yield number, event
                         continue
-                    yield number, event
-                    continue
-            if event.t < self._last_t:
-                self._in_order(event, number)  # raises, naming the line
-            self._last_t = event.t
-            yield number, event
+                if event.t < self._last_t:
+                    self._in_order(event, number)  # raises, naming the line
+                self._last_t = event.t
+                yield number, event
+        finally:
+            if closing is not None:
+                closing.close()
 
     # -- the fast path: the schema, then what it cannot say ----------------------------------------
 
@@ -474,8 +479,7 @@ def read_session(path: str | Path) -> Iterator[tuple[int, Event]]:
         handle = path.open("rb")
     except OSError as exc:
         raise SessionError(f"cannot open the session file ({exc.strerror or exc})", source=str(path)) from None
-    with handle:
-        yield from reader.read(handle)
+    return reader.read(handle, closing=handle)  # (its generator, not one around it: a step less a line)
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
