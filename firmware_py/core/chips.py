@@ -483,6 +483,9 @@ class HandChips:
         """
         live = self.live()
         behind, dead = self.behind, self.dead
+        if live and all(map(behind.__getitem__, live)):  # nobody still in is all in: one pot, every live seat's
+            total = sum(self.committed.values())  # (what the levels below come to when no all-in cuts them)
+            return [Pot(total, tuple(live))] if total else []
         paid = {seat: chips - dead.get(seat, 0) for seat, chips in self.committed.items()} if dead else self.committed
         # A pot ends where an all-in seat's chips end; the rest of the chips are the last pot (ending at the most
         # any seat paid, the last level). Plain loops, not generators: a pot is counted at every hand's end.
