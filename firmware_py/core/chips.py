@@ -223,10 +223,10 @@ class HandChips:
         if ante:
             behind, committed, last, eliminated = self.behind, self.committed, self.last, self.eliminated
             full = f"ante {grouped(ante)}"  # what most seats post: said once
-            for seat in self.order:  # (`_put` written out: every seat, every hand)
-                if seat in eliminated:
+            for seat in self.order:  # (`_put` and `min` written out: every seat, every hand)
+                if eliminated and seat in eliminated:
                     continue
-                put = min(ante, behind[seat])
+                put = ante if behind[seat] >= ante else behind[seat]
                 behind[seat] -= put
                 committed[seat] += put
                 last[seat] = full if put == ante else f"ante {grouped(put)}"
