@@ -313,7 +313,8 @@ class TableCore:
             "previous": table.previous, "redeal": table.redeal, "corrected": table.corrected,
             "hand": hand.copy() if hand is not None else None, "hand_number": table.hand_number,
             "unconfirmed": table.unconfirmed.copy(), "notices": table.notices.copy(),  # of frozen rulings, strings
-            "corrections": table.corrections.copy(), "chips": table.chips.copy(), "race": _clone(table.race),
+            "corrections": table.corrections.copy(), "chips": table.chips.copy(),
+            "race": _clone(table.race) if table.race is not None else None,
         }
 
     def _copy(self, state: Mapping[str, object]) -> dict[str, object]:
