@@ -7,10 +7,8 @@ so a ruling and the broadcast always call a hand the same thing.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
-from operator import itemgetter
 from typing import Final
 
 from firmware_py.core.cards import RANKS, SUITS
@@ -117,7 +115,9 @@ def describe(cards: Sequence[str]) -> str:
         raise ValueError(f"a hand is one to seven cards, not {len(ids)}")
     if len(set(ids)) != len(ids):
         raise ValueError("a card appears twice in the hand")
-    counts: dict[str, int] = Counter(map(itemgetter(0), cards))  # rank -> how many (counted in C: every showdown)
+    counts: dict[str, int] = {}
+    for card in cards:
+        counts[card[0]] = counts.get(card[0], 0) + 1
     if len(cards) >= 5:
         name = category(int(_RANK_BY_SIZE[len(ids)](*ids)))
     else:
