@@ -469,9 +469,9 @@ class HandChips:
         self.bets = 0
         self.capped = False
 
-    def fold_out(self, seat: int) -> None:
-        """A hand ruled dead or a seat gone: its chips stay in the pot."""
-        self.out.add(seat)
+    def fold_out(self, seats: Iterable[int]) -> None:
+        """Hands folded, ruled dead or gone: their chips stay in the pot."""
+        self.out.update(seats)
 
     # ------------------------------------------------------------------------------------------
     # Pots

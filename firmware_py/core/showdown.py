@@ -25,8 +25,8 @@ def award(table: TableState, hand: Hand,
     chips = table.chips.hand
     if chips is None or chips.settled:
         return None
-    for seat in (*hand.betting.folded, *hand.betting.dead):
-        chips.fold_out(seat)
+    chips.fold_out(hand.betting.folded)
+    chips.fold_out(hand.betting.dead)
 
     def read(seats: Sequence[int]) -> Sequence[int]:
         won = best(seats) if best is not None else ()
