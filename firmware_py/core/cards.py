@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
@@ -42,6 +43,12 @@ UNKNOWN_PREFIX: Final = "?"  # `?1`, `?2`: a card out of the shoe whose tag no e
 
 def is_unknown(card: str) -> bool:
     return card.startswith(UNKNOWN_PREFIX)
+
+
+def any_unknown(*groups: Sequence[str]) -> bool:
+    """Whether any card of the groups is unknown (`is_unknown`), asked of each group's joined names at once:
+    no known card's name holds the prefix (the showdown asks it of the board and every hand)."""
+    return any(UNKNOWN_PREFIX in "".join(cards) for cards in groups)
 
 
 @lru_cache(maxsize=1024)  # a table reads the same hundred-odd tags all session: a look-up, not a regex, per read

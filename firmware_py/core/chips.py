@@ -140,9 +140,9 @@ class Wager:
         """The last action as a player sees it: 'raise 600', 'call 600', 'all in 1,250', 'fold'."""
         if self.name in ("fold", "check"):
             return self.name
-        to = self.to  # the seat's total for the round, as the chips in front of it
-        amount = str(to) if -1000 < to < 1000 else format(to, ",")  # (`grouped` written out: at every action)
-        return f"all in {amount}" if self.allin else f"{self.name} {amount}"
+        if self.allin:
+            return f"all in {grouped(self.to)}"
+        return f"{self.name} {grouped(self.to)}"  # the seat's total for the round, as the chips in front of it
 
 
 @dataclass(kw_only=True, slots=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from firmware_py.core.cards import UNKNOWN_PREFIX
+from firmware_py.core.cards import any_unknown
 from firmware_py.core.chips import grouped
 from firmware_py.core.evaluator import best_of, describe_hand, hand_ranks
 from firmware_py.core.hand import Hand
@@ -62,8 +62,7 @@ def showdown(table: TableState, hand: Hand) -> None:
     }
     if len(board) != 5 or len(hands) < 2:
         return
-    # (cards.is_unknown asked of all the cards at once: no other card's name holds its "?")
-    if any(UNKNOWN_PREFIX in "".join(cards) for cards in (board, *hands.values())):
+    if any_unknown(board, *hands.values()):
         return  # a card the table could not read is in play: the dealer reads the hands
     ranks = hand_ranks(hands, board, hand.game.hand_rule)  # each hand read once, for the showdown and every pot
     tied = best_of(ranks, ranks)

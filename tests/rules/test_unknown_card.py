@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_py.core import Read, RulingKind
+from firmware_py.core.cards import any_unknown, is_unknown
 from tests.rules.table_driver import ALL_PROFILES, Table, kinds, only
 
 UNKNOWN = "04AA55AA55AA01"
@@ -97,3 +98,10 @@ def test_an_unknown_board_card_takes_its_place_on_the_board(profile: str) -> Non
     assert len(snap.board) == 3 and snap.board[2].startswith("?")
     table.act("check", "check", "check", "check")
     assert kinds(table.turn()) == []  # the flop was complete: the turn is not premature
+
+
+def test_any_unknown_finds_an_unread_card_in_any_group_and_none_among_known_cards() -> None:
+    """The showdown's test (cards.any_unknown) asks the joined names: a known card, a joker, never matches."""
+    assert any_unknown(["As", "Kd", "Qh", "2c", "3d"], ["Th", "?2"]) and is_unknown("?2")
+    assert not any_unknown(["As", "Kd", "Qh", "2c", "3d"], ["Th", "9h"], ["X1", "Jc"])
+    assert not any_unknown()
