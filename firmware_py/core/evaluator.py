@@ -96,12 +96,58 @@ def category(rank: int) -> str:
     return _CATEGORY_NAMES[bisect_left(_CATEGORY_BOUNDS, rank)]  # the first category whose bound it is within
 
 
+def _words_by_rank() -> tuple[str, ...]:
+    """Every phevaluator rank in words, best first (the words of rank r at r - 1).
+
+    phevaluator numbers the 7,462 kinds of five-card hand as Cactus Kev did: by category, best first, and in
+    a category by the ranks that decide it, highest first (the sets, then the kickers). A hand's words name
+    only its top ranks, so each kind is said once here; tests/display/test_equity.py reads all 2,598,960
+    hands of five against them, and seven-card hands against words counted from their cards.
+    """
+    down = range(len(RANKS) - 1, -1, -1)  # ace (12) down to two (0)
+    highs = range(len(RANKS) - 1, 2, -1)  # a straight's top card, ace down to the five (the wheel: A2345)
+    runs = {frozenset((12, 0, 1, 2, 3)), *(frozenset(range(high - 4, high + 1)) for high in highs[:-1])}
+    tops = [five[0] for five in combinations(down, 5) if frozenset(five) not in runs]  # five ranks, no run
+
+    def say(category: str, top: int, second: int = 0) -> str:
+        return _WORDS[category].format(one=RANK_NAMES[RANKS[top]][0], many=RANK_NAMES[RANKS[top]][1],
+                                       next=RANK_NAMES[RANKS[second]][1])
+
+    words = ["royal flush", *(f"straight flush, {RANK_NAMES[RANKS[high]][0]} high" for high in highs[1:])]
+    for four in down:  # each with twelve kickers
+        words += [say("four of a kind", four)] * 12
+    words += [say("full house", three, two) for three in down for two in down if two != three]
+    words += [say("flush", top) for top in tops]
+    words += [f"straight, {RANK_NAMES[RANKS[high]][0]} high" for high in highs]
+    for three in down:  # with two kickers of the other twelve ranks: 66
+        words += [say("three of a kind", three)] * 66
+    for high, low in combinations(down, 2):  # with a kicker of the other eleven
+        words += [say("two pair", high, low)] * 11
+    for pair in down:  # with three kickers of the other twelve: 220
+        words += [say("pair", pair)] * 220
+    words += [say("high card", top) for top in tops]
+    return tuple(words)
+
+
+_WORDS_BY_RANK: Final = _words_by_rank()
+
+
+def hand_name(rank: int) -> str:
+    """A phevaluator rank (`strength`, `hand_ranks`) in people's words, as `describe` says its cards.
+
+    >>> hand_name(1), hand_name(strength(["Ks", "Kd", "Kc", "7h", "7s", "2c", "3d"]))
+    ('royal flush', 'full house, kings full of sevens')
+    """
+    if not 1 <= rank <= len(_WORDS_BY_RANK):
+        raise ValueError(f"{rank} is not a phevaluator hand rank (1..{len(_WORDS_BY_RANK)})")
+    return _WORDS_BY_RANK[rank - 1]
+
+
 def describe(cards: Sequence[str]) -> str:
     """Name the best hand in one to seven cards in people's words (fewer than five: what they hold).
 
-    The category is phevaluator's; the ranks that name it are read from the cards: the best five of a
-    category hold its highest sets (four, three, pairs) or its highest card, which are the highest of all
-    the cards, but for a straight (its highest run) and a flush (the highest of its suit).
+    Five or more: the words of their phevaluator rank (`hand_name`). Fewer: the sets among them, or the
+    highest card.
 
     >>> describe(["Ah", "Kh", "9h", "5h", "2h", "3c", "4d"])
     'flush, ace high'
@@ -115,41 +161,19 @@ def describe(cards: Sequence[str]) -> str:
         raise ValueError(f"a hand is one to seven cards, not {len(ids)}")
     if len(set(ids)) != len(ids):
         raise ValueError("a card appears twice in the hand")
+    if len(ids) >= 5:
+        return hand_name(int(_RANK_BY_SIZE[len(ids)](*ids)))
     counts: dict[str, int] = {}
     for card in cards:
         counts[card[0]] = counts.get(card[0], 0) + 1
-    if len(cards) >= 5:
-        name = category(int(_RANK_BY_SIZE[len(ids)](*ids)))
-    else:
-        sizes = sorted(counts.values(), reverse=True)
-        name = {4: "four of a kind", 3: "three of a kind"}.get(sizes[0], "high card")
-        if sizes[0] == 2:
-            name = "two pair" if len(sizes) > 1 and sizes[1] == 2 else "pair"
-    if name in ("straight flush", "flush"):  # the suit of five or more
-        suits = [card[1] for card in cards]
-        suit = max(SUITS, key=suits.count)
-        counts = {card[0]: 1 for card in cards if card[1] == suit}
-    if name in ("straight", "straight flush"):
-        high = _straight_high(counts)
-        if name == "straight flush" and high == "A":
-            return "royal flush"
-        return f"{name}, {RANK_NAMES[high][0]} high"
+    sizes = sorted(counts.values(), reverse=True)
+    name = {4: "four of a kind", 3: "three of a kind"}.get(sizes[0], "high card")
+    if sizes[0] == 2:
+        name = "two pair" if len(sizes) > 1 and sizes[1] == 2 else "pair"
     by_count = sorted(((count, _RANK_ORDER[rank], rank) for rank, count in counts.items()), reverse=True)
     top = by_count[0][2]
     second = by_count[1][2] if len(by_count) > 1 else top
-    return _WORDS[name].format(one=RANK_NAMES[top][0], many=RANK_NAMES[top][1],
-                               next=RANK_NAMES[second][1])
-
-
-def _straight_high(ranks: Iterable[str]) -> str:
-    """The top card of the highest five ranks in a row among `ranks` (the wheel, ace to five: five)."""
-    held = {_RANK_ORDER[rank] for rank in ranks}
-    for high in range(len(RANKS) - 1, 3, -1):
-        if all(high - step in held for step in range(5)):
-            return RANKS[high]
-    if {12, 0, 1, 2, 3} <= held:
-        return "5"
-    raise ValueError("no five ranks in a row")
+    return _WORDS[name].format(one=RANK_NAMES[top][0], many=RANK_NAMES[top][1], next=RANK_NAMES[second][1])
 
 
 def winners(hands: dict[int, Sequence[str]], board: Sequence[str]) -> tuple[tuple[int, ...], str]:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from firmware_py.core.cards import any_unknown
 from firmware_py.core.chips import grouped
-from firmware_py.core.evaluator import best_of, describe_hand, hand_ranks
+from firmware_py.core.evaluator import best_of, hand_name, hand_ranks
 from firmware_py.core.hand import Hand
 from firmware_py.core.phase import SHOWDOWN
 from firmware_py.core.pots import Pot
@@ -66,7 +66,7 @@ def showdown(table: TableState, hand: Hand) -> None:
         return  # a card the table could not read is in play: the dealer reads the hands
     ranks = hand_ranks(hands, board, hand.game.hand_rule)  # each hand read once, for the showdown and every pot
     tied = best_of(ranks, ranks)
-    name = describe_hand(hands[tied[0]], board, hand.game.hand_rule)
+    name = hand_name(ranks[tied[0]])  # the winning rank in words (by the game's rule, as it was read)
     who = " and ".join(f"seat {s}" for s in tied)
     summary = f"{who} {'split the pot' if len(tied) > 1 else 'wins'} with {name}"
     rule = table.rule(RuleKey.SHOWDOWN)

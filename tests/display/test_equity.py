@@ -10,8 +10,8 @@ from phevaluator import evaluate_cards
 from pokerkit import Card, Deck, StandardHighHand, calculate_equities, parse_range
 
 from display.equity import calculate_equity
-from firmware_py.core.cards import FULL_DECK
-from firmware_py.core.evaluator import card_id, category, describe
+from firmware_py.core.cards import FULL_DECK, RANKS
+from firmware_py.core.evaluator import CARD_IDS, card_id, category, describe, hand_name, strength
 
 
 def brute_force(hands: list[tuple[str, str]], board: tuple[str, ...],
@@ -127,3 +127,53 @@ def test_hand_categories_match_pokerkit():
 ])
 def test_best_hand_in_words(cards, words):
     assert describe(cards) == words
+
+
+_SAID = {"2": ("two", "twos"), "3": ("three", "threes"), "4": ("four", "fours"), "5": ("five", "fives"),
+         "6": ("six", "sixes"), "7": ("seven", "sevens"), "8": ("eight", "eights"), "9": ("nine", "nines"),
+         "T": ("ten", "tens"), "J": ("jack", "jacks"), "Q": ("queen", "queens"), "K": ("king", "kings"),
+         "A": ("ace", "aces")}
+
+
+def words_by_pokerkit(cards: list[str]) -> str:
+    """The best hand in words, from pokerkit's best five and its category, the ranks counted here: the
+    reference `hand_name` is checked against (written apart from it, phevaluator not asked)."""
+    best = StandardHighHand.from_game("".join(cards[:2]), "".join(cards[2:]))
+    label = str(best.entry.label.value).lower().replace("one pair", "pair")
+    ranks = sorted((RANKS.index(str(card.rank.value)) for card in best.cards), reverse=True)
+    if label in ("straight", "straight flush"):
+        top = 3 if ranks == [12, 3, 2, 1, 0] else ranks[0]  # the wheel is five high
+        if label == "straight flush" and top == 12:
+            return "royal flush"
+        return f"{label}, {_SAID[RANKS[top]][0]} high"
+    if label == "flush":
+        return f"flush, {_SAID[RANKS[ranks[0]]][0]} high"
+    if label == "high card":
+        return f"high card, {_SAID[RANKS[ranks[0]]][0]}"
+    by_count = sorted(((ranks.count(rank), rank) for rank in set(ranks)), reverse=True)
+    top, second = (_SAID[RANKS[rank]][1] for _count, rank in by_count[:2])
+    return {"four of a kind": f"four of a kind, {top}", "full house": f"full house, {top} full of {second}",
+            "three of a kind": f"three of a kind, {top}", "two pair": f"two pair, {top} and {second}",
+            "pair": f"pair of {top}"}[label]
+
+
+def test_every_kind_of_hand_is_named_as_pokerkit_reads_it():
+    """Each of phevaluator's 7,462 ranks (all 2,598,960 hands of five read, the first of each rank kept)
+    in the words pokerkit's best five say."""
+    names = {number: card for card, number in CARD_IDS.items()}
+    first: dict[int, tuple[int, ...]] = {}
+    for five in itertools.combinations(range(52), 5):
+        first.setdefault(evaluate_cards(*five), five)
+    assert sorted(first) == list(range(1, 7463))
+    wrong = {rank: hand_name(rank) for rank, five in first.items()
+             if hand_name(rank) != words_by_pokerkit([names[number] for number in five])}
+    assert not wrong
+    with pytest.raises(ValueError, match="not a phevaluator hand rank"):
+        hand_name(7463)
+
+
+def test_seven_cards_are_named_by_their_best_five():
+    rng = random.Random(23)
+    for _ in range(2000):
+        cards = rng.sample(FULL_DECK, rng.choice((5, 6, 7)))
+        assert describe(cards) == hand_name(strength(cards)) == words_by_pokerkit(cards), cards
