@@ -101,8 +101,8 @@ def _words_by_rank() -> tuple[str, ...]:
 
     phevaluator numbers the 7,462 kinds of five-card hand as Cactus Kev did: by category, best first, and in
     a category by the ranks that decide it, highest first (the sets, then the kickers). A hand's words name
-    only its top ranks, so each kind is said once here; tests/display/test_equity.py reads all 2,598,960
-    hands of five against them, and seven-card hands against words counted from their cards.
+    only its top ranks, so each kind is said once here. tests/display/test_equity.py checks every kind (one
+    hand of each, found among all 2,598,960 hands of five) and seven-card hands against pokerkit's best five.
     """
     down = range(len(RANKS) - 1, -1, -1)  # ace (12) down to two (0)
     highs = range(len(RANKS) - 1, 2, -1)  # a straight's top card, ace down to the five (the wheel: A2345)
@@ -174,13 +174,6 @@ def describe(cards: Sequence[str]) -> str:
     top = by_count[0][2]
     second = by_count[1][2] if len(by_count) > 1 else top
     return _WORDS[name].format(one=RANK_NAMES[top][0], many=RANK_NAMES[top][1], next=RANK_NAMES[second][1])
-
-
-def winners(hands: dict[int, Sequence[str]], board: Sequence[str]) -> tuple[tuple[int, ...], str]:
-    """The seats with the best hand (ties split) and the winning hand's name."""
-    ranks = hand_ranks(hands, board)
-    tied = best_of(ranks, ranks)
-    return tied, describe([*hands[tied[0]], *board])
 
 
 def hand_ranks(hands: Mapping[int, Sequence[str]], board: Sequence[str],
