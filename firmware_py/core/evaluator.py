@@ -162,7 +162,7 @@ def describe(cards: Sequence[str]) -> str:
     if len(set(ids)) != len(ids):
         raise ValueError("a card appears twice in the hand")
     if len(ids) >= 5:
-        return hand_name(int(_RANK_BY_SIZE[len(ids)](*ids)))
+        return hand_name(_rank(ids))
     counts: dict[str, int] = {}
     for card in cards:
         counts[card[0]] = counts.get(card[0], 0) + 1
