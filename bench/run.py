@@ -110,6 +110,15 @@ def machine() -> dict[str, Any]:
             "python": platform.python_version(), "interpreter": interpreter()}
 
 
+def load_average() -> list[float] | None:
+    """The 1, 5 and 15 minute load averages, or None where the system keeps none: the wall clock of a
+    shared machine counts its neighbours, and the CPU times here still swing a few percent with them."""
+    try:
+        return [round(load, 2) for load in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
+
+
 def interpreter() -> str:
     """Which build of Python ran: its path, and whether it runs on a shared libpython. The interpreted
     ratios depend on it more than on the version: on one host the stdlib parse (the floor) took 28-30 ms
@@ -539,7 +548,12 @@ def _span(bounds: Sequence[float], digits: int) -> str:
 def report(results: Row) -> str:
     lines = [f"machine: {results['machine']['cpu']}, {results['machine']['cores']} cores, "
              f"{results['machine']['memory']}, Python {results['machine']['python']} "
-             f"({results['machine'].get('interpreter', '?')})", ""]
+             f"({results['machine'].get('interpreter', '?')})"]
+    start, end = results.get("load_average_start"), results.get("load_average_end")
+    if start and end:
+        lines.append(f"load average (1, 5, 15 min): {' '.join(f'{x:.2f}' for x in start)} at the start, "
+                     f"{' '.join(f'{x:.2f}' for x in end)} at the end")
+    lines.append("")
     rows: list[tuple[str, str, str]] = []
     for name, r in (results.get("replay") or {}).items():
         if not isinstance(r, dict):
@@ -614,7 +628,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     repeats = 5 if args.quick else 15
     wanted = set(args.only or ("replay", "latency", "equity", "mfrc522", "daemon", "harness"))
     results: Row = {"machine": machine(), "quick": args.quick, "repeats": repeats,
-                    "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+                    "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "load_average_start": load_average()}
     sections: list[tuple[str, Callable[[], Row]]] = [
         ("replay", lambda: bench_replay(repeats, args.sessions)),
         ("latency", lambda: bench_latency(3 if args.quick else 10)),
@@ -627,6 +641,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name in wanted:
             print(f"-- {name}", flush=True)
             results[name] = run()
+    results["load_average_end"] = load_average()
     print()
     print(report(results))
     args.out.parent.mkdir(parents=True, exist_ok=True)
