@@ -38,7 +38,8 @@ def award(table: TableState, hand: Hand,
 def pots_text(table: TableState, pots: Sequence[Pot]) -> str:
     contested = [pot for pot in pots if len(pot.seats) > 1]
     names = ["main pot", *(f"side pot {n}" for n in range(1, len(contested)))]
-    parts = [f"{name} {grouped(pot.amount)} to " + " and ".join(f"seat {s} ({grouped(c)})" for s, c in pot.shares)
+    # "side pot 1 of 375", not "side pot 1 375": a pot's number and its amount never read as one figure
+    parts = [f"{name} of {grouped(pot.amount)} to " + " and ".join(f"seat {s} ({grouped(c)})" for s, c in pot.shares)
              for name, pot in zip(names, contested, strict=True)]
     parts += [f"{grouped(pot.amount)} not called goes back to seat {pot.seats[0]}"
               for pot in pots if len(pot.seats) == 1]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from firmware_py.core import RuleKey, RulingKind, Setup
 from firmware_py.core.chips import HandChips, Problem, Stakes
 from firmware_py.core.engine import TableCore
+from firmware_py.session import read_session
 from firmware_py.simulation.dealer import DealerBot
 from tests.rules.table_driver import ALL_PROFILES, BLUE, PROFILES, RED, Table, kinds, only
 
@@ -170,6 +172,18 @@ def test_ties_odd_chips_one_each_to_the_first_winners_clockwise() -> None:
     chips.act(4, "fold", None)  # 8 chips in, three seats left: 2 each and two odd chips
     pots = chips.award(list)
     assert pots[0].odd_chips == (2, 3) and dict(pots[0].shares) == {2: 3, 3: 3, 1: 2}
+
+
+def test_rpl_ties_4d_each_pot_is_named_apart_from_its_amount() -> None:
+    """RPL Ties 4(d): each pot is split separately, and the ruling says how each went. A pot's number and
+    its amount are kept apart ("side pot 1 of 375"), never side by side ("side pot 1 375" reads as 1,375)."""
+    core = TableCore(PROFILES)
+    session = Path(__file__).parents[1] / "sessions" / "split_side_pot_rpl.jsonl"
+    remedies = [ruling.remedy for _line, event in read_session(session) for ruling in core.feed(event).rulings
+                if ruling.ruling is RulingKind.SHOWDOWN]
+    assert len(remedies) == 1
+    pots = "Pots: main pot of 1,100 to seat 3 (1,100); side pot 1 of 375 to seat 4 (188) and seat 1 (187)."
+    assert pots in remedies[0]
 
 
 def test_problem_kinds_are_never_exceptions() -> None:
