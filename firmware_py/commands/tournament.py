@@ -4,7 +4,11 @@ decides eliminations and places, moves, breaks and redraws by the profile's book
 publishes its state (retained) for the tables, the floor and the broadcast; serves the director's page.
 
 `tournament --simulate` also deals the tables: N simulated tables (the dealer bot into the rules core),
-through the same broker, from the first hand to the winner.
+through the same broker (with no `--broker`, a Mosquitto of its own on loopback), from the first hand to the
+winner.
+
+The director is journaled (`--journal`, default state/director-<room>.sqlite3): started again, it resumes
+the tournament where it was; `--fresh` moves a journal aside and starts a new one.
 """
 
 from __future__ import annotations
@@ -43,6 +47,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--simulate", action="store_true",
                         help="deal the tables too: simulated tables through the broker, to one winner")
     parser.add_argument("--max-hands", type=int, default=20000, help="with --simulate: stop after this many hands")
+    parser.add_argument("--speed", type=float, default=0.0, metavar="X",
+                        help="with --simulate: the tables play X times real time (e.g. 60: a two-minute hand in two "
+                        "seconds), so the page can be watched; default 0: as fast as they can")
+    parser.add_argument("--journal", metavar="FILE", help="the director's journal: every report and decision, so a "
+                        "restarted director resumes where it was (default state/director-<room>.sqlite3; with "
+                        "--simulate none unless given)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="start a new tournament: an existing journal is moved aside (FILE.<time>.sqlite3)")
+    parser.set_defaults(broker=None)  # --simulate without --broker: a Mosquitto of its own on loopback
 
 
 def _tables(text: str) -> list[str]:
@@ -56,19 +69,19 @@ def _tables(text: str) -> list[str]:
     return [check_id(t.strip(), "--tables") for t in text.split(",") if t.strip()]
 
 
-def build(args: argparse.Namespace, room: str, *, sim_clock: bool = False) -> Any:
-    """The Director for these options (ValueError naming the option)."""
-    from firmware_py.room.director import Director  # noqa: PLC0415
-    from firmware_py.tournament import Tournament, book_for, parse_structure, prizes  # noqa: PLC0415
+def begin_from(args: argparse.Namespace, room: str, *, sim_clock: bool = False) -> dict[str, Any]:
+    """The journal's `begin` event for these options (ValueError naming the option)."""
+    from firmware_py.room.director import begin_event  # noqa: PLC0415
+    from firmware_py.tournament import book_for, parse_structure  # noqa: PLC0415
 
-    book = book_for(args.profile)
+    book_for(args.profile)
     path = Path(args.structure)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ValueError(f"--structure {path}: cannot read it ({exc.strerror}); the shipped ones are in "
                          f"{DEFAULT_STRUCTURE.parent}") from None
-    structure = parse_structure(text, str(path))
+    parse_structure(text, str(path))
     tables = _tables(args.tables)
     if args.entrants:
         try:
@@ -84,21 +97,104 @@ def build(args: argparse.Namespace, room: str, *, sim_clock: bool = False) -> An
         percents = [float(p) for p in args.payouts.split(",") if p.strip()]
     except ValueError:
         raise ValueError(f"--payouts {args.payouts!r}: percentages separated by commas, e.g. 50,30,20") from None
-    table = prizes(args.buy_in * len(entrants), percents)
-    tournament = Tournament(book=book, tables=tables, capacity=args.seats, entrants=entrants,
-                            stack=structure.starting_stack, seed=args.seed)
-    return Director(room=room, tournament=tournament, structure=structure, payouts=table, sim_clock=sim_clock)
+    if args.buy_in < 0:
+        raise ValueError(f"--buy-in {args.buy_in}: an amount of 0 or more")
+    return begin_event(room=room, profile=args.profile, structure_text=text, structure_source=str(path),
+                       tables=tables, seats=args.seats, entrants=entrants, seed=args.seed, percents=percents,
+                       buy_in=args.buy_in, sim_clock=sim_clock)
+
+
+def build(args: argparse.Namespace, room: str, *, sim_clock: bool = False, journal: Any = None) -> Any:
+    """The Director for these options (ValueError naming the option); with `journal`, its `begin` written."""
+    from firmware_py.room.director import director_from, start  # noqa: PLC0415
+
+    begin = begin_from(args, room, sim_clock=sim_clock)
+    if journal is not None:
+        return start(begin, journal)
+    return director_from(begin)
+
+
+def open_director(args: argparse.Namespace, room: str, *, sim_clock: bool) -> tuple[Any, str]:
+    """The director: resumed from its journal, or a new tournament (written to a new journal); what happened."""
+    import time  # noqa: PLC0415
+
+    from firmware_py.daemon.journal import Journal  # noqa: PLC0415
+    from firmware_py.errors import JournalError  # noqa: PLC0415
+    from firmware_py.room.director import resume  # noqa: PLC0415
+
+    path = Path(args.journal) if args.journal else None
+    if path is None and not args.simulate:
+        path = ROOT / "state" / f"director-{room}.sqlite3"
+    if path is None:
+        return build(args, room, sim_clock=sim_clock), "no journal (give --journal FILE to keep one)"
+    said = ""
+    if path.exists() and args.fresh:
+        aside = path.with_name(f"{path.stem}.{time.strftime('%Y%m%d-%H%M%S')}{path.suffix}")
+        for suffix in ("", "-wal", "-shm", "-ack"):
+            old = path.with_name(path.name + suffix)
+            if old.exists():
+                old.rename(aside.with_name(aside.name + suffix))
+        said = f"the former journal moved to {aside}; "
+    try:
+        journal = Journal.open(path)
+    except JournalError as exc:
+        raise ValueError(f"--journal {path}: {exc}") from None
+    try:
+        if journal.count():
+            if args.simulate:
+                raise ValueError(f"--journal {path} holds a tournament, and a simulated room's tables do not resume: "
+                                 "give --fresh to start a new one")
+            if journal.meta("journal") != "director":
+                raise ValueError(f"--journal {path}: not a director's journal (a table's?); give another file")
+            director = resume(journal)
+            t = director.tournament
+            status = "over: start a new one with --fresh" if director.over else "resumed"
+            return director, (f"{said}the tournament in {path} {status} ({director.replayed} events: "
+                              f"{len(t.in_play())} of {t.entrants} players left, level "
+                              f"{director.structure.at(director.elapsed()).level.number}); its field, structure "
+                              "and seed are the journal's, not these options'")
+        return build(args, room, sim_clock=sim_clock, journal=journal), f"{said}a new tournament, journaled in {path}"
+    except Exception:
+        journal.close()
+        raise
 
 
 def run(args: argparse.Namespace) -> int:
     command = RoomCommand(args, "tournament")
+    embedded = None
+    if args.broker is None:
+        if args.simulate:  # the README's main command needs nothing running: a broker of its own
+            from firmware_py.room.embedded_broker import BrokerMissing, EmbeddedBroker  # noqa: PLC0415
+
+            try:
+                embedded = EmbeddedBroker().start()
+            except BrokerMissing as exc:
+                print(f"tournament: {exc}", file=sys.stderr)
+                return 1
+            args.broker = f"127.0.0.1:{embedded.port}"
+            args.tls, args.user = False, None
+            print(f"tournament: no --broker given: a Mosquitto of its own on {args.broker} ({embedded.notes})",
+                  flush=True)
+        else:
+            args.broker = "localhost"
+    try:
+        return _run(command, args)
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+def _run(command: RoomCommand, args: argparse.Namespace) -> int:
     try:
         room, broker = command.room(), command.broker()
-        director = build(args, room, sim_clock=args.simulate)
+        if args.speed < 0:
+            raise ValueError(f"--speed {args.speed}: 0 (as fast as they can) or more")
+        director, said = open_director(args, room, sim_clock=args.simulate)
         host, _, port_text = args.listen.rpartition(":")
         port = int(port_text)
     except ValueError as exc:
         return command.usage(exc)
+    print(f"tournament: {said}", flush=True)
     server = None
     if not args.no_page:
         from firmware_py.room.director_page import director_app  # noqa: PLC0415
@@ -114,12 +210,27 @@ def run(args: argparse.Namespace) -> int:
         print(f"tournament: the director's page is on {server.url}/", flush=True)
     try:
         if args.simulate:
-            return simulate(args, room, broker, director)
+            status = simulate(args, room, broker, director)
+            if server is not None and status == 0 and args.seconds is None:
+                keep_page(command, server.url)
+            return status
         return serve(command, room, broker, director)
     finally:
         if server is not None:
             page.closing = True
             server.stop()
+        if director.journal is not None:
+            director.journal.close()
+
+
+def keep_page(command: RoomCommand, url: str) -> None:
+    """After a simulation: the page stays up (it shows the end) until Ctrl-C or SIGTERM."""
+    import signal  # noqa: PLC0415
+
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, lambda *_: command.stop.set())
+    print(f"tournament: the page stays on {url}/ until you stop this command (Ctrl-C)", flush=True)
+    command.stop.wait()
 
 
 def page_hosts(host: str, port: int) -> list[str]:
@@ -153,6 +264,10 @@ def serve(command: RoomCommand, room: str, broker: Any, director: Any) -> int:
         while command.running():
             command.stop.wait(1.0)
             each_turn()
+            if director.failed:
+                print(f"tournament: {director.failed}: stopped (restarted, the director resumes from what its "
+                      "journal holds)", file=sys.stderr, flush=True)
+                return 1
         return 0
 
     return command.run(subscriber, main=main)
@@ -169,7 +284,7 @@ def simulate(args: argparse.Namespace, room: str, broker: Any, director: Any) ->
     try:
         result = simulate_room(director, broker, room=room, profile=profile, decks=decks, seed=args.seed,
                                max_hands=args.max_hands, director_client_id=client,
-                               tables_client_id=f"tables.{room}.sim",
+                               tables_client_id=f"tables.{room}.sim", speed=args.speed,
                                log=lambda line: print(f"tournament: {line}", flush=True))
     except Exception as exc:  # the broker, or a simulated table that lost its chips: say which, one line
         print(f"tournament: the simulation stopped: {type(exc).__name__}: {exc}", file=sys.stderr)

@@ -2,17 +2,32 @@
 with the clock, the bubble and the payouts, turned into the retained state the room reads
 (tournament_messages.DirectorState). Thread-safe: the broker's thread feeds it, the page reads it.
 
-The clock runs on the wall (`time.monotonic`, paused and resumed from the page) or, for a simulated
-room, on the tables' own session time (`sim_clock=True`: the furthest table's `t`).
+The director believes no report it cannot explain (`check_report`): a report's starting stacks must be the
+director's, its chips conserved and every gain within what the pots could give (no player wins from another
+more than the smaller of their two stacks), every stack within the chips in play, its hand after the last one
+taken from that table (whatever its session id); a report refused is never applied, and shown with its
+reason (the state's `refused`).
+
+Every input is an event in the director's journal (SQLite, firmware_py/daemon/journal.py: one JSON line a
+row, checksummed and chained), written before the room hears of it: `begin` (the field, structure, seed and
+payouts), `report` (taken in, with the decisions it led to), `refused`, `clock`, `bubble` and `tick` (the
+clock reaching a new step). `Director.resume` replays them: the same players, level, clock and places. Later
+kinds (registration, rebuys, payouts...) add their own `kind` and their own `_on_<kind>`.
+
+The clock runs on the wall (`time.time`, paused and resumed from the page: it goes on while the director
+is down, as the tables play on) or, for a simulated room, on the tables' own session time (`sim_clock`).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
+
+import msgspec
 
 from firmware_py.room.messages import BadMessage
 from firmware_py.room.tournament_messages import (
@@ -22,6 +37,7 @@ from firmware_py.room.tournament_messages import (
     LevelJson,
     PlaceJson,
     RaceJson,
+    RefusedJson,
     SeatJson,
     TableJson,
     TableReport,
@@ -42,11 +58,17 @@ from firmware_py.tournament import (
     Seated,
     Structure,
     Tournament,
+    book_for,
+    parse_structure,
+    prizes,
     shared_prizes,
 )
 
 logger = logging.getLogger(__name__)
 KEEP_DECISIONS = 200
+KEEP_REFUSED = 20  # refused reports in the state (the journal keeps them all, up to JOURNAL_REFUSED a table)
+JOURNAL_REFUSED = 200  # refused reports journaled per table: a table flooding bad ones fills no disk
+JOURNAL_KIND = "director"  # the journal's meta "journal": what kind of journal a file is
 
 
 def _ordinal(n: int) -> str:
@@ -60,70 +82,184 @@ def _level(level: Level | None) -> LevelJson | None:
     return LevelJson(number=level.number, small=level.small, big=level.big, ante=level.ante, bb_ante=level.bb_ante)
 
 
+def _line(event: Mapping[str, Any]) -> str:
+    return json.dumps(event, separators=(",", ":"), ensure_ascii=False)
+
+
+class Refused(ValueError):
+    """A report the director's books cannot explain: never applied (the message says why)."""
+
+
+def check_hand(*, table: str, books: Mapping[int, int], start: Mapping[int, int], end: Mapping[int, int],
+               in_play: int) -> None:
+    """A hand's report against the director's books (Refused saying why): the same seats, starting stacks equal
+    to the director's, every stack within the chips in play, the chips conserved (the pots move chips, they make
+    none), and no player winning from another more than the smaller of their two stacks (a side pot holds of each
+    player at most what the smallest of them put in).
+
+    >>> check_hand(table="t01", books={1: 500, 2: 500}, start={1: 500, 2: 500}, end={1: 0, 2: 900}, in_play=1000)
+    Traceback (most recent call last):
+    ...
+    firmware_py.room.director.Refused: t01: 500 chips at the start, 900 at the end: the pots do not explain 400 chips
+    """
+    if set(start) != set(books) or set(end) != set(books):
+        raise Refused(f"{table}: the report has seats {sorted(set(start) | set(end))}, the director seats "
+                      f"{sorted(books)} there")
+    wrong = [f"seat {s}: {start[s]:,} (the director has {books[s]:,})" for s in sorted(books) if start[s] != books[s]]
+    if wrong:
+        raise Refused(f"{table}: starting stacks that are not the director's: {'; '.join(wrong)}")
+    over = [f"seat {s}: {c:,}" for s, c in sorted(end.items()) if c > in_play]
+    if over:
+        raise Refused(f"{table}: a stack above the {in_play:,} chips in play: {'; '.join(over)}")
+    before, after = sum(start.values()), sum(end.values())
+    if before != after:
+        raise Refused(f"{table}: {before:,} chips at the start, {after:,} at the end: the pots do not explain "
+                      f"{abs(before - after):,} chips")
+    for seat, chips in sorted(end.items()):
+        gain = chips - start[seat]
+        most = sum(min(start[seat], start[o]) for o in start if o != seat)
+        if gain > most:
+            raise Refused(f"{table}: seat {seat} won {gain:,} chips, more than its {start[seat]:,} could win from "
+                          f"the others ({most:,} at most)")
+
+
 class Director:
     def __init__(self, *, room: str, tournament: Tournament, structure: Structure, payouts: Sequence[int] = (),
-                 sim_clock: bool = False, on_change: Callable[[DirectorState], None] | None = None) -> None:
+                 sim_clock: bool = False, on_change: Callable[[DirectorState], None] | None = None,
+                 journal: Any = None, tournament_id: str = "", pool: int = 0,
+                 wall: Callable[[], float] = time.time) -> None:
         self.room, self.tournament, self.structure = room, tournament, structure
         self.payouts = list(payouts)
+        self.pool = pool
         self.lock = threading.RLock()
         self.seq = 0
         self.bubble = Bubble()
         self.sim_clock = sim_clock
         self.sim_t = 0.0
+        self.wall = wall
         self.elapsed_before = 0.0
-        self.started_at: float | None = None
+        self.started_at: float | None = None  # the wall time the clock last started (None: stopped)
         self.acked: dict[str, int] = {}
         self.sessions: dict[str, str] = {}
+        self.last_hand: dict[str, int] = {}  # the last hand taken from each table in its current draw (any session)
+        self.raced: dict[str, int] = {}  # the latest color-up each table has raced for
         self.draws: dict[str, int] = dict.fromkeys(tournament.tables, 1)
         self.moved: set[str] = set()
         self.decisions: list[DecisionJson] = []
+        self.refused: list[RefusedJson] = []
+        self.refused_total = 0
+        self.refused_by_table: dict[str, int] = {}
         self.rejected = 0
         self.on_change = on_change
         self.counted = 0
         self.version = 0  # counts changes (the page's stream sends the state when it moves)
         self.session = f"d{time.time_ns():x}"  # this run of the director (its states' seq counts within it)
+        self.tournament_id = tournament_id or self.session
+        self.journal = journal
+        self.replaying = False
+        self.replayed = 0  # events replayed from the journal on resume
+        self.mismatches = 0  # journaled decisions a replay did not make again (other code)
+        self.failed = ""  # the journal could not be written: the director stops
+        self._at: float | None = None  # the clock's elapsed time, while an event is replayed
         self._clock_seen = structure.at(0.0)
         self.color_up = ""
         self.race: tuple[int, int, int] | None = None  # (n, chip, to) of the latest color-up
         self._describe(tournament.log)
 
+    # -- the journal -------------------------------------------------------------------------------
+
+    def _record(self, event: dict[str, Any]) -> None:
+        """One event, durable before the room hears of what it did (a failed write stops the director: what it
+        has decided and not written would be lost on a restart)."""
+        if self.journal is None or self.replaying:
+            return
+        try:
+            self.journal.append_lines([_line(event)])
+        except Exception as exc:
+            self.failed = f"the journal {getattr(self.journal, 'path', '')} cannot be written: {exc}"
+            logger.critical("tournament: %s", self.failed)
+            raise
+
+    def replay(self, events: Iterator[dict[str, Any]]) -> None:
+        """The journal's events after `begin`, applied again in order (Director.resume)."""
+        with self.lock:
+            self.replaying = True
+            try:
+                for event in events:
+                    self._at = float(event.get("elapsed", 0.0))
+                    handler = getattr(self, f"_on_{event.get('kind')}", None)
+                    if handler is None:
+                        raise ValueError(f"the journal has an event this director does not know: {event.get('kind')!r}")
+                    handler(event)
+                    self.replayed += 1
+            finally:
+                self.replaying = False
+                self._at = None
+        self._changed()
+
     # -- the clock ---------------------------------------------------------------------------------
 
     def elapsed(self) -> float:
+        if self._at is not None:
+            return self._at
         if self.sim_clock:
             return self.sim_t
-        running = time.monotonic() - self.started_at if self.started_at is not None else 0.0
+        running = max(0.0, self.wall() - self.started_at) if self.started_at is not None else 0.0
         return self.elapsed_before + running
 
+    @property
+    def over(self) -> bool:
+        return self.tournament.finished
+
     def start_clock(self) -> None:
-        with self.lock:
-            if self.started_at is None:
-                self.started_at = time.monotonic()
-        self._changed()
+        self._clock(True)
 
     def pause_clock(self) -> None:
+        self._clock(False)
+
+    def _clock(self, run: bool) -> None:
         with self.lock:
-            if self.started_at is not None:
-                self.elapsed_before += time.monotonic() - self.started_at
-                self.started_at = None
+            if self.over or (self.started_at is not None) == run:
+                return
+            event = {"kind": "clock", "run": run, "at": self.wall(), "elapsed": self.elapsed()}
+            self._on_clock(event)
+            self._record(event)
         self._changed()
 
+    def _on_clock(self, event: Mapping[str, Any]) -> None:
+        self.elapsed_before = float(event["elapsed"])
+        self.started_at = float(event["at"]) if event["run"] else None
+
     def tick(self) -> None:
-        """Each second on the wall clock: a level change or color-up the clock reached is noted, and the room
-        gets the state again (its remaining time)."""
+        """Each second on the wall clock: a level change or color-up the clock reached is noted (and journaled),
+        and the room gets the state again (its remaining time)."""
         with self.lock:
-            self._tick_clock()
+            if not self.over and self.structure.at(self.elapsed()).step != self._clock_seen.step:
+                event = {"kind": "tick", "elapsed": self.elapsed()}
+                self._on_tick(event)
+                self._record(event)
         self._changed()
+
+    def _on_tick(self, _event: Mapping[str, Any]) -> None:
+        self._tick_clock()
 
     def hand_for_hand(self, on: bool) -> None:
         with self.lock:
-            if on:
-                self.bubble.start()
-            else:
-                self.bubble.stop()
-            self._note("bubble", "Hand-for-hand " + ("started: each table plays one hand, then waits for the others"
-                                                     if on else "ended"), [], [])
+            if self.over:
+                return
+            event = {"kind": "bubble", "on": on, "elapsed": self.elapsed()}
+            self._on_bubble(event)
+            self._record(event)
         self._changed()
+
+    def _on_bubble(self, event: Mapping[str, Any]) -> None:
+        on = bool(event["on"])
+        if on:
+            self.bubble.start()
+        else:
+            self.bubble.stop()
+        self._note("bubble", "Hand-for-hand " + ("started: each table plays one hand, then waits for the others"
+                                                 if on else "ended"), [], [])
 
     # -- the tables' reports -------------------------------------------------------------------------
 
@@ -136,59 +272,157 @@ class Director:
         except BadMessage as exc:
             self.rejected += 1
             logger.warning("tournament: refused a message on %s: %s", topic[:200], exc)
+            parts = topic.split("/")
+            self._refuse({"table": parts[2] if len(parts) == 4 else topic[:64], "kind": "message"},
+                         f"not a report the schema takes: {exc}")
             return
         try:
             self.apply(report)
-        except ValueError as exc:
+        except Refused:
             self.rejected += 1
-            logger.warning("tournament: %s's report %d does not fit the room: %s", report.table, report.seq, exc)
         except Exception:  # any other report the director cannot apply must not stop the broker's thread
             self.rejected += 1
             logger.exception("tournament: %s's report %d could not be applied", report.table, report.seq)
 
     def apply(self, report: TableReport) -> list[Decision]:
+        """Take a report in (the decisions it leads to), or refuse it (Refused, shown and journaled)."""
         with self.lock:
-            t = self.tournament
-            if report.table not in t.tables:
-                return []
-            if self.sessions.get(report.table) != report.session:  # the table started again: its count too
-                self.sessions[report.table] = report.session
-                self.acked[report.table] = 0
-            if report.seq <= self.acked.get(report.table, 0):
-                return []
-            if report.draw != self.draws.get(report.table):
-                self.acked[report.table] = report.seq  # a hand of a seating that is no more: nothing to take in
-                return []
-            self.acked[report.table] = report.seq
-            self.sim_t = max(self.sim_t, report.t)
-            decisions: list[Decision] = []
-            if report.kind == "race":
-                if self.race is None or report.race != self.race[0]:
-                    raise ValueError(f"a race report for color-up {report.race}; the latest is "
-                                     f"{self.race[0] if self.race else 'none'}")
-                decisions = t.race_done(report.table, chip=self.race[1], to=self.race[2],
-                                        start={s.seat: s.chips for s in report.start},
-                                        end={s.seat: s.chips for s in report.end})
-                self._describe(decisions)
-            elif report.kind == "all_in":
-                self.bubble.all_in_called(report.table, report.hand)
-                if self.bubble.hand_for_hand:
-                    self._note("all_in", f"All in called at {report.table}: the other tables hold their next deal",
-                               [report.table], [])
-            else:
-                if report.button is None:
-                    raise ValueError("a hand's report without its button")
-                decisions = t.hand_done(report.table, hand=report.hand, start={s.seat: s.chips for s in report.start},
-                                        end={s.seat: s.chips for s in report.end}, button=report.button,
-                                        big_blind=report.big_blind)
-                self.bubble.hand_over(report.table, t.tables)
-                dealt = {t.players[pid].id for s, pid in t.tables[report.table].seats.items()
-                         if s in {x.seat for x in report.start}} if report.table in t.tables else set()
-                self.moved -= dealt - {d.player for d in decisions if isinstance(d, Moved | Seated)}
-                self._describe(decisions)
-            self._tick_clock()
+            try:
+                decisions = self._take(report)
+            except Refused as exc:
+                self._refuse(msgspec.to_builtins(report), str(exc))
+                raise
+            if decisions is None:
+                return []  # a copy of a report taken in already
+            self._record({"kind": "report", "elapsed": self._elapsed_taken, "report": msgspec.to_builtins(report),
+                          "decided": [d.n for d in self.decisions if d.n > self._counted_before]})
         self._changed()
         return decisions
+
+    def _on_report(self, event: Mapping[str, Any]) -> None:
+        report = msgspec.convert(event["report"], TableReport)
+        try:
+            self._take(report)
+        except Refused as exc:  # the journal took it in: other code would now decide otherwise
+            self.mismatches += 1
+            logger.warning("tournament: the journal's report %s/%d is refused on replay: %s", report.table,
+                           report.seq, exc)
+            return
+        made = [d.n for d in self.decisions if d.n > self._counted_before]
+        if made != list(event.get("decided", made)):
+            self.mismatches += 1
+            logger.warning("tournament: replaying %s's report %d made decisions %s, the journal says %s",
+                           report.table, report.seq, made, event.get("decided"))
+
+    def _refuse(self, report: Mapping[str, Any], reason: str) -> None:
+        with self.lock:
+            table = str(report.get("table", ""))[:64]
+            event = {"kind": "refused", "elapsed": self.elapsed(), "table": table,
+                     "report_kind": str(report.get("kind", "")), "hand": report.get("hand", 0),
+                     "seq": report.get("seq", 0), "session": str(report.get("session", ""))[:64],
+                     "reason": reason[:1000]}
+            logger.warning("tournament: refused %s's report %s (hand %s): %s", table, event["seq"], event["hand"],
+                           reason)
+            self._on_refused(event)
+            if self.refused_by_table.get(table, 0) <= JOURNAL_REFUSED:
+                self._record(event)
+        self._changed()
+
+    def _on_refused(self, event: Mapping[str, Any]) -> None:
+        self.refused_total += 1
+        table = str(event["table"])
+        self.refused_by_table[table] = self.refused_by_table.get(table, 0) + 1
+        hand, seq = event.get("hand", 0), event.get("seq", 0)
+        self.refused.append(RefusedJson(
+            n=self.refused_total, table=table[:64], kind=str(event.get("report_kind", ""))[:64],
+            hand=hand if isinstance(hand, int) and 0 <= hand <= 10**9 else 0,
+            seq=seq if isinstance(seq, int) and 0 <= seq < 2**53 else 0, session=str(event.get("session", ""))[:64],
+            reason=str(event["reason"])[:1000]))
+        del self.refused[:-KEEP_REFUSED]
+
+    def _take(self, report: TableReport) -> list[Decision] | None:
+        """The report checked against the books and applied; None for a copy (taken in before); Refused."""
+        t = self.tournament
+        self._counted_before = self.counted
+        self._elapsed_taken = self.elapsed()
+        if self.over:
+            raise Refused(f"{report.table}: the tournament is over (every table stops dealing)")
+        if report.table not in t.tables:
+            raise Refused(f"{report.table} is not a table in play (broken, or not one of this tournament's)")
+        known = self.sessions.get(report.table)
+        if known == report.session and report.seq <= self.acked.get(report.table, 0):
+            return None
+        if report.draw != self.draws.get(report.table):
+            if known not in (None, report.session):
+                raise Refused(f"{report.table}: a report of draw {report.draw} under a new session; the table's "
+                              f"draw is {self.draws.get(report.table)}")
+            self._ack(report)  # a hand of a seating that is no more: nothing to take in
+            return []
+        last = self.last_hand.get(report.table, 0)
+        table = t.tables[report.table]
+        books = {seat: t.players[pid].chips for seat, pid in table.seats.items()}
+        start = {s.seat: s.chips for s in report.start}
+        end = {s.seat: s.chips for s in report.end}
+        decisions: list[Decision] = []
+        if report.kind == "race":
+            decisions = self._race(report, books, start, end)
+        elif report.kind == "all_in":
+            if report.hand <= last:
+                raise Refused(f"{report.table}: an all in called in hand {report.hand}, which the table reported "
+                              f"over (its last hand taken in is {last})")
+            self._ack(report)
+            self.bubble.all_in_called(report.table, report.hand)
+            if self.bubble.hand_for_hand and len(t.tables) > 1:
+                self._note("all_in", f"All in called at {report.table}: the other tables hold their next deal",
+                           [report.table], [])
+        else:
+            if report.button is None:
+                raise Refused(f"{report.table}: a hand's report without its button")
+            if report.hand <= last:
+                raise Refused(f"{report.table}: hand {report.hand} again: the director took in hand {last} from this "
+                              f"table already (session {report.session}: a report replayed?)")
+            check_hand(table=report.table, books=books, start=start, end=end, in_play=t.total_chips())
+            self._ack(report)
+            self.last_hand[report.table] = report.hand
+            self.sim_t = max(self.sim_t, report.t)
+            decisions = t.hand_done(report.table, hand=report.hand, start=start, end=end, button=report.button,
+                                    big_blind=report.big_blind)
+            self.bubble.hand_over(report.table, t.tables)
+            dealt = {t.players[pid].id for s, pid in t.tables[report.table].seats.items()
+                     if s in start} if report.table in t.tables else set()
+            self.moved -= dealt - {d.player for d in decisions if isinstance(d, Moved | Seated)}
+            self._describe(decisions)
+        self._tick_clock()
+        return decisions
+
+    def _race(self, report: TableReport, books: Mapping[int, int], start: Mapping[int, int],
+              end: Mapping[int, int]) -> list[Decision]:
+        if self.race is None or report.race != self.race[0]:
+            raise Refused(f"{report.table}: a race report for color-up {report.race}; the latest is "
+                          f"{self.race[0] if self.race else 'none'}")
+        if self.raced.get(report.table, 0) >= report.race:
+            raise Refused(f"{report.table}: color-up {report.race} was raced for here already")
+        _n, chip, to = self.race
+        if set(start) != set(books) or set(end) != set(books) or any(start[s] != books[s] for s in books):
+            raise Refused(f"{report.table}: a race from stacks {dict(sorted(start.items()))}, the director has "
+                          f"{dict(sorted(books.items()))}")
+        # A race takes a player's odd chips (worth less than one new chip) and gives at most one new chip, its
+        # rounding at most one more: no stack moves by more than that, none is left without a chip (WFP 6).
+        wrong = [s for s in sorted(end) if not -to <= end[s] - start[s] <= 2 * to or end[s] <= 0]
+        if wrong:
+            raise Refused(f"{report.table}: the race moved seat {wrong[0]} by {end[wrong[0]] - start[wrong[0]]:+,} "
+                          f"chips to {end[wrong[0]]:,}; a race takes odd chips worth less than one {to:,} chip and "
+                          "gives one chip, and leaves everyone a chip")
+        self._ack(report)
+        self.raced[report.table] = report.race
+        self.sim_t = max(self.sim_t, report.t)
+        decisions = self.tournament.race_done(report.table, chip=chip, to=to, start=start, end=end)
+        self._describe(decisions)
+        return decisions
+
+    def _ack(self, report: TableReport) -> None:
+        self.sessions[report.table] = report.session
+        self.acked[report.table] = report.seq
 
     def _tick_clock(self) -> None:
         clock = self.structure.at(self.elapsed())
@@ -258,9 +492,20 @@ class Director:
                                     f"{moved_chips:+,} chips in play", [d.table], [d.cite])
             elif isinstance(d, Finished):
                 self._note("finished", f"{self._name(d.winner)} wins the tournament", [], [d.cite], d.winner)
+                self._end()
         for table in redrawn:
             self.draws[table] = self.draws.get(table, 0) + 1
             self.acked[table] = self.acked.get(table, 0)
+            self.last_hand.pop(table, None)  # a redrawn table starts again (a simulated one counts hands from 1)
+
+    def _end(self) -> None:
+        """The winner: the clock stops where it is, hand-for-hand ends, and every table stops dealing."""
+        self.elapsed_before = self.elapsed()
+        self.started_at = None
+        was = self.bubble.hand_for_hand
+        self.bubble.stop()
+        self._note("over", "The tournament is over: the clock is stopped, " + ("hand-for-hand ended, " if was else "")
+                   + "every table stops dealing", list(self.tournament.tables), [])
 
     # -- the state the room reads --------------------------------------------------------------------
 
@@ -272,31 +517,37 @@ class Director:
             for table in t.tables.values():
                 seats = [SeatJson(seat=s, player=pid, name=t.players[pid].name[:200], chips=t.players[pid].chips,
                                   moved=pid in self.moved) for s, pid in sorted(table.seats.items())]
-                hold = self.bubble.may_deal(table.id)[1]
+                hold = "" if self.over else self.bubble.may_deal(table.id)[1]
                 tables.append(TableJson(table=table.id, draw=self.draws.get(table.id, 1), button=table.button,
                                         seats=seats, acked=self.acked.get(table.id, 0), hold=hold,
                                         session=self.sessions.get(table.id, "")))
+            rules = {d.player: d.cite for d in t.log if isinstance(d, Eliminated)}
+            rules.update({d.winner: d.cite for d in t.log if isinstance(d, Finished)})
             places = []
             for p in t.places():
                 assert p.place is not None
                 first, last = p.shared if p.shared else (p.place, p.place)
                 prize = shared_prizes(self.payouts, first, last)[0] if self.payouts and first <= len(
                     self.payouts) else 0
+                cite = rules.get(p.id)
+                rule = f"{cite}" + (f" ({cite.note})" if cite is not None and cite.note else "") if cite else ""
                 places.append(PlaceJson(place=p.place, player=p.id, name=p.name[:200],
-                                        shared=list(p.shared) if p.shared else None, prize=prize))
+                                        shared=list(p.shared) if p.shared else None, prize=prize, rule=rule[:4000]))
             winner = next((t.players[d.winner].name for d in t.log if isinstance(d, Finished)), "")
             self.seq += 1
             return DirectorState(
                 v=1, room=self.room, seq=self.seq, profile=t.book.profile, title=t.book.title,
                 structure=self.structure.name, level=_level(clock.level) or LevelJson(number=0, small=0, big=0),
                 next_level=_level(clock.next_level), on_break=clock.on_break is not None,
-                remaining_s=clock.remaining_s, running=self.sim_clock or self.started_at is not None,
+                remaining_s=clock.remaining_s,
+                running=not self.over and (self.sim_clock or self.started_at is not None),
                 entrants=t.entrants, remaining=len(t.in_play()), chips_in_play=t.total_chips(), tables=tables,
                 decisions=list(self.decisions[-60:]), places=places, payouts=self.payouts,
                 hand_for_hand=self.bubble.hand_for_hand, all_in=sorted(self.bubble.all_in), winner=winner,
                 color_up=self.color_up,
                 race=RaceJson(n=self.race[0], chip=self.race[1], to=self.race[2]) if self.race else None,
-                session=self.session)
+                session=self.session, tournament=self.tournament_id, over=self.over, pool=self.pool,
+                refused=list(self.refused), refused_total=self.refused_total)
 
     def _changed(self) -> None:
         self.version += 1
@@ -305,3 +556,58 @@ class Director:
                 self.on_change(self.state())
             except Exception:  # a listener's bug must not stop the director
                 logger.exception("tournament: publishing the state failed")
+
+
+# -- making a director: from the options (a new journal) or from its journal ----------------------------------
+
+def begin_event(*, room: str, profile: str, structure_text: str, structure_source: str, tables: Sequence[str],
+                seats: int, entrants: Sequence[tuple[str, str]], seed: int, percents: Sequence[float],
+                buy_in: int, sim_clock: bool = False) -> dict[str, Any]:
+    """The journal's first event: everything the tournament is made from (its field, structure, seed, payouts)."""
+    return {"kind": "begin", "v": 1, "room": room, "profile": profile, "structure": structure_text,
+            "structure_source": structure_source, "tables": list(tables), "seats": seats,
+            "entrants": [list(e) for e in entrants], "seed": seed, "percents": list(percents), "buy_in": buy_in,
+            "sim_clock": sim_clock, "tournament": f"t{time.time_ns():x}", "at": time.time()}
+
+
+def director_from(begin: Mapping[str, Any], *, journal: Any = None,
+                  wall: Callable[[], float] = time.time) -> Director:
+    """The director a `begin` event describes (ValueError naming what is wrong)."""
+    structure = parse_structure(str(begin["structure"]), str(begin.get("structure_source", "the journal")))
+    entrants = [(str(pid), str(name)) for pid, name in begin["entrants"]]
+    tournament = Tournament(book=book_for(str(begin["profile"])), tables=list(begin["tables"]),
+                            capacity=int(begin["seats"]), entrants=entrants, stack=structure.starting_stack,
+                            seed=int(begin["seed"]))
+    buy_in = int(begin.get("buy_in", 0))
+    pool = buy_in * len(entrants)
+    payouts = prizes(pool, [float(p) for p in begin.get("percents", [])]) if pool else []
+    return Director(room=str(begin["room"]), tournament=tournament, structure=structure, payouts=payouts,
+                    sim_clock=bool(begin.get("sim_clock", False)), journal=journal,
+                    tournament_id=str(begin.get("tournament", "")), pool=pool, wall=wall)
+
+
+def start(begin: dict[str, Any], journal: Any) -> Director:
+    """A new tournament in an empty journal: its `begin` event first."""
+    journal.set_meta("journal", JOURNAL_KIND)
+    director = director_from(begin, journal=journal)
+    journal.append_lines([_line(begin)])
+    return director
+
+
+def journal_events(journal: Any) -> Iterator[dict[str, Any]]:
+    for row in journal.rows():
+        event = json.loads(row.line)
+        if not isinstance(event, dict):
+            raise ValueError(f"{journal.path}: event #{row.seq} is not a director's event")
+        yield event
+
+
+def resume(journal: Any) -> Director:
+    """The director as its journal left it: `begin`, then every event replayed."""
+    events = journal_events(journal)
+    begin = next(events, None)
+    if begin is None or begin.get("kind") != "begin":
+        raise ValueError(f"{journal.path}: not a director's journal (its first event is not a tournament's begin)")
+    director = director_from(begin, journal=journal)
+    director.replay(events)
+    return director

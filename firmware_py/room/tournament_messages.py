@@ -120,6 +120,19 @@ class PlaceJson(_Struct):
     name: Name
     shared: Annotated[list[Count], msgspec.Meta(max_length=2)] | None = None
     prize: Chips = 0
+    rule: Text = ""  # the rule that decided the place ("wfp Section 2 WFP Tournament Rules 28"), with its note
+
+
+class RefusedJson(_Struct):
+    """A table's report the director refused: never applied, shown with the reason."""
+
+    n: Count  # counts the refused reports of this tournament
+    table: Name
+    kind: Name  # the report's kind, or "message" for one that did not pass the schema
+    reason: Text
+    hand: Count = 0
+    seq: Seq = 0
+    session: Name = ""
 
 
 class DirectorState(_Struct):
@@ -147,6 +160,11 @@ class DirectorState(_Struct):
     color_up: Text = ""  # the color-up the tables are to race for now, if any
     race: RaceJson | None = None
     session: Name = ""  # the director's run: a reader takes a new run's state whatever its seq
+    tournament: Name = ""  # the tournament (its journal): the same across the director's runs, decisions count on
+    over: bool = False  # won: the clock is stopped, hand-for-hand is off, every table stops dealing
+    pool: Chips = 0  # the prize pool (0: none configured, `--buy-in`; the places have no prizes)
+    refused: Annotated[list[RefusedJson], msgspec.Meta(max_length=64)] = []  # the latest refused reports, newest last
+    refused_total: Count = 0
 
 
 def newer(state: DirectorState, than: DirectorState | None) -> bool:

@@ -14,6 +14,7 @@ director's decisions always find every table between hands). Total chips are che
 from __future__ import annotations
 
 import contextlib
+import logging
 import random
 import socket
 import threading
@@ -46,6 +47,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # protect their stacks, and a 45-player field lasts a few hundred hands rather than a hundred.
 ALLIN_RATE = 0.003
 FOLD_RATE = 0.7
+SLOW_SAMPLE = 30  # hands after which the director's answer time is looked at
+SLOW_ANSWER_S = 0.03  # a median answer this slow: the broker's Nagle delay (~40 ms), not the director
+logger = logging.getLogger(__name__)
 
 
 class ChipsNotConserved(AssertionError):
@@ -168,6 +172,7 @@ class SimResult:
     sim_minutes: float = 0.0
     races: int = 0  # chip races run at color-ups
     sessions: list[list[Any]] = field(default_factory=list)  # each simulated table's events, one list a setup
+    slow_broker: str = ""  # why the director's answers were slow, when they were
 
 
 class _Inbox:
@@ -211,8 +216,13 @@ def no_delay(client: Any) -> None:
 
 def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tuple[Any, Any], tables: Sequence[str],
                seed: int, entrants: int, max_hands: int = 100_000, timeout: float = 30.0,
-               client_id: str = "tables.sim", log: Any = None, director_session: str | None = None) -> SimResult:
-    """Deal the tables until the director names a winner (the director runs elsewhere, on the same broker)."""
+               client_id: str = "tables.sim", log: Any = None, director_session: str | None = None,
+               speed: float = 0.0) -> SimResult:
+    """Deal the tables until the director names a winner (the director runs elsewhere, on the same broker).
+
+    `speed` paces the tables: X times real time (a hand that takes 90 s at a table takes 90/X s here; 0: as fast
+    as they can). After the first hands the director's answer time is looked at: a broker that leaves Nagle's
+    algorithm on (no `set_tcp_nodelay`) makes each answer wait ~40 ms, and the log says so."""
     from firmware_py.room.mqtt import connect_first, connect_properties, make_client  # noqa: PLC0415
 
     inbox = _Inbox()
@@ -234,6 +244,7 @@ def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tupl
     sims = {t: SimTable(id=t, room=room, profile=profile, decks=decks, rng=random.Random(rng.random()),
                         session=session) for t in tables}
     result = SimResult()
+    answers: list[float] = []
     started = time.monotonic()
     try:
         # the director's own state, not one a former run left retained on the broker
@@ -259,12 +270,28 @@ def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tupl
                 sim.sync(table, state)
             if sim.stacks() != {s.seat: s.chips for s in table.seats}:
                 raise ChipsNotConserved(f"{sim.id}: the table's stacks {sim.stacks()} are not the director's")
+            began, sim_began = time.monotonic(), sim.t
             report = sim.play()
             client.publish(report_topic(room, sim.id), encode(report, TableReport), qos=1)
             result.hands += 1
+            sent = time.monotonic()
             state = inbox.wait(lambda s, r=report: any(t.table == r.table and t.session == r.session
                                                                 and t.acked >= r.seq for t in s.tables)
                                or r.table not in {t.table for t in s.tables} or bool(s.winner), timeout)
+            answers.append(time.monotonic() - sent)
+            if len(answers) == SLOW_SAMPLE:
+                slow = sorted(answers)[SLOW_SAMPLE // 2]
+                if slow >= SLOW_ANSWER_S:
+                    say = (f"the director's answers through the broker take {slow * 1000:.0f} ms (median of "
+                           f"{SLOW_SAMPLE}): the broker leaves Nagle's algorithm on (mosquitto.conf `set_tcp_nodelay "
+                           "true`, as config/room/mosquitto.conf ships it, is missing or unknown to it); the "
+                           "simulation runs several times slower")
+                    (log or logger.warning)(say)
+                    result.slow_broker = say
+            if speed > 0:
+                rest = (sim.t - sim_began) / speed - (time.monotonic() - began)
+                if rest > 0:
+                    time.sleep(rest)
             room_chips = sum(s.chips for t in state.tables for s in t.seats)
             result.chip_checks += 1
             if room_chips != total or state.chips_in_play != total:
@@ -288,7 +315,8 @@ def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tupl
 
 def simulate_room(director: Any, broker: BrokerConfig, *, room: str, profile: Profile, decks: tuple[Any, Any],
                   seed: int, max_hands: int = 100_000, timeout: float = 30.0, log: Any = None,
-                  director_client_id: str = "director.sim", tables_client_id: str = "tables.sim") -> SimResult:
+                  director_client_id: str = "director.sim", tables_client_id: str = "tables.sim",
+                  speed: float = 0.0) -> SimResult:
     """The director (a firmware_py.room.director.Director, on its own broker connection, as the `tournament`
     command runs it) and the simulated tables, through `broker`, to one winner."""
     from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
@@ -307,7 +335,7 @@ def simulate_room(director: Any, broker: BrokerConfig, *, room: str, profile: Pr
         publish(director.state())
         return run_tables(broker, room=room, profile=profile, decks=decks, tables=list(director.tournament.tables),
                           seed=seed, entrants=director.tournament.entrants, max_hands=max_hands, timeout=timeout,
-                          client_id=tables_client_id, log=log, director_session=director.session)
+                          client_id=tables_client_id, log=log, director_session=director.session, speed=speed)
     finally:
         director.on_change = None
         subscriber.stop()

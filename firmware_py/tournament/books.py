@@ -88,6 +88,8 @@ class Book:
     redraw_three_optional_up_to: int  # redrawing at three tables is not mandatory with this many starting tables
     places_rule: Cite
     equal_stacks_rule: Cite
+    out_rule: Cite  # a player eliminated alone on a hand: the place below those still in (the books are silent)
+    winner_rule: Cite  # the last player with chips wins (the books take it as given)
     short_stack_rule: Cite
     bubble_rule: Cite
     race_rule: Cite  # the color-up's chip race (run by each table's core, core/race.py)
@@ -95,6 +97,11 @@ class Book:
     def spread(self, tables: int) -> int:
         """How many players the largest table may have more than the smallest."""
         return self.spread_many_tables if tables > 6 else self.spread_few_tables
+
+
+OUT_ALONE = ("the book is silent on the place of a player out alone: the house reading is the order of elimination, "
+             "the highest place not yet taken")
+WINNER = "the book takes it as given: the last player with chips wins the tournament"
 
 
 def _wfp(profile: str, title: str) -> Book:
@@ -130,6 +137,9 @@ def _wfp(profile: str, title: str) -> Book:
                             "larger chip stack finishes in the higher ranking position."),
         equal_stacks_rule=c("28", "(silent on equal stacks)", "equal starting stacks share the places and their "
                                   "prize money, as UPT Tournaments 35 rules"),
+        out_rule=c("16", "All players must leave their seat immediately after being eliminated from an event.",
+                   OUT_ALONE),
+        winner_rule=c("28", "(silent)", WINNER),
         short_stack_rule=c("15", "If a player lacks sufficient chips for a blind or a forced bet, the player is "
                                  "entitled to get action on whatever amount of money is left in his stack."),
         race_rule=c("6", "The method for removal of odd chips is to deal one card to a player for each odd chip "
@@ -181,6 +191,9 @@ def _upt() -> Book:
         equal_stacks_rule=c("35", "Players eliminated on the same deal who start their final hand with an equal "
                                   "amount of chips receive equal prize money, with the best hand on that deal "
                                   "receiving any non-divisible award."),
+        out_rule=c("21", "All players must leave their seat immediately after being eliminated from an event.",
+                   OUT_ALONE),
+        winner_rule=c("35", "(silent)", WINNER),
         short_stack_rule=c("19", "If a player lacks sufficient chips for a blind or a forced bet, the player is "
                                  "entitled to get action on whatever amount of money is left in his stack."),
         race_rule=c("11", "The method for removal of odd chips is to deal one card to a player for each odd chip "
@@ -229,6 +242,9 @@ def _rpl() -> Book:
                             "award."),
         equal_stacks_rule=c("31", "(silent on equal stacks)", "equal starting stacks share the places and their "
                                   "prize money, as UPT Tournaments 35 rules"),
+        out_rule=c("20", "All players must leave their seat immediately after being eliminated from an event.",
+                   OUT_ALONE),
+        winner_rule=c("31", "(silent)", WINNER),
         short_stack_rule=c("19", "You must have at least 1 chip after posting ante's to be considered a live person "
                                  "in tournament."),
         race_rule=c("10", "Any odd amount chips will be chipped up to the next amount."),

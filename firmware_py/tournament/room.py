@@ -333,7 +333,8 @@ class Tournament:
                 out.append(Eliminated(player=pid, table=table.id, seat=seat, hand=hand, place=first,
                                       shared=player.shared, start_stack=start.get(seat, 0), others=others,
                                       position=positions[seat], before=view,
-                                      cite=book.equal_stacks_rule if len(group) > 1 else book.places_rule))
+                                      cite=book.equal_stacks_rule if len(group) > 1
+                                      else book.places_rule if len(busted) > 1 else book.out_rule))
             place += len(group)
             i += len(group)
         for seat in busted:
@@ -345,7 +346,7 @@ class Tournament:
             winner = left[0]
             winner.place = 1
             self.finished = True
-            out.append(Finished(winner=winner.id, cite=book.places_rule))
+            out.append(Finished(winner=winner.id, cite=book.winner_rule))
         return out
 
     # -- balancing, breaking, redraws ------------------------------------------------------------
