@@ -114,6 +114,17 @@ def _tournament_side(surface: pygame.Surface, rect: pygame.Rect, state: dict[str
         theme.draw_text(surface, f"{state['winner']} wins", body, theme.ACCENT,
                         (x, y), max_width=width)
         y += body + s.px(4)
+    if state.get("over"):
+        theme.draw_text(surface, "OVER: clock stopped, tables stop", body, theme.ACCENT, (x, y), max_width=width)
+        y += body + s.px(4)
+    for refused in list(reversed(state.get("refused", [])))[:2]:  # a report the director did not apply, and why
+        hand = f" hand {refused['hand']}" if refused.get("hand") else ""
+        theme.draw_text(surface, f"REFUSED {refused['table']}{hand}", body, theme.ALARM, (x, y), max_width=width)
+        y += body + s.px(2)
+        for line in theme.wrap(refused["reason"], round(body * 0.9), width - s.px(8), 2):
+            theme.draw_text(surface, line, round(body * 0.9), theme.ALARM, (x + s.px(8), y), max_width=width - s.px(8))
+            y += round(body * 0.9) + s.px(2)
+        y += s.px(2)
     if state.get("all_in"):
         theme.draw_text(surface, f"ALL IN CALLED at {', '.join(state['all_in'])}: others hold", body, theme.ALARM,
                         (x, y), max_width=width)

@@ -3,7 +3,8 @@ tracker's page), with the clock's start and pause and hand-for-hand on the direc
 
     GET  /         the page
     GET  /state    the state as JSON (the DirectorState the room reads)
-    GET  /events   the same, pushed on every change (server-sent events)
+    GET  /events   the same, pushed on every change (server-sent events), and a `ping` every KEEPALIVE_S:
+                   a page that hears nothing for STALE_S says it has lost the director and stops its clock
     POST /clock    {"run": true|false}: start or pause the clock
     POST /bubble   {"hand_for_hand": true|false}
 
@@ -28,7 +29,7 @@ from starlette.routing import Route
 from firmware_py.web.guard import Bounded, Contained, OriginGuard
 
 logger = logging.getLogger(__name__)
-KEEPALIVE_S = 15.0
+KEEPALIVE_S = 2.0  # the page's stale indicator comes on after STALE_S without a word (see PAGE)
 POLL_S = 0.25
 HEADERS = {
     "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
@@ -78,7 +79,7 @@ class DirectorPage:
                 quiet += POLL_S
                 if quiet >= KEEPALIVE_S:
                     quiet = 0.0
-                    yield ": still here\n\n"
+                    yield "event: ping\ndata: {}\n\n"
                 if await request.is_disconnected():
                     return
 
@@ -103,6 +104,9 @@ class DirectorPage:
         except ValueError as exc:
             return JSONResponse({"ok": False, "error": str(exc)}, status_code=400, headers=HEADERS)
         run = body.get("run")
+        if self.director.over:
+            return JSONResponse({"ok": False, "error": "the tournament is over: its clock is stopped"},
+                                status_code=409, headers=HEADERS)
         if not isinstance(run, bool):
             return JSONResponse({"ok": False, "error": "say {\"run\": true} or {\"run\": false}"}, status_code=400,
                                 headers=HEADERS)
@@ -115,6 +119,9 @@ class DirectorPage:
         except ValueError as exc:
             return JSONResponse({"ok": False, "error": str(exc)}, status_code=400, headers=HEADERS)
         on = body.get("hand_for_hand")
+        if self.director.over:
+            return JSONResponse({"ok": False, "error": "the tournament is over: no hand-for-hand"},
+                                status_code=409, headers=HEADERS)
         if not isinstance(on, bool):
             return JSONResponse({"ok": False, "error": "say {\"hand_for_hand\": true} or false"}, status_code=400,
                                 headers=HEADERS)
@@ -159,7 +166,15 @@ main { display:grid; grid-template-columns: 1fr 380px; gap:14px; padding:14px 18
 .decision:first-of-type { border-top:none; }
 .decision .cite { color:var(--dim); font-size:12px; }
 .k-moved { color:var(--blue); } .k-eliminated { color:var(--red); } .k-broken, .k-redrawn { color:var(--gold); }
-.k-finished { color:var(--green); font-weight:700; }
+.k-finished, .k-over { color:var(--green); font-weight:700; }
+.refused { border-color:var(--red); } .refused h2 { color:var(--red); }
+.refusal { border-top:1px solid var(--line); padding:6px 0; font-size:13px; }
+.refusal .why { color:var(--red); }
+.stale { display:none; background:#5a4a12; color:#ffe7a0; padding:8px 18px; font-weight:600; }
+body.is-stale main, body.is-stale header { opacity:.55; }
+.over { display:none; background:#1f5134; color:#dff7e6; padding:10px 18px; font-size:18px; font-weight:700; }
+button:disabled { opacity:.45; cursor:not-allowed; }
+.rule { color:var(--dim); font-size:11px; }
 #decisions { max-height:520px; overflow-y:auto; }
 .placesbox { max-height:190px; overflow-y:auto; }
 table.places { width:100%; border-collapse:collapse; font-size:13px; }
@@ -179,6 +194,8 @@ table.places td { padding:2px 4px; border-top:1px solid var(--line); }
     <button id="h4hbtn">Start hand-for-hand</button>
   </div>
 </header>
+<div class="stale" id="stale" role="alert"></div>
+<div class="over" id="over"></div>
 <div class="banner" id="banner"></div>
 <div class="winner" id="winner"></div>
 <main>
@@ -187,13 +204,15 @@ table.places td { padding:2px 4px; border-top:1px solid var(--line); }
     <div class="tables" id="tables"></div>
   </section>
   <aside>
+    <div class="panel refused" id="refusedbox" style="display:none"><h2>Refused reports (not applied)</h2><div id="refused"></div></div>
     <div class="panel"><h2>Places and payouts</h2><div class="placesbox"><table class="places" id="places"></table></div></div>
     <div class="panel"><h2>Decisions (newest first)</h2><div id="decisions"></div></div>
   </aside>
 </main>
 <script>
 "use strict";
-let state = null, shownAt = 0;
+let state = null, shownAt = 0, heardAt = Date.now(), stale = false;
+const STALE_S = 6;
 const $ = id => document.getElementById(id);
 const esc = s => String(s).replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;","\\"":"&quot;","'":"&#39;"}[c]));
 const n = x => Number(x).toLocaleString("en-US");
@@ -205,20 +224,32 @@ function label(l) {
   return t;
 }
 function cite(c) { return esc(c.profile + " " + c.section + (c.rule ? " " + c.rule : "")) + (c.note ? " <i>(" + esc(c.note) + ")</i>" : ""); }
+function hhmmss(t) { return new Date(t).toTimeString().slice(0, 8); }
+function setStale(on) {
+  stale = on;
+  document.body.classList.toggle("is-stale", on);
+  $("stale").style.display = on ? "block" : "none";
+  if (on) $("stale").textContent = "Lost the director: no word since " + hhmmss(heardAt) +
+    ". This page shows its last state; the clock is not counting down. It reconnects by itself.";
+  $("clockbtn").disabled = on || !!(state && state.over);
+  $("h4hbtn").disabled = on || !!(state && state.over);
+  if (state) $("clocklabel").textContent = on ? "Clock (director lost)" : (state.over ? "Final time" : (state.running ? "Time left" : "Clock paused"));
+}
 function tick() {
   if (!state) return;
-  let left = state.remaining_s - (state.running ? (Date.now() - shownAt) / 1000 : 0);
+  if (!stale && (Date.now() - heardAt) / 1000 > STALE_S) setStale(true);
+  let left = state.remaining_s - (state.running && !stale ? (Date.now() - shownAt) / 1000 : 0);
   left = Math.max(0, left);
   const m = Math.floor(left / 60), s = Math.floor(left % 60);
   $("clock").textContent = m + ":" + String(s).padStart(2, "0");
 }
 function render(s) {
-  state = s; shownAt = Date.now();
+  state = s; shownAt = Date.now(); heardAt = shownAt;
   $("title").textContent = s.title + " tournament (" + s.profile + ")";
   $("structure").textContent = "structure " + s.structure;
   $("levelno").textContent = s.level.number + (s.on_break ? " (break)" : "");
   $("blinds").textContent = s.on_break ? "Break" : label(s.level);
-  $("clocklabel").textContent = s.running ? "Time left" : "Clock paused";
+  $("clocklabel").textContent = s.over ? "Final time" : (s.running ? "Time left" : "Clock paused");
   $("next").textContent = label(s.next_level);
   $("clockbtn").textContent = s.running ? "Pause clock" : "Start clock";
   $("h4hbtn").textContent = s.hand_for_hand ? "End hand-for-hand" : "Start hand-for-hand";
@@ -230,6 +261,8 @@ function render(s) {
   const banner = s.all_in.length ? "All in called at " + s.all_in.join(", ") + ": the other tables hold their next deal (wfp-dealer, All In / Bubble)"
     : (s.hand_for_hand ? "Hand-for-hand: each table plays one hand and waits for the others" : "");
   $("banner").textContent = banner; $("banner").style.display = banner ? "block" : "none";
+  $("over").textContent = s.over ? "The tournament is over. The clock is stopped, hand-for-hand is off, every table stops dealing." : "";
+  $("over").style.display = s.over ? "block" : "none";
   $("winner").textContent = s.winner ? s.winner + " wins the tournament" : "";
   $("winner").style.display = s.winner ? "block" : "none";
   $("tables").innerHTML = s.tables.map(t => {
@@ -243,9 +276,16 @@ function render(s) {
   $("decisions").innerHTML = s.decisions.slice().reverse().map(d => "<div class='decision'><div class='k-" + esc(d.kind) + "'>" +
     esc(d.text) + "</div>" + (d.cites.length ? "<div class='cite'>" + d.cites.map(cite).join("; ") + "</div>" : "") + "</div>").join("");
   const places = s.places.slice(0, 30).map(p => "<tr><td>" + (p.shared ? p.shared[0] + "-" + p.shared[1] : p.place) +
-    "</td><td>" + esc(p.name) + "</td><td style='text-align:right'>" + (p.prize ? n(p.prize) : "") + "</td></tr>").join("");
+    "</td><td>" + esc(p.name) + (p.rule ? "<div class='rule'>" + esc(p.rule) + "</div>" : "") +
+    "</td><td style='text-align:right'>" + (s.payouts.length && p.prize ? n(p.prize) : "") + "</td></tr>").join("");
   const pays = s.payouts.map((v, i) => (i + 1) + ": " + n(v)).join(", ");
-  $("places").innerHTML = (pays ? "<tr><td colspan=3 class='dim'>Payouts " + esc(pays) + "</td></tr>" : "") + places;
+  $("places").innerHTML = (pays ? "<tr><td colspan=3 class='dim'>Prize pool " + n(s.pool) + ". Payouts " + esc(pays) + "</td></tr>"
+    : "<tr><td colspan=3 class='dim' id='nopool'>No prize pool configured (start with --buy-in): places only, no payouts</td></tr>") + places;
+  $("refusedbox").style.display = s.refused.length ? "block" : "none";
+  $("refused").innerHTML = (s.refused_total > s.refused.length ? "<div class='dim'>" + s.refused_total + " refused in all; the latest:</div>" : "") +
+    s.refused.slice().reverse().map(r => "<div class='refusal'><b>" + esc(r.table) + "</b> " + esc(r.kind) +
+    (r.hand ? " hand " + r.hand : "") + (r.seq ? " (report " + r.seq + ")" : "") + "<div class='why'>" + esc(r.reason) + "</div></div>").join("");
+  setStale(false);
   tick();
 }
 async function post(path, body) {
@@ -256,6 +296,8 @@ $("clockbtn").onclick = () => post("/clock", {run: !(state && state.running)});
 $("h4hbtn").onclick = () => post("/bubble", {hand_for_hand: !(state && state.hand_for_hand)});
 const events = new EventSource("/events");
 events.addEventListener("state", e => render(JSON.parse(e.data)));
+events.addEventListener("ping", () => { heardAt = Date.now(); if (stale && state) setStale(false); });
+events.onerror = () => { if (state) setStale(true); };
 setInterval(tick, 500);
 </script>
 </body></html>

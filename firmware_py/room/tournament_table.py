@@ -118,7 +118,9 @@ class TableFollower:
     def director(self, state: DirectorState) -> list[Event]:
         """A new director's state; the events to post now if the table is between hands."""
         self.entry = next((t for t in state.tables if t.table == self.table), None)
-        if self.state is not None and state.session != self.state.session:  # a new run: its decisions count anew
+        if self.state is not None and state.session != self.state.session and (
+                not state.tournament or state.tournament != self.state.tournament):
+            # another tournament: its decisions count anew (a director resumed from its journal counts on)
             self.calls, self.seen_n, self.applied_n = {}, 0, 0
         self.state = state
         level = state.level
@@ -486,8 +488,8 @@ class TournamentTable:
         state = f.state
         if state is None:
             return ""
-        if state.winner:
-            return f"the tournament is won by {state.winner}"
+        if state.winner or state.over:
+            return f"the tournament is over: won by {state.winner}" if state.winner else "the tournament is over"
         if f.entry is None:
             return "the director has no seats for this table (broken)"
         if len(f.entry.seats) < 2 and not f.waiting:
@@ -499,12 +501,13 @@ class TournamentTable:
         said = ""
         with self.changed:
             while not stopped():
-                ready, why = self.may_deal(hands)
-                if ready:
-                    return ""
+                # the end first: at the win the winner's table may otherwise look ready to deal again
                 finished = self.done()
                 if finished and (self.follower.last is None or self.follower.last.phase is Phase.IDLE):
                     return finished
+                ready, why = self.may_deal(hands)
+                if ready:
+                    return ""
                 if why != said:
                     logger.info("tournament: the dealer waits: %s", why)
                     said = why
