@@ -520,7 +520,7 @@ class Director:
                 hold = "" if self.over else self.bubble.may_deal(table.id)[1]
                 tables.append(TableJson(table=table.id, draw=self.draws.get(table.id, 1), button=table.button,
                                         seats=seats, acked=self.acked.get(table.id, 0), hold=hold,
-                                        session=self.sessions.get(table.id, "")))
+                                        session=self.sessions.get(table.id, ""), hand=self.last_hand.get(table.id, 0)))
             rules = {d.player: d.cite for d in t.log if isinstance(d, Eliminated)}
             rules.update({d.winner: d.cite for d in t.log if isinstance(d, Finished)})
             places = []

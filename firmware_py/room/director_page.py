@@ -283,8 +283,9 @@ function render(s) {
     : "<tr><td colspan=3 class='dim' id='nopool'>No prize pool configured (start with --buy-in): places only, no payouts</td></tr>") + places;
   $("refusedbox").style.display = s.refused.length ? "block" : "none";
   $("refused").innerHTML = (s.refused_total > s.refused.length ? "<div class='dim'>" + s.refused_total + " refused in all; the latest:</div>" : "") +
-    s.refused.slice().reverse().map(r => "<div class='refusal'><b>" + esc(r.table) + "</b> " + esc(r.kind) +
-    (r.hand ? " hand " + r.hand : "") + (r.seq ? " (report " + r.seq + ")" : "") + "<div class='why'>" + esc(r.reason) + "</div></div>").join("");
+    s.refused.slice().reverse().map(r => "<div class='refusal'><b>" + esc(r.table) + "</b> " +
+    (r.kind === "hand" ? "" : esc(r.kind.replace("_", " ")) + " ") + (r.hand ? "hand " + r.hand : "") +
+    (r.seq ? " (report " + r.seq + (r.session ? " of session " + esc(r.session) : "") + ")" : "") + "<div class='why'>" + esc(r.reason) + "</div></div>").join("");
   setStale(false);
   tick();
 }

@@ -95,6 +95,7 @@ class TableJson(_Struct):
     acked: Seq  # the last report of this table the director has taken in ...
     session: Name = ""  # ... of this session of the table
     hold: Text = ""  # why the table may not deal its next hand now (the bubble), or ""
+    hand: Count = 0  # the last hand the director took in from this table in this draw (whatever its session)
 
 
 class CiteJson(_Struct):

@@ -98,13 +98,18 @@ class TableFollower:
         # (or that came before it was made), and the one it is running: (n, the stacks before it).
         self.raced = 0
         self.racing: tuple[int, dict[int, int]] | None = None
+        # The director takes a table's hands in order whatever the table's session (a replayed report is refused):
+        # a table that counts from 0 again (a new core, a new journal) numbers its reports after the director's
+        # last hand of it (`TableJson.hand`).
+        self.offset = 0
 
     def race_report(self, *, race: int, t: float, start: dict[int, int], end: dict[int, int]) -> TableReport:
         """The report of a chip race the table ran at the director's color-up number `race`."""
         self.seq += 1
         self.start = dict(end)
         return TableReport(v=1, room=self.room, table=self.table, session=self.session, seq=self.seq, kind="race",
-                           hand=self.reported if self.reported > 0 else 0, t=t, draw=self.draw or 0, race=race,
+                           hand=self.reported + self.offset if self.reported > 0 else 0, t=t, draw=self.draw or 0,
+                           race=race,
                            start=[SeatStack(seat=s, chips=c) for s, c in sorted(start.items())],
                            end=[SeatStack(seat=s, chips=c) for s, c in sorted(end.items())])
 
@@ -160,7 +165,7 @@ class TableFollower:
         self.all_in_hand = snap.hand_number
         self.seq += 1
         return TableReport(v=1, room=self.room, table=self.table, session=self.session, seq=self.seq, kind="all_in",
-                           hand=snap.hand_number, t=snap.t, draw=self.draw or 0)
+                           hand=snap.hand_number + self.offset, t=snap.t, draw=self.draw or 0)
 
     def snapshot(self, snap: TableSnapshot) -> tuple[list[Event], list[TableReport]]:
         """A new snapshot of the table: the report of a hand just over, and the events to post."""
@@ -190,7 +195,7 @@ class TableFollower:
                 seats = sorted(set(self.start) & set(stacks))
                 reports.append(TableReport(
                     v=1, room=self.room, table=self.table, session=self.session, seq=self.seq, kind="hand",
-                    hand=snap.hand_number, t=snap.t, draw=self.draw or 0, button=snap.button,
+                    hand=snap.hand_number + self.offset, t=snap.t, draw=self.draw or 0, button=snap.button,
                     big_blind=snap.big_blind, start=[SeatStack(seat=s, chips=self.start[s]) for s in seats],
                     end=[SeatStack(seat=s, chips=stacks[s]) for s in seats]))
             self.start = {s: c for s, c in stacks.items() if s in self.players}
@@ -280,6 +285,8 @@ class TableFollower:
         redraw = self.draw is not None and self.entry.draw != self.draw
         occupied = {v.seat for v in snap.seats if v.state is not PlayerState.EMPTY}
         fresh = self.draw is None and snap.hand_number == 0  # not a restart in the middle of the tournament
+        if self.draw is None or redraw:
+            self.offset = max(0, self.entry.hand - snap.hand_number)
         if self.draw is None and not fresh and self.entry.session != self.session:
             catch_up = self._catch_up(snap, wanted)
             if catch_up is not None:  # the director first takes in what the table played while it could not report

@@ -20,7 +20,7 @@ import pytest
 from firmware_py.commands.tournament import ROOT, build, page_hosts
 from firmware_py.profiles import load_profiles
 from firmware_py.room.director_page import director_app
-from firmware_py.room.tournament_messages import TableReport
+from firmware_py.room.tournament_messages import SeatStack, TableReport
 from firmware_py.session import load_deck
 from firmware_py.simulation.tournament_sim import simulate_room
 from firmware_py.web.server import WebServer
@@ -84,6 +84,12 @@ def test_director_page_shows_the_room_and_drives_the_clock_and_bubble(broker: Mo
         _run(broker, director, 5000)
         expect(page.locator("#winner")).to_contain_text("wins the tournament", timeout=10_000)
         expect(page.locator("#places tr").nth(1)).to_contain_text("450")
+        # the end ends everything: the page says so, its buttons are off, the clock is stopped
+        expect(page.locator("#over")).to_contain_text("The tournament is over")
+        expect(page.locator("#clockbtn")).to_be_disabled()
+        expect(page.locator("#h4hbtn")).to_be_disabled()
+        expect(page.locator("#clocklabel")).to_have_text("Final time")
+        expect(page.locator("#places tr").nth(1)).to_contain_text("last player with chips")
         shot(page, "tournament-director-finished-1280x800.png")
     finally:
         app.closing = True
@@ -106,6 +112,14 @@ def test_floor_view_shows_the_tournament_moves_and_the_hold(broker: Mosquitto, t
     first = next(iter(director.tournament.tables))
     director.apply(TableReport(v=1, room="main", table=first, session="manual", seq=1, kind="all_in", hand=99,
                                t=director.sim_t, draw=director.draws[first]))
+    table = director.tournament.tables[first]
+    books = {s: director.tournament.players[p].chips for s, p in table.seats.items()}
+    with pytest.raises(ValueError, match="the pots do not explain"):  # five at 0, nobody gaining: refused
+        director.apply(TableReport(
+            v=1, room="main", table=first, session="forged", seq=1, kind="hand", hand=10_000, t=director.sim_t,
+            draw=director.draws[first], button=min(books),
+            start=[SeatStack(seat=s, chips=c) for s, c in sorted(books.items())],
+            end=[SeatStack(seat=s, chips=0 if i < 5 else c) for i, (s, c) in enumerate(sorted(books.items()))]))
     model = FloorModel("main")
     model.feed(director_topic("main"), b'{"v": 1, "room": "main"}', now=1.0)  # a bad one: counted, ignored
     assert model.quarantined == 1 and model.tournament is None
@@ -120,3 +134,47 @@ def test_floor_view_shows_the_tournament_moves_and_the_hold(broker: Mosquitto, t
     folder = Path(os.environ.get("POKERTABLE_SCREENSHOTS") or tmp_path)
     save_png(surface, folder / "floor-tournament-1920x1080.png")
     assert any(d["kind"] == "moved" for d in model.tournament["decisions"])
+    assert "the pots do not explain" in model.tournament["refused"][0]["reason"]
+
+
+def test_director_page_shows_refused_reports_and_says_when_it_has_lost_the_director(broker: Mosquitto,
+                                                                                    page: Any) -> None:  # noqa: F811
+    from firmware_py.room.director import Refused  # noqa: PLC0415
+
+    director = build(_args(tables="5", players=45, seed=5, buy_in=0), "main")
+    _run(broker, director, 30)
+    director.start_clock()
+    app = director_app(director, hosts=[])
+    server = WebServer(app, host="127.0.0.1", port=0, name="tournament page").start()
+    app.guard.set_hosts(page_hosts(*server.address))
+    try:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(server.url + "/")
+        expect(page.locator("#nopool")).to_contain_text("No prize pool configured")
+        # a forged report from t01 (five players at 0, nobody gaining): refused, shown with its reason
+        table = director.tournament.tables["t01"]
+        books = {s: director.tournament.players[p].chips for s, p in table.seats.items()}
+        end = {s: (0 if i < 5 else c) for i, (s, c) in enumerate(sorted(books.items()))}
+        forged = TableReport(v=1, room="main", table="t01", session="forged", seq=1, kind="hand", hand=10_000,
+                             t=director.elapsed(), draw=director.draws["t01"], button=min(books), big_blind=None,
+                             start=[SeatStack(seat=s, chips=c) for s, c in sorted(books.items())],
+                             end=[SeatStack(seat=s, chips=c) for s, c in sorted(end.items())])
+        with pytest.raises(Refused):
+            director.apply(forged)
+        expect(page.locator("#refusedbox")).to_be_visible()
+        expect(page.locator("#refused")).to_contain_text("the pots do not explain")
+        expect(page.locator("#refused")).to_contain_text("t01")
+        shot(page, "tournament-director-refused-1280x800.png")
+        # the director goes away: the page says so within seconds and its clock stops counting down
+        expect(page.locator("#stale")).to_be_hidden()
+        app.closing = True
+        server.stop()
+        expect(page.locator("#stale")).to_contain_text("Lost the director", timeout=10_000)
+        expect(page.locator("#clockbtn")).to_be_disabled()
+        shown = page.locator("#clock").inner_text()
+        page.wait_for_timeout(2500)
+        assert page.locator("#clock").inner_text() == shown
+        shot(page, "tournament-director-stale-1280x800.png")
+    finally:
+        app.closing = True
+        server.stop()

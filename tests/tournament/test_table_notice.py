@@ -181,7 +181,12 @@ def test_a_new_run_of_the_director_is_called_from_its_first_decision() -> None:
     table.follow(msgspec.structs.replace(state, decisions=[DecisionJson(
         n=40, kind="eliminated", text="Player 1 out at t01 seat 1 in hand 9: 18th place", tables=["t01"])]))
     assert len(table.follower.notice.calls) == 1
-    again = msgspec.structs.replace(state, session="another-run", seq=1, decisions=[DecisionJson(
+    # the same tournament resumed by a restarted director (its journal): the decisions count on, nothing again
+    resumed = msgspec.structs.replace(state, session="resumed-run", seq=1, decisions=[DecisionJson(
+        n=40, kind="eliminated", text="Player 1 out at t01 seat 1 in hand 9: 18th place", tables=["t01"])])
+    table.follow(resumed)
+    assert table.follower.notice.calls == ("Player 1 out at t01 seat 1 in hand 9: 18th place",)
+    again = msgspec.structs.replace(state, session="another-run", tournament="another", seq=1, decisions=[DecisionJson(
         n=1, kind="eliminated", text="Player 2 out at t01 seat 2 in hand 1: 18th place", tables=["t01"])])
     table.follow(again)
     assert table.follower.notice.calls == ("Player 2 out at t01 seat 2 in hand 1: 18th place",)
