@@ -14,6 +14,7 @@ the tournament where it was; `--fresh` moves a journal aside and starts a new on
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -51,8 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --simulate: the tables play X times real time (e.g. 60: a two-minute hand in two "
                         "seconds), so the page can be watched; default 0: as fast as they can")
     parser.add_argument("--journal", metavar="FILE", help="the director's journal: every report and decision, so a "
-                        "restarted director resumes where it was (default state/director-<room>.sqlite3; with "
-                        "--simulate none unless given)")
+                        "restarted director resumes where it was (default $STATE_DIRECTORY or ./state, "
+                        "director-<room>.sqlite3; with --simulate none unless given)")
     parser.add_argument("--fresh", action="store_true",
                         help="start a new tournament: an existing journal is moved aside (FILE.<time>.sqlite3)")
     parser.set_defaults(broker=None)  # --simulate without --broker: a Mosquitto of its own on loopback
@@ -123,8 +124,9 @@ def open_director(args: argparse.Namespace, room: str, *, sim_clock: bool) -> tu
     from firmware_py.room.director import resume  # noqa: PLC0415
 
     path = Path(args.journal) if args.journal else None
-    if path is None and not args.simulate:
-        path = ROOT / "state" / f"director-{room}.sqlite3"
+    if path is None and not args.simulate:  # systemd's StateDirectory= as the appliance, else ./state (as a table)
+        state = os.environ.get("STATE_DIRECTORY")
+        path = (Path(state.split(":")[0]) if state else Path("state")) / f"director-{room}.sqlite3"
     if path is None:
         return build(args, room, sim_clock=sim_clock), "no journal (give --journal FILE to keep one)"
     said = ""

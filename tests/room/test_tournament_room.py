@@ -68,7 +68,7 @@ def test_simulated_tournament_runs_to_one_winner_by_the_book(broker: Mosquitto, 
     assert state.places[0].prize == players * 20 // 2 + (players * 20) % 2
 
 
-def test_tournament_command_simulates_and_serves(broker: Mosquitto) -> None:
+def test_tournament_command_simulates_and_serves(broker: Mosquitto, tmp_path: Any) -> None:
     import subprocess  # noqa: PLC0415
     import sys  # noqa: PLC0415
 
@@ -85,10 +85,84 @@ def test_tournament_command_simulates_and_serves(broker: Mosquitto) -> None:
     try:
         assert listener.wait_connected()
         served = subprocess.run([*base, "--tables", "3", "--players", "20", "--listen", "127.0.0.1:0", "--seconds",
-                                 "3"], check=False, capture_output=True, text=True, timeout=60, cwd=ROOT)
+                                 "3", "--journal", str(tmp_path / "director.sqlite3")], check=False,
+                                capture_output=True, text=True, timeout=60, cwd=ROOT)
         assert served.returncode == 0, served.stderr[-2000:]
         assert "the director's page is on http://127.0.0.1:" in served.stdout
         assert listener.wait_for(lambda: any(isinstance(b, dict) and b.get("entrants") == 20
                                              for _t, b, _r in listener.messages))
     finally:
         listener.close()
+
+
+def test_simulate_needs_no_broker_it_starts_its_own_on_loopback() -> None:
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    done = subprocess.run([sys.executable, "-m", "firmware_py", "tournament", "--room", "main", "--simulate",
+                           "--no-page", "--tables", "2", "--players", "12", "--profile", "rpl", "--seats", "10",
+                           "--seed", "2"], check=False, capture_output=True, text=True, timeout=180, cwd=ROOT)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "no --broker given: a Mosquitto of its own on 127.0.0.1:" in done.stdout
+    assert "set_tcp_nodelay on" in done.stdout and "winner Player" in done.stdout
+
+
+def test_without_mosquitto_installed_simulate_says_how_to_get_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    from firmware_py.room import embedded_broker  # noqa: PLC0415
+
+    monkeypatch.setattr(embedded_broker, "mosquitto_path", lambda: None)
+    with pytest.raises(embedded_broker.BrokerMissing, match=r"Mosquitto is not installed.*apt-get install "
+                                                             r"mosquitto.*--broker HOST"):
+        embedded_broker.EmbeddedBroker().start()
+
+
+def test_the_simulated_page_stays_until_closed_and_shows_the_end(broker: Mosquitto) -> None:
+    import json  # noqa: PLC0415
+    import re  # noqa: PLC0415
+    import signal  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import time  # noqa: PLC0415
+    import urllib.request  # noqa: PLC0415
+
+    process = subprocess.Popen([sys.executable, "-m", "firmware_py", "tournament", "--room", "main", "--broker",
+                                f"127.0.0.1:{broker.port}", "--simulate", "--listen", "127.0.0.1:0", "--tables", "2",
+                                "--players", "12", "--seed", "2"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, cwd=ROOT)
+    lines: list[str] = []
+    try:
+        assert process.stdout is not None
+        deadline = time.monotonic() + 120
+        while not any("the page stays on" in line for line in lines):
+            assert time.monotonic() < deadline and process.poll() is None, "".join(lines)[-2000:]
+            lines.append(process.stdout.readline())
+        url = re.search(r"page is on (http://[0-9.:]+)/", "".join(lines))
+        assert url, lines
+        time.sleep(3)  # well past the 8-15 s the page used to vanish in, counting from the winner
+        state = json.loads(urllib.request.urlopen(url.group(1) + "/state", timeout=5).read())
+        assert state["over"] and state["winner"] and not state["running"]
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+
+
+def test_speed_paces_the_tables_and_a_broker_with_nagle_on_is_named(tmp_path: Any) -> None:
+    import time  # noqa: PLC0415
+
+    server = Mosquitto(tmp_path / "nagle")  # as a stock Mosquitto: without the shipped set_tcp_nodelay
+    server.conf.write_text(server.conf.read_text().replace("set_tcp_nodelay true\n", ""))
+    server.start()
+    try:
+        director = build(_args(tables="2", players=12, seed=2), "main", sim_clock=True)
+        decks = (load_deck(ROOT / "config/decks/test-red.json"), load_deck(ROOT / "config/decks/test-blue.json"))
+        said: list[str] = []
+        began = time.monotonic()
+        result = simulate_room(director, broker_config(server), room="main", profile=load_profiles()["wfp"],
+                               decks=decks, seed=2, max_hands=40, speed=2000.0, log=said.append)
+        assert time.monotonic() - began >= result.sim_minutes * 60.0 / 2000.0 > 0.5
+        assert result.slow_broker and any("set_tcp_nodelay" in line for line in said)
+    finally:
+        server.stop()
