@@ -313,3 +313,25 @@ def test_a_hand_not_reported_before_a_restart_is_reported_after_it() -> None:
     busted = [s for s, c in played.items() if c == 0]
     out = [d for d in director.decisions if d.kind == "eliminated" and "hand 2" in d.text]
     assert len(out) == len(busted)  # and its eliminations
+
+
+def test_a_table_stops_dealing_at_the_win_before_it_looks_at_whether_it_may_deal() -> None:
+    from firmware_py.room.room_config import BrokerConfig, RoomConfig  # noqa: PLC0415
+    from firmware_py.room.tournament_table import TournamentTable  # noqa: PLC0415
+
+    director = room(tables=1, players=3)
+    table = Table(director, "t01", allin_rate=1.0, seed=4)
+    table.follow(director.state())
+    for _ in range(300):
+        if director.over:
+            break
+        for report in table.play():
+            director.apply(report)
+        table.follow(director.state())
+    state = director.state()
+    assert state.over and state.winner and not state.running
+    config = RoomConfig(room="main", table="t01", broker=BrokerConfig(host="127.0.0.1", port=1883), tournament=True)
+    daemon_side = TournamentTable(config, post=lambda _e: None, session="s1")
+    daemon_side.follower = table.follower  # the table side as the daemon has it after the last hand
+    why = daemon_side.wait_to_deal(table.core.hand_number, stopped=lambda: False, poll_s=0.01)
+    assert why == f"the tournament is over: won by {state.winner}"
