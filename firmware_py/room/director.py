@@ -161,6 +161,8 @@ class Director:
         self.mismatches = 0  # journaled decisions a replay did not make again (other code)
         self.failed = ""  # the journal could not be written: the director stops
         self._at: float | None = None  # the clock's elapsed time, while an event is replayed
+        self._counted_before = 0  # the decision count before the report being taken (its decisions follow it)
+        self._elapsed_taken = 0.0  # the clock when that report was taken (journaled with it)
         self._clock_seen = structure.at(0.0)
         self.color_up = ""
         self.race: tuple[int, int, int] | None = None  # (n, chip, to) of the latest color-up
@@ -234,9 +236,14 @@ class Director:
         """Each second on the wall clock: a level change or color-up the clock reached is noted (and journaled),
         and the room gets the state again (its remaining time)."""
         with self.lock:
-            if not self.over and self.structure.at(self.elapsed()).step != self._clock_seen.step:
-                event = {"kind": "tick", "elapsed": self.elapsed()}
-                self._on_tick(event)
+            elapsed = self.elapsed()
+            if not self.over and self.structure.at(elapsed).step != self._clock_seen.step:
+                event = {"kind": "tick", "elapsed": elapsed}
+                self._at = elapsed  # as the replay will read it
+                try:
+                    self._on_tick(event)
+                finally:
+                    self._at = None
                 self._record(event)
         self._changed()
 
@@ -287,11 +294,17 @@ class Director:
     def apply(self, report: TableReport) -> list[Decision]:
         """Take a report in (the decisions it leads to), or refuse it (Refused, shown and journaled)."""
         with self.lock:
+            frozen = self._at is None  # one clock reading for the whole report, as its replay will have it
+            if frozen:
+                self._at = self.elapsed()
             try:
                 decisions = self._take(report)
             except Refused as exc:
                 self._refuse(msgspec.to_builtins(report), str(exc))
                 raise
+            finally:
+                if frozen:
+                    self._at = None
             if decisions is None:
                 return []  # a copy of a report taken in already
             self._record({"kind": "report", "elapsed": self._elapsed_taken, "report": msgspec.to_builtins(report),

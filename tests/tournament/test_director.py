@@ -143,3 +143,42 @@ def test_an_all_in_with_one_table_left_holds_nobody_and_is_not_announced() -> No
         "v": 1, "room": "main", "table": "t01", "session": "s", "seq": 1, "kind": "all_in", "hand": 1, "t": 5.0,
         "draw": 1}).encode())
     assert not [d for d in director.state().decisions if d.kind == "all_in"]
+
+
+def test_the_journal_replays_every_kind_of_event_to_the_same_state(tmp_path: object) -> None:
+    from pathlib import Path  # noqa: PLC0415
+
+    import msgspec  # noqa: PLC0415
+
+    from firmware_py.daemon.journal import Journal  # noqa: PLC0415
+    from firmware_py.room.director import begin_event, resume, start  # noqa: PLC0415
+
+    path = Path(str(tmp_path)) / "director.sqlite3"
+    now = [1000.0]
+    begin = begin_event(room="main", profile="upt", structure_text=(ROOT / "config/tournament/wfp-nightly.toml")
+                        .read_text(), structure_source="nightly", tables=["t01"], seats=9,
+                        entrants=[(f"p{i}", f"P{i}") for i in range(4)], seed=2, percents=[60, 40], buy_in=10)
+    with Journal.open(path) as journal:
+        director = start(begin, journal)
+        director.wall = lambda: now[0]
+        director.start_clock()
+        now[0] += 20 * 60  # into level 2: a tick
+        director.tick()
+        director.hand_for_hand(True)
+        _bust(director, 1, _short(director))
+        _bust(director, 1, [])  # a copy: passed over
+        director.feed(report_topic("main", "t01"), b'{"v": 1}')  # refused by the schema
+        now[0] += 30
+        director.pause_clock()
+        _bust(director, 2, _short(director))
+        _bust(director, 3, _short(director))
+        before = director.state()
+        assert before.over and before.refused_total == 1 and before.level.number == 2
+    with Journal.open(path) as journal:
+        again = resume(journal)
+        again.wall = lambda: now[0] + 3600  # an hour later: a finished tournament's clock does not move
+        after = again.state()
+        assert again.mismatches == 0 and again.replayed == journal.count() - 1
+    strip = {"seq", "session"}
+    assert {k: v for k, v in msgspec.to_builtins(after).items() if k not in strip} == {
+        k: v for k, v in msgspec.to_builtins(before).items() if k not in strip}
