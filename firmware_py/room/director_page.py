@@ -211,7 +211,7 @@ table.places td { padding:2px 4px; border-top:1px solid var(--line); }
 </main>
 <script>
 "use strict";
-let state = null, shownAt = 0, heardAt = Date.now(), stale = false;
+let state = null, shownAt = 0, heardAt = Date.now(), stale = false, frozen = null;
 const STALE_S = 6;
 const $ = id => document.getElementById(id);
 const esc = s => String(s).replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;","\\"":"&quot;","'":"&#39;"}[c]));
@@ -225,7 +225,9 @@ function label(l) {
 }
 function cite(c) { return esc(c.profile + " " + c.section + (c.rule ? " " + c.rule : "")) + (c.note ? " <i>(" + esc(c.note) + ")</i>" : ""); }
 function hhmmss(t) { return new Date(t).toTimeString().slice(0, 8); }
+function left() { return Math.max(0, state.remaining_s - (state.running ? (Date.now() - shownAt) / 1000 : 0)); }
 function setStale(on) {
+  if (state) frozen = on ? (stale ? frozen : left()) : null;  // the clock stays where it was when the director went
   stale = on;
   document.body.classList.toggle("is-stale", on);
   $("stale").style.display = on ? "block" : "none";
@@ -234,13 +236,13 @@ function setStale(on) {
   $("clockbtn").disabled = on || !!(state && state.over);
   $("h4hbtn").disabled = on || !!(state && state.over);
   if (state) $("clocklabel").textContent = on ? "Clock (director lost)" : (state.over ? "Final time" : (state.running ? "Time left" : "Clock paused"));
+  tick();
 }
 function tick() {
   if (!state) return;
   if (!stale && (Date.now() - heardAt) / 1000 > STALE_S) setStale(true);
-  let left = state.remaining_s - (state.running && !stale ? (Date.now() - shownAt) / 1000 : 0);
-  left = Math.max(0, left);
-  const m = Math.floor(left / 60), s = Math.floor(left % 60);
+  const now = stale && frozen !== null ? frozen : left();
+  const m = Math.floor(now / 60), s = Math.floor(now % 60);
   $("clock").textContent = m + ":" + String(s).padStart(2, "0");
 }
 function render(s) {

@@ -148,6 +148,10 @@ class TableFollower:
         all_in = tuple(state.all_in)
         hold, rule = hold_words(self.table, hold=entry.hold if entry is not None else "",
                                 hand_for_hand=state.hand_for_hand, all_in=all_in)
+        if state.over:  # the winner: the table deals no more (the venue screen shows it as the hold)
+            hold = f"the tournament is over ({state.winner} wins): deal no more" if state.winner else \
+                "the tournament is over: deal no more"
+            rule = state.decisions[-1].text if state.decisions else ""
         calls = tuple(text for _n, text in sorted(self.calls.items())[-MAX_CALLS:])
         self.notice = TournamentNotice(hand_for_hand=state.hand_for_hand, hold=hold, hold_rule=rule, all_in=all_in,
                                        calls=calls, names=tuple(sorted(self.names.items())),

@@ -335,3 +335,5 @@ def test_a_table_stops_dealing_at_the_win_before_it_looks_at_whether_it_may_deal
     daemon_side.follower = table.follower  # the table side as the daemon has it after the last hand
     why = daemon_side.wait_to_deal(table.core.hand_number, stopped=lambda: False, poll_s=0.01)
     assert why == f"the tournament is over: won by {state.winner}"
+    # the people at the table are told: the venue screen's hold strip
+    assert table.follower.notice.hold == f"the tournament is over ({state.winner} wins): deal no more"
