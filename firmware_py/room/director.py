@@ -68,6 +68,7 @@ logger = logging.getLogger(__name__)
 KEEP_DECISIONS = 200
 KEEP_REFUSED = 20  # refused reports in the state (the journal keeps them all, up to JOURNAL_REFUSED a table)
 JOURNAL_REFUSED = 200  # refused reports journaled per table: a table flooding bad ones fills no disk
+REFUSED_SAY_S = 0.5  # a flood of refused reports is published at most this often (the next tick says the rest)
 JOURNAL_KIND = "director"  # the journal's meta "journal": what kind of journal a file is
 
 
@@ -161,6 +162,7 @@ class Director:
         self.mismatches = 0  # journaled decisions a replay did not make again (other code)
         self.failed = ""  # the journal could not be written: the director stops
         self._at: float | None = None  # the clock's elapsed time, while an event is replayed
+        self._refused_said = -1e9  # when a refusal was last published
         self._counted_before = 0  # the decision count before the report being taken (its decisions follow it)
         self._elapsed_taken = 0.0  # the clock when that report was taken (journaled with it)
         self._clock_seen = structure.at(0.0)
@@ -339,6 +341,11 @@ class Director:
             self._on_refused(event)
             if self.refused_by_table.get(table, 0) <= JOURNAL_REFUSED:
                 self._record(event)
+            now = time.monotonic()
+            if now - self._refused_said < REFUSED_SAY_S:
+                self.version += 1  # a flood: the page sees it, the room at the next second's state
+                return
+            self._refused_said = now
         self._changed()
 
     def _on_refused(self, event: Mapping[str, Any]) -> None:
