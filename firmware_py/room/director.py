@@ -10,9 +10,9 @@ reason (the state's `refused`).
 
 Every input is an event in the director's journal (SQLite, firmware_py/daemon/journal.py: one JSON line a
 row, checksummed and chained), written before the room hears of it: `begin` (the field, structure, seed and
-payouts), `report` (taken in, with the decisions it led to), `refused`, `clock`, `bubble` and `tick` (the
-clock reaching a new step). `Director.resume` replays them: the same players, level, clock and places. Later
-kinds (registration, rebuys, payouts...) add their own `kind` and their own `_on_<kind>`.
+payouts), `report` (taken in, with the decisions it led to: number, kind, text), `refused`, `clock`,
+`bubble` and `tick` (the clock reaching a new step). `Director.resume` replays them: the same players,
+level, clock and places. Later kinds (registration, rebuys, payouts...) add their own `kind` and `_on_<kind>`.
 
 The clock runs on the wall (`time.time`, paused and resumed from the page: it goes on while the director
 is down, as the tables play on) or, for a simulated room, on the tables' own session time (`sim_clock`).
@@ -310,7 +310,7 @@ class Director:
             if decisions is None:
                 return []  # a copy of a report taken in already
             self._record({"kind": "report", "elapsed": self._elapsed_taken, "report": msgspec.to_builtins(report),
-                          "decided": [d.n for d in self.decisions if d.n > self._counted_before]})
+                          "decided": [[d.n, d.kind, d.text] for d in self.decisions if d.n > self._counted_before]})
         self._changed()
         return decisions
 
@@ -323,8 +323,8 @@ class Director:
             logger.warning("tournament: the journal's report %s/%d is refused on replay: %s", report.table,
                            report.seq, exc)
             return
-        made = [d.n for d in self.decisions if d.n > self._counted_before]
-        if made != list(event.get("decided", made)):
+        made = [[d.n, d.kind, d.text] for d in self.decisions if d.n > self._counted_before]
+        if made != [list(d) for d in event.get("decided", made)]:
             self.mismatches += 1
             logger.warning("tournament: replaying %s's report %d made decisions %s, the journal says %s",
                            report.table, report.seq, made, event.get("decided"))
