@@ -101,7 +101,7 @@ def check_hand(*, table: str, books: Mapping[int, int], start: Mapping[int, int]
     >>> check_hand(table="t01", books={1: 500, 2: 500}, start={1: 500, 2: 500}, end={1: 0, 2: 900}, in_play=1000)
     Traceback (most recent call last):
     ...
-    firmware_py.room.director.Refused: t01: 500 chips at the start, 900 at the end: the pots do not explain 400 chips
+    firmware_py.room.director.Refused: t01: 1,000 chips at the start, 900 at the end: the pots do not explain 100 chips
     """
     if set(start) != set(books) or set(end) != set(books):
         raise Refused(f"{table}: the report has seats {sorted(set(start) | set(end))}, the director seats "

@@ -182,3 +182,11 @@ def test_the_journal_replays_every_kind_of_event_to_the_same_state(tmp_path: obj
     strip = {"seq", "session"}
     assert {k: v for k, v in msgspec.to_builtins(after).items() if k not in strip} == {
         k: v for k, v in msgspec.to_builtins(before).items() if k not in strip}
+
+
+def test_the_directors_doctests_tell_their_story() -> None:
+    import doctest  # noqa: PLC0415
+
+    import firmware_py.room.director as module  # noqa: PLC0415
+
+    assert doctest.testmod(module).failed == 0
