@@ -91,6 +91,11 @@ def test_director_page_shows_the_room_and_drives_the_clock_and_bubble(broker: Mo
         expect(page.locator("#clocklabel")).to_have_text("Final time")
         expect(page.locator("#places tr").nth(1)).to_contain_text("last player with chips")
         shot(page, "tournament-director-finished-1280x800.png")
+        over = urllib.request.Request(server.url + "/clock", data=b'{"run": true}', method="POST",
+                                      headers={"Origin": server.url, "Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(over, timeout=5)
+        assert refused.value.code == 409 and not director.state().running  # over: the clock stays stopped
     finally:
         app.closing = True
         server.stop()
