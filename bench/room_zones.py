@@ -53,6 +53,7 @@ from tests.room.services import (
     ACL_FILE,
     Mosquitto,
     Postgres,
+    centre_acl,
     clientid_guard,
     make_certs,
     zone_bridge,
@@ -60,7 +61,6 @@ from tests.room.services import (
 from tests.room.truth import journal_truth
 
 ROOM = "main"
-CENTRE_ACL = ROOT / "config" / "room" / "acl-centre"
 BRIDGE_CONF = ROOT / "config" / "room" / "zone-bridge.conf"
 TABLES_PER_PROCESS = 50
 QUEUE_LIMIT = 90_000  # below the broker's max_queued_messages (100,000), with room for what else is queued
@@ -90,7 +90,8 @@ class Room:
             self.secret[user] = f"pw-{user}-{os.getpid()}"
             (self.passwords / f"{user}.password").write_text(self.secret[user])
         acl = work / "centre.acl"
-        acl.write_text(ACL_FILE.read_text() + "\n" + CENTRE_ACL.read_text() + REPLAY_ACL)
+        zoned = dict(zip(zone_names, tables[:zones], strict=True))  # each zone user carries only its own tables
+        acl.write_text(ACL_FILE.read_text() + "\n" + centre_acl(zoned) + REPLAY_ACL)
         guard = clientid_guard(work / "guard")  # every broker binds client ids to users, as shipped
         self.centre = Mosquitto(work / "centre", tls=True, users={u: self.secret[u] for u in centre_users}, acl=acl,
                                 guard=guard)

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ACL_FILE = ROOT / "config" / "room" / "acl"
 ROOM_CONF = ROOT / "config" / "room" / "mosquitto.conf"  # the shipped broker settings
 GUARD_SOURCE = ROOT / "config" / "room" / "clientid_guard.c"
+CENTRE_ACL_FILE = ROOT / "config" / "room" / "acl-centre"  # the zones' users, on the centre only
 
 
 def simulated_table_file(directory: Path, name: str, *, seats: int = 6, room: str = "") -> Path:
@@ -288,6 +289,37 @@ def zone_bridge(shipped: str, *, zone: str, centre: Mosquitto, password: str) ->
         key = line.split(" ", 1)[0]
         lines.append(f"{key} {values[key]}" if key in values and not line.startswith("#") else line)
     return lines
+
+
+def centre_acl(zones: dict[str, list[str]]) -> str:
+    """The lines a centre adds to config/room/acl for these zones and their tables, made from the shipped
+    config/room/acl-centre as its comments say to by hand: zone-a's block with each zone's name and, for each
+    of its tables, the eight lines shipped for t01 with that table's id; then each reader's deny line for
+    zone-a, once per zone."""
+    blocks: dict[str, list[str]] = {}
+    user = ""
+    for line in CENTRE_ACL_FILE.read_text().splitlines():
+        if line.startswith("user "):
+            user = line.removeprefix("user ")
+            blocks.setdefault(user, [])
+        elif line and not line.startswith("#"):
+            blocks[user].append(line)
+    zone = blocks["zone-a"]
+    head = [line for line in zone if "/t0" not in line and "/director/" not in line]
+    per_table = [line for line in zone if "/t01/" in line]
+    tail = [line for line in zone if "/director/" in line]
+    assert len(per_table) == 8 and tail, "config/room/acl-centre: zone-a's block is not as its comment says"
+    out: list[str] = []
+    for name, tables in zones.items():
+        out += [f"user {name}", *(line.replace("zone-a", name) for line in head)]
+        for table in tables:
+            out += [line.replace("/t01/", f"/{table}/") for line in per_table]
+        out += [*tail, ""]
+    for reader, lines in blocks.items():
+        if not reader.startswith("zone-"):
+            out += [f"user {reader}", *(line.replace("zone-a", name) for name in zones for line in lines
+                                        if "/zone-a/" in line), ""]
+    return "\n".join(out)
 
 
 # -- PostgreSQL ------------------------------------------------------------------------------------
