@@ -173,3 +173,16 @@ def test_a_flooding_table_off_the_air_never_delays_the_one_on_air(secure_broker:
     assert min(seen) >= delay_s  # and never early
     assert status["received"] == len(sent_at) and status["dropped"] == 0  # t01: every message held, none dropped
     assert end_rss - start_rss < 150, (start_rss, end_rss)
+
+
+def test_one_tables_flood_for_an_absent_collector_leaves_the_broker_bounded(tmp_path: Path,
+                                                                              guard_plugin: Path) -> None:
+    """The broker's backlog (issue 34: 962 MB and 1.3 s stalls at every autosave): with the collector's persistent
+    session away, t01 floods 120 MB; the shipped max_queued_bytes holds the broker's memory and its store to about
+    32 MB, and a probe's round trip through the autosaves stays short."""
+    from bench.broker_backlog import measure  # noqa: PLC0415
+
+    result = measure(tmp_path, mb=120, conf=[], seconds_after=11.0)  # two autosaves (every 5 s) with the backlog
+    assert result["flood_mb"] >= 120
+    assert result["store_mb"] <= 34 and result["broker_peak_rss_mb"] < 80, result
+    assert result["worst_round_trip_s"] < 1.0, result
