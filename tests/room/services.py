@@ -292,34 +292,11 @@ def zone_bridge(shipped: str, *, zone: str, centre: Mosquitto, password: str) ->
 
 
 def centre_acl(zones: dict[str, list[str]]) -> str:
-    """The lines a centre adds to config/room/acl for these zones and their tables, made from the shipped
-    config/room/acl-centre as its comments say to by hand: zone-a's block with each zone's name and, for each
-    of its tables, the eight lines shipped for t01 with that table's id; then each reader's deny line for
-    zone-a, once per zone."""
-    blocks: dict[str, list[str]] = {}
-    user = ""
-    for line in CENTRE_ACL_FILE.read_text().splitlines():
-        if line.startswith("user "):
-            user = line.removeprefix("user ")
-            blocks.setdefault(user, [])
-        elif line and not line.startswith("#"):
-            blocks[user].append(line)
-    zone = blocks["zone-a"]
-    head = [line for line in zone if "/t0" not in line and "/director/" not in line]
-    per_table = [line for line in zone if "/t01/" in line]
-    tail = [line for line in zone if "/director/" in line]
-    assert len(per_table) == 8 and tail, "config/room/acl-centre: zone-a's block is not as its comment says"
-    out: list[str] = []
-    for name, tables in zones.items():
-        out += [f"user {name}", *(line.replace("zone-a", name) for line in head)]
-        for table in tables:
-            out += [line.replace("/t01/", f"/{table}/") for line in per_table]
-        out += [*tail, ""]
-    for reader, lines in blocks.items():
-        if not reader.startswith("zone-"):
-            out += [f"user {reader}", *(line.replace("zone-a", name) for name in zones for line in lines
-                                        if "/zone-a/" in line), ""]
-    return "\n".join(out)
+    """The lines a centre adds to config/room/acl for these zones and their tables, as the installer prints
+    them from config/room/acl-centre (`systemd/install-room.sh zone-acl ZONE TABLE...`, once per zone)."""
+    return "\n".join(subprocess.run(["bash", str(ROOT / "systemd" / "install-room.sh"), "zone-acl", zone, *tables],
+                                    check=True, capture_output=True, text=True, timeout=60).stdout
+                     for zone, tables in zones.items())
 
 
 # -- PostgreSQL ------------------------------------------------------------------------------------

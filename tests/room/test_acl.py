@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.room.conftest import Listener, broker_config
-from tests.room.services import ACL_FILE, Mosquitto, centre_acl
+from tests.room.services import ACL_FILE, CENTRE_ACL_FILE, Mosquitto, centre_acl
 
 ROOM = "main"
 ZONES = {"zone-a": ["t01", "t02"], "zone-b": ["t03"]}
@@ -75,6 +75,22 @@ def centre(tmp_path: Path, guard_plugin: Path) -> Iterator[Mosquitto]:
     server = Mosquitto(tmp_path / "centre", tls=True, users=PASSWORDS, acl=acl, guard=guard_plugin).start()
     yield server
     server.stop()
+
+
+def test_the_installers_zone_lines_are_the_shipped_acl_centre() -> None:
+    """`install-room.sh zone-acl` writes for the shipped example's zones (zone-a: t01, t02; zone-b: t03) the very
+    lines config/room/acl-centre holds, per user: what the tests run is what the file shows."""
+    def per_user(text: str) -> dict[str, set[str]]:
+        users: dict[str, set[str]] = {}
+        user = ""
+        for line in text.splitlines():
+            if line.startswith("user "):
+                user = line.removeprefix("user ")
+            elif line.strip() and not line.startswith("#"):
+                users.setdefault(user, set()).add(line)
+        return users
+
+    assert per_user(centre_acl(ZONES)) == per_user(CENTRE_ACL_FILE.read_text())
 
 
 def connected(server: Mosquitto, user: str, *topics: str) -> Listener:
