@@ -118,10 +118,10 @@ def parse_room(source: str, raw: Any, *, base_dir: Path) -> RoomConfig:
         return found
 
     def not_reserved(table: str) -> str:
-        try:
-            return check_table_id(table, "the table id")
-        except ValueError as exc:
-            raise error(str(exc), "table") from None
+        if is_reserved(table):
+            raise error(f"{table!r} is reserved for the room's own clients ({', '.join(RESERVED_USERS)}, and "
+                        f"{ZONE_PREFIX}* for the zones' bridges): name the table otherwise", "table")
+        return table
 
     def tcp_port(tls: bool) -> int:
         port = raw.get("port", DEFAULT_TLS_PORT if tls else DEFAULT_PORT)
