@@ -177,6 +177,15 @@ def test_a_restarted_instance_keeps_its_own_delay_against_an_older_retained_cont
         control = (get(port, "/api/status") or {})["control"]
         assert control["delay_s"] == 60.0 and control["reveal"] == {"t02": "never"}
         assert "keeps its own --delay 60 s" in (tmp_path / "standby.log").read_text()
+        # A fresh control asking for 0.001 s (issue 34), through the broker: refused, counted, on the status.
+        producer = Listener(broker_config(secure_broker, "production"), client_id="later")
+        assert producer.wait_connected()
+        producer.client.publish(CONTROL, json.dumps({**old, "delay_s": 0.001, "stamp": time.time()}), qos=1,
+                                retain=True).wait_for_publish(5)
+        producer.close()
+        assert wait(lambda: (get(port, "/api/status") or {}).get("control_refused") == 1, timeout=15)
+        status = get(port, "/api/status") or {}
+        assert status["control"]["delay_s"] == 60.0 and "delay_s 0.001" in status["faults"][-1], status
     finally:
         end(process)
 
