@@ -205,8 +205,13 @@ class ChancesAhead:
     def _done(self, key: Any, future: Future[FeedChances | None]) -> None:
         if self._closed:  # the worker was stopped under it
             return
+        if future.cancelled():  # its table went off the air: asked again if it comes back on
+            with self._lock:
+                self._pending.pop(key, None)
+                self._owners.pop(key, None)
+            return
         try:
-            result = None if future.cancelled() else future.result()
+            result = future.result()
         except Exception:  # a failed calculation shows no chances; the picture goes on
             logger.exception("computing win chances failed")
             result = None

@@ -238,3 +238,36 @@ def test_win_chances_are_worked_out_only_for_the_table_on_air() -> None:
     production.change(feature="t02")  # t02 goes on air: its held deals' chances are asked for then
     assert asked == ["t01", "t02"]
     production.close()
+
+
+def test_one_tables_deals_wait_for_the_chances_worker_at_most_a_bounded_number_at_a_time() -> None:
+    """Issue 34: a table's deals queued for the worker without end. At most MAX_CHANCES_PENDING of one table
+    wait; beyond, a deal is shown without chances (counted), and another table's deal still gets its turn."""
+    import random  # noqa: PLC0415
+
+    from firmware_py.room.bounds import MAX_CHANCES_PENDING  # noqa: PLC0415
+    from firmware_py.room.broadcast import ChancesAhead  # noqa: PLC0415
+
+    rng = random.Random(3)
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+
+    def deal() -> tuple[object, ...]:
+        cards = rng.sample(deck, 18)
+        return (tuple((seat + 1, tuple(cards[2 * seat:2 * seat + 2])) for seat in range(9)), (), frozenset(),
+                "holdem")
+
+    chances = ChancesAhead(background=True)
+    try:
+        for _ in range(MAX_CHANCES_PENDING + 12):
+            chances.ask(deal(), "t02")
+        assert chances.skipped >= 12 and chances.pending() <= MAX_CHANCES_PENDING
+        skipped, other = chances.skipped, deal()
+        chances.ask(other, "t01")
+        assert chances.skipped == skipped  # t02's full share does not take t01's turn
+        chances.cancel("t02")  # off the air: its deals not yet started leave the queue
+        deadline = time.monotonic() + 120
+        while not chances.ready(other) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert chances.chances(other) is not None
+    finally:
+        chances.close()
