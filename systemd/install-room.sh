@@ -5,12 +5,45 @@
 #                                                       # collector or production (F: no prompt; else asks)
 #   sudo systemd/install-room.sh table CA.crt PASSWORD  # on a table (after install.sh): paho-mqtt, network, secrets
 #   sudo systemd/install-room.sh services CA.crt        # the room's units: collector, floor, broadcast@TABLE
+#   systemd/install-room.sh zone-acl ZONE TABLE...      # on a room's centre: the zone's ACL lines (config/room/acl-centre)
 set -euo pipefail
 
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
 MOSQ=/etc/mosquitto
 ETC=/etc/pokertable
 PREFIX=/opt/pokertable
+
+if [[ "${1:-}" == "zone-acl" ]]; then
+    # Prints (needs no root) the lines config/room/acl-centre says to write by hand for one zone: its block, with
+    # the eight lines shipped for t01 once per table of the zone, and each reader's deny line for the zone. Append
+    # them to the centre's ACL:  systemd/install-room.sh zone-acl zone-a t01 t02 | sudo tee -a /etc/mosquitto/pokertable.acl
+    zone="${2:?usage: $0 zone-acl ZONE TABLE... (ZONE: zone-<name>)}"
+    shift 2
+    if [[ ! "$zone" =~ ^zone-[A-Za-z0-9_-]{1,59}$ ]]; then
+        echo "$zone: a zone's user is zone-<name> (letters, digits, - and _): the room reserves zone-* for them" >&2
+        exit 2
+    fi
+    for table in "$@"; do
+        if [[ ! "$table" =~ ^[A-Za-z0-9_-]{1,64}$ ]] || [[ "$table" =~ ^(floor|collector|production|director|zone-.*)$ ]]; then
+            echo "$table: not a table id (letters, digits, - and _; not floor, collector, production, director, zone-*)" >&2
+            exit 2
+        fi
+    done
+    template="${SRC}/config/room/acl-centre"
+    block="$(awk '/^user /{user=$2; next} user=="zone-a" && NF && !/^#/' "$template")"
+    echo "user ${zone}"
+    grep -v -e '/t0' -e '/director/' <<<"$block" | sed "s/zone-a/${zone}/g"
+    for table in "$@"; do
+        grep -F '/t01/' <<<"$block" | sed "s#/t01/#/${table}/#"
+    done
+    grep -F '/director/' <<<"$block"
+    echo
+    awk '/^user /{user=$2; next} user!="" && user !~ /^zone-/ && /\/zone-a\//{print user " " $0}' "$template" |
+        while read -r reader line; do
+            printf 'user %s\n%s\n\n' "$reader" "${line//zone-a/$zone}"
+        done
+    exit 0
+fi
 
 if [[ "$(id -u)" -ne 0 ]]; then
     echo "run as root: sudo $0 $*" >&2
@@ -57,7 +90,7 @@ CONF
     echo "Mosquitto listens on 8883 (TLS) with the room's ACL; add users with: sudo $0 user NAME"
     ;;
 user)
-    name="${2:?usage: $0 user NAME [--password-file FILE] (a table id, floor, collector or production)}"
+    name="${2:?usage: $0 user NAME [--password-file FILE] (a table id, floor, collector, production, director, zone-*)}"
     if [[ "${3:-}" == "--password-file" ]]; then
         file="${4:?usage: $0 user NAME --password-file FILE}"
         password="$(head -n 1 "$file")"
@@ -110,7 +143,7 @@ services)
     echo "and pokertable-broadcast@TABLE for each table on air"
     ;;
 *)
-    sed -n '2,9p' "$0" >&2
+    sed -n '2,10p' "$0" >&2
     exit 2
     ;;
 esac

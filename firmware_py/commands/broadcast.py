@@ -51,11 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from display.display_config import DisplayConfig  # noqa: PLC0415
     from firmware_py.room.broadcast import ChancesAhead, Production  # noqa: PLC0415
-    from firmware_py.room.room_config import check_id  # noqa: PLC0415
+    from firmware_py.room.room_config import check_id, check_table_id  # noqa: PLC0415
 
     command = RoomCommand(args, "broadcast")
     try:
-        room, table = command.room(), check_id(args.table, "--table")
+        room, table = command.room(), check_table_id(args.table, "--table")
         instance = check_id(args.instance, "--instance")
         broker = command.broker()
         width, height = (int(v) for v in args.size.lower().split("x"))
@@ -63,6 +63,11 @@ def run(args: argparse.Namespace) -> int:
         return command.usage(exc if str(exc).startswith("--") else f"{exc} (--size is e.g. 1920x1080)")
     if args.delay == 0 and not args.allow_zero_delay:
         return command.usage(ZERO_DELAY)
+    from firmware_py.room.bounds import DELAY_CEILING_S  # noqa: PLC0415
+
+    if args.delay > DELAY_CEILING_S:
+        return command.usage(f"--delay {args.delay:g}: at most {DELAY_CEILING_S:g} seconds (every table is held "
+                             "for the delay in memory; firmware_py/room/bounds.py)")
     if not args.headless and not has_screen():
         return command.usage(f"{NO_SCREEN}: use --headless (the feed, and --snapshot FILE.png)")
     options = {"broadcast_delay_s": args.delay, "allow_zero_delay": args.allow_zero_delay}
@@ -112,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
                                     parts=(room, instance), per_process=True, on_message=offer)
     production.on_control = lambda control: subscriber.client.publish(
         control_topic, msgspec.json.encode(control), qos=1, retain=True)
+    # The broker's answer to each control change (the client publishes nothing else): a refusal is a fault.
+    subscriber.client.on_publish = lambda _c, _u, _mid, reason, _p: production.control_published(reason)
     view = functools.cache(lambda: BroadcastPicture(production, config))  # once connected: pygame's fonts
 
     def window(command: RoomCommand) -> int:

@@ -46,5 +46,6 @@ def run(args: argparse.Namespace) -> int:
         return status
     stats = collector.stats
     print(f"collect: {stats.received} messages, {stats.inserted} stored, {stats.duplicates} duplicates dropped, "
-          f"{stats.rejected} quarantined in dead_letters", flush=True)
+          f"{stats.rejected} quarantined in dead_letters ({stats.dead_dropped} over its bounds and "
+          f"{stats.dead_repeats} repeats not kept: dead_letter_drops)", flush=True)
     return status

@@ -7,9 +7,10 @@ configured one, with no trust in either machine's wall clock. The table may also
 broadcast messages back (`broadcast_hold_s` in its `[room]`); the two add up (see docs/room.md).
 Nothing reads the held messages except `on_air`.
 
-Win chances are computed here, on arrival, while the message serves its delay (`ChancesAhead`),
-and a message goes on air only once its chances are ready: the picture never says "computing",
-and when the delay is shorter than the calculation the picture is late, never early.
+Win chances are computed here, on arrival, while the message serves its delay (`ChancesAhead`), for the
+table on air only (each instance, primary and standby, for its own), at most MAX_CHANCES_PENDING deals
+waiting per table; a message goes on air once its chances are ready, or CHANCES_GRACE_S after its delay
+without them: the picture never says "computing", and it is never early nor more than that late (issue 34).
 
 Every table of the room is held (not only the one on air), so switching the feature table shows
 the new table's delayed picture at once. What is on air never goes back in time: when the delay
@@ -37,13 +38,20 @@ from firmware_py.core import Cause, Ruling, RulingKind, TableSnapshot
 from firmware_py.core.game import GAMES, HandRule
 from firmware_py.core.rulings import Street
 from firmware_py.core.snapshot import Phase, PlayerState, SeatView
+from firmware_py.room.bounds import (
+    CHANCES_GRACE_S,
+    DELAY_CEILING_S,
+    DELAY_FLOOR_S,
+    MAX_CHANCES_PENDING,
+    MAX_HELD,
+    MAX_HELD_BYTES,
+)
 from firmware_py.room.feed import BroadcastFeed, FeedChances, Reveal, SeatChance, reveal
 from firmware_py.room.messages import BadMessage, decode
 
 logger = logging.getLogger("firmware_py.room")
 
 WORKER_NICENESS = 10
-MAX_HELD = 20_000  # messages held per table; a table sends a few a second, the delay is minutes
 # What the picture may show of the director's state (docs/tournament.md): never the tables, seats or moves.
 TOURNAMENT_PUBLIC = ("title", "profile", "structure", "level", "next_level", "on_break", "entrants", "remaining",
                      "places", "payouts", "winner", "hand_for_hand")
@@ -148,6 +156,8 @@ class ChancesAhead:
         self.seed = seed
         self._results: dict[Any, FeedChances | None] = {}
         self._pending: dict[Any, Future[FeedChances | None]] = {}
+        self._owners: dict[Any, str] = {}  # a pending deal's table
+        self.skipped = 0  # deals shown without chances: their table had MAX_CHANCES_PENDING waiting already
         self._order: deque[Any] = deque()
         self._lock = threading.Lock()
         self._worker: ProcessPoolExecutor | None = None
@@ -163,7 +173,9 @@ class ChancesAhead:
 
         return chances_key(snapshot_from_broadcast(feed))
 
-    def ask(self, key: Any) -> None:
+    def ask(self, key: Any, owner: str = "") -> None:
+        """Work out the chances of deal `key` for table `owner`: at most MAX_CHANCES_PENDING of one table's deals
+        wait for the worker; a deal beyond them gets none (the picture shows it without chances)."""
         if key is None:
             return
         with self._lock:
@@ -172,20 +184,40 @@ class ChancesAhead:
             if self._worker is None:
                 self._store(key, analyse(key, self.seed))
                 return
+            if sum(1 for who in self._owners.values() if who == owner) >= MAX_CHANCES_PENDING:
+                self.skipped += 1
+                self._store(key, None)
+                return
             future = self._worker.submit(analyse, key, self.seed)
             self._pending[key] = future
+            self._owners[key] = owner
         future.add_done_callback(lambda done: self._done(key, done))
+
+    def cancel(self, owner: str) -> None:
+        """Drop the deals of table `owner` still waiting for the worker (it went off the air)."""
+        with self._lock:
+            waiting = [key for key, who in self._owners.items() if who == owner]
+        for key in waiting:
+            future = self._pending.get(key)
+            if future is not None:
+                future.cancel()  # one the worker has started runs on; its result is kept like any other
 
     def _done(self, key: Any, future: Future[FeedChances | None]) -> None:
         if self._closed:  # the worker was stopped under it
             return
+        if future.cancelled():  # its table went off the air: asked again if it comes back on
+            with self._lock:
+                self._pending.pop(key, None)
+                self._owners.pop(key, None)
+            return
         try:
-            result = None if future.cancelled() else future.result()
+            result = future.result()
         except Exception:  # a failed calculation shows no chances; the picture goes on
             logger.exception("computing win chances failed")
             result = None
         with self._lock:
             self._pending.pop(key, None)
+            self._owners.pop(key, None)
             self._store(key, result)
 
     def _store(self, key: Any, result: FeedChances | None) -> None:
@@ -193,6 +225,10 @@ class ChancesAhead:
         self._order.append(key)
         while len(self._order) > 512:
             self._results.pop(self._order.popleft(), None)
+
+    def pending(self) -> int:
+        with self._lock:
+            return len(self._pending)
 
     def ready(self, key: Any) -> bool:
         with self._lock:
@@ -219,24 +255,33 @@ class Held:
     arrived: float  # this machine's monotonic clock
     feed: BroadcastFeed
     key: Any  # what its chances depend on (None: no chances to wait for)
+    size: int = 0  # its bytes as they came (MAX_HELD_BYTES)
 
 
 class DelayedFeed:
-    """One table's broadcast messages, held for `delay_s` from their arrival; `on_air(now)` is all anyone may read."""
+    """One table's broadcast messages, held for `delay_s` from their arrival; `on_air(now)` is all anyone may read.
 
-    def __init__(self, *, delay_s: float, room: str, table: str, chances: ChancesAhead | None = None) -> None:
+    `wants_chances`: work out the win chances of its deals (the table on air; Production sets it). At most
+    MAX_HELD messages and MAX_HELD_BYTES are held: beyond, the oldest (not yet on air) are dropped, counted."""
+
+    def __init__(self, *, delay_s: float, room: str, table: str, chances: ChancesAhead | None = None,
+                 wants_chances: bool = True) -> None:
         if delay_s < 0:
             raise ValueError(f"the delay must be zero or more seconds, not {delay_s}")
         self.room, self.table = room, table
         self.delay_s = delay_s
         self.chances = chances or ChancesAhead(background=False)
+        self.wants_chances = wants_chances
         self._held: deque[Held] = deque()
+        self._bytes = 0
         self._shown: Held | None = None
         self._first: float | None = None
         self._lock = threading.Lock()
         self.received = 0
         self.rejected = 0  # every message refused: another table's, from the past, or quarantined
         self.quarantined = 0  # failed the broadcast schema (feed.BroadcastFeed): counted and logged, never on air
+        self.dropped = 0  # held messages dropped over MAX_HELD / MAX_HELD_BYTES before their delay ended
+        self.late = 0  # messages put on air without their chances, CHANCES_GRACE_S after their delay
         self.last_seq = 0
 
     def offer(self, topic_name: str, payload: Any, now: float) -> bool:
@@ -258,10 +303,10 @@ class DelayedFeed:
         if feed.table != self.table or feed.room != self.room:
             self.rejected += 1
             return False
-        return self.push(feed, now)
+        return self.push(feed, now, size=len(payload) if isinstance(payload, bytes | bytearray) else 0)
 
-    def push(self, feed: BroadcastFeed, now: float) -> bool:
-        key = self.chances.key(feed)
+    def push(self, feed: BroadcastFeed, now: float, *, size: int = 0) -> bool:
+        key = self.chances.key(feed) if self.wants_chances else None
         with self._lock:
             if self._held and now < self._held[-1].arrived:
                 self.rejected += 1  # the clock cannot go backwards
@@ -270,11 +315,36 @@ class DelayedFeed:
             self.last_seq = max(self.last_seq, feed.seq)
             if self._first is None:
                 self._first = now
-            self._held.append(Held(now, feed, key))
-            if len(self._held) > MAX_HELD:
-                self._held.popleft()
-        self.chances.ask(key)  # outside the lock: without a worker this computes
+            self._held.append(Held(now, feed, key, size))
+            self._bytes += size
+            while len(self._held) > MAX_HELD or (self._bytes > MAX_HELD_BYTES and len(self._held) > 1):
+                self._drop_first()
+                self.dropped += 1
+            if self.dropped and self.dropped % 1000 == 1:
+                logger.warning("room: %s/%s sends more than the broadcast holds (%d messages, %d MB): the oldest "
+                               "held are dropped (%d so far)", self.room, self.table, MAX_HELD,
+                               MAX_HELD_BYTES // 2**20, self.dropped)
+        self.chances.ask(key, self.table)  # outside the lock: without a worker this computes
         return True
+
+    def _drop_first(self) -> None:
+        self._bytes -= self._held.popleft().size
+
+    def want_chances(self, wanted: bool) -> None:
+        """The table goes on air (its held deals' chances are asked for, newest last) or off it (its waiting
+        deals are dropped from the worker's queue)."""
+        if wanted == self.wants_chances:
+            return
+        self.wants_chances = wanted
+        if not wanted:
+            self.chances.cancel(self.table)
+            return
+        with self._lock:
+            self._held = deque(Held(held.arrived, held.feed, self.chances.key(held.feed), held.size)
+                               for held in self._held)
+            keys = [held.key for held in self._held]
+        for key in keys:
+            self.chances.ask(key, self.table)
 
     def set_delay(self, delay_s: float) -> None:
         """A new delay: longer holds the picture until it has passed; shorter shows nothing under it."""
@@ -284,18 +354,20 @@ class DelayedFeed:
             self.delay_s = delay_s
 
     def _current(self, now: float) -> Held | None:
-        """The newest message that has served the delay and whose chances are ready (never an older one than
-        already shown). Called under the lock."""
+        """The newest message that has served the delay and whose chances are ready, or that has waited
+        CHANCES_GRACE_S past its delay for them (never an older one than already shown). Called under the lock."""
         cutoff = now - self.delay_s
         chosen = None
         for index, held in enumerate(self._held):
             if held.arrived > cutoff:
                 break
-            if self.chances.ready(held.key):
+            if self.chances.ready(held.key) or held.arrived <= cutoff - CHANCES_GRACE_S:
                 chosen = index
         if chosen is not None:
             for _ in range(chosen):  # older ones can never be shown again
-                self._held.popleft()
+                self._drop_first()
+            if self._held[0] is not self._shown and not self.chances.ready(self._held[0].key):
+                self.late += 1
             self._shown = self._held[0]
         return self._shown
 
@@ -322,6 +394,10 @@ class DelayedFeed:
     def held(self, now: float) -> int:
         with self._lock:
             return sum(1 for held in self._held if held.arrived + self.delay_s > now)
+
+    def held_bytes(self) -> int:
+        with self._lock:
+            return self._bytes
 
     def feed(self, now: float, policy: Reveal = Reveal.IMMEDIATELY) -> dict[str, Any]:
         """What the JSON feed serves: the message on air under the reveal policy, or nothing yet."""
@@ -353,20 +429,32 @@ class ControlError(ValueError):
 
 
 class Production:
-    """Every table of the room on its delay, the producer's control, and what the page shows."""
+    """Every table of the room on its delay, the producer's control, and what the page shows.
+
+    The delay a change may set is bounded (bounds.DELAY_FLOOR_S, or this instance's own `delay_s` when that is
+    shorter; bounds.DELAY_CEILING_S). A retained control older than this instance (made before it started) is
+    followed, but never below this instance's own `delay_s`. A change the broker refuses to pass on to the
+    other instance is a fault on the status (`control_published`)."""
 
     def __init__(self, *, room: str, feature: str, delay_s: float, allow_zero_delay: bool = False,
                  chances: ChancesAhead | None = None, instance: str = "primary",
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, wall: Callable[[], float] | None = None) -> None:
         self.room, self.instance = room, instance
         self.allow_zero_delay = allow_zero_delay
         self.chances = chances or ChancesAhead(background=False)
         self.clock = clock or time.monotonic
+        self.wall = wall or time.time
+        self.own_delay_s = delay_s  # the --delay this instance was started with
+        self.delay_floor_s = 0.0 if allow_zero_delay else min(DELAY_FLOOR_S, delay_s)
+        self.started = self.wall()  # a retained control stamped before this is older than us
         self.control = Control(feature=feature, delay_s=delay_s)
         self.tables: dict[str, DelayedFeed] = {}
         self._lock = threading.Lock()
         self.on_control: Callable[[Control], None] | None = None  # publish a change to the other instance
         self.rejected = 0
+        self.control_refused = 0  # control messages refused: out of bounds, not a control, from the broker
+        self.publish_refused = 0  # our own control changes the broker refused to pass on (the ACL)
+        self.faults: collections.deque[str] = collections.deque(maxlen=10)  # what the status shows, newest last
         self.version = 0  # bumps on every control change (the page redraws)
         self._page: tuple[Any, dict[str, Any]] | None = None
         # The tournament director's states (docs/tournament.md), each held for the delay like the tables'
@@ -414,7 +502,8 @@ class Production:
             feed = self.tables.get(table)
             if feed is None:
                 feed = self.tables[table] = DelayedFeed(delay_s=self.control.delay_s, room=self.room, table=table,
-                                                        chances=self.chances)
+                                                        chances=self.chances,
+                                                        wants_chances=table == self.control.feature)
             return feed
 
     def offer(self, topic_name: str, payload: Any, now: float) -> None:
@@ -450,7 +539,7 @@ class Production:
                 current[key] = value
             else:
                 raise ControlError(f"{key}: unknown; one of feature, reveal, chips, delay_s")
-        current.update(stamp=time.time(), by=self.instance)
+        current.update(stamp=self.wall(), by=self.instance)
         control = self._validated(current)
         self._apply(control)
         if self.on_control is not None:
@@ -458,43 +547,74 @@ class Production:
         return control
 
     def _validated(self, data: dict[str, Any]) -> Control:
-        from firmware_py.room.room_config import check_id  # noqa: PLC0415
+        from firmware_py.room.room_config import check_table_id  # noqa: PLC0415
 
         try:
             control = msgspec.convert(data, Control)
         except msgspec.ValidationError as exc:
             raise ControlError(str(exc).replace("$.", "")) from None
         try:
-            check_id(control.feature, "feature table")
+            check_table_id(control.feature, "feature table")
         except ValueError as exc:
             raise ControlError(str(exc)) from None
         if control.chips not in ("amounts", "bb"):
             raise ControlError(f"chips {control.chips!r}: amounts or bb")
-        if control.delay_s < 0 or control.delay_s > 3600 or (control.delay_s == 0 and not self.allow_zero_delay):
-            raise ControlError(f"delay_s {control.delay_s:g}: more than 0 and at most 3600 seconds "
-                               "(0 only for a private game started with --allow-zero-delay)")
+        if not self.delay_floor_s <= control.delay_s <= DELAY_CEILING_S:
+            why = ("0 only for a private game started with --allow-zero-delay" if control.delay_s == 0 and
+                   not self.allow_zero_delay else "under it, the picture shows cards while their hand is played")
+            raise ControlError(f"delay_s {control.delay_s:g}: from {self.delay_floor_s:g} to {DELAY_CEILING_S:g} "
+                               f"seconds ({why}; the bounds: firmware_py/room/bounds.py)")
         return control
 
     def apply_remote(self, body: Any) -> None:
-        """The other instance's change (the retained control message): applied if newer than ours."""
+        """The other instance's change (the retained control message): applied if newer than ours; one made
+        before this instance started keeps at least this instance's own delay."""
         if not isinstance(body, dict):
-            self.rejected += 1
+            self._refuse_control("not a control message (a JSON object)")
             return
         try:
             control = self._validated(body)
         except ControlError as exc:
-            self.rejected += 1
-            logger.warning("room: a control message refused: %s", exc)
+            self._refuse_control(str(exc))
             return
-        if control.stamp > self.control.stamp:
-            self._apply(control)
+        if control.stamp <= self.control.stamp:
+            return
+        if control.stamp < self.started and control.delay_s < self.own_delay_s:
+            logger.warning("room: the retained control from %s asks for a %g s delay; it is older than this "
+                           "instance, which keeps its own --delay %g s", control.by or "?", control.delay_s,
+                           self.own_delay_s)
+            control = msgspec.structs.replace(control, delay_s=self.own_delay_s)
+        self._apply(control)
+
+    def _refuse_control(self, why: str) -> None:
+        self.rejected += 1
+        self.control_refused += 1
+        logger.warning("room: a control message refused: %s (%d so far)", why, self.control_refused)
+        self.faults.append(f"control message refused: {why[:300]}")
+
+    def control_published(self, reason: Any) -> None:
+        """The broker's answer to our control change (paho's thread): a refusal means the other instance never
+        hears of it. Said loudly: logged as an error and a fault on the status."""
+        if not getattr(reason, "is_failure", False):
+            return
+        self.publish_refused += 1
+        message = (f"the broker refused this instance's control change ({reason}): the other instance does not "
+                   f"follow it; the ACL must let user production write pokertable/{self.room}/production/control "
+                   "(config/room/acl)")
+        logger.error("room: %s (%d so far)", message, self.publish_refused)
+        self.faults.append(message)
 
     def _apply(self, control: Control) -> None:
         with self._lock:
+            before = self.control.feature
             self.control = control
             for feed in self.tables.values():
                 feed.set_delay(control.delay_s)
             self.version += 1
+            switched = [(feed, feed.table == control.feature) for feed in self.tables.values()
+                        if before != control.feature and feed.table in (before, control.feature)]
+        for feed, on_air in switched:  # outside the lock: asking for chances may compute them here
+            feed.want_chances(on_air)
 
     def page(self, now: float) -> dict[str, Any]:
         """What the on-air page gets: the feature table's delayed message under its reveal policy. No timing."""
@@ -521,7 +641,10 @@ class Production:
                 "on_air_hand": shown.hand if shown else None,
                 "next_in_s": None if upcoming is None else round(upcoming - now, 1),
                 "starts_in_s": None if shown is not None or first is None else round(max(first - now, 0.0), 1),
-                "held": feed.held(now), "received": feed.received, "rejected": self.rejected + feed.rejected}
+                "held": feed.held(now), "received": feed.received, "rejected": self.rejected + feed.rejected,
+                "dropped": feed.dropped, "late": feed.late, "chances_skipped": self.chances.skipped,
+                "delay_bounds_s": [self.delay_floor_s, DELAY_CEILING_S], "control_refused": self.control_refused,
+                "publish_refused": self.publish_refused, "faults": list(self.faults)}
 
     def close(self) -> None:
         self.chances.close()

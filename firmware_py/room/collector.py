@@ -9,6 +9,10 @@ while it is away) and acknowledges a message to the broker only after the databa
 Every message is checked against the room's schema (`messages.decode`) first. One that fails, or
 that the database refuses, goes to the `dead_letters` table (its topic, its bytes and why) in the
 same transaction as the good ones around it, and the collector goes on: nothing stops the archive.
+The quarantine is bounded per table (issue 34: one table's password filled 805 MB in a minute): at most
+DEAD_LETTER_ROWS rows and DEAD_LETTER_BYTES bytes per table id, a message already there (same topic and
+bytes) kept once; what is not kept is counted per table in `dead_letter_drops` (rows, bytes, repeats, the
+last reason), so the operator sees the flood without the disk holding it.
 After each commit the collector publishes, retained, on each table's `archived` topic how far the
 archive has that table's session without a gap (`idx`: rulings and hands are numbered 1, 2, ... by
 the table); the table keeps and resends what is not yet confirmed.
@@ -16,6 +20,7 @@ the table); the table keeps and resends what is not yet confirmed.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -46,6 +51,12 @@ from firmware_py.room.messages import (
 logger = logging.getLogger("firmware_py.room.collector")
 
 BATCH_MAX = 500
+# The quarantine's bounds per table id (the ACL lets a table's password publish under its own id only, so one
+# password fills one table's share): 1,000 rows is more than a table's bug produces in a session (each one a
+# message to look at by hand), and 16 MB holds them at the room's usual few kB (a 256 kB message is the most the
+# broker passes: 64 of those). Beyond either, messages are counted in dead_letter_drops, not kept.
+DEAD_LETTER_ROWS = 1000
+DEAD_LETTER_BYTES = 16 * 1024 * 1024
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS rulings (
         room TEXT NOT NULL, table_id TEXT NOT NULL, session TEXT NOT NULL, seq BIGINT NOT NULL, n INTEGER NOT NULL,
@@ -62,16 +73,30 @@ SCHEMA = (
         received DOUBLE PRECISION NOT NULL, topic TEXT NOT NULL, payload {blob} NOT NULL, reason TEXT NOT NULL,
         room TEXT, table_id TEXT, session TEXT, seq BIGINT, idx BIGINT)""",
     "CREATE INDEX IF NOT EXISTS dead_letters_key ON dead_letters (room, table_id, session, seq)",
+    # What the quarantine did not keep, per table id ('' when the topic names none): over its bounds, or repeats.
+    """CREATE TABLE IF NOT EXISTS dead_letter_drops (
+        table_id TEXT NOT NULL PRIMARY KEY, dropped BIGINT NOT NULL, dropped_bytes BIGINT NOT NULL,
+        repeats BIGINT NOT NULL, last_reason TEXT NOT NULL, last_at DOUBLE PRECISION NOT NULL)""",
 )
 # Columns added since the first schema: a database made before gets them at start (table, column, type).
 ADDED_COLUMNS = (("hands", "phh_problem", "TEXT"),  # why a played hand has no PHH (the table's reason)
                  # the archive's count per table session (the table numbers its rulings and hands 1, 2, ...)
-                 ("rulings", "idx", "BIGINT"), ("hands", "idx", "BIGINT"))
+                 ("rulings", "idx", "BIGINT"), ("hands", "idx", "BIGINT"),
+                 ("dead_letters", "digest", "TEXT"))  # the quarantine keeps a message once (issue 34)
 RULING_COLUMNS = ("room", "table_id", "session", "seq", "n", "dealer", "hand", "t", "kind", "rule", "remedy", "body",
                   "idx")
 HAND_COLUMNS = ("room", "table_id", "session", "seq", "hand", "t", "dealer", "played", "phh", "rulings",
                 "phh_problem", "idx")
-DEAD_COLUMNS = ("received", "topic", "payload", "reason", "room", "table_id", "session", "seq", "idx")
+DEAD_COLUMNS = ("received", "topic", "payload", "reason", "room", "table_id", "session", "seq", "idx", "digest")
+DROPS_UPSERT = ("INSERT INTO dead_letter_drops (table_id, dropped, dropped_bytes, repeats, last_reason, last_at) "
+                "VALUES ({p}, {p}, {p}, {p}, {p}, {p}) ON CONFLICT (table_id) DO UPDATE SET "
+                "dropped = dead_letter_drops.dropped + excluded.dropped, "
+                "dropped_bytes = dead_letter_drops.dropped_bytes + excluded.dropped_bytes, "
+                "repeats = dead_letter_drops.repeats + excluded.repeats, last_reason = excluded.last_reason, "
+                "last_at = excluded.last_at")
+DEAD_USAGE = ("SELECT count(*), coalesce(sum({length}(payload) + length(topic) + length(reason)), 0) FROM dead_letters "
+              "WHERE coalesce(table_id, '') = {p}")
+DEAD_DIGESTS = "SELECT digest FROM dead_letters WHERE coalesce(table_id, '') = {p} AND digest IS NOT NULL"
 ARCHIVED_AFTER = " UNION ".join(
     f"SELECT idx, seq FROM {table} WHERE room = {{p}} AND table_id = {{p}} AND session = {{p}} AND seq >= {{p}} "
     f"AND idx > {{p}}" for table in ("rulings", "hands", "dead_letters")) + " ORDER BY 1 LIMIT 10000"
@@ -83,6 +108,10 @@ class Store(Protocol):
               dead: Sequence[tuple[Any, ...]] = ()) -> tuple[int, int]: ...
 
     def archived_after(self, room: str, table: str, session: str, head: ArchiveHead) -> list[tuple[int, int]]: ...
+
+    def dead_usage(self, table: str) -> tuple[int, int, set[str]]: ...
+
+    def record_drops(self, drops: Sequence[tuple[Any, ...]]) -> None: ...
 
     def close(self) -> None: ...
 
@@ -129,6 +158,15 @@ class SQLiteStore:
         idx, seq = head
         return self.db.execute(ARCHIVED_AFTER.format(p="?"), (room, table, session, seq, idx) * 3).fetchall()
 
+    def dead_usage(self, table: str) -> tuple[int, int, set[str]]:
+        """The quarantine's rows and bytes of table id `table` ('' for none), and its messages' digests."""
+        rows, size = self.db.execute(DEAD_USAGE.format(p="?", length="length"), (table,)).fetchone()
+        return int(rows), int(size), {row[0] for row in self.db.execute(DEAD_DIGESTS.format(p="?"), (table,))}
+
+    def record_drops(self, drops: Sequence[tuple[Any, ...]]) -> None:
+        with self.db:
+            self.db.executemany(DROPS_UPSERT.format(p="?"), drops)
+
     def query(self, sql: str) -> list[tuple[Any, ...]]:
         return self.db.execute(sql).fetchall()
 
@@ -172,6 +210,17 @@ class PostgresStore:
         with self.db.transaction(), self.db.cursor() as cursor:
             cursor.execute(ARCHIVED_AFTER.format(p="%s"), (room, table, session, seq, idx) * 3)
             return [(int(i), int(s)) for i, s in cursor.fetchall()]
+
+    def dead_usage(self, table: str) -> tuple[int, int, set[str]]:
+        with self.db.transaction(), self.db.cursor() as cursor:
+            cursor.execute(DEAD_USAGE.format(p="%s", length="octet_length"), (table,))
+            rows, size = cursor.fetchone() or (0, 0)
+            cursor.execute(DEAD_DIGESTS.format(p="%s"), (table,))
+            return int(rows), int(size), {row[0] for row in cursor.fetchall()}
+
+    def record_drops(self, drops: Sequence[tuple[Any, ...]]) -> None:
+        with self.db.transaction(), self.db.cursor() as cursor:
+            cursor.executemany(DROPS_UPSERT.format(p="%s"), drops)
 
     def query(self, sql: str) -> list[tuple[Any, ...]]:
         with self.db.cursor() as cursor:
@@ -218,9 +267,10 @@ def dead_row(topic_name: str, payload: bytes, reason: str) -> tuple[Any, ...]:
     """A quarantined message, with its archive key when that much of it is sound (the count goes on)."""
     where = parse_topic(topic_name)
     key = archive_key(payload) if where is not None and where[2] in ("ruling", "hand") else None
+    digest = hashlib.sha256(topic_name.encode(errors="replace") + b"\0" + bytes(payload)).hexdigest()[:32]
     return (time.time(), topic_name, bytes(payload), reason[:1000], where[0] if where else None,
             where[1] if where else None, key.session if key else None, key.seq if key else None,
-            key.idx if key else None)
+            key.idx if key else None, digest)
 
 
 @dataclass
@@ -229,6 +279,8 @@ class CollectorStats:
     inserted: int = 0
     duplicates: int = 0
     rejected: int = 0  # quarantined in dead_letters
+    dead_dropped: int = 0  # not quarantined: the table's share of dead_letters was full (dead_letter_drops)
+    dead_repeats: int = 0  # not quarantined again: the same topic and bytes are there already
     confirmed: int = 0  # `archived` confirmations published
 
 
@@ -258,6 +310,8 @@ class Collector:
         self.publish = publish
         self.name = name  # who confirms (the client id), for the operators
         self.stats = CollectorStats()
+        self.quota = (DEAD_LETTER_ROWS, DEAD_LETTER_BYTES)  # rows, bytes per table id
+        self._dead: dict[str, list[Any]] = {}  # table id -> [rows, bytes, digests] of its quarantine
         self.heads: dict[tuple[str, str, str], ArchiveHead] = {}
         self._queue: queue.Queue[tuple[str, Any, int] | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="room-collector", daemon=True)
@@ -292,7 +346,7 @@ class Collector:
                 self._write(batch)
 
     def _write(self, batch: list[tuple[str, Any, int]]) -> None:
-        rows = [self._row(topic_name, payload) for topic_name, payload, _mid in batch]
+        rows = self._within_quota([self._row(topic_name, payload) for topic_name, payload, _mid in batch])
         self.stats.received += len(batch)
         inserted, duplicates, rejected = self._store(rows)
         self.stats.inserted += inserted
@@ -303,6 +357,54 @@ class Collector:
                 if mid:
                     self.ack(mid)
         self._confirm({row.session_key for row in rows if row.session_key is not None})
+
+    def _within_quota(self, rows: list[Row]) -> list[Row]:
+        """The batch without the quarantined messages its table has no room for, or already has (counted, and
+        recorded in dead_letter_drops). The archive's count (`archived`) does not pass a message not kept: the
+        table keeps it and sends it again after its next outage."""
+        kept: list[Row] = []
+        drops: dict[str, list[Any]] = {}
+        for row in rows:
+            if row.kind != "dead_letters":
+                kept.append(row)
+                continue
+            table = row.values[5] or ""
+            usage = self._dead.get(table)
+            if usage is None:
+                try:
+                    usage = self._dead[table] = list(self.store.dead_usage(table))
+                except Exception as exc:  # the database is away: _store waits for it
+                    logger.error("collector: reading the quarantine's size failed: %s", exc)
+                    usage = [0, 0, set()]
+            size = len(row.payload) + len(row.topic) + len(row.values[3])
+            drop = drops.setdefault(table, [table, 0, 0, 0, "", 0.0])
+            if row.values[-1] in usage[2]:
+                drop[3] += 1
+                drop[4] = f"a repeat of a quarantined message: {row.values[3]}"
+                self.stats.dead_repeats += 1
+            elif usage[0] + 1 > self.quota[0] or usage[1] + size > self.quota[1]:
+                drop[1] += 1
+                drop[2] += size
+                drop[4] = f"over the quarantine's bounds ({self.quota[0]} rows, {self.quota[1]} bytes): {row.values[3]}"
+                self.stats.dead_dropped += 1
+            else:
+                usage[0] += 1
+                usage[1] += size
+                usage[2].add(row.values[-1])
+                kept.append(row)
+                continue
+            drop[5] = time.time()
+        counted = [tuple(drop) for drop in drops.values() if drop[1] or drop[3]]
+        if counted:
+            for table, dropped, _size, repeats, _reason, _at in counted:
+                logger.warning("collector: table %s: %d quarantined messages not kept (%d over the bounds, %d "
+                               "repeats; %d and %d so far); counted in dead_letter_drops", table or "?",
+                               dropped + repeats, dropped, repeats, self.stats.dead_dropped, self.stats.dead_repeats)
+            try:
+                self.store.record_drops(counted)
+            except Exception as exc:
+                logger.error("collector: recording the quarantine's drops failed: %s", exc)
+        return kept
 
     def _row(self, topic_name: str, payload: Any) -> Row:
         if not isinstance(payload, bytes | bytearray | memoryview):

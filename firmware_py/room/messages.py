@@ -49,6 +49,7 @@ from firmware_py.room.bounds import (
     Wall,
 )
 from firmware_py.room.feed import BroadcastFeed
+from firmware_py.room.room_config import is_reserved
 
 SCHEMA_VERSION = 1
 ROOT = "pokertable"
@@ -68,9 +69,10 @@ def topic(room: str, table: str, kind: str) -> str:
 
 
 def parse_topic(name: str) -> tuple[str, str, str] | None:
-    """(room, table, kind) of a room topic, or None for any other topic."""
+    """(room, table, kind) of a room topic, or None for any other topic: a reserved id (the director,
+    production, a zone, ...) is never a table, whatever a `+` subscription delivers under it."""
     parts = name.split("/")
-    if len(parts) != 4 or parts[0] != ROOT or parts[3] not in KINDS:
+    if len(parts) != 4 or parts[0] != ROOT or parts[3] not in KINDS or is_reserved(parts[2]):
         return None
     return parts[1], parts[2], parts[3]
 

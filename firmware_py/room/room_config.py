@@ -22,6 +22,7 @@ ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 DEFAULT_PORT = 1883
 DEFAULT_TLS_PORT = 8883
 RESERVED_USERS = ("floor", "collector", "production", "director")  # the room's own clients (config/room/acl)
+ZONE_PREFIX = "zone-"  # a zone's bridge user on the room's centre (config/room/acl-centre): zone-a, zone-b, ...
 MAX_NAME = 200  # as the room's messages allow (firmware_py/room/messages.py, Name)
 ROOM_KEYS = ("room", "table", "broker", "port", "tls", "ca_file", "cert_file", "key_file", "username",
              "password_file", "dealer", "heartbeat_s", "broadcast", "broadcast_hold_s", "tournament")
@@ -73,6 +74,21 @@ def check_id(value: str, what: str) -> str:
     return value
 
 
+def is_reserved(table: str) -> bool:
+    """Whether `table` is one of the room's own ids (a user of config/room/acl or a zone's), never a table's."""
+    return table in RESERVED_USERS or table.startswith(ZONE_PREFIX)
+
+
+def check_table_id(value: str, what: str) -> str:
+    """`value` if it can be a table's id: one topic level (check_id) and none of the room's own ids, which the
+    ACL keeps for the floor, the collector, production, the director and the zones' bridges."""
+    check_id(value, what)
+    if is_reserved(value):
+        raise ValueError(f"{what} {value!r} is reserved for the room's own clients ({', '.join(RESERVED_USERS)}, "
+                         f"and {ZONE_PREFIX}* for the zones' bridges): name the table otherwise")
+    return value
+
+
 def parse_room(source: str, raw: Any, *, base_dir: Path) -> RoomConfig:
     """Validate the `[room]` table of `source`: every mistake in one ConfigError, each naming the file and key."""
     mistakes = ConfigMistakes()
@@ -102,9 +118,9 @@ def parse_room(source: str, raw: Any, *, base_dir: Path) -> RoomConfig:
         return found
 
     def not_reserved(table: str) -> str:
-        if table in RESERVED_USERS:
-            raise error(f"{table!r} is reserved for the room's own clients ({', '.join(RESERVED_USERS)}): "
-                        "name the table otherwise", "table")
+        if is_reserved(table):
+            raise error(f"{table!r} is reserved for the room's own clients ({', '.join(RESERVED_USERS)}, and "
+                        f"{ZONE_PREFIX}* for the zones' bridges): name the table otherwise", "table")
         return table
 
     def tcp_port(tls: bool) -> int:

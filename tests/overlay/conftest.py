@@ -58,4 +58,4 @@ def room_factory() -> Iterator[Any]:
 
 
 # The room's real-service fixtures (Mosquitto on loopback), shared with tests/room.
-from tests.room.conftest import broker, mosquitto_installed, secure_broker  # noqa: E402, F401
+from tests.room.conftest import broker, guard_plugin, mosquitto_installed, secure_broker  # noqa: E402, F401

@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from firmware_py.room.bounds import CHANCES_GRACE_S
 from firmware_py.room.broadcast import ChancesAhead, ControlError, DelayedFeed, Production, heads_up_outs
 from firmware_py.room.feed import Reveal, decode, encode, reveal
 from tests.overlay.hand import NAMES, hand_messages
@@ -76,10 +77,27 @@ def test_a_message_goes_on_air_only_once_its_chances_are_ready() -> None:
     dealt = step_where(lambda s: s.snapshot.phase == "betting")
     feed.push(dealing.feed, 0.0)
     feed.push(dealt.feed, 1.0)
-    assert feed.on_air(10.0).seq == dealing.seq  # the dealt hands wait for their chances: late, never "computing"
+    assert feed.on_air(6.3).seq == dealing.seq  # the dealt hands wait for their chances: late, never "computing"
     chances.hold = False
-    shown = feed.on_air(10.0)
+    shown = feed.on_air(6.3)
     assert shown.seq == dealt.seq and shown.chances is not None and len(shown.chances.seats) == 4
+    assert feed.late == 0
+
+
+def test_a_message_waits_for_its_chances_at_most_the_grace_then_goes_on_air_without_them() -> None:
+    """Issue 34: the picture is never more than CHANCES_GRACE_S late, whatever the chances worker is doing."""
+    class Stuck(ChancesAhead):
+        def ready(self, key):
+            return key is None
+
+    feed = DelayedFeed(delay_s=5.0, room="main", table="t01", chances=Stuck(background=False))
+    dealing = step_where(lambda s: s.snapshot.phase == "dealing")
+    dealt = step_where(lambda s: s.snapshot.phase == "betting")
+    feed.push(dealing.feed, 0.0)
+    feed.push(dealt.feed, 1.0)
+    assert feed.on_air(6.0 + CHANCES_GRACE_S - 0.01).seq == dealing.seq
+    shown = feed.on_air(6.0 + CHANCES_GRACE_S)
+    assert shown.seq == dealt.seq and feed.late == 1
 
 
 def test_heads_up_outs_are_the_cards_that_put_the_player_behind_ahead() -> None:

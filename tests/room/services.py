@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ACL_FILE = ROOT / "config" / "room" / "acl"
 ROOM_CONF = ROOT / "config" / "room" / "mosquitto.conf"  # the shipped broker settings
 GUARD_SOURCE = ROOT / "config" / "room" / "clientid_guard.c"
+CENTRE_ACL_FILE = ROOT / "config" / "room" / "acl-centre"  # the zones' users, on the centre only
 
 
 def simulated_table_file(directory: Path, name: str, *, seats: int = 6, room: str = "") -> Path:
@@ -288,6 +289,14 @@ def zone_bridge(shipped: str, *, zone: str, centre: Mosquitto, password: str) ->
         key = line.split(" ", 1)[0]
         lines.append(f"{key} {values[key]}" if key in values and not line.startswith("#") else line)
     return lines
+
+
+def centre_acl(zones: dict[str, list[str]]) -> str:
+    """The lines a centre adds to config/room/acl for these zones and their tables, as the installer prints
+    them from config/room/acl-centre (`systemd/install-room.sh zone-acl ZONE TABLE...`, once per zone)."""
+    return "\n".join(subprocess.run(["bash", str(ROOT / "systemd" / "install-room.sh"), "zone-acl", zone, *tables],
+                                    check=True, capture_output=True, text=True, timeout=60).stdout
+                     for zone, tables in zones.items())
 
 
 # -- PostgreSQL ------------------------------------------------------------------------------------

@@ -172,3 +172,102 @@ def test_broadcast_command_bad_options_are_named(argv: list[str], message: str) 
                             timeout=60, check=False)
     assert result.returncode == 2, result.stderr
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+CONTROL_TOPIC = "pokertable/main/production/control"
+
+
+def control(**changes: object) -> dict[str, object]:
+    return {"feature": "t01", "reveal": {}, "chips": "amounts", "delay_s": 120.0, "stamp": 1000.0, "by": "primary",
+            **changes}
+
+
+@pytest.mark.parametrize("delay_s", [0.001, 0, 9.99, -1, 1800.5, 1e9])
+def test_a_delay_out_of_its_bounds_is_refused_from_the_page_and_from_the_broker_and_counted(delay_s: float) -> None:
+    """Issue 34: one message set the delay to 0.001 s. The floor and ceiling are in firmware_py/room/bounds.py."""
+    from firmware_py.room.bounds import DELAY_CEILING_S, DELAY_FLOOR_S  # noqa: PLC0415
+    from firmware_py.room.broadcast import ControlError  # noqa: PLC0415
+
+    production = Production(room="main", feature="t01", delay_s=120.0, wall=lambda: 500.0)
+    with pytest.raises(ControlError, match=f"from {DELAY_FLOOR_S:g} to {DELAY_CEILING_S:g} seconds"):
+        production.change(delay_s=delay_s)
+    production.offer(CONTROL_TOPIC, json.dumps(control(delay_s=delay_s)).encode(), 0.0)
+    assert production.control.delay_s == 120.0 and production.control_refused == 1
+    status = production.operator(0.0)
+    assert status["control_refused"] == 1 and "control message refused: delay_s" in status["faults"][0]
+    production.offer(CONTROL_TOPIC, json.dumps(control(delay_s=DELAY_FLOOR_S)).encode(), 0.0)
+    assert production.control.delay_s == DELAY_FLOOR_S  # the floor itself is allowed
+    production.close()
+
+
+def test_an_instance_started_with_a_short_delay_has_it_as_its_floor() -> None:
+    production = Production(room="main", feature="t01", delay_s=2.0)
+    production.change(delay_s=2.0)
+    with pytest.raises(ValueError, match="from 2 to"):
+        production.change(delay_s=1.0)
+    production.close()
+
+
+def test_an_older_retained_control_never_lowers_this_instances_own_delay() -> None:
+    """Issue 34: a restarted instance started at stamp 0, so an older retained control overrode its --delay."""
+    production = Production(room="main", feature="t01", delay_s=300.0, wall=lambda: 2000.0)
+    production.offer(CONTROL_TOPIC, json.dumps(control(feature="t02", reveal={"t02": "never"}, delay_s=30.0,
+                                                       stamp=1500.0)).encode(), 0.0)
+    assert production.control.feature == "t02" and production.control.policy("t02") == "never"
+    assert production.control.delay_s == 300.0  # the producer's choices followed, the delay kept
+    production.offer(CONTROL_TOPIC, json.dumps(control(feature="t02", delay_s=30.0, stamp=2500.0)).encode(), 0.0)
+    assert production.control.delay_s == 30.0  # a change made since we started is the producer's, live
+    production.close()
+
+
+def test_win_chances_are_worked_out_only_for_the_table_on_air() -> None:
+    from firmware_py.room.broadcast import ChancesAhead  # noqa: PLC0415
+
+    asked: list[str] = []
+
+    class Counting(ChancesAhead):
+        def ask(self, key: object, owner: str = "") -> None:
+            if key is not None:
+                asked.append(owner)
+            super().ask(key, owner)
+
+    production = Production(room="main", feature="t01", delay_s=30.0, chances=Counting(background=False))
+    for table in ("t01", "t02"):
+        production.offer(f"pokertable/main/{table}/broadcast", json.dumps({**MESSAGE, "table": table}).encode(), 1.0)
+    assert asked == ["t01"]
+    production.change(feature="t02")  # t02 goes on air: its held deals' chances are asked for then
+    assert asked == ["t01", "t02"]
+    production.close()
+
+
+def test_one_tables_deals_wait_for_the_chances_worker_at_most_a_bounded_number_at_a_time() -> None:
+    """Issue 34: a table's deals queued for the worker without end. At most MAX_CHANCES_PENDING of one table
+    wait; beyond, a deal is shown without chances (counted), and another table's deal still gets its turn."""
+    import random  # noqa: PLC0415
+
+    from firmware_py.room.bounds import MAX_CHANCES_PENDING  # noqa: PLC0415
+    from firmware_py.room.broadcast import ChancesAhead  # noqa: PLC0415
+
+    rng = random.Random(3)
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+
+    def deal() -> tuple[object, ...]:
+        cards = rng.sample(deck, 18)
+        return (tuple((seat + 1, tuple(cards[2 * seat:2 * seat + 2])) for seat in range(9)), (), frozenset(),
+                "holdem")
+
+    chances = ChancesAhead(background=True)
+    try:
+        for _ in range(MAX_CHANCES_PENDING + 12):
+            chances.ask(deal(), "t02")
+        assert chances.skipped >= 12 and chances.pending() <= MAX_CHANCES_PENDING
+        skipped, other = chances.skipped, deal()
+        chances.ask(other, "t01")
+        assert chances.skipped == skipped  # t02's full share does not take t01's turn
+        chances.cancel("t02")  # off the air: its deals not yet started leave the queue
+        deadline = time.monotonic() + 120
+        while not chances.ready(other) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert chances.chances(other) is not None
+    finally:
+        chances.close()

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from firmware_py.errors import ConfigError
-from firmware_py.room.room_config import parse_room
+from firmware_py.room.messages import parse_topic
+from firmware_py.room.room_config import check_table_id, parse_room
 from tests.config_mistakes import assert_mistakes
 
 
@@ -49,3 +50,14 @@ def test_room_tournament_key_turns_the_table_side_on(tmp_path: Path) -> None:
         parse_room("table.toml", {"room": "main", "table": "t1", "tournament": "yes"}, base_dir=tmp_path)
     with pytest.raises(ConfigError, match="reserved"):
         parse_room("table.toml", {"room": "main", "table": "director"}, base_dir=tmp_path)
+
+
+@pytest.mark.parametrize("table", ["director", "floor", "collector", "production", "zone-a", "zone-east"])
+def test_a_table_id_can_never_be_one_of_the_rooms_own_ids(tmp_path: Path, table: str) -> None:
+    """Issue 34: a `+` in a reader's subscription must never take a reserved id for a table."""
+    with pytest.raises(ConfigError, match="reserved for the room's own clients"):
+        parse_room("table.toml", {"room": "main", "table": table}, base_dir=tmp_path)
+    with pytest.raises(ValueError, match="reserved"):
+        check_table_id(table, "--table")
+    assert parse_topic(f"pokertable/main/{table}/state") is None  # every consumer quarantines it
+    assert parse_topic("pokertable/main/t01/state") == ("main", "t01", "state")
