@@ -47,6 +47,7 @@ class TableState:
     race: RaceState | None = None  # a chip race being dealt, or its result until the next hand (race.py)
     out_rulings: list[Ruling] = field(default_factory=list)  # outputs of one event, never saved
     out_notices: list[Notice] = field(default_factory=list)
+    out_refused: str | None = None  # why the event fed was not taken (None: it was): its verdict, never saved
 
     def rule(self, key: RuleKey) -> Rule:
         assert self.profile is not None
@@ -77,8 +78,17 @@ class TableState:
         if kind is NoticeKind.CORRECTED:  # shown on the venue screen too (an undo adds its own: engine.py)
             self.corrections = [*self.corrections[-2:], message]
 
+    def refuse(self, message: str) -> None:
+        """The event fed is not taken: a notice to the operator, and the reason is the event's verdict (the first
+        reason given, when a handler gives two). An ignored notice about anything else (a held action's fate, a
+        seat folded as it left) is `notice`, never this."""
+        self.notice(NoticeKind.IGNORED, message)
+        if self.out_refused is None:
+            self.out_refused = message
 
-SAVED: Final = tuple(f.name for f in fields(TableState) if f.name not in {"profiles", "out_rulings", "out_notices"})
+
+SAVED: Final = tuple(f.name for f in fields(TableState)
+              if f.name not in {"profiles", "out_rulings", "out_notices", "out_refused"})
 SHARED: Final = frozenset({"cards"})
 """Fields a checkpoint shares rather than copies: a new value replaces them, they never change in place
 (the decks' cards, set by a setup; a stand-in for an unknown tag makes a new dict)."""
