@@ -94,7 +94,7 @@ async function press(name,extra){
  if(PLAYER.includes(name)&&sel!==null&&sel!==S.to_act)body.seat=sel;
  busy=true;say("Sending "+name+"\u2026",true);const j=await post("press",body);busy=false;
  tell(j,name+(body.amount?" "+body.amount:"")+(body.seat?" for "+seatName(body.seat):""));
- if(j.taken&&PLAYER.includes(name)){$("amount").value="";sel=null}}
+ if(j.taken&&PLAYER.includes(name)){$("amount").value="";sel=null;render()}}
 function amountOr(fallback){const text=$("amount").value;if(!text.trim())return fallback;return String(parseAmount(text))}
 $("fold").onclick=()=>press("fold");
 $("call").onclick=()=>press(actingOutOfTurn()||(S&&S.legal&&S.legal.to_call)?"call":"check");  // a call with nothing to call is a check
