@@ -322,7 +322,8 @@ class TableCore:
             "in_play": table.in_play, "back": table.back, "button_seat": table.button_seat,
             "previous": table.previous, "redeal": table.redeal, "corrected": table.corrected,
             "hand": hand.copy() if hand is not None else None, "hand_number": table.hand_number,
-            "unconfirmed": table.unconfirmed.copy(), "notices": table.notices.copy(),  # of frozen rulings, strings
+            "unconfirmed": table.unconfirmed.copy(), "made": table.made,  # of frozen rulings
+            "notices": table.notices.copy(),  # of strings
             "corrections": table.corrections.copy(), "chips": table.chips.copy(),
             "race": _clone(table.race) if table.race is not None else None,
         }

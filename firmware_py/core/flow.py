@@ -80,8 +80,18 @@ def seat_change(table: TableState, event: Seat) -> None:
         transitions.after_action(table, hand)
 
 
-def confirm(table: TableState) -> None:
-    """The dealer confirms the oldest ruling shown."""
+def confirm(table: TableState, number: int | None = None) -> None:
+    """The dealer confirms the oldest ruling shown; a confirm naming a ruling (`number`) confirms that one only
+    if it is the one shown: a second confirm of the same ruling (two tablets) is refused, never taken for the
+    next ruling."""
+    oldest = table.oldest_open
+    if number is not None and number != oldest:
+        if oldest is None or number < oldest:
+            table.refuse(f"confirm: ruling {number} was confirmed already" + (
+                f" (ruling {oldest} is shown): not taken" if oldest is not None else ": not taken"))
+        else:
+            table.refuse(f"confirm: ruling {number} is not the one shown (ruling {oldest} is): not taken")
+        return
     if table.unconfirmed:
         done = table.unconfirmed.pop(0)
         table.notice(NoticeKind.CONFIRMED, f"{done.ruling} ({done.rule})")

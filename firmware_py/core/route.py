@@ -148,7 +148,7 @@ def press(table: TableState, event: Button) -> None:
     elif name is HAND_END:
         flow.hand_end(table)
     elif name is CONFIRM:
-        flow.confirm(table)
+        flow.confirm(table, event.ruling)
     elif hand is None or hand.phase in NO_HAND:
         table.refuse(f"{name} pressed with no hand in progress")
     elif name is ROUND_DONE:

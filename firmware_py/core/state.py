@@ -41,6 +41,7 @@ class TableState:
     hand: Hand | None = None
     hand_number: int = 0
     unconfirmed: list[Ruling] = field(default_factory=list)
+    made: int = 0  # rulings shown until confirmed, made in the session: each is numbered 1, 2, 3... by it
     notices: list[str] = field(default_factory=list)
     corrections: list[str] = field(default_factory=list)  # the operator's corrections since the hand began
     chips: TableChips = field(default_factory=TableChips)  # amounts, once a `stacks` event gave the seats' chips
@@ -63,13 +64,22 @@ class TableState:
         return self.emit(Ruling(t=self.t, ruling=kind, rule=rule.cite, remedy=text, cause=cause, card=card,
                                 seat=seat, street=street))
 
-    def emit(self, ruling: Ruling) -> Ruling:
-        """Out to the dealer: shown until confirmed, and kept with the hand."""
+    def emit(self, ruling: Ruling, *, shown: bool = True) -> Ruling:
+        """Out to the dealer: shown until confirmed (numbered: a confirm names it), and kept with the hand.
+        `shown=False`: told, never waiting for a confirm (the showdown's own result)."""
         self.out_rulings.append(ruling)
-        self.unconfirmed.append(ruling)
+        if shown:
+            self.unconfirmed.append(ruling)
+            self.made += 1
         if self.hand is not None:
             self.hand.rulings.append(ruling)
         return ruling
+
+    @property
+    def oldest_open(self) -> int | None:
+        """The number of the oldest ruling shown (None: none is). Rulings leave `unconfirmed` only from its
+        front (a confirm) or all at once (a new hand), so the open ones are the last made, in order."""
+        return self.made - len(self.unconfirmed) + 1 if self.unconfirmed else None
 
     def notice(self, kind: NoticeKind, message: str) -> None:
         """Out to the operator; the screen keeps the last five."""

@@ -177,7 +177,7 @@ def public_state(snapshot: TableSnapshot, names: dict[int, str]) -> dict[str, An
         # How the hand ended: a showdown, or one hand left when every other folded (no showdown).
         "won_uncontested": live[0] if snapshot.phase is Phase.SHOWDOWN and len(live) == 1 and len(in_hand) > 1
         else None,
-        "ruling": ({"ruling": str(r.ruling), "rule": r.rule, "remedy": r.remedy}
+        "ruling": ({"ruling": str(r.ruling), "rule": r.rule, "remedy": r.remedy, "number": snapshot.ruling_number}
                    if (r := snapshot.unconfirmed[0] if snapshot.unconfirmed else None) else None),
         "notices": list(snapshot.notices[-3:]),
     }
@@ -362,8 +362,11 @@ class ActionTracker:
             if not isinstance(text, str | int) or isinstance(text, bool):
                 raise ValueError("the amount must be typed as text, e.g. \"1,200\"")
             amount = parse_amount(str(text))
+        ruling = body.get("ruling")  # confirm: the ruling the page showed, so a second tablet's is refused
+        if button is ButtonName.CONFIRM and not (_whole(ruling) and ruling >= 1):
+            raise ValueError("a confirm names the ruling it confirms (its number, as the page shows it)")
         return Button(t=self.clock(), name=button, seat=seat if button in PLAYER_ACTIONS else None,
-                      amount=amount, hand=hand, count=count)
+                      amount=amount, hand=hand, count=count, ruling=ruling if button is ButtonName.CONFIRM else None)
 
     def _player_events(self, body: dict[str, Any]) -> list[Any]:
         op, seat = body.get("op"), body.get("seat")

@@ -104,7 +104,7 @@ $("raise").onclick=()=>{try{const L=S&&S.legal&&!actingOutOfTurn()?S.legal:null;
  if(L&&L.chips&&amount&&Number(amount)>L.max_to)throw new Error(L.limit?`${fmt(Number(amount))} is over the limit (${L.limit}): at most ${fmt(L.max_to)}`:`${fmt(Number(amount))} is more than the ${fmt(L.max_to)} ${seatName(L.seat)} has in all`);
  press(L&&L.word==="bet"?"bet":"raise",amount?{amount}:{})}catch(e){say("Not sent: "+e.message,false)}};
 $("undo").onclick=()=>press("undo");$("misdeal").onclick=()=>{if(confirm("Call a misdeal?"))press("misdeal")};
-$("confirm").onclick=()=>press("confirm");
+$("confirm").onclick=()=>{if(S&&S.ruling)press("confirm",{ruling:S.ruling.number})};  // names the ruling shown
 function actingOutOfTurn(){return S&&sel!==null&&S.to_act!==null&&sel!==S.to_act}
 async function player(op,extra){if(sel===null)return;const j=await post("players",{op,seat:sel,...(extra||{})});tell(j,op.replace("_","-"))}
 function chipsFor(op){try{return String(parseAmount($("pamount").value))}catch(e){say("Not sent: "+e.message,false);return null}}
@@ -152,7 +152,7 @@ function render(){
  else{$("call").textContent="Check / call";$("raise").textContent="Bet / raise";$("allin").textContent="All in"}
  $("undo").disabled=!S.hand;$("misdeal").disabled=S.between_hands;
  const r=S.ruling;$("ruling").style.display=r?"block":"none";
- if(r){$("rtitle").textContent=r.ruling.replace(/_/g," ").toUpperCase();$("rtext").textContent=r.remedy;$("rrule").textContent=r.rule}
+ if(r){$("rtitle").textContent=r.ruling.replace(/_/g," ").toUpperCase()+" (ruling "+r.number+")";$("rtext").textContent=r.remedy;$("rrule").textContent=r.rule}
  const v=sel===null?null:S.seats.find(x=>x.seat===sel);$("pform").style.display=sel===null?"none":"block";
  $("phint").style.display=sel===null?"block":"none";$("ptitle").textContent=sel===null?"Players":seatName(sel);
  if(v&&document.activeElement!==$("pname"))$("pname").value=v.name||"";

@@ -139,6 +139,28 @@ def test_an_in_turn_call_is_taken_when_it_makes_a_held_fold_not_binding(tmp_path
         table.stop()
 
 
+def test_two_tablets_confirming_one_ruling_clear_it_once(table: TrackerTable) -> None:
+    """Issue 34: each tablet confirms the ruling its page shows, by number; the second confirm of the same
+    ruling is refused in words, and the next ruling stays shown."""
+    first, second = table.pair(), table.pair()
+    table.stacks(s1=1000, s2=1000, s3=1000, s4=1000)
+    table.new_hand()  # seat 4 is to act
+    _press(table, first, "call", seat=2)
+    _press(table, first, "call", seat=1)  # two actions out of turn: two rulings
+    table.wait(lambda: len(table.settle().unconfirmed) == 2)
+    shown = _state(table, second)["ruling"]
+    assert shown["number"] == 1 and "Seat 2" in shown["remedy"]
+    status, body = _press(table, first, "confirm", ruling=shown["number"])
+    assert status == 200 and body["verdict"] == "taken"
+    status, body = _press(table, second, "confirm", ruling=shown["number"])  # the other tablet, same ruling
+    assert status == 409 and body["refused"] == ["confirm: ruling 1 was confirmed already (ruling 2 is shown): "
+                                                 "not taken"]
+    table.wait(lambda: len(table.settle().unconfirmed) == 1)
+    assert table.settle().unconfirmed[0].seat == 1
+    status, body = _press(table, second, "confirm")
+    assert status == 400 and "names the ruling it confirms" in body["refused"][0]
+
+
 def test_players_rebuy_add_on_bust_out_and_seat_between_hands_only(table: TrackerTable) -> None:
     cookie = table.pair()
     table.stacks(s1=1000, s2=0, s3=1000, s4=1000)

@@ -159,7 +159,7 @@ _DEAL = StreetDeal(street=Street.TURN, expected_burns=2, shoe=["C3"])
 GIVEN: dict[type, dict[str, object]] = {
     Read: {"t": 1.5, "antenna": "seat3", "uid": "04AA"},
     Gone: {"t": 2.5, "antenna": "board1", "uid": "04BB"},
-    Button: {"t": 3.5, "name": ButtonName.RAISE, "seat": 4, "amount": 600, "hand": 7, "count": 9},
+    Button: {"t": 3.5, "name": ButtonName.RAISE, "seat": 4, "amount": 600, "hand": 7, "count": 9, "ruling": 2},
     Wager: {"seat": 2, "name": "raise", "to": 600, "put": 500, "allin": True, "raises": True, "taken": False,
             "problem": Problem.UNDER_MINIMUM, "keyed": 450, "minimum": 550},
     Taken: {"street": Street.TURN, "seat": 5, "name": ButtonName.CALL, "word": "call"},
@@ -265,7 +265,7 @@ def test_the_hand_chips_init_sets_every_field() -> None:
 
 # The records made at every line or press, also given by position where they are made (see the note in
 # core/events.py): how many leading fields each takes by position, in field order.
-POSITIONAL: dict[type, int] = {Read: 3, Gone: 3, Button: 6, Taken: 4, Wager: 6,
+POSITIONAL: dict[type, int] = {Read: 3, Gone: 3, Button: 7, Taken: 4, Wager: 6,
                                # and the hand's records, by position in their copies (one kept at every hand)
                                Dealt: 8, Betting: 14, Hand: 13, StreetDeal: 9, BurnLedger: 2, Board: 8,
                                TableChips: 4, Pot: 5, Outcome: 4}
