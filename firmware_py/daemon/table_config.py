@@ -202,6 +202,19 @@ def _dealt(table: Section, profile: Profile | None) -> str:
     return game
 
 
+def with_game(config: TableConfig, game: str, *, where: str = "--game") -> TableConfig:
+    """The table file's config dealing `game` instead (`run --game`), checked as the file's `[table] game` is:
+    a game there is, and one the profile's house deals; a ConfigError names what to write instead."""
+    if game not in GAMES:
+        raise ConfigError(f"{where}: unknown game {shown(game)}{did_you_mean(game, GAMES)}; the games are "
+                          f"{', '.join(GAMES)}")
+    profile = config.profiles.get(config.game.profile)
+    if profile is not None and game not in profile.games:
+        raise ConfigError(f"{where}: {shown(game)} is not a game the {profile.name} profile of {config.source} deals; "
+                          f"its games are {', '.join(profile.games)}")
+    return replace(config, game=replace(config.game, game=game))
+
+
 def _seat(section: Section, key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEATS:
         raise section.error(f"must hold seat numbers 1..{MAX_SEATS}, not {shown(value)}", key)
