@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from display.display_config import BlindLevel, DisplayConfig
-from firmware_py.core import Verdict
+from firmware_py.core import Button, ButtonName, Seat, SeatStatus, Verdict
 from firmware_py.core.engine import Outcome, TableCore
 from firmware_py.core.snapshot import TableSnapshot
 from firmware_py.daemon.app import journal_events
@@ -317,5 +317,25 @@ def test_after_every_press_the_page_says_what_the_journal_holds(page: Any, tmp_p
         expect(page.locator("#seats .seat.sel")).to_have_count(0)  # a new hand: no seat chosen
         expect(page.locator("#who")).to_have_text("Seat 5 to act")  # not seat 2 acting out of turn
         expect(page.locator("#notes")).to_have_text("")  # the last hand's notices are not this hand's
+    finally:
+        running.stop()
+
+
+def test_a_dead_button_is_shown_on_its_empty_seat(page: Any, tmp_path: Path) -> None:  # noqa: F811
+    """Robert's rules: the small blind (seat 2) leaves between hands; the button moves to its empty seat."""
+    running = TrackerTable(tmp_path, seats=(1, 2, 3, 4, 5)).start()
+    try:
+        running.stacks(s1=5000, s2=5000, s3=5000, s4=5000, s5=5000)
+        open_paired(page, running)
+        running.new_hand()  # button 1, blinds 2 and 3
+        for _ in range(4):
+            running.post(Button(t=running._clock(), name=ButtonName.FOLD))
+        running.hand_end()
+        running.post(Seat(t=running._clock(), seat=2, status=SeatStatus.OUT))
+        snapshot = running.new_hand()
+        assert snapshot.button == 2 and snapshot.small_blind == 3
+        expect(seat(page, 2)).to_have_text("Seat 2: empty \u00b7 D (dead button)")
+        expect(seat(page, 1)).not_to_contain_text("D")  # the player who had it
+        shot(page, "tracker-dead-button-1280x800.png")
     finally:
         running.stop()
