@@ -151,8 +151,9 @@ def public_state(snapshot: TableSnapshot, names: dict[int, str]) -> dict[str, An
         state = str(view.state)
         if view.state is PlayerState.WAITING:
             state = "no chips" if view.stack == 0 else ("seated" if between else "sitting out")
-        elif view.state is PlayerState.ALLIN and snapshot.phase is Phase.SHOWDOWN and view.stack:
-            state = "active"  # all in during the hand, and given chips by the pots: no longer all in
+        elif view.state is PlayerState.ALLIN:  # in words, as the venue screen says it
+            # All in during the hand, and given chips by the pots: no longer all in.
+            state = "active" if snapshot.phase is Phase.SHOWDOWN and view.stack else "all in"
         seats.append({
             "seat": view.seat, "name": names.get(view.seat, ""), "state": state, "stack": view.stack,
             "bet": view.bet, "last_action": view.last_action, "declared": view.declared,
