@@ -2,7 +2,8 @@
 
 A grid of tiles (one per table: status, hand, hands per hour, misdeals and irregularities,
 dealer, the open ruling) and a side column with every open ruling and its remedy (until the
-dealer confirms it at the table) and the counts per dealer. Sized for a 1080p screen at 50 tables.
+dealer confirms it at the table) and the counts per dealer (the sums of their tiles). Sized for a 1080p
+screen at 50 tables; a tile's figures shrink to its width, never cut short (two tall tiles at 720p).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pygame
 from display import theme
 from display.layout import Scale
 from display.widgets import INFORMATION
-from firmware_py.room.floor import FloorModel, TableView
+from firmware_py.room.floor import DealerCounts, FloorModel, TableView
 
 STATUS_COLOURS = {
     "offline": (70, 70, 78), "fault": theme.ALARM, "misdealt": (170, 30, 120), "dealing": (40, 110, 200),
@@ -164,6 +165,14 @@ def _header(surface: pygame.Surface, rect: pygame.Rect, model: FloorModel, table
     theme.draw_text(surface, stamp, size, theme.TEXT, (rect.right - s.px(8), rect.centery), anchor="midright")
 
 
+def fitting(texts: list[str], size: int, width: int) -> int:
+    """The largest size no bigger than `size` at which every one of `texts` fits `width` (not below the
+    readable size): a tile's key figures are shrunk together, never cut short ("irre…", "BOARD…")."""
+    while size > theme.READABLE_PX and any(theme.text_size(text, size)[0] > width for text in texts):
+        size = max(theme.READABLE_PX, int(size * 0.92))
+    return size
+
+
 def _tile(surface: pygame.Surface, rect: pygame.Rect, view: TableView, *, now: float, hold: str = "") -> None:
     status = view.status(now)
     colour = STATUS_COLOURS.get(status, (45, 52, 66))
@@ -174,20 +183,26 @@ def _tile(surface: pygame.Surface, rect: pygame.Rect, view: TableView, *, now: f
     band = pygame.Rect(rect.left, rect.top, rect.width, round(unit * 30))
     pygame.draw.rect(surface, colour, band, border_top_left_radius=radius, border_top_right_radius=radius)
     pad = max(4, round(rect.width * 0.04))
-    theme.draw_text(surface, view.table, round(unit * 22), theme.TEXT, (band.left + pad, band.centery),
-                    anchor="midleft", max_width=band.width // 2 - pad)
-    theme.draw_text(surface, status_label(status), round(unit * 16), theme.TEXT,
-                    (band.right - pad, band.centery), anchor="midright", max_width=band.width // 2)
+    # Sizes by the tile's height, no larger than its width holds: a tall, narrow tile (two tables at 720p)
+    # gets text its width shows whole.
+    label = status_label(status)
+    id_size = fitting([view.table], round(unit * 22), band.width // 2 - pad)
+    id_rect = theme.draw_text(surface, view.table, id_size, theme.TEXT, (band.left + pad, band.centery),
+                              anchor="midleft", max_width=band.width // 2 - pad)
+    room = band.right - pad - (id_rect.right + pad)
+    theme.draw_text(surface, label, fitting([label], round(unit * 16), room), theme.TEXT,
+                    (band.right - pad, band.centery), anchor="midright", max_width=room)
     counts = view.counts
-    text_size = round(unit * 14)
     y = band.bottom + round(unit * 4)
     hand = view.state.get("hand", "–") if view.state else "–"
     per_hour = counts.get("hands_per_hour")
     line1 = f"hand {hand}   {per_hour:.0f}/h" if per_hour is not None else f"hand {hand}"
+    misdeals, irregular = counts.get("misdeals", 0), counts.get("irregularities", 0)
+    line2 = f"misdeals {misdeals}   irreg. {irregular}"
+    text_size = fitting([line1, line2], round(unit * 14), rect.width - 2 * pad)
     theme.draw_text(surface, line1, text_size, theme.TEXT, (rect.left + pad, y), max_width=rect.width - 2 * pad)
     y += round(unit * 15)
-    misdeals, irregular = counts.get("misdeals", 0), counts.get("irregularities", 0)
-    theme.draw_text(surface, f"misdeals {misdeals}   irreg. {irregular}", text_size,
+    theme.draw_text(surface, line2, text_size,
                     theme.WARN if misdeals else theme.TEXT, (rect.left + pad, y), max_width=rect.width - 2 * pad)
     y += round(unit * 15)
     who = view.dealer or "no dealer"
@@ -224,6 +239,21 @@ def _ruling_name(ruling: dict[str, object]) -> str:
     return text
 
 
+def dealer_counts(tables: list[TableView]) -> dict[str, DealerCounts]:
+    """Misdeals and irregularities per dealer: the sum of their tables' tiles (each table's own count of its
+    session, as its tile shows it), so the column and the tiles always agree. (The floor's own tally of the
+    rulings it received misses those made before it started or while it was away.)"""
+    out: dict[str, DealerCounts] = {}
+    for view in tables:
+        counts = view.counts
+        if not counts:
+            continue
+        mine = out.setdefault(view.dealer or "(no dealer)", DealerCounts())
+        mine.misdeals += int(counts.get("misdeals", 0))
+        mine.irregularities += int(counts.get("irregularities", 0))
+    return out
+
+
 def _side(surface: pygame.Surface, rect: pygame.Rect, model: FloorModel, tables: list[TableView], *,
           now: float, s: Scale) -> None:
     pygame.draw.rect(surface, (20, 25, 35), rect)
@@ -233,7 +263,7 @@ def _side(surface: pygame.Surface, rect: pygame.Rect, model: FloorModel, tables:
     body = s.px(12)
     theme.draw_text(surface, "Open rulings", head, theme.ACCENT, (x, y))
     y += head + s.px(4)
-    dealers = model.dealers()
+    dealers = dealer_counts(tables)
     dealer_rows = min(len(dealers), 8)
     dealers_top = rect.bottom - pad - (dealer_rows + 2) * (body + s.px(3))
     shown = 0

@@ -58,7 +58,8 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
     for seat in public.seats:
         if seat.state != PlayerState.EMPTY:
             draw_seat(surface, layout.seat_boxes[seat.seat], seat, config=config, painter=painter,
-                      between_hands=snapshot.phase in (Phase.IDLE, Phase.MISDEALT))
+                      between_hands=snapshot.phase in (Phase.IDLE, Phase.MISDEALT),
+                      hand_over=snapshot.phase == Phase.SHOWDOWN)
             if seat.last_action and seat.state in LIVE:
                 draw_action_tag(surface, layout.seat_boxes[seat.seat], seat.last_action,
                                 toward=layout.table.center)
@@ -99,6 +100,9 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
     elif pairing:
         theme.draw_text(surface, f"Tracker code {pairing[:3]} {pairing[3:]}", round(layout.clock.height * 0.6),
                         theme.TEXT, layout.clock.center, anchor="center", max_width=layout.clock.width)
+    dead = dead_button(public)
+    if dead is not None:  # the button on a seat nobody holds: shown where everyone sees it, over the board's row
+        draw_dead_button(surface, layout.street, dead)
     if public.corrections:  # the operator's last correction, for everyone at the table to see
         theme.draw_text(surface, public.corrections[-1], round(layout.clock.height * 0.42), theme.TEXT_DIM,
                         (layout.clock.centerx, layout.clock.bottom), anchor="midtop", max_width=layout.clock.width)
@@ -291,18 +295,44 @@ def draw_top_bar(surface: pygame.Surface, rect: pygame.Rect, snapshot: TableSnap
                         max_width=room)
 
 
-def seat_label(seat: SeatView, *, between_hands: bool) -> str:
+def seat_label(seat: SeatView, *, between_hands: bool, hand_over: bool = False) -> str:
     """The word under a seat: its state in the hand; between hands none (everyone seated is waiting
-    for the deal, no one is sitting out), but a seat with no chips says so."""
+    for the deal, no one is sitting out), but a seat with no chips says so. Once the pots are awarded a
+    seat that went all in and won chips is no longer all in: no word."""
     if seat.state == PlayerState.WAITING and seat.stack == 0:
         return "no chips"
     if between_hands and seat.state == PlayerState.WAITING:
         return ""
+    if hand_over and seat.state == PlayerState.ALLIN and seat.stack:
+        return ""
     return STATE_LABELS.get(seat.state, "")
 
 
+def dead_button(snapshot: TableSnapshot) -> int | None:
+    """The seat of a dead button (the button moved to a seat nobody holds this hand), or None."""
+    if snapshot.button is None or snapshot.phase == Phase.IDLE:
+        return None
+    held = {seat.seat for seat in snapshot.seats if seat.state != PlayerState.EMPTY}
+    return snapshot.button if snapshot.button not in held else None
+
+
+def draw_dead_button(surface: pygame.Surface, street: pygame.Rect, seat: int) -> None:
+    """A dead button: the D disc and whose empty seat it is on, centred over the row above the board."""
+    size = street.height
+    text = f"DEAD BUTTON: seat {seat}"  # nobody sits there this hand: a seat, never a player's name
+    width = theme.text_size(text, round(size * 0.75))[0]
+    left = street.centerx - (size + size // 3 + width) // 2
+    y = street.top - size // 2 - max(2, size // 6)
+    r = size // 2
+    pygame.draw.circle(surface, (238, 238, 238), (left + r, y), r)
+    pygame.draw.circle(surface, theme.CARD_EDGE, (left + r, y), r, 1)
+    theme.draw_text(surface, "D", round(size * 0.62), theme.TEXT_DARK, (left + r, y), anchor="center")
+    theme.draw_text(surface, text, round(size * 0.75), theme.TEXT, (left + size + size // 3, y), anchor="midleft")
+
+
 def draw_seat(surface: pygame.Surface, box: pygame.Rect, seat: SeatView, *,
-              config: DisplayConfig, painter: CardPainter, between_hands: bool = False) -> None:
+              config: DisplayConfig, painter: CardPainter, between_hands: bool = False,
+              hand_over: bool = False) -> None:
     """One seat: its name, badges, state, and its cards face down (counted, never read)."""
     out = seat.state in (PlayerState.FOLDED, PlayerState.DEAD) or (
         seat.state == PlayerState.WAITING and (not between_hands or seat.stack == 0))
@@ -333,7 +363,7 @@ def draw_seat(surface: pygame.Surface, box: pygame.Rect, seat: SeatView, *,
     row_y = lower + card_h // 2
     badge = round(card_h * 0.62)
     x = draw_badges(surface, seat, (box.left + pad, row_y), badge)
-    label = seat_label(seat, between_hands=between_hands)
+    label = seat_label(seat, between_hands=between_hands, hand_over=hand_over)
     if label:
         colour = ink
         if seat.to_act:

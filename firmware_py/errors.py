@@ -70,6 +70,10 @@ class JournalLoss(JournalCorrupt):
         self.missing, self.first, self.intact = missing, first, intact
 
 
+class JournalLocked(JournalError):
+    """Another table (a process, or another open in this one) holds the journal: one journal, one writer."""
+
+
 class JournalFull(JournalError):
     """The disk (or the journal's page limit) is full: the event was not recorded, nor acted on."""
 

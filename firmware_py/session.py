@@ -108,8 +108,10 @@ class SessionReader:
                 event: Event | None
                 if type(line) is _ReadLine and line.uid in uids:
                     event = Read(line.t, line.antenna, line.uid)
-                elif type(line) is _ButtonLine and (line.amount is None or line.name in AMOUNT_ACTIONS):
-                    event = Button(line.t, line.name, line.seat, line.amount, line.hand, line.count)  # field order
+                elif type(line) is _ButtonLine and (line.amount is None or line.name in AMOUNT_ACTIONS) and (
+                        line.ruling is None or line.name is ButtonName.CONFIRM):
+                    event = Button(line.t, line.name, line.seat, line.amount, line.hand, line.count,  # field order
+                                   line.ruling)
                 else:
                     event = self._line_event(line) if line is not None else None
                     if event is None:
@@ -152,9 +154,10 @@ class SessionReader:
                 return Read(line.t, line.antenna, uid)
             return Gone(line.t, line.antenna, uid)
         if type(line) is _ButtonLine:
-            if line.amount is not None and line.name not in AMOUNT_ACTIONS:
-                return None
-            return Button(line.t, line.name, line.seat, line.amount, line.hand, line.count)  # in field order
+            if (line.amount is not None and line.name not in AMOUNT_ACTIONS) or (
+                    line.ruling is not None and line.name is not ButtonName.CONFIRM):
+                return None  # the hand-written way words it
+            return Button(line.t, line.name, line.seat, line.amount, line.hand, line.count, line.ruling)  # in order
         if type(line) is _StacksLine:
             return Stacks(t=line.t, stacks=_seat_pairs(line.stacks), why=line.why)
         if type(line) is _SeatLine:
@@ -351,8 +354,11 @@ def _button(obj: dict[str, Any], t: float) -> Button:
         if button not in AMOUNT_ACTIONS:
             raise ValueError(f"'amount' goes with bet, raise or allin, not with {button}")
         amount = _chips(amount, "amount", least=1)
+    ruling = _optional_whole(obj, "ruling")
+    if ruling is not None and button is not ButtonName.CONFIRM:
+        raise ValueError(f"'ruling' goes with confirm (the ruling it confirms), not with {button}")
     return Button(t=t, name=button, seat=seat, amount=amount, hand=_optional_whole(obj, "hand"),
-                  count=_optional_whole(obj, "count"))
+                  count=_optional_whole(obj, "count"), ruling=ruling)
 
 
 def _button_name(obj: dict[str, Any]) -> ButtonName:
@@ -501,6 +507,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
             out["hand"] = event.hand
         if event.count is not None:
             out["count"] = event.count
+        if event.ruling is not None:
+            out["ruling"] = event.ruling
         return out
     if isinstance(event, Stacks):
         out = {"t": event.t, "kind": "stacks", "stacks": {str(seat): chips for seat, chips in event.stacks}}

@@ -78,6 +78,7 @@ class ButtonLine(Line, tag="button"):
     amount: Chips1 | None = None
     hand: Whole | None = None
     count: Whole | None = None
+    ruling: Whole | None = None  # confirm only (session.py checks it): the number of the ruling confirmed
 
 
 class SeatLine(Line, tag="seat"):

@@ -34,12 +34,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"export: {path}: no journal there", file=sys.stderr)
         return 2
     try:
-        with Journal.open(path) as journal:
+        with Journal.read_only(path) as journal:  # the table may be running: it holds the journal
             events = journal_events(journal, base_dir=config.hardware_file.parent)
             # The PHH's table: its id in the room, else the table file's name (never a path of this machine).
             table = config.room.table if config.room is not None else Path(config.source).stem
             summary = export(journal, events, profiles=dict(config.profiles), out_dir=Path(args.out),
-                             table=table, names=config.seat_names)
+                             table=table, names=config.seat_names, base_dir=config.hardware_file.parent)
     except (JournalError, SessionError) as exc:
         print(f"export: {exc}", file=sys.stderr)
         return 3

@@ -29,8 +29,12 @@ def _rate(text: str) -> float:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE.toml", default=None,
                         help="the table file (default: config/table.toml)")
-    parser.add_argument("--journal", metavar="FILE", help="the journal (default: from the config, or "
-                        "$STATE_DIRECTORY; --simulate: state/simulated-table.sqlite3)")
+    parser.add_argument("--journal", metavar="FILE", help="the journal, locked while the table runs (default: "
+                        "from the config, or $STATE_DIRECTORY; --simulate: state/simulated-table.sqlite3; a room "
+                        "table's in state/<table id>/)")
+    parser.add_argument("--game", metavar="GAME", default=None,
+                        help="the game dealt, as the table file's [table] game chooses it (holdem, omaha, omaha5, "
+                        "limit_holdem...; default: the table file's)")
     parser.add_argument("--simulate", action="store_true",
                         help="a simulated table: emulated readers, board and panel, a dealer bot")
     parser.add_argument("--headless", action="store_true", help="no screen; print the rulings (and stop "
@@ -75,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_py.daemon.journal import Journal, JournalError  # noqa: PLC0415
     from firmware_py.daemon.logs import setup_logging  # noqa: PLC0415
     from firmware_py.daemon.sdnotify import Notifier  # noqa: PLC0415
-    from firmware_py.daemon.table_config import DEFAULT_PATH, load_table_config  # noqa: PLC0415
+    from firmware_py.daemon.table_config import DEFAULT_PATH, load_table_config, with_game  # noqa: PLC0415
     from firmware_py.daemon.wiring import (  # noqa: PLC0415
         SIM_JOURNAL,
         SimulationPlan,
@@ -91,6 +95,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     headless = args.headless
     config = load_table_config(args.config or DEFAULT_PATH, with_display=not headless)
+    if args.game is not None:
+        try:
+            config = with_game(config, args.game)
+        except ConfigError as exc:
+            print(f"run: {exc}", file=sys.stderr)
+            return 2
     if not headless and not config.screen.enabled:
         headless = True
     if not headless and args.simulate and not has_screen():
@@ -111,14 +121,15 @@ def run(args: argparse.Namespace) -> int:
             return 2
     error_rate = args.error_rate if args.error_rate is not None else (0.0 if practice else 0.25)
     plan = SimulationPlan(seed=args.seed, hands=args.hands, error_rate=error_rate)
+    table_id = config.room.table if config.room is not None else ""  # the journal's writer, named by its lock
     try:
         if args.simulate:
             path = Path(args.journal) if args.journal else config.journal_path.with_name(SIM_JOURNAL)
-            journal, plan = open_simulation_journal(path, plan, fresh=args.fresh)
+            journal, plan = open_simulation_journal(path, plan, fresh=args.fresh, table=table_id)
             if not headless:
                 config = dataclasses.replace(config, screen=dataclasses.replace(config.screen, fullscreen=False))
         else:
-            journal = Journal.open(Path(args.journal) if args.journal else config.journal_path)
+            journal = Journal.open(Path(args.journal) if args.journal else config.journal_path, table=table_id)
     except JournalError as exc:
         print(f"run: {exc}", file=sys.stderr)
         return 3

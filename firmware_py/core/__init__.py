@@ -20,7 +20,7 @@ from firmware_py.core.events import (
 )
 from firmware_py.core.phase import ClockView, Phase
 from firmware_py.core.pots import Pot
-from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
+from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street, Verdict
 from firmware_py.core.snapshot import ChipsView, PlayerState, SeatView, TableSnapshot
 from firmware_py.core.vocab import Cause, RuleKey, Where
 
@@ -57,6 +57,7 @@ __all__ = [
     "Stacks",
     "Street",
     "TableSnapshot",
+    "Verdict",
     "Where",
     "is_joker",
     "normalise_uid",

@@ -27,7 +27,7 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
     betting = hand.betting
     actor = seat if seat is not None else betting.to_act
     if actor is None or actor not in hand.positions.deal_order or actor in betting.folded or actor in betting.dead:
-        table.notice(NoticeKind.IGNORED, f"{name}: seat {actor} cannot act now")
+        table.refuse(f"{name}: seat {actor} cannot act now")
         return
     if actor in hand.dealt.jokers:
         table.ruling(RulingKind.DEAD_HAND, RuleKey.JOKER_ACTED, cause=Cause.JOKER, seat=actor,
@@ -40,6 +40,7 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
         return
     if _take(table, hand, actor, name, amount) and betting.declared:  # seats that acted out of turn: theirs now?
         _declared_turn(table, hand)
+        table.out_refused = None  # the press was taken: a held action not taken is that seat's notice, not its answer
 
 
 def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: int | None) -> bool:
@@ -47,7 +48,7 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
     betting = hand.betting
     if actor in betting.no_raise and _raises(table, actor, name):
         rule = table.rule(RuleKey.OUT_OF_TURN)
-        table.notice(NoticeKind.IGNORED, f"{name}: seat {actor} acted out of turn and may not bet or raise now "
+        table.refuse(f"{name}: seat {actor} acted out of turn and may not bet or raise now "
                      f"({rule.cite}); press not taken, press call, check or fold")
         return False
     # The action in chips (none when the table does not count them); an illegal amount gets a ruling
@@ -111,13 +112,13 @@ def _out_of_turn(table: TableState, hand: Hand, actor: int, name: ButtonName, am
     betting = hand.betting
     waiting = betting.to_act
     if actor in betting.allin:
-        table.notice(NoticeKind.IGNORED, f"{name}: seat {actor} is all in; the action is on seat {waiting}")
+        table.refuse(f"{name}: seat {actor} is all in; the action is on seat {waiting}")
         return
     if actor in betting.acted:
-        table.notice(NoticeKind.IGNORED, f"{name}: seat {actor} has acted; the action is on seat {waiting}")
+        table.refuse(f"{name}: seat {actor} has acted; the action is on seat {waiting}")
         return
     if actor in betting.declared:
-        table.notice(NoticeKind.IGNORED, f"{name}: seat {actor} already acted out of turn "
+        table.refuse(f"{name}: seat {actor} already acted out of turn "
                      f"({betting.declared[actor].label()}); press not taken")
         return
     declared = Declared(seat=actor, name=name, amount=amount, since=len(betting.taken))
@@ -201,7 +202,7 @@ def _wager_problem(table: TableState, chips: HandChips, seat: int, name: ButtonN
                           remedy=rule.text(seat=seat, amount=f"{wager.keyed or 0:,}",
                                            maximum=f"{wager.minimum or 0:,}")))
     elif wager.problem is Problem.OVER_LIMIT:
-        table.notice(NoticeKind.IGNORED, f"{name}: seat {seat}'s {wager.keyed or 0:,} is over the fixed limit: "
+        table.refuse(f"{name}: seat {seat}'s {wager.keyed or 0:,} is over the fixed limit: "
                      f"a raise is to {wager.minimum or 0:,}; press not taken, press raise")
     elif wager.problem is Problem.CAPPED:
         rule = table.rule(RuleKey.LIMIT_RAISES)
@@ -212,11 +213,11 @@ def _wager_problem(table: TableState, chips: HandChips, seat: int, name: ButtonN
         table.notice(NoticeKind.CONFIRMED, f"{name} {wager.keyed or 0:,}: the game is fixed limit; "
                      f"seat {seat}'s {wager.name} is to {wager.to:,}")
     elif wager.problem is Problem.OVER_STACK:
-        table.notice(NoticeKind.IGNORED, f"{name} {wager.keyed:,}: seat {seat} has only {wager.minimum:,} "
+        table.refuse(f"{name} {wager.keyed:,}: seat {seat} has only {wager.minimum:,} "
                      "in all; press not taken, key the amount again (or allin)")
     elif wager.problem is Problem.NOT_ABOVE_BET:
-        table.notice(NoticeKind.IGNORED, f"{name} {wager.keyed:,} is not above the bet of {wager.minimum:,}: "
+        table.refuse(f"{name} {wager.keyed:,} is not above the bet of {wager.minimum:,}: "
                      "press not taken; press call, or key a larger amount")
     elif wager.problem is Problem.CHECK_FACING_BET:
-        table.notice(NoticeKind.IGNORED, f"check: seat {seat} faces a bet of {wager.minimum:,}; "
+        table.refuse(f"check: seat {seat} faces a bet of {wager.minimum:,}; "
                      "press not taken, press call or fold")

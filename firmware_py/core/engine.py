@@ -36,7 +36,7 @@ from firmware_py.core.chips import HandChips, Stakes, TableChips, Wager
 from firmware_py.core.events import CONFIRM, NEW_HAND, UNDO, Button, Event, Gone, Read, Setup
 from firmware_py.core.hand import Hand, Taken
 from firmware_py.core.profiles import Profile
-from firmware_py.core.rulings import Notice, NoticeKind, Ruling
+from firmware_py.core.rulings import Notice, NoticeKind, Ruling, Verdict
 from firmware_py.core.snapshot import TableSnapshot, snapshot_of
 from firmware_py.core.state import SAVED, TableState
 
@@ -135,14 +135,21 @@ def _pickled(record: Any) -> tuple[Callable[..., Any], tuple[object, ...]]:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Outcome:
-    """What one event caused: rulings for the dealer, notices for the operator."""
+    """What one event caused: rulings for the dealer, notices for the operator, and the core's answer to that
+    event (`verdict`: taken, refused or ruled; `refused`: why, when it was refused). The notices may speak of
+    other things (an action held out of turn that no longer binds); the verdict is the event's own."""
 
     rulings: tuple[Ruling, ...] = ()
     notices: tuple[Notice, ...] = ()
+    verdict: Verdict = Verdict.TAKEN
+    refused: str | None = None
 
-    def __init__(self, rulings: tuple[Ruling, ...] = (), notices: tuple[Notice, ...] = ()) -> None:
+    def __init__(self, rulings: tuple[Ruling, ...] = (), notices: tuple[Notice, ...] = (),
+                 verdict: Verdict = Verdict.TAKEN, refused: str | None = None) -> None:
         object.__setattr__(self, "rulings", rulings)  # written out for mypyc: see the note in events.py
         object.__setattr__(self, "notices", notices)
+        object.__setattr__(self, "verdict", verdict)
+        object.__setattr__(self, "refused", refused)
 
 
 NOTHING: Final = Outcome()
@@ -259,12 +266,15 @@ class TableCore:
                 if event.name is NEW_HAND:
                     self._keep()
         except BaseException:  # what an event that failed caused is not given out with the next one's
-            self._table.out_rulings, self._table.out_notices = [], []
+            self._table.out_rulings, self._table.out_notices, self._table.out_refused = [], [], None
             raise
         if not table.out_rulings and not table.out_notices:
-            return NOTHING  # most events: one shared, immutable empty outcome (and nothing to clear)
-        outcome = Outcome(tuple(table.out_rulings), tuple(table.out_notices))  # by position: see events.py
-        table.out_rulings, table.out_notices = [], []  # given out once
+            return NOTHING  # most events: one shared, immutable empty outcome (and nothing to clear); taken
+        refused = table.out_refused
+        verdict = Verdict.REFUSED if refused is not None else Verdict.RULED if table.out_rulings else Verdict.TAKEN
+        # (by position: see events.py)
+        outcome = Outcome(tuple(table.out_rulings), tuple(table.out_notices), verdict, refused)
+        table.out_rulings, table.out_notices, table.out_refused = [], [], None  # given out once
         return outcome
 
     def _stale(self, event: Button) -> bool:
@@ -273,7 +283,7 @@ class TableCore:
         count = len(table.hand.betting.taken) if table.hand is not None else 0
         if event.hand in (None, table.hand_number) and event.count in (None, count):
             return False
-        table.notice(NoticeKind.IGNORED, f"{event.name}: stale press (made at hand {event.hand} after "
+        table.refuse(f"{event.name}: stale press (made at hand {event.hand} after "
                      f"{event.count} actions; the table is at hand {table.hand_number} after {count}): not taken")
         return True
 
@@ -312,7 +322,8 @@ class TableCore:
             "in_play": table.in_play, "back": table.back, "button_seat": table.button_seat,
             "previous": table.previous, "redeal": table.redeal, "corrected": table.corrected,
             "hand": hand.copy() if hand is not None else None, "hand_number": table.hand_number,
-            "unconfirmed": table.unconfirmed.copy(), "notices": table.notices.copy(),  # of frozen rulings, strings
+            "unconfirmed": table.unconfirmed.copy(), "made": table.made,  # of frozen rulings
+            "notices": table.notices.copy(),  # of strings
             "corrections": table.corrections.copy(), "chips": table.chips.copy(),
             "race": _clone(table.race) if table.race is not None else None,
         }
@@ -352,12 +363,13 @@ class TableCore:
                 state["profile"] = self._profiles[kept.name]
 
     def _undo(self, event: Button) -> None:
+        open_before = list(self._table.unconfirmed)
         for index in range(len(self._log) - 1, -1, -1):
             old = self._log[index]
             if isinstance(old, Button) and old.name is not CONFIRM:
                 break
         else:
-            self._table.notice(NoticeKind.IGNORED, "undo: no button press to take back")
+            self._table.refuse("undo: no button press to take back")
             return
         log = self._log[:index] + self._log[index + 1 :]
         kept = [(at, state) for at, state in self._checkpoints if at <= index]
@@ -378,7 +390,10 @@ class TableCore:
             if type(replayed) is Setup or (type(replayed) is Button and replayed.name is NEW_HAND):
                 self._keep()
         table.t = event.t
-        table.out_rulings = []
+        # What the replay ruled again is what was ruled before; a ruling it made that was not open before (a card
+        # dealt before the round the undo reopened was complete: premature) is this press's, told as any other.
+        table.out_rulings = [ruling for ruling in table.unconfirmed if ruling not in open_before]
+        table.out_refused = None  # the undo was taken, whatever the replayed events were told
         message = f"undo: took back the {old.name} press at t={old.t:g}"
         table.out_notices = [Notice(t=event.t, notice=NoticeKind.UNDONE, message=message)]
         # The one trace an undo leaves: the venue screen says what was taken back (until the next hand).

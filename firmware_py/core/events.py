@@ -132,7 +132,9 @@ class Button:
 
     `hand` and `count`, when given, are the hand number and the number of actions the table had
     taken in it when the press was made: a press made against another state (stale, or the same
-    press twice) is refused, never moved on to the next player.
+    press twice) is refused, never moved on to the next player. `ruling`, with `confirm` only, names
+    the ruling confirmed (its number in the session, the snapshot's `ruling_number`): a confirm of one
+    already confirmed (a second tablet's) is refused, never taken for the next one.
     """
 
     t: Final[float]
@@ -141,16 +143,19 @@ class Button:
     amount: Final[int | None]  # bet, raise, allin: the seat's total for the round, in chips (None unless given)
     hand: Final[int | None]  # None unless given
     count: Final[int | None]  # None unless given
+    ruling: Final[int | None]  # confirm: the number of the ruling confirmed (None: the oldest shown)
 
     # By position too: the session reader makes one at every press line (see the note above Setup).
     def __init__(self, t: float, name: ButtonName, seat: int | None = None,  # noqa: PLR0917 (as said)
-                 amount: int | None = None, hand: int | None = None, count: int | None = None) -> None:
+                 amount: int | None = None, hand: int | None = None, count: int | None = None,
+                 ruling: int | None = None) -> None:
         self.t = t
         self.name = name
         self.seat = seat
         self.amount = amount
         self.hand = hand
         self.count = count
+        self.ruling = ruling
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

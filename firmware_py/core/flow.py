@@ -80,8 +80,18 @@ def seat_change(table: TableState, event: Seat) -> None:
         transitions.after_action(table, hand)
 
 
-def confirm(table: TableState) -> None:
-    """The dealer confirms the oldest ruling shown."""
+def confirm(table: TableState, number: int | None = None) -> None:
+    """The dealer confirms the oldest ruling shown; a confirm naming a ruling (`number`) confirms that one only
+    if it is the one shown: a second confirm of the same ruling (two tablets) is refused, never taken for the
+    next ruling."""
+    oldest = table.oldest_open
+    if number is not None and number != oldest:
+        if oldest is None or number < oldest:
+            table.refuse(f"confirm: ruling {number} was confirmed already" + (
+                f" (ruling {oldest} is shown): not taken" if oldest is not None else ": not taken"))
+        else:
+            table.refuse(f"confirm: ruling {number} is not the one shown (ruling {oldest} is): not taken")
+        return
     if table.unconfirmed:
         done = table.unconfirmed.pop(0)
         table.notice(NoticeKind.CONFIRMED, f"{done.ruling} ({done.rule})")
@@ -94,13 +104,13 @@ def round_done(table: TableState, hand: Hand) -> None:
     elif hand.phase is BOARD and hand.board.deal is not None and not hand.board.deal.shoe:
         pass  # the presses already showed the round complete
     else:
-        table.notice(NoticeKind.IGNORED, "round_done pressed while no betting round is open")
+        table.refuse("round_done pressed while no betting round is open")
 
 
 def misdeal_called(table: TableState, hand: Hand) -> None:
     """The dealer calls a misdeal: one while the window is open, the profile's remedy once it closed."""
     if hand.phase is SHOWDOWN:
-        table.notice(NoticeKind.IGNORED, "misdeal pressed after the hand reached showdown")
+        table.refuse("misdeal pressed after the hand reached showdown")
     elif hand.betting.window_open:
         transitions.misdeal(table, hand, RuleKey.DEALER_CALLED, Cause.DEALER_CALLED)
     else:
@@ -112,7 +122,7 @@ def clock(table: TableState, hand: Hand) -> None:
     assert table.profile is not None
     shot = table.profile.clock
     if hand.betting.to_act is None:
-        table.notice(NoticeKind.IGNORED, "clock pressed with no player to act")
+        table.refuse("clock pressed with no player to act")
     else:
         hand.clock = ClockView(seat=hand.betting.to_act, started_t=table.t, seconds=shot.seconds,
                                warnings=tuple(float(w) for w in shot.warnings),
@@ -121,6 +131,7 @@ def clock(table: TableState, hand: Hand) -> None:
 
 def new_hand(table: TableState) -> None:
     assert table.profile is not None
+    table.notices = []  # what the screens say is of this hand (and of this press): the last hand's is gone
     hand = table.hand
     if hand is not None and hand.phase in (BETTING, BOARD, SHOWDOWN):
         table.notice(NoticeKind.IGNORED, "new_hand pressed before hand_end: the last hand is ended")
@@ -143,17 +154,17 @@ def new_hand(table: TableState) -> None:
         if table.button_seat is None or table.button_seat not in seated:
             table.button_seat = min(seated) if seated else None
         if table.button_seat is None or len(seated) < 2:
-            table.notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated with chips")
+            table.refuse("new_hand: fewer than two players seated with chips")
             return
         positions = first_positions(table.button_seat, seated)
     else:
         if len(seated) < 2:
-            table.notice(NoticeKind.IGNORED, "new_hand: fewer than two players seated with chips")
+            table.refuse("new_hand: fewer than two players seated with chips")
             return
         positions = next_positions(table.previous, seated, table.profile.blinds)
     positions = _seat_new_players(table, positions)
     if len(positions.deal_order) > table.game.max_players:
-        table.notice(NoticeKind.IGNORED, f"new_hand: {table.game.title} deals at most {table.game.max_players} "
+        table.refuse(f"new_hand: {table.game.title} deals at most {table.game.max_players} "
                      f"players from one deck ({table.game.hole_text()} each, the board and its burns); "
                      f"{len(positions.deal_order)} are seated: take seats out, or set up another game")
         return

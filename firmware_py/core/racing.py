@@ -15,17 +15,17 @@ def start(table: TableState, event: Race) -> None:
     """A `race` event between hands (flow.color_up): check it against the table and start dealing (or rule
     at once: no card needed)."""
     if table.race is not None and table.race.result is None:
-        table.notice(NoticeKind.IGNORED, f"race: a race for the {table.race.chip:,} chips is being dealt: not taken")
+        table.refuse(f"race: a race for the {table.race.chip:,} chips is being dealt: not taken")
         return
     if event.to <= event.chip or event.to % event.chip:
-        table.notice(NoticeKind.IGNORED, f"race: the new chip ({event.to:,}) must be a multiple of the chip colored "
+        table.refuse(f"race: the new chip ({event.to:,}) must be a multiple of the chip colored "
                      f"up ({event.chip:,}): not taken")
         return
     chips = table.chips
     counted = {seat: chips.stack_now(seat) for seat in sorted(table.occupied)} if chips.on else {}
     if event.odd is None:
         if not chips.on:
-            table.notice(NoticeKind.IGNORED, "race: name each seat's odd chips (the table does not count chips): "
+            table.refuse("race: name each seat's odd chips (the table does not count chips): "
                          "not taken")
             return
         odd = odd_chips({seat: stack or 0 for seat, stack in counted.items()}, chip=event.chip, to=event.to)
@@ -38,7 +38,7 @@ def start(table: TableState, event: Race) -> None:
     problems += [f"seat {seat} has {count} odd chips of {event.chip:,} but {counted[seat] or 0:,} in all"
                  for seat, count in odd.items() if seat in counted and count * event.chip > (counted[seat] or 0)]
     if problems:
-        table.notice(NoticeKind.IGNORED, f"race: {'; '.join(problems)}: not taken")
+        table.refuse(f"race: {'; '.join(problems)}: not taken")
         return
     odd = {seat: count for seat, count in sorted(odd.items()) if count}
     broke = frozenset(seat for seat, count in odd.items() if seat in counted and counted[seat] == count * event.chip)
@@ -57,7 +57,7 @@ def takes(table: TableState, event: Read | Button) -> bool:
     if isinstance(event, Button):
         if event.name is NEW_HAND:
             if race.result is None:
-                table.notice(NoticeKind.IGNORED, f"new_hand: the chip race is being dealt ({len(race.dealt)} of "
+                table.refuse(f"new_hand: the chip race is being dealt ({len(race.dealt)} of "
                              f"{len(race.order)} cards): finish it, or press misdeal to deal it again")
                 return True
             table.race = None  # the race is over: the next hand is dealt

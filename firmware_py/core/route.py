@@ -76,7 +76,7 @@ def _rare(table: TableState, event: Event) -> bool:
         flow.setup(table, event)
         return True
     if table.profile is None:
-        table.notice(NoticeKind.IGNORED, "no setup yet: the session must start with a setup line")
+        table.refuse("no setup yet: the session must start with a setup line")
         return True
     return (type(event) is Read or type(event) is Button) and racing.takes(table, event)  # racing.py
 
@@ -148,9 +148,9 @@ def press(table: TableState, event: Button) -> None:
     elif name is HAND_END:
         flow.hand_end(table)
     elif name is CONFIRM:
-        flow.confirm(table)
+        flow.confirm(table, event.ruling)
     elif hand is None or hand.phase in NO_HAND:
-        table.notice(NoticeKind.IGNORED, f"{name} pressed with no hand in progress")
+        table.refuse(f"{name} pressed with no hand in progress")
     elif name is ROUND_DONE:
         flow.round_done(table, hand)
     elif name is EXPOSED:
@@ -176,7 +176,7 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
             if street_deal is not None:
                 streets.complete_street(table, hand, street_deal)
         if hand.phase is not BETTING:
-            table.notice(NoticeKind.IGNORED, f"{name} pressed with no betting round open")
+            table.refuse(f"{name} pressed with no betting round open")
             return
     betting.action(table, hand, name, seat, amount)
 
@@ -184,6 +184,6 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
 def color_up(table: TableState, event: Race) -> None:
     """A `race` event: a chip race is held between hands (racing.py deals it, race.py rules it)."""
     if table.hand is not None and table.hand.phase not in HAND_OVER:
-        table.notice(NoticeKind.IGNORED, "race: a chip race is held between hands; finish the hand first: not taken")
+        table.refuse("race: a chip race is held between hands; finish the hand first: not taken")
         return
     racing.start(table, event)

@@ -161,6 +161,15 @@ class NoticeKind(StrEnum):
     CORRECTED = "corrected"  # a seat's chips changed between hands (rebuy, add-on, correction)
 
 
+class Verdict(StrEnum):
+    """The core's answer to the one event fed: taken as it was, refused (nothing changed; the reason is given),
+    or taken with a ruling (an action out of turn held, a bet brought up, a misdeal)."""
+
+    TAKEN = "taken"
+    REFUSED = "refused"
+    RULED = "ruled"
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Notice:
     t: float

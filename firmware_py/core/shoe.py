@@ -64,7 +64,7 @@ def deal_interrupted(table: TableState, hand: Hand) -> bool:
 def exposed_button(table: TableState, hand: Hand) -> None:
     uid = hand.board.last_drawn
     if uid is None:
-        table.notice(NoticeKind.IGNORED, "exposed pressed before any card was dealt")
+        table.refuse("exposed pressed before any card was dealt")
         return
     if hand.where.get(uid) == HOLE and hand.street is PREFLOP:
         deal.exposed(table, hand, uid)
@@ -76,7 +76,7 @@ def exposed_button(table: TableState, hand: Hand) -> None:
 def boxed_button(table: TableState, hand: Hand) -> None:
     uid = hand.board.last_drawn
     if uid is None:
-        table.notice(NoticeKind.IGNORED, "boxed pressed before any card was drawn")
+        table.refuse("boxed pressed before any card was drawn")
         return
     where = hand.where.get(uid)
     if where == HOLE and hand.street is PREFLOP:

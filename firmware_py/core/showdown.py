@@ -78,5 +78,4 @@ def showdown(table: TableState, hand: Hand) -> None:
     pots = award(table, hand, best)
     remedy = rule.text(summary=summary, hole=hand.game.shown_cards()) + (f" {pots_text(table, pots)}" if pots else "")
     hand.showdown = table.emit(Ruling(t=table.t, ruling=RulingKind.SHOWDOWN, rule=rule.cite,
-                                      remedy=remedy, winners=tied, hand=name, pots=pots))
-    table.unconfirmed.remove(hand.showdown)
+                                      remedy=remedy, winners=tied, hand=name, pots=pots), shown=False)

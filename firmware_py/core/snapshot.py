@@ -89,6 +89,7 @@ class TableSnapshot:
     burns: tuple[str, ...]
     in_play: str
     unconfirmed: tuple[Ruling, ...] = ()  # rulings shown until the dealer presses confirm
+    ruling_number: int | None = None  # the number of unconfirmed[0], the ruling shown: a confirm names it
     hand_rulings: tuple[Ruling, ...] = ()  # every ruling of this hand, oldest first
     showdown: Ruling | None = None
     clock: ClockView | None = None
@@ -154,6 +155,7 @@ def snapshot_of(table: TableState) -> TableSnapshot:
         burns=tuple(table.cards[uid].card for uid in hand.board.burns.out) if hand is not None else (),
         in_play=table.in_play,
         unconfirmed=tuple(table.unconfirmed),
+        ruling_number=table.oldest_open,
         hand_rulings=tuple(hand.rulings) if hand is not None else (),
         showdown=hand.showdown if hand is not None else None,
         clock=hand.clock if hand is not None else None,

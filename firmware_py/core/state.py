@@ -41,12 +41,14 @@ class TableState:
     hand: Hand | None = None
     hand_number: int = 0
     unconfirmed: list[Ruling] = field(default_factory=list)
+    made: int = 0  # rulings shown until confirmed, made in the session: each is numbered 1, 2, 3... by it
     notices: list[str] = field(default_factory=list)
     corrections: list[str] = field(default_factory=list)  # the operator's corrections since the hand began
     chips: TableChips = field(default_factory=TableChips)  # amounts, once a `stacks` event gave the seats' chips
     race: RaceState | None = None  # a chip race being dealt, or its result until the next hand (race.py)
     out_rulings: list[Ruling] = field(default_factory=list)  # outputs of one event, never saved
     out_notices: list[Notice] = field(default_factory=list)
+    out_refused: str | None = None  # why the event fed was not taken (None: it was): its verdict, never saved
 
     def rule(self, key: RuleKey) -> Rule:
         assert self.profile is not None
@@ -62,13 +64,22 @@ class TableState:
         return self.emit(Ruling(t=self.t, ruling=kind, rule=rule.cite, remedy=text, cause=cause, card=card,
                                 seat=seat, street=street))
 
-    def emit(self, ruling: Ruling) -> Ruling:
-        """Out to the dealer: shown until confirmed, and kept with the hand."""
+    def emit(self, ruling: Ruling, *, shown: bool = True) -> Ruling:
+        """Out to the dealer: shown until confirmed (numbered: a confirm names it), and kept with the hand.
+        `shown=False`: told, never waiting for a confirm (the showdown's own result)."""
         self.out_rulings.append(ruling)
-        self.unconfirmed.append(ruling)
+        if shown:
+            self.unconfirmed.append(ruling)
+            self.made += 1
         if self.hand is not None:
             self.hand.rulings.append(ruling)
         return ruling
+
+    @property
+    def oldest_open(self) -> int | None:
+        """The number of the oldest ruling shown (None: none is). Rulings leave `unconfirmed` only from its
+        front (a confirm) or all at once (a new hand), so the open ones are the last made, in order."""
+        return self.made - len(self.unconfirmed) + 1 if self.unconfirmed else None
 
     def notice(self, kind: NoticeKind, message: str) -> None:
         """Out to the operator; the screen keeps the last five."""
@@ -77,8 +88,17 @@ class TableState:
         if kind is NoticeKind.CORRECTED:  # shown on the venue screen too (an undo adds its own: engine.py)
             self.corrections = [*self.corrections[-2:], message]
 
+    def refuse(self, message: str) -> None:
+        """The event fed is not taken: a notice to the operator, and the reason is the event's verdict (the first
+        reason given, when a handler gives two). An ignored notice about anything else (a held action's fate, a
+        seat folded as it left) is `notice`, never this."""
+        self.notice(NoticeKind.IGNORED, message)
+        if self.out_refused is None:
+            self.out_refused = message
 
-SAVED: Final = tuple(f.name for f in fields(TableState) if f.name not in {"profiles", "out_rulings", "out_notices"})
+
+SAVED: Final = tuple(f.name for f in fields(TableState)
+              if f.name not in {"profiles", "out_rulings", "out_notices", "out_refused"})
 SHARED: Final = frozenset({"cards"})
 """Fields a checkpoint shares rather than copies: a new value replaces them, they never change in place
 (the decks' cards, set by a setup; a stand-in for an unknown tag makes a new dict)."""

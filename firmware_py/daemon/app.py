@@ -397,8 +397,9 @@ class Daemon:
         want = self.config.setup()
         if self.config.in_tournament and isinstance(last, Setup):  # seats and button: the director's
             last = replace(last, seats=want.seats, button=want.button)
-        return isinstance(last, Setup) and (last.profile, last.seats, last.in_play, tuple(last.deck_files)) == (
-            want.profile, want.seats, want.in_play, tuple(want.deck_files))
+        return isinstance(last, Setup) and (last.profile, last.seats, last.in_play, tuple(last.deck_files),
+                                            last.game) == (
+            want.profile, want.seats, want.in_play, tuple(want.deck_files), want.game)
 
     def _loop(self) -> None:
         watchdog_s = watchdog_interval_s()

@@ -15,6 +15,7 @@ otherwise the hand is left out with the reason (`NotExportable`), never bent to 
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import warnings
@@ -455,13 +456,45 @@ def _write_private(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+def portable_lines(lines: Sequence[str], *, out_dir: Path, base_dir: Path) -> list[str]:
+    """The journal's lines with each setup's deck files copied beside the session (`decks/NAME.json`) and
+    named relative to it: the session replays in any folder it is copied to, and names no path of this
+    machine. `base_dir`: what a relative deck path in the journal is relative to (the table file's folder)."""
+    copied: dict[Path, str] = {}
+    out = []
+    for line in lines:
+        if '"setup"' not in line:
+            out.append(line)
+            continue
+        data = json.loads(line)
+        if data.get("kind") != "setup":
+            out.append(line)
+            continue
+        names = []
+        for name in data.get("decks", []):
+            source = Path(name) if Path(name).is_absolute() else base_dir / name
+            source = source.resolve()
+            if source not in copied:
+                stem, taken = source.stem, set(copied.values())
+                shown = f"decks/{stem}.json"
+                number = 2
+                while shown in taken:  # two decks of one name from two folders: both kept
+                    shown, number = f"decks/{stem}-{number}.json", number + 1
+                _write_private(out_dir / shown, source.read_bytes())
+                copied[source] = shown
+            names.append(copied[source])
+        data["decks"] = names
+        out.append(json.dumps(data, separators=(", ", ": ")))
+    return out
+
+
 def export(journal: Journal, events: Sequence[Event], *, profiles: dict[str, Profile], out_dir: Path,
-           table: str = "", names: Mapping[int, str] | None = None) -> ExportSummary:
-    """Write `session.jsonl` and `hands.phhs` (mode 0600) into `out_dir`; `table` and `names` as in
-    `hand_history`."""
+           table: str = "", names: Mapping[int, str] | None = None, base_dir: Path | None = None) -> ExportSummary:
+    """Write `session.jsonl` and `hands.phhs` (mode 0600) into `out_dir`, with the decks the session names in
+    `out_dir/decks/` (see `portable_lines`); `table` and `names` as in `hand_history`."""
     from pokerkit import HandHistory  # noqa: PLC0415
 
-    lines = [row.line for row in journal.rows()]
+    lines = portable_lines([row.line for row in journal.rows()], out_dir=out_dir, base_dir=base_dir or Path.cwd())
     session = out_dir / "session.jsonl"
     _write_private(session, "".join(line + "\n" for line in lines).encode())
     histories, not_played, refused = [], 0, []

@@ -24,6 +24,8 @@ that SQLite discards on open; it held no acknowledged event, and it is reported.
 
 from __future__ import annotations
 
+import datetime
+import fcntl
 import json
 import logging
 import os
@@ -38,7 +40,7 @@ from types import TracebackType
 from typing import Any
 
 from firmware_py.core import Event
-from firmware_py.errors import JournalCorrupt, JournalError, JournalFull, JournalLoss
+from firmware_py.errors import JournalCorrupt, JournalError, JournalFull, JournalLocked, JournalLoss
 from firmware_py.session import event_to_json
 
 logger = logging.getLogger(__name__)
@@ -102,6 +104,46 @@ def chain_of(previous: int, seq: int, line: str) -> int:
 
 def ack_path(path: Path) -> Path:
     return path.with_name(path.name + "-ack")
+
+
+def lock_path(path: Path) -> Path:
+    return path.with_name(path.name + "-lock")
+
+
+def lock_journal(path: Path, *, table: str = "") -> tuple[int, bool]:
+    """Hold journal `path` for this process (an exclusive `flock` on its `-lock` file, which names the holder):
+    the file descriptor, released by `os.close` or when the process ends, however it ends. Another holder
+    (another process, or another open in this one) gets JournalLocked naming it: pid, table, since when. The
+    second value: whether the lock file was made now (an open refused for damage removes it: nothing is left)."""
+    target = lock_path(path)
+    try:
+        try:
+            fd, created = os.open(target, os.O_RDWR | os.O_CREAT | os.O_EXCL, PRIVATE_FILE), True
+        except FileExistsError:
+            fd, created = os.open(target, os.O_RDWR), False
+    except OSError as exc:
+        raise JournalError(f"{target}: cannot create the journal's lock file ({exc.strerror or exc})") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        try:
+            holder = json.loads(os.pread(fd, 512, 0).decode() or "{}")
+        except (OSError, ValueError):
+            holder = {}
+        os.close(fd)
+        who = (f"process {holder.get('pid', '?')}" + (f" (table {holder['table']})" if holder.get("table") else "")
+               + (f" since {holder['since']}" if holder.get("since") else ""))
+        raise JournalLocked(f"{path}: the journal is in use by {who}: one journal has one writer. Stop that "
+                            "table first, or give this one its own journal (--journal FILE, or [journal] path "
+                            "in its table file)") from None
+    since = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    record = json.dumps({"pid": os.getpid(), "table": table, "since": since}).encode()
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, record, 0)
+    except OSError:
+        logger.debug("journal %s: the lock file could not say who holds it", path, exc_info=True)
+    return fd, created
 
 
 def read_ack(path: Path) -> Ack | None:
@@ -279,6 +321,25 @@ def loss_error(path: Path, check: Check) -> JournalLoss:
     return JournalLoss(message, missing=len(lost), first=lost[0] if lost else 0, intact=check.intact)
 
 
+def _refuse_damaged(path: Path, check: Check) -> None:
+    """Raise the refusal for a journal whose check found damage or missing events (nothing is changed)."""
+    if check.problem and not check.missing:  # every event checks, but a page of the file does not
+        raise JournalLoss(f"{path}: the journal is damaged ({check.problem}); all {check.intact} acknowledged "
+                          "events check, 0 are missing. Nothing was changed: keep the file and run "
+                          f"`python -m firmware_py recover {path} --out NEW.sqlite3` to copy them into a new "
+                          "journal.", missing=0, first=0, intact=check.intact)
+    if check.missing:
+        raise loss_error(path, check)
+    if check.ack_missing:
+        raise JournalLoss(f"{path}: its acknowledgement record {ack_path(path).name} is missing (the journal "
+                          "says one is kept beside it), so how many events were acknowledged cannot be "
+                          f"checked: this file alone holds {check.intact}, and a copy made without its -wal "
+                          "and -ack files lacks the latest ones. Nothing was changed. Copy the journal with "
+                          "its -wal and -ack files; or run `python -m firmware_py recover "
+                          f"{path} --out NEW.sqlite3` to take the {check.intact} events it holds into a new "
+                          "journal.", missing=0, first=check.intact + 1, intact=check.intact)
+
+
 class Journal:
     """An append-only list of a session's input events in one SQLite file."""
 
@@ -289,29 +350,41 @@ class Journal:
         self.last_seq = 0
         self._chain = 0
         self._ack_fd: int | None = None
+        self._lock_fd: int | None = None
 
     @classmethod
-    def open(cls, path: str | Path, *, max_pages: int | None = None) -> Journal:
-        """Check, then open (or create) the journal; JournalLoss/JournalCorrupt/JournalError name the file."""
+    def open(cls, path: str | Path, *, max_pages: int | None = None, table: str = "") -> Journal:
+        """Lock, check, then open (or create) the journal; JournalLocked/JournalLoss/JournalCorrupt/JournalError
+        name the file. `table`: the id of the table that writes it (its room id): a journal another table wrote
+        is refused, and the lock names it."""
         path = Path(path)
         private_dir(path.parent)
+        lock, created = lock_journal(path, table=table)
+        try:
+            journal = cls._open(path, max_pages=max_pages, table=table)
+        except BaseException:
+            if created:  # a journal refused (damaged, another table's) is left as it was found
+                lock_path(path).unlink(missing_ok=True)
+            os.close(lock)
+            raise
+        journal._lock_fd = lock
+        return journal
+
+    @classmethod
+    def read_only(cls, path: str | Path) -> Journal:
+        """The journal checked and opened for reading only (an export while the table runs): no lock, no write."""
+        path = Path(path)
+        check = check_journal(path)
+        _refuse_damaged(path, check)
+        journal = cls(path, _readonly(path))
+        journal.last_seq, journal._chain = check.intact, check.chain
+        return journal
+
+    @classmethod
+    def _open(cls, path: Path, *, max_pages: int | None, table: str) -> Journal:
         torn = torn_tail_bytes(path.with_name(path.name + "-wal"))
         check = check_journal(path)
-        if check.problem and not check.missing:  # every event checks, but a page of the file does not
-            raise JournalLoss(f"{path}: the journal is damaged ({check.problem}); all {check.intact} acknowledged "
-                              "events check, 0 are missing. Nothing was changed: keep the file and run "
-                              f"`python -m firmware_py recover {path} --out NEW.sqlite3` to copy them into a new "
-                              "journal.", missing=0, first=0, intact=check.intact)
-        if check.missing:
-            raise loss_error(path, check)
-        if check.ack_missing:
-            raise JournalLoss(f"{path}: its acknowledgement record {ack_path(path).name} is missing (the journal "
-                              "says one is kept beside it), so how many events were acknowledged cannot be "
-                              f"checked: this file alone holds {check.intact}, and a copy made without its -wal "
-                              "and -ack files lacks the latest ones. Nothing was changed. Copy the journal with "
-                              "its -wal and -ack files; or run `python -m firmware_py recover "
-                              f"{path} --out NEW.sqlite3` to take the {check.intact} events it holds into a new "
-                              "journal.", missing=0, first=check.intact + 1, intact=check.intact)
+        _refuse_damaged(path, check)
         try:
             db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
@@ -339,10 +412,23 @@ class Journal:
             make_private(path.with_name(path.name + suffix))
         journal._open_ack()
         journal._mark_ack_kept()
+        if table:
+            journal._claim(table)
         if torn:
             logger.warning("journal %s: the last write was torn by a power cut (%d bytes of an unfinished "
                            "commit discarded); every acknowledged event is intact", path, torn)
         return journal
+
+    def _claim(self, table: str) -> None:
+        """A journal is one table's: the first table to write it names itself; another is refused."""
+        owner = self.meta("table")
+        if owner is None:
+            self.set_meta("table", table)
+        elif owner != table:
+            self.close()
+            raise JournalLocked(f"{self.path}: this journal is table {owner}'s, not table {table}'s: each table keeps "
+                                f"its own. Give table {table} its own journal (--journal FILE, or [journal] path in "
+                                "its table file; by default a room table's is state/<table id>/)")
 
     def _upgrade(self) -> None:
         """A schema 1 journal (no chain column), already checked row by row: add the chain."""
@@ -500,6 +586,9 @@ class Journal:
         if self._ack_fd is not None:
             os.close(self._ack_fd)
             self._ack_fd = None
+        if self._lock_fd is not None:  # the last: the journal is free once everything of it is closed
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     def __enter__(self) -> Journal:
         return self

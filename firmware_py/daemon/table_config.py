@@ -101,12 +101,13 @@ class TableConfig:
         return next(d for d in self.game.decks if d.name == name)
 
 
-def default_journal_path() -> Path:
-    """systemd's StateDirectory= when run as the appliance, else ./state beside the current directory."""
+def default_journal_path(table: str | None = None) -> Path:
+    """systemd's StateDirectory= when run as the appliance, else ./state beside the current directory; a table
+    of a room (`[room] table`) keeps its journals in its own folder there, `state/t02/`: two tables started on
+    one machine never share one."""
     state = os.environ.get("STATE_DIRECTORY")
-    if state:
-        return Path(state.split(":")[0]) / JOURNAL_NAME
-    return Path("state") / JOURNAL_NAME
+    folder = Path(state.split(":")[0]) if state else Path("state")
+    return (folder / table if table else folder) / JOURNAL_NAME
 
 
 def load_table_config(path: str | Path = DEFAULT_PATH, *, with_display: bool = True) -> TableConfig:
@@ -135,14 +136,16 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
             game = _game(table, base_dir, mistakes)
     screen = mistakes.attempt(lambda: _screen(source, data.get("display", {}), with_display=with_display),
                               ScreenConfig())
-    journal_path = default_journal_path()
-    if "journal" in data:
-        journal_path = mistakes.attempt(lambda: _journal(source, data["journal"], base_dir), journal_path)
     starting_stack, schedule = mistakes.attempt(lambda: _chips(source, data.get("chips", {}), data.get("display", {}),
                                                                views=screen.display if with_display else False),
                                                  (0, None))
     extensions = EXTENSIONS.parse(data, file=ConfigFile.TABLE, where=Where(source=source, base_dir=base_dir),
                                   attempt=mistakes.attempt)
+    room = extensions.get("room")
+    table_id = getattr(room, "table", None) or None
+    journal_path = default_journal_path(table_id)
+    if "journal" in data:
+        journal_path = mistakes.attempt(lambda: _journal(source, data["journal"], base_dir, table_id), journal_path)
     mistakes.raise_if_any()
     return TableConfig(source=source, **game, screen=screen, journal_path=journal_path,
                        starting_stack=starting_stack, schedule=schedule, extensions=extensions,
@@ -199,6 +202,19 @@ def _dealt(table: Section, profile: Profile | None) -> str:
     return game
 
 
+def with_game(config: TableConfig, game: str, *, where: str = "--game") -> TableConfig:
+    """The table file's config dealing `game` instead (`run --game`), checked as the file's `[table] game` is:
+    a game there is, and one the profile's house deals; a ConfigError names what to write instead."""
+    if game not in GAMES:
+        raise ConfigError(f"{where}: unknown game {shown(game)}{did_you_mean(game, GAMES)}; the games are "
+                          f"{', '.join(GAMES)}")
+    profile = config.profiles.get(config.game.profile)
+    if profile is not None and game not in profile.games:
+        raise ConfigError(f"{where}: {shown(game)} is not a game the {profile.name} profile of {config.source} deals; "
+                          f"its games are {', '.join(profile.games)}")
+    return replace(config, game=replace(config.game, game=game))
+
+
 def _seat(section: Section, key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEATS:
         raise section.error(f"must hold seat numbers 1..{MAX_SEATS}, not {shown(value)}", key)
@@ -246,10 +262,10 @@ def _decks(table: Section, base_dir: Path, mistakes: ConfigMistakes) -> tuple[li
     return deck_paths, decks, in_play
 
 
-def _journal(source: str, raw: Any, base_dir: Path) -> Path:
+def _journal(source: str, raw: Any, base_dir: Path, table: str | None) -> Path:
     journal = Section(source, "journal", raw, ("path",))
     if "path" not in journal.data:
-        return default_journal_path()
+        return default_journal_path(table)
     return _path(base_dir, journal.string("path"), journal, "path")
 
 

@@ -26,11 +26,11 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from firmware_py.config_toolkit import ConfigMistakes, Section, how_to_write, shown
-from firmware_py.core import Button, ButtonName, NoticeKind, Seat, SeatStatus, Stacks, TableSnapshot
+from firmware_py.core import Button, ButtonName, Seat, SeatStatus, Stacks, TableSnapshot, Verdict
 from firmware_py.core.engine import Outcome
 from firmware_py.core.events import MAX_SEATS, PLAYER_ACTIONS
 from firmware_py.core.game import GAMES, HOLDEM
-from firmware_py.core.snapshot import IN_PLAY, Phase, PlayerState
+from firmware_py.core.snapshot import IN_HAND, IN_PLAY, LIVE, Phase, PlayerState
 from firmware_py.daemon.app import Awaited
 from firmware_py.extensions import Extension, Registry
 from firmware_py.web import Bounded, Contained, OriginGuard, Pairing, WebServer
@@ -151,6 +151,9 @@ def public_state(snapshot: TableSnapshot, names: dict[int, str]) -> dict[str, An
         state = str(view.state)
         if view.state is PlayerState.WAITING:
             state = "no chips" if view.stack == 0 else ("seated" if between else "sitting out")
+        elif view.state is PlayerState.ALLIN:  # in words, as the venue screen says it
+            # All in during the hand, and given chips by the pots: no longer all in.
+            state = "active" if snapshot.phase is Phase.SHOWDOWN and view.stack else "all in"
         seats.append({
             "seat": view.seat, "name": names.get(view.seat, ""), "state": state, "stack": view.stack,
             "bet": view.bet, "last_action": view.last_action, "declared": view.declared,
@@ -158,6 +161,9 @@ def public_state(snapshot: TableSnapshot, names: dict[int, str]) -> dict[str, An
             "to_act": view.to_act, "cards": len(view.cards),
         })
     pots = chips.contested() if chips else ()
+    in_hand = [v for v in snapshot.seats if v.state in IN_HAND]
+    live = [v.seat for v in in_hand if v.state in LIVE]
+    taken = {v.seat for v in snapshot.seats if v.state is not PlayerState.EMPTY}
     return {
         "hand": snapshot.hand_number, "count": snapshot.actions, "phase": str(snapshot.phase),
         "street": str(snapshot.street) if snapshot.street else None, "board": list(snapshot.board),
@@ -166,19 +172,37 @@ def public_state(snapshot: TableSnapshot, names: dict[int, str]) -> dict[str, An
         "pots": [{"amount": pot.amount, "seats": list(pot.seats), "winners": list(pot.winners)} for pot in pots],
         "uncalled": {"amount": chips.uncalled, "seat": chips.uncalled_seat} if chips and chips.uncalled else None,
         "seats": seats, "legal": legal_actions(snapshot),
-        "ruling": ({"ruling": str(r.ruling), "rule": r.rule, "remedy": r.remedy}
+        # A button on a seat nobody holds (it moved on past a player who left): shown, as a dead button.
+        "dead_button": snapshot.button if snapshot.button is not None and snapshot.button not in taken
+        and snapshot.phase is not Phase.IDLE else None,
+        # How the hand ended: a showdown, or one hand left when every other folded (no showdown).
+        "won_uncontested": live[0] if snapshot.phase is Phase.SHOWDOWN and len(live) == 1 and len(in_hand) > 1
+        else None,
+        "ruling": ({"ruling": str(r.ruling), "rule": r.rule, "remedy": r.remedy, "number": snapshot.ruling_number}
                    if (r := snapshot.unconfirmed[0] if snapshot.unconfirmed else None) else None),
         "notices": list(snapshot.notices[-3:]),
     }
 
 
 def verdict(outcome: Outcome) -> dict[str, Any]:
-    """The core's answer to one press in words: refused (and why), or taken, and any ruling it made."""
-    refused = [n.message for n in outcome.notices if n.notice is NoticeKind.IGNORED]
-    said = [n.message for n in outcome.notices if n.notice is not NoticeKind.IGNORED]
+    """The core's answer to one press in words: its verdict as the core gave it (taken, refused and why, or
+    ruled), the rulings it made and what else the table said (a notice about another seat is said, never
+    read as this press's refusal)."""
+    refused = [outcome.refused] if outcome.verdict is Verdict.REFUSED and outcome.refused else []
+    said = [n.message for n in outcome.notices if n.message not in refused]
     rulings = [{"ruling": str(r.ruling), "rule": r.rule, "remedy": r.remedy} for r in outcome.rulings]
-    taken = not refused or bool(rulings)
-    return {"ok": taken, "taken": taken, "refused": refused, "said": said, "rulings": rulings}
+    taken = outcome.verdict is not Verdict.REFUSED
+    return {"ok": taken, "taken": taken, "verdict": str(outcome.verdict), "refused": refused, "said": said,
+            "rulings": rulings}
+
+
+def merged_verdict(answers: list[dict[str, Any]]) -> dict[str, Any]:
+    """The verdicts of a request's events (a seat's stack, then the seat) as one: refused if any was."""
+    out = {key: [item for one in answers for item in one[key]] for key in ("refused", "said", "rulings")}
+    kinds = {one["verdict"] for one in answers}
+    kind = next((k for k in (Verdict.REFUSED, Verdict.RULED) if k in kinds), Verdict.TAKEN)
+    taken = kind is not Verdict.REFUSED
+    return {"ok": taken, "taken": taken, "verdict": str(kind), **out}
 
 
 # -- the server ---------------------------------------------------------------------------------------
@@ -303,8 +327,8 @@ class ActionTracker:
             return _error(400, str(exc))
         if not events:  # a name only: the page's own, not the table's
             self._refresh()
-            return JSONResponse({"ok": True, "taken": True, "refused": [], "said": ["name changed"],
-                                 "rulings": []}, headers=HEADERS)
+            return JSONResponse({"ok": True, "taken": True, "verdict": "taken", "refused": [],
+                                 "said": ["name changed"], "rulings": []}, headers=HEADERS)
         return await self._verdict(events)
 
     async def _verdict(self, events: list[Any]) -> Response:
@@ -319,11 +343,8 @@ class ActionTracker:
                               "the press may still be recorded; look at the table before pressing again")
             except ValueError as exc:
                 return _error(409, f"the table refused it: {exc}")
-        merged = [verdict(answer) for answer in answers]
-        out = {key: [item for one in merged for item in one[key]] for key in ("refused", "said", "rulings")}
-        taken = all(one["taken"] for one in merged)
-        return JSONResponse({"ok": taken, "taken": taken, **out}, status_code=200 if taken else 409,
-                            headers=HEADERS)
+        answer = merged_verdict([verdict(one) for one in answers])
+        return JSONResponse(answer, status_code=200 if answer["taken"] else 409, headers=HEADERS)
 
     def _button(self, body: dict[str, Any]) -> Button:
         name = body.get("name")
@@ -342,8 +363,11 @@ class ActionTracker:
             if not isinstance(text, str | int) or isinstance(text, bool):
                 raise ValueError("the amount must be typed as text, e.g. \"1,200\"")
             amount = parse_amount(str(text))
+        ruling = body.get("ruling")  # confirm: the ruling the page showed, so a second tablet's is refused
+        if button is ButtonName.CONFIRM and not (_whole(ruling) and ruling >= 1):
+            raise ValueError("a confirm names the ruling it confirms (its number, as the page shows it)")
         return Button(t=self.clock(), name=button, seat=seat if button in PLAYER_ACTIONS else None,
-                      amount=amount, hand=hand, count=count)
+                      amount=amount, hand=hand, count=count, ruling=ruling if button is ButtonName.CONFIRM else None)
 
     def _player_events(self, body: dict[str, Any]) -> list[Any]:
         op, seat = body.get("op"), body.get("seat")
@@ -405,7 +429,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 
 def _error(status: int, message: str) -> Response:
-    return JSONResponse({"ok": False, "taken": False, "error": message, "refused": [message]},
+    return JSONResponse({"ok": False, "taken": False, "verdict": "refused", "error": message, "refused": [message],
+                         "said": [], "rulings": []},
                         status_code=status, headers=HEADERS)
 
 

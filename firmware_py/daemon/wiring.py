@@ -216,13 +216,14 @@ def _tournament_deal(daemon: Daemon, bot: Any, stopped: Any) -> bool:
     return True
 
 
-def open_simulation_journal(path: Path, plan: SimulationPlan, *, fresh: bool) -> tuple[Journal, SimulationPlan]:
+def open_simulation_journal(path: Path, plan: SimulationPlan, *, fresh: bool,
+                            table: str = "") -> tuple[Journal, SimulationPlan]:
     """The simulation's own journal; a finished (or --fresh) one is moved aside and a new one begun.
 
     After a crash the stored plan wins over the command line, so the same script resumes.
     """
     if path.exists():
-        journal = Journal.open(path)
+        journal = Journal.open(path, table=table)
         stored = journal.meta("simulation")
         done = bool(journal.meta("simulation_done"))
         if stored is not None and not fresh and not done:
@@ -238,6 +239,6 @@ def open_simulation_journal(path: Path, plan: SimulationPlan, *, fresh: bool) ->
             source = Path(str(path) + suffix)
             if source.exists():
                 shutil.move(source, Path(str(previous) + suffix))
-    journal = Journal.open(path)
+    journal = Journal.open(path, table=table)
     journal.set_meta("simulation", plan.to_json())
     return journal, plan

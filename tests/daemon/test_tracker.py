@@ -117,6 +117,50 @@ def test_out_of_turn_press_gets_the_ruling(table: TrackerTable) -> None:
     assert _state(table, cookie)["seats"][1]["declared"] == "call out of turn"
 
 
+def test_an_in_turn_call_is_taken_when_it_makes_a_held_fold_not_binding(tmp_path: Path) -> None:
+    """Robert's rules: seat 6 folds out of turn (held, a ruling); seat 4 calls, seat 5 calls in turn. The call is
+    taken (its chips go in) and the page says so, with the notice that seat 6's fold no longer binds; it is not
+    answered as a refusal because the table said something about another seat."""
+    table = TrackerTable(tmp_path, seats=(1, 2, 3, 4, 5, 6)).start()
+    try:
+        cookie = table.pair()
+        table.stacks(s1=10000, s2=10000, s3=10000, s4=10000, s5=10000, s6=10000)
+        table.new_hand()  # blinds 25/50: seat 2 small, seat 3 big, seat 4 first to act
+        status, body = _press(table, cookie, "fold", seat=6)
+        assert status == 200 and body["verdict"] == "ruled"
+        assert body["rulings"][0]["ruling"] == "action_out_of_turn"
+        assert _press(table, cookie, "call")[1]["verdict"] == "taken"  # seat 4
+        status, body = _press(table, cookie, "call")  # seat 5, in turn
+        assert status == 200 and body["verdict"] == "taken" and body["refused"] == []
+        assert any("seat 6's fold out of turn is not binding" in said for said in body["said"])
+        table.wait(lambda: table.settle().seat(5).stack == 9950)
+        assert table.settle().to_act == 6
+    finally:
+        table.stop()
+
+
+def test_two_tablets_confirming_one_ruling_clear_it_once(table: TrackerTable) -> None:
+    """Issue 34: each tablet confirms the ruling its page shows, by number; the second confirm of the same
+    ruling is refused in words, and the next ruling stays shown."""
+    first, second = table.pair(), table.pair()
+    table.stacks(s1=1000, s2=1000, s3=1000, s4=1000)
+    table.new_hand()  # seat 4 is to act
+    _press(table, first, "call", seat=2)
+    _press(table, first, "call", seat=1)  # two actions out of turn: two rulings
+    table.wait(lambda: len(table.settle().unconfirmed) == 2)
+    shown = _state(table, second)["ruling"]
+    assert shown["number"] == 1 and "Seat 2" in shown["remedy"]
+    status, body = _press(table, first, "confirm", ruling=shown["number"])
+    assert status == 200 and body["verdict"] == "taken"
+    status, body = _press(table, second, "confirm", ruling=shown["number"])  # the other tablet, same ruling
+    assert status == 409 and body["refused"] == ["confirm: ruling 1 was confirmed already (ruling 2 is shown): "
+                                                 "not taken"]
+    table.wait(lambda: len(table.settle().unconfirmed) == 1)
+    assert table.settle().unconfirmed[0].seat == 1
+    status, body = _press(table, second, "confirm")
+    assert status == 400 and "names the ruling it confirms" in body["refused"][0]
+
+
 def test_players_rebuy_add_on_bust_out_and_seat_between_hands_only(table: TrackerTable) -> None:
     cookie = table.pair()
     table.stacks(s1=1000, s2=0, s3=1000, s4=1000)

@@ -16,7 +16,7 @@ from firmware_py.core.game import OMAHA
 from firmware_py.core.hand import Betting, CardInfo, Dealt, Declared, Hand, Taken
 from firmware_py.core.phase import ClockView, Phase
 from firmware_py.core.pots import Pot
-from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street
+from firmware_py.core.rulings import Notice, NoticeKind, Ruling, RulingKind, Street, Verdict
 from firmware_py.core.seating import Positions
 from firmware_py.core.state import SAVED, SHARED
 from firmware_py.core.vocab import Cause, Where
@@ -159,7 +159,7 @@ _DEAL = StreetDeal(street=Street.TURN, expected_burns=2, shoe=["C3"])
 GIVEN: dict[type, dict[str, object]] = {
     Read: {"t": 1.5, "antenna": "seat3", "uid": "04AA"},
     Gone: {"t": 2.5, "antenna": "board1", "uid": "04BB"},
-    Button: {"t": 3.5, "name": ButtonName.RAISE, "seat": 4, "amount": 600, "hand": 7, "count": 9},
+    Button: {"t": 3.5, "name": ButtonName.RAISE, "seat": 4, "amount": 600, "hand": 7, "count": 9, "ruling": 2},
     Wager: {"seat": 2, "name": "raise", "to": 600, "put": 500, "allin": True, "raises": True, "taken": False,
             "problem": Problem.UNDER_MINIMUM, "keyed": 450, "minimum": 550},
     Taken: {"street": Street.TURN, "seat": 5, "name": ButtonName.CALL, "word": "call"},
@@ -170,7 +170,7 @@ GIVEN: dict[type, dict[str, object]] = {
              "hand": "a pair", "amount": 400, "pots": (_POT,)},
     Notice: {"t": 5.5, "notice": NoticeKind.IGNORED, "message": "fold: seat 9 cannot act now"},
     Positions: {"button": 1, "small_blind": 2, "big_blind": 3, "deal_order": (2, 3, 1)},
-    Outcome: {"rulings": (_RULING,), "notices": (_NOTICE,)},
+    Outcome: {"rulings": (_RULING,), "notices": (_NOTICE,), "verdict": Verdict.REFUSED, "refused": "not now"},
     Dealt: {"slots": ["A1", None], "next_slot": 2, "hole": {2: ["A1"]}, "owed": [(3, None)], "exposed": 1,
             "boxed": 2, "extra": ["B2"], "jokers": {4: "J1"}},
     Betting: {"window_open": False, "window_actors": {2}, "folded": {3}, "allin": {4}, "dead": {5}, "acted": {1},
@@ -265,10 +265,10 @@ def test_the_hand_chips_init_sets_every_field() -> None:
 
 # The records made at every line or press, also given by position where they are made (see the note in
 # core/events.py): how many leading fields each takes by position, in field order.
-POSITIONAL: dict[type, int] = {Read: 3, Gone: 3, Button: 6, Taken: 4, Wager: 6,
+POSITIONAL: dict[type, int] = {Read: 3, Gone: 3, Button: 7, Taken: 4, Wager: 6,
                                # and the hand's records, by position in their copies (one kept at every hand)
                                Dealt: 8, Betting: 14, Hand: 13, StreetDeal: 9, BurnLedger: 2, Board: 8,
-                               TableChips: 4, Pot: 5, Outcome: 2}
+                               TableChips: 4, Pot: 5, Outcome: 4}
 
 
 @pytest.mark.parametrize("cls", list(POSITIONAL))

@@ -16,6 +16,11 @@ from typing import Any
 import pytest
 
 from display.display_config import BlindLevel, DisplayConfig
+from firmware_py.core import Button, ButtonName, Seat, SeatStatus, Verdict
+from firmware_py.core.engine import Outcome, TableCore
+from firmware_py.core.snapshot import TableSnapshot
+from firmware_py.daemon.app import journal_events
+from firmware_py.daemon.journal import Journal
 from firmware_py.web.amounts import parse_amount
 from tests.browser import browser, page  # noqa: F401  (the fixtures)
 from tests.tracker_table import TrackerTable
@@ -227,5 +232,110 @@ def test_the_tracker_shows_a_big_blind_ante_level_and_the_big_blinds_post(browse
         expect(seat(page, 3)).to_contain_text("big blind 200 + ante 200")
         expect(page.locator("#call")).to_have_text("Call 200")  # the ante is dead: the bet to call is the blind
         shot(page, "tracker-bb-ante-1280x800.png")
+    finally:
+        running.stop()
+
+
+def journal_holds(table: TrackerTable) -> tuple[Outcome, TableSnapshot]:
+    """The journal replayed into a core of its own: its answer to the last event journaled, and the table then."""
+    core = TableCore(table.config.profiles)
+    outcome = Outcome()
+    with Journal.read_only(table.journal.path) as journal:
+        for event in journal_events(journal, base_dir=table.config.hardware_file.parent):
+            outcome = core.feed(event)
+    return outcome, core.snapshot()
+
+
+# A hand at six seats, Robert's rules (blinds 25/50: seat 2 small, seat 3 big, seat 4 first): presses taken,
+# held out of turn (a ruling), refused, a held fold that no longer binds, an undo and a ruling confirmed.
+SCRIPT: list[tuple[int | None, str, str]] = [
+    (6, "fold", ""),  # out of turn: held, ruled
+    (None, "call", ""),  # seat 4
+    (None, "call", ""),  # seat 5, in turn: taken; seat 6's fold no longer binds (the action changed)
+    (None, "raise", "50"),  # seat 6: not above the bet, refused
+    (None, "raise", "200"),  # seat 6 raises
+    (None, "fold", ""),  # seat 1
+    (1, "fold", ""),  # seat 1 again: it cannot act now, refused
+    (3, "call", ""),  # seat 3 out of turn: held, ruled (seat 2 is to act)
+    (None, "undo", ""),  # takes back the last press taken: seat 3's held call
+    (None, "confirm", ""),  # the dealer confirms the ruling shown
+    (None, "call", ""),  # seat 2
+    (None, "call", ""),  # seat 3
+    (None, "call", ""),  # seat 4
+    (None, "allin", ""),  # seat 5
+    (None, "fold", ""),  # seat 6
+    (None, "fold", ""),  # seat 2
+    (None, "fold", ""),  # seat 3
+    (None, "fold", ""),  # seat 4: seat 5 wins, the others folded
+]
+
+
+def test_after_every_press_the_page_says_what_the_journal_holds(page: Any, tmp_path: Path) -> None:  # noqa: F811
+    """The page's answer to each press of a scripted hand is the core's answer to that press as the journal
+    replays it (taken, ruled, or refused and why), and its seats are the journal's: the words on the screen
+    are never inferred from something else the table said."""
+    running = TrackerTable(tmp_path, seats=(1, 2, 3, 4, 5, 6)).start()
+    try:
+        running.stacks(s1=10000, s2=10000, s3=10000, s4=10000, s5=10000, s6=10000)
+        open_paired(page, running)
+        running.new_hand()
+        expect(page.locator("#who")).to_have_text("Seat 4 to act")
+        for number, (chosen, name, amount) in enumerate(SCRIPT):
+            if chosen is not None:
+                seat(page, chosen).click()
+            if amount:
+                page.fill("#amount", amount)
+            page.click(f"#{name}")
+            verdict = page.locator("#verdict")
+            expect(verdict).not_to_contain_text("Sending", timeout=10000)
+            said = verdict.inner_text()
+            outcome, snapshot = journal_holds(running)
+            where = f"press {number} ({name}): the page says {said!r}"
+            if outcome.verdict is Verdict.REFUSED:
+                assert said == f"Refused: {outcome.refused}", where
+            else:
+                assert re.match(rf"{name}\b.*: {outcome.verdict}\b", said), where
+                for ruling in outcome.rulings:
+                    assert ruling.remedy in said, where
+                for notice in outcome.notices:
+                    assert notice.message in said, where
+            if outcome.verdict is Verdict.REFUSED and chosen is not None:
+                seat(page, chosen).click()  # the seat chosen for a refused press stays chosen: let it go
+            for view in snapshot.seats:  # the seats as the journal has them
+                expect(seat(page, view.seat).locator(".stack")).to_have_text(f"{view.stack:,}")
+            if snapshot.to_act is not None:
+                expect(page.locator("#who")).to_contain_text(f"Seat {snapshot.to_act} to act")
+        expect(page.locator("#who")).to_have_text("Hand over: Seat 5 wins, the others folded")
+        expect(seat(page, 5)).not_to_contain_text(re.compile("ALL ?IN"))  # all in in the hand; it has won chips since
+        shot(page, "tracker-verdicts-1280x800.png")
+        running.hand_end()
+        expect(page.locator("#notes")).not_to_have_text("")
+        seat(page, 2).click()  # chosen between hands, for a player operation
+        expect(page.locator("#seats .seat.sel")).to_have_count(1)
+        running.new_hand()
+        expect(page.locator("#hand")).to_have_text("Hand 2")
+        expect(page.locator("#seats .seat.sel")).to_have_count(0)  # a new hand: no seat chosen
+        expect(page.locator("#who")).to_have_text("Seat 5 to act")  # not seat 2 acting out of turn
+        expect(page.locator("#notes")).to_have_text("")  # the last hand's notices are not this hand's
+    finally:
+        running.stop()
+
+
+def test_a_dead_button_is_shown_on_its_empty_seat(page: Any, tmp_path: Path) -> None:  # noqa: F811
+    """Robert's rules: the small blind (seat 2) leaves between hands; the button moves to its empty seat."""
+    running = TrackerTable(tmp_path, seats=(1, 2, 3, 4, 5)).start()
+    try:
+        running.stacks(s1=5000, s2=5000, s3=5000, s4=5000, s5=5000)
+        open_paired(page, running)
+        running.new_hand()  # button 1, blinds 2 and 3
+        for _ in range(4):
+            running.post(Button(t=running._clock(), name=ButtonName.FOLD))
+        running.hand_end()
+        running.post(Seat(t=running._clock(), seat=2, status=SeatStatus.OUT))
+        snapshot = running.new_hand()
+        assert snapshot.button == 2 and snapshot.small_blind == 3
+        expect(seat(page, 2)).to_have_text("Seat 2: empty \u00b7 D (dead button)")
+        expect(seat(page, 1)).not_to_contain_text("D")  # the player who had it
+        shot(page, "tracker-dead-button-1280x800.png")
     finally:
         running.stop()
