@@ -32,3 +32,7 @@ done
 rm -rf "$shots"
 # The venue screen in a tournament (hand-for-hand, a hold, a player called by name)
 POKERTABLE_SCREENSHOTS=docs/img python -m pytest -q -p no:cacheprovider tests/display/test_venue_tournament.py
+# The venue screen's dead button and an all-in winner after the award; the floor's two tall tiles at 720p;
+# the action tracker (its verdicts hand, a dead button, the README's tablet and phone pictures) in chromium
+POKERTABLE_SCREENSHOTS=docs/img python -m pytest -q -p no:cacheprovider tests/display/test_venue_truths.py \
+    tests/display/test_floor_legible.py tests/web/test_tracker_browser.py
