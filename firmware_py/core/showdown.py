@@ -65,7 +65,7 @@ def odd_chips_text(table: TableState, pots: Sequence[tuple[str, Pot]]) -> str:
         chip = grouped(pot.odd_chip)
         whole = " and ".join(grouped(chips) for _seat, chips in pot.shares)
         who = " and ".join(f"seat {s}" for s in pot.odd_chips)
-        parts.append(f"the {name}'s {grouped(pot.amount)} splits in {chip} chips ({whole}), "
+        parts.append(f"{name} ({grouped(pot.amount)}) in {chip} chips is {whole}, "
                      f"the odd {chip} chip{'s' if len(pot.odd_chips) > 1 else ''} to {who}")
     unit_cite = f"{rule.origin.get('unit_rule', rule.source)}: {rule.word('unit_rule')}"
     one_cite = f"{rule.origin.get('one_each_rule', rule.source)}: {rule.word('one_each_rule')}"

@@ -183,8 +183,12 @@ def runout_late_read(t: Recorder) -> None:
     t.river("3h")
 
 
+CHIP_SET = (25, 100, 500, 1000)  # the chips in play of a tournament that starts at 25/50
+
+
 def odd_chip(t: Recorder) -> None:
-    """Seat 2 folds its small blind: a pot of 125 split between seats 3 and 1; the odd chip to seat 3."""
+    """Seat 2 folds its small blind: a pot of 125 split between seats 3 and 1 in 25 chips: 75 and 50, the odd
+    25 chip to seat 3, first clockwise from the button."""
     t.reserved = {"As", "Kh", "Qd", "Jc", "Ts"}
     t.level(25, 50)
     t.stacks(s1=1000, s2=1000, s3=1000)
@@ -202,7 +206,8 @@ def odd_chip(t: Recorder) -> None:
 
 
 def split_side_pot(t: Recorder) -> None:
-    """Seat 3 all in short wins the main pot; seats 4 and 1 tie for an odd side pot of 375."""
+    """Seat 3 all in short wins the main pot; seats 4 and 1 tie for an odd side pot of 375: 200 and 175 in 25
+    chips, the odd 25 chip to seat 4, first clockwise from the button."""
     t.reserved = {"Ks", "Qd", "Jh", "Tc", "2s"}
     t.level(50, 100)
     t.stacks(s1=1000, s2=1000, s3=275, s4=1000)
@@ -491,8 +496,10 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "too_many_cards_wfp_dealer": ("wfp-dealer", {}, two_card_turn),
     "short_card_robert": ("robert", {}, short_card),
     "three_way_allin_robert": ("robert", {}, three_way_allin),
-    "odd_chip_wfp": ("wfp", {"seats": (1, 2, 3)}, odd_chip),
-    "split_side_pot_rpl": ("rpl", {}, split_side_pot),
+    # Chips of 25 and up (Ties: "An odd chip will be broken down to the smallest unit used in the game"):
+    # 125 splits 75/50, not 63/62; 375 splits 200/175, not 188/187.
+    "odd_chip_wfp": ("wfp", {"seats": (1, 2, 3), "denominations": CHIP_SET}, odd_chip),
+    "split_side_pot_rpl": ("rpl", {"denominations": CHIP_SET}, split_side_pot),
     "raise_too_small_upt": ("upt", {}, raise_too_small_upt),
     "short_allin_not_reopened_wfp_dealer": ("wfp-dealer", {}, short_allin_not_reopened),
     "unknown_card_rpl": ("rpl", {}, unknown_card),
