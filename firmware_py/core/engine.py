@@ -196,6 +196,11 @@ class TableCore:
         return self._table.chips.level
 
     @property
+    def denominations(self) -> tuple[int, ...]:
+        """The chips in play, smallest first (a setup's, less those a color-up took off); () when not given."""
+        return self._table.chips.denominations
+
+    @property
     def racing(self) -> bool:
         """Whether a chip race is being dealt or its result shown (until the next hand)."""
         return self._table.race is not None
