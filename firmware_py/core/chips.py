@@ -563,7 +563,7 @@ class HandChips:
         >>> chips = HandChips(order=(2, 3, 1), stacks={1: 1000, 2: 1000, 3: 1000}, blinds=(2, 3),
         ...                   level=Stakes(small=25, big=50), unit=25)
         >>> _ = chips.act(1, "raise", 125), chips.act(2, "call", None), chips.act(3, "call", None)
-        >>> chips.fold_out([3]); [(pot.shares, pot.odd_chips, pot.odd_chip) for pot in chips.award(list)]
+        >>> chips.fold_out([3]); [(pot.shares, pot.odd_chips, pot.chip) for pot in chips.award(list)]
         [(((2, 200), (1, 175)), (2,), 25)]
         """
         awarded: list[Pot] = []
@@ -577,8 +577,8 @@ class HandChips:
             shares = tuple([(seat, (share + 1 if index < odd else share) * unit) for index, seat in enumerate(ordered)])
             for seat, chips in shares:
                 self.behind[seat] += chips
-            # (amount, seats, winners, shares, odd_chips, odd_chip), by position: see events.py
-            awarded.append(Pot(pot.amount, pot.seats, tuple(ordered), shares, tuple(ordered[:odd]), unit if odd else 0))
+            # (amount, seats, winners, shares, odd_chips, chip), by position: see events.py
+            awarded.append(Pot(pot.amount, pot.seats, tuple(ordered), shares, tuple(ordered[:odd]), unit))
         self.awarded = tuple(awarded)
         self.settled = True
         return self.awarded

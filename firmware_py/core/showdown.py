@@ -57,12 +57,12 @@ def odd_chips_text(table: TableState, pots: Sequence[tuple[str, Pot]]) -> str:
         return ""
     rule = table.rule(RuleKey.ODD_CHIP)
     odd = [seat for _name, pot in pots for seat in pot.odd_chips]
-    if all(pot.odd_chip <= 1 for _name, pot in pots):
+    if all(pot.chip <= 1 for _name, pot in pots):
         who = ", ".join(f"seat {s}" for s in odd)
         return f" Odd chip to {who}, first clockwise from the button ({rule.cite})."
     parts = []
     for name, pot in pots:
-        chip = grouped(pot.odd_chip)
+        chip = grouped(pot.chip)
         whole = " and ".join(grouped(chips) for _seat, chips in pot.shares)
         who = " and ".join(f"seat {s}" for s in pot.odd_chips)
         parts.append(f"{name} ({grouped(pot.amount)}) in {chip} chips is {whole}, "

@@ -148,7 +148,7 @@ class PotJson(_Part):
     shares: Annotated[dict[Annotated[str, msgspec.Meta(pattern=r"^[0-9]{1,2}$")], Chips],
                       msgspec.Meta(max_length=MAX_SEATS)] | None = None
     odd_chips: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)] | None = None
-    odd_chip: Chips | None = None  # the odd chip's value, the smallest chip in play (core/pots.py: only when over 1)
+    chip: Chips | None = None  # the chip it was split in, the smallest in play (core/pots.py: only when over 1)
 
 
 class RulingJson(_Part):

@@ -57,8 +57,8 @@ def test_ties_an_odd_chip_will_be_broken_down_to_the_smallest_unit_used_in_the_g
     63 and 62: a 1 chip is no chip of this game."""
     t = split_125(profile)
     (pot,) = showdown(t).pots
-    assert dict(pot.shares) == {3: 75, 1: 50} and pot.odd_chips == (3,) and pot.odd_chip == 25
-    assert pot.to_json()["odd_chip"] == 25
+    assert dict(pot.shares) == {3: 75, 1: 50} and pot.odd_chips == (3,) and pot.chip == 25
+    assert pot.to_json()["chip"] == 25
     order, unit, one = TIES[profile]
     remedy = showdown(t).remedy
     assert "main pot (125) in 25 chips is 75 and 50, the odd 25 chip to seat 3" in remedy
@@ -93,7 +93,7 @@ def test_ties_no_player_may_receive_more_than_one_odd_chip(profile: str) -> None
 def test_a_session_without_denominations_splits_in_single_units_as_it_always_did() -> None:
     t = split_125("wfp", denominations=())
     (pot,) = showdown(t).pots
-    assert dict(pot.shares) == {3: 63, 1: 62} and pot.odd_chip == 1 and "odd_chip" not in pot.to_json()
+    assert dict(pot.shares) == {3: 63, 1: 62} and pot.chip == 1 and "chip" not in pot.to_json()
     assert showdown(t).remedy.endswith("Odd chip to seat 3, first clockwise from the button (wfp: Ties 5(a)).")
 
 
@@ -152,7 +152,7 @@ def test_a_color_up_removes_the_lowest_denomination_and_the_next_split_is_in_the
     t.river(BROADWAY[4])
     t.act("check", "check")
     (pot,) = showdown(t).pots
-    assert dict(pot.shares) == {3: 300, 1: 200} and pot.odd_chip == 100
+    assert dict(pot.shares) == {3: 300, 1: 200} and pot.chip == 100
 
 
 def test_a_race_for_a_chip_that_is_not_the_lowest_in_play_is_not_taken() -> None:

@@ -164,7 +164,7 @@ GIVEN: dict[type, dict[str, object]] = {
             "problem": Problem.UNDER_MINIMUM, "keyed": 450, "minimum": 550},
     Taken: {"street": Street.TURN, "seat": 5, "name": ButtonName.CALL, "word": "call"},
     CardInfo: {"card": "As", "deck": "red", "back": "red back"},
-    Pot: {"amount": 900, "seats": (2, 3), "winners": (3,), "shares": ((3, 900),), "odd_chips": (2,), "odd_chip": 25},
+    Pot: {"amount": 900, "seats": (2, 3), "winners": (3,), "shares": ((3, 900),), "odd_chips": (2,), "chip": 25},
     Ruling: {"t": 4.5, "ruling": RulingKind.SHOWDOWN, "rule": "robert: Showdown 1", "remedy": "Seat 3 wins.",
              "cause": Cause.DUPLICATE_CARD, "card": "Kd", "seat": 3, "street": Street.RIVER, "winners": (3,),
              "hand": "a pair", "amount": 400, "pots": (_POT,)},
