@@ -296,7 +296,7 @@ class Director:
                 hand_for_hand=self.bubble.hand_for_hand, all_in=sorted(self.bubble.all_in), winner=winner,
                 color_up=self.color_up,
                 race=RaceJson(n=self.race[0], chip=self.race[1], to=self.race[2]) if self.race else None,
-                session=self.session)
+                session=self.session, denominations=list(self.structure.chips_at(clock.step)))
 
     def _changed(self) -> None:
         self.version += 1

@@ -147,6 +147,9 @@ class DirectorState(_Struct):
     color_up: Text = ""  # the color-up the tables are to race for now, if any
     race: RaceJson | None = None
     session: Name = ""  # the director's run: a reader takes a new run's state whatever its seq
+    # The chips in play now by the structure (its denominations less those the color-ups passed removed), smallest
+    # first; [] when the structure names none. A table set up by the director deals with them.
+    denominations: Annotated[list[Chips], msgspec.Meta(max_length=20)] = []
 
 
 def newer(state: DirectorState, than: DirectorState | None) -> bool:
