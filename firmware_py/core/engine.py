@@ -226,6 +226,11 @@ class TableCore:
         hand = self._table.hand
         return tuple(hand.live()) if hand is not None else ()
 
+    def dealt_seats(self) -> tuple[int, ...]:
+        """The current hand's seats dealt in, in deal order (a dead hand too: RPL Tournaments 19's is dealt)."""
+        hand = self._table.hand
+        return tuple(hand.positions.deal_order) if hand is not None else ()
+
     def seats_able_to_act(self) -> tuple[int, ...]:
         """The current hand's live seats not all in, in deal order."""
         hand = self._table.hand

@@ -293,7 +293,8 @@ class _Script:
         self.stub = list(FULL_DECK)
         rng.shuffle(self.stub)
         self.press("new_hand")
-        dealt = bot._core.live_seats() if bot._core is not None else ()
+        # Every seat dealt in gets cards, a hand dead at the deal too (RPL Tournaments 19: no chip after the ante).
+        dealt = bot._core.dealt_seats() if bot._core is not None else ()
         # With chips the table's own positions (the dead button, players waiting to be dealt in) say who is dealt.
         order = list(dealt) if dealt else _deal_order(bot.button, bot.seats)
         n = len(order)
