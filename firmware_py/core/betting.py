@@ -165,15 +165,15 @@ def chip_event(table: TableState, event: Stacks | Level) -> None:
         odd = table.chips.not_in_chips([("small blind", event.small), ("big blind", event.big), ("ante", event.ante),
                                         ("big-blind ante", event.bb_ante)])
         if odd:  # a blind or ante of a chip that does not exist: the level in force stays
-            table.notice(NoticeKind.IGNORED, f"level: {', '.join(odd)} is not made of the chips in play (the "
-                         f"smallest is {table.chips.unit:,}): not taken")
+            table.notice(NoticeKind.IGNORED, f"level: {', '.join(odd)} {'is' if len(odd) == 1 else 'are'} not made "
+                         f"of the chips in play (the smallest is {table.chips.unit:,}): not taken")
             return
         table.chips.level = Stakes(small=event.small, big=event.big, ante=event.ante, bb_ante=event.bb_ante)
         return
-    odd = table.chips.not_in_chips((f"seat {seat}", chips) for seat, chips in event.stacks)
+    odd = table.chips.not_in_chips((f"seat {seat}'s", chips) for seat, chips in event.stacks)
     if odd:  # "a stack of 13 at 25/50 is a chip that does not exist": those seats keep what they had
-        table.notice(NoticeKind.IGNORED, f"stacks: {', '.join(odd)} is not made of the chips in play (the smallest "
-                     f"is {table.chips.unit:,}): not taken")
+        table.notice(NoticeKind.IGNORED, f"stacks: {', '.join(odd)} {'is' if len(odd) == 1 else 'are'} not made of "
+                     f"the chips in play (the smallest is {table.chips.unit:,}): not taken")
         unit = table.chips.unit
         event = replace(event, stacks=tuple((seat, chips) for seat, chips in event.stacks if chips % unit == 0))
         if not event.stacks:

@@ -34,7 +34,7 @@ def setup(table: TableState, event: Setup) -> None:
         raise ValueError(f"denominations {list(event.denominations)}: {problem}")
     table.profile = profile
     table.chips.denominations = tuple(sorted(event.denominations))
-    odd = table.chips.not_in_chips((f"seat {seat}", chips) for seat, chips in sorted(table.chips.stacks.items()))
+    odd = table.chips.not_in_chips((f"seat {seat}'s", chips) for seat, chips in sorted(table.chips.stacks.items()))
     if odd:
         table.notice(NoticeKind.IGNORED, f"setup: {', '.join(odd)}: not made of the chips in play (the smallest is "
                      f"{table.chips.unit:,}); correct the stacks")

@@ -101,7 +101,7 @@ def test_a_tournament_stack_of_13_at_25_50_is_a_chip_that_does_not_exist() -> No
     t = Table("wfp", denominations=CHIP_SET)
     t.level(25, 50)
     t.stacks(s1=1500, s2=13, s3=1500, s4=1500)
-    assert t.notices[-1] == ("stacks: seat 2 13 is not made of the chips in play (the smallest is 25): not taken")
+    assert t.notices[-1] == ("stacks: seat 2's 13 is not made of the chips in play (the smallest is 25): not taken")
     assert t.core.snapshot().seat(2).stack is None and t.core.snapshot().seat(1).stack == 1500
     t.stacks(s2=1525)
     assert t.core.snapshot().seat(2).stack == 1525
