@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_py.core import RulingKind
+from firmware_py.core import RulingKind, Setup
+from firmware_py.core.chips import HandChips, Stakes
 from firmware_py.core.rulings import Ruling
-from tests.rules.table_driver import ALL_PROFILES, Table
+from tests.rules.table_driver import ALL_PROFILES, BLUE, RED, Table
 
 CHIP_SET = (25, 100, 500, 1000)
 BROADWAY = ["As", "Kh", "Qd", "Jc", "Ts"]  # a straight on the board: every hand still in splits
@@ -173,3 +174,26 @@ def test_the_race_of_the_odd_25s_leaves_every_stack_in_100s() -> None:
     stacks = {seat: t.core.snapshot().seat(seat).stack for seat in (1, 2, 3, 4)}
     assert all(stack is not None and stack % 100 == 0 for stack in stacks.values()), stacks
     assert t.core.denominations == (100, 500, 1000)
+
+
+def test_a_setup_naming_chips_the_counted_stacks_are_not_made_of_says_so() -> None:
+    """A table set up again with 25s the smallest chip, where a stack of 1,010 was counted before it knew its
+    chips: the notice names the seat (the split of a pot no chip makes up falls back to single units)."""
+    t = Table("robert")
+    t.stacks(s1=1000, s2=1010, s3=1000, s4=1000)
+    t._feed(Setup(t=t.tick(), profile="robert", seats=(1, 2, 3, 4), button=1, decks=(RED, BLUE), in_play="test-red",
+                  denominations=(25, 100)))
+    assert t.notices[-1] == ("setup: seat 2's 1,010: not made of the chips in play (the smallest is 25); "
+                             "correct the stacks")
+    assert t.core.denominations == (25, 100)
+
+
+def test_a_pot_no_chips_in_play_make_up_splits_in_single_units_rather_than_losing_a_chip() -> None:
+    chips = HandChips(order=(2, 1), stacks={1: 1000, 2: 1013}, blinds=(2, 1), level=Stakes(small=25, big=50),
+                      unit=25)
+    chips.act(2, "allin", None)
+    chips.act(1, "allin", None)
+    pots = chips.award(list)  # 2,000 called (80 chips of 25: 1,000 each) and 13 no one called
+    assert [(pot.amount, dict(pot.shares), pot.chip) for pot in pots] == [(2000, {2: 1000, 1: 1000}, 25),
+                                                                         (13, {2: 13}, 1)]
+    assert sum(chips.final_stacks().values()) == 2013
