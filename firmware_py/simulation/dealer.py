@@ -481,7 +481,8 @@ class _Script:
             elif may_raise and roll < (0.25 if to_call == 0 else 0.12):
                 low = max(minimum, 2 * current, to_call + bet + 1)
                 amount = rng.randrange(low, max(low, 3 * max(current, minimum)) + 1)
-                amount = -(-amount // CHIP) * CHIP  # in whole chips of the smallest denomination
+                chip = self.bot.denominations[0] if self.bot.denominations else CHIP
+                amount = -(-amount // chip) * chip  # in whole chips of the smallest denomination
                 name = "bet" if current == 0 else "raise"
                 if limit is not None:  # pot limit: at most the pot; fixed limit: the one size (keyed as none)
                     amount = None if fixed else min(amount, limit)
