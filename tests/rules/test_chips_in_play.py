@@ -10,6 +10,8 @@ chip". The table knows its chips from the setup (`denominations`); a color-up ta
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_py.core import RulingKind, Setup
 from firmware_py.core.chips import HandChips, Stakes
@@ -197,3 +199,29 @@ def test_a_pot_no_chips_in_play_make_up_splits_in_single_units_rather_than_losin
     assert [(pot.amount, dict(pot.shares), pot.chip) for pot in pots] == [(2000, {2: 1000, 1: 1000}, 25),
                                                                          (13, {2: 13}, 1)]
     assert sum(chips.final_stacks().values()) == 2013
+
+
+@settings(max_examples=200, deadline=None)
+@given(unit=st.sampled_from([1, 5, 25, 100]), seats=st.integers(2, 9), folds=st.integers(0, 7),
+       calls=st.integers(1, 6))
+def test_every_split_is_in_whole_chips_one_odd_chip_each_to_the_first_winners_clockwise(
+        unit: int, seats: int, folds: int, calls: int) -> None:
+    """Ties, as a property: any pot of chips split among any winners is whole chips of the smallest, shares differ
+    by at most one chip, and the odd chips go one each to the first winners clockwise from the button."""
+    order = (*range(2, seats + 1), 1)  # seat 1 the button: dealt last
+    chips = HandChips(order=order, stacks=dict.fromkeys(order, 1000 * unit), blinds=(order[0], order[1]),
+                      level=Stakes(small=unit, big=2 * unit), unit=unit)
+    for seat in (*order[2:], *order[:2]):
+        chips.act(seat, "call", None)
+    chips.end_round()
+    chips.act(order[0], "bet", calls * unit)
+    folded = set(order[1: 1 + min(folds, seats - 2)])
+    for seat in order[1:]:
+        chips.act(seat, "fold" if seat in folded else "call", None)
+    (pot,) = chips.award(list)
+    shares = dict(pot.shares)
+    assert sum(shares.values()) == pot.amount and all(share % unit == 0 for share in shares.values())
+    assert max(shares.values()) - min(shares.values()) <= unit
+    winners = [seat for seat in order if seat not in folded]
+    odd = (pot.amount // unit) % len(winners)
+    assert pot.odd_chips == tuple(winners[:odd]) and all(shares[s] > shares[winners[-1]] for s in pot.odd_chips)
