@@ -29,6 +29,7 @@ from firmware_py.core import (
     Stacks,
     normalise_uid,
 )
+from firmware_py.core.chips import denominations_problem
 from firmware_py.core.events import AMOUNT_ACTIONS, MAX_SEATS, STACK_REASONS
 from firmware_py.core.game import DEFAULT as DEFAULT_GAME
 from firmware_py.core.game import GAMES
@@ -198,8 +199,11 @@ class SessionReader:
             return None
         if line.in_play not in [d.name for d in decks]:
             return None
+        denominations = tuple(sorted(line.denominations or ()))
+        if denominations_problem(denominations):
+            return None
         return Setup(t=line.t, profile=line.profile, seats=seats, button=line.button, decks=decks,
-                     in_play=line.in_play, deck_files=tuple(line.decks), game=line.game)
+                     in_play=line.in_play, deck_files=tuple(line.decks), game=line.game, denominations=denominations)
 
     def _in_order(self, event: Event, line: int) -> Event:
         """The event, once its time is not before the last line's: t is monotonic."""
@@ -299,7 +303,7 @@ class SessionReader:
             raise ValueError(f"'game' is {shown(game)}, not a game the table deals{hint}; "
                              f"the games are {', '.join(GAMES)}")
         return Setup(t=t, profile=profile, seats=seat_numbers, button=button, decks=decks, in_play=in_play,
-                     deck_files=tuple(deck_files), game=game)
+                     deck_files=tuple(deck_files), game=game, denominations=_denominations(obj))
 
     def _deck(self, name: str) -> Deck:
         path = Path(name)
@@ -385,6 +389,20 @@ def _stacks(obj: dict[str, Any], t: float) -> Stacks:
     if why is not None and why not in STACK_REASONS:
         raise ValueError(f"'why' must be one of {', '.join(STACK_REASONS)}, not {shown(why)}")
     return Stacks(t=t, stacks=tuple(sorted(pairs)), why=why)
+
+
+def _denominations(obj: dict[str, Any]) -> tuple[int, ...]:
+    """A setup's `denominations`, the chips in play smallest first (none given: ())."""
+    given = obj.get("denominations")
+    if given is None:
+        return ()
+    if not isinstance(given, list) or not given:
+        raise ValueError("'denominations' must be a list of the chip values in play, e.g. [25, 100, 500, 1000]")
+    chips = tuple(sorted(_chips(chip, f"denominations[{index}]", least=1) for index, chip in enumerate(given)))
+    problem = denominations_problem(chips)
+    if problem:
+        raise ValueError(f"'denominations' {list(given)}: {problem}")
+    return chips
 
 
 def _level(obj: dict[str, Any], t: float) -> Level:
@@ -493,7 +511,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
     if isinstance(event, Setup):
         return {"t": event.t, "kind": "setup", "profile": event.profile, "seats": list(event.seats),
                 "button": event.button, "decks": list(event.deck_files or (d.source for d in event.decks)),
-                "in_play": event.in_play, **({"game": event.game} if event.game != DEFAULT_GAME else {})}
+                "in_play": event.in_play, **({"game": event.game} if event.game != DEFAULT_GAME else {}),
+                **({"denominations": list(event.denominations)} if event.denominations else {})}
     if isinstance(event, Read | Gone):
         kind = "read" if isinstance(event, Read) else "gone"
         return {"t": event.t, "kind": kind, "antenna": event.antenna, "uid": event.uid}

@@ -9,8 +9,8 @@ checks, never looser; tests/test_session_schema.py checks the two read every gen
 
 What the schema cannot say, session.py checks after it, sending the line the hand-written way when a
 check fails: `amount` only with bet, raise or allin, the blinds' order, one ante, a chip race's
-multiple, a setup's seats once each, its decks and `in_play`, a uid as `normalise_uid` reads it; and
-time never going backwards, for every line.
+multiple, a setup's seats once each, its denominations (each a multiple of the smallest), its decks and
+`in_play`, a uid as `normalise_uid` reads it; and time never going backwards, for every line.
 
 Interpreted, never compiled (setup.py compiles firmware_py/compiled.py's list, which leaves it out):
 msgspec reads a Struct's annotations when it is defined, and mypyc gives a compiled class's annotations
@@ -112,6 +112,8 @@ class SetupLine(Line, tag="setup"):
     decks: Annotated[list[str], msgspec.Meta(min_length=1)]
     in_play: NonEmpty
     game: GameName = "holdem"  # core.game.DEFAULT
+    # the chip denominations in play (core.events.Setup); each a multiple of the smallest: session.py checks
+    denominations: Annotated[list[Chips1], msgspec.Meta(min_length=1, max_length=20)] | None = None
 
 
 AnyLine: TypeAlias = ReadLine | GoneLine | ButtonLine | SeatLine | StacksLine | LevelLine | RaceLine | SetupLine

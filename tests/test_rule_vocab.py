@@ -134,3 +134,27 @@ def test_a_profile_naming_an_unknown_game_names_the_file_and_a_suggestion(tmp_pa
         load_profiles(tmp_path)
     message = str(caught.value)
     assert "upt.toml" in message and "games" in message and "did you mean 'omaha'" in message
+
+
+CHIP_WORDS = {  # profile: the smallest unit's cite, the order's, the color-up's words and cite
+    "wfp": ("(wfp: Ties 3)", "(wfp: Ties 5(a))", "no player more than one", "wfp: Tournament Procedures 6"),
+    "wfp-dealer": ("(wfp: Ties 3)", "(wfp: Ties 5(a))", "no player more than one", "wfp: Tournament Procedures 6"),
+    "robert": ("(robert: Ties 3)", "(robert: Ties 5(a))", "a player may win more than one", "robert: Tournaments 11"),
+    "upt": ("(robert: Ties 3)", "(robert: Ties 5(a))", "a player may win more than one", "upt: Tournaments 11"),
+    "rpl": ("(rpl: Ties 2)", "(rpl: Ties 4(a))", "no race: each player's odd chips are chipped up",
+            "rpl: Tournaments 10"),
+}
+
+
+@pytest.mark.parametrize("name", CHIP_WORDS)
+def test_profile_show_says_the_chip_rules_in_words(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The smallest unit ("An odd chip will be broken down to the smallest unit used in the game"), who gets an
+    odd chip, and what a color-up does, each in words with its cite."""
+    unit, order, race, race_cite = CHIP_WORDS[name]
+    assert main(["profile", "show", name]) == 0
+    block = capsys.readouterr().out.split("[chips] (in words)\n", 1)[1].split("\n\n", 1)[0]
+    lines = dict(line.strip().split(": ", 1) for line in block.splitlines())
+    assert lines["smallest unit"].startswith("every pot is split in the smallest chip in play") and unit in block
+    assert "first clockwise from the button " + order in lines["odd chips"]
+    assert "the lowest chip in play leaves the table" in lines["color-up"]
+    assert race in lines["color-up"] and f"({race_cite}" in lines["color-up"]

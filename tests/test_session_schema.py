@@ -117,7 +117,8 @@ GOOD: dict[str, dict[str, st.SearchStrategy[Any]]] = {
               "seats": st.lists(seats, min_size=1, max_size=6),
               "button": seats, "decks": st.lists(st.sampled_from(["test-red.json", "test-blue.json", "nope.json"]),
                                                 min_size=1, max_size=2),
-              "in_play": st.sampled_from(["test-red", "test-blue", "test-rd"]), "game": st.sampled_from(sorted(GAMES))},
+              "in_play": st.sampled_from(["test-red", "test-blue", "test-rd"]), "game": st.sampled_from(sorted(GAMES)),
+              "denominations": st.lists(st.sampled_from([0, 1, 5, 10, 25, 100, 500]), max_size=4)},
 }
 EXTRA = ["x", "seq", "note", "Kind", "t ", "antenna", "uid", "name", "seat", "amount", "stacks", "odd"]
 
@@ -263,6 +264,16 @@ def test_a_file_of_generated_lines_reads_to_the_same_events_and_error_as_the_han
     '"in_play": "test-red", "game": null}',
     '{"t": 0, "kind": "setup", "profile": "robert", "seats": [3, 1], "button": 1, '
     '"decks": ["test-red.json", "test-blue.json"], "in_play": "test-blue", "game": "omaha"}',
+    '{"t": 0, "kind": "setup", "profile": "robert", "seats": [3, 1], "button": 1, "decks": ["test-red.json"], '
+    '"in_play": "test-red", "denominations": [100, 25, 500]}',
+    '{"t": 0, "kind": "setup", "profile": "robert", "seats": [3, 1], "button": 1, "decks": ["test-red.json"], '
+    '"in_play": "test-red", "denominations": [25, 10]}',
+    '{"t": 0, "kind": "setup", "profile": "robert", "seats": [3, 1], "button": 1, "decks": ["test-red.json"], '
+    '"in_play": "test-red", "denominations": [25, 25]}',
+    '{"t": 0, "kind": "setup", "profile": "robert", "seats": [3, 1], "button": 1, "decks": ["test-red.json"], '
+    '"in_play": "test-red", "denominations": []}',
+    '{"t": 0, "kind": "setup", "profile": "robert", "seats": [3, 1], "button": 1, "decks": ["test-red.json"], '
+    '"in_play": "test-red", "denominations": null}',
     "\ufeff" + '{"t": 1, "kind": "button", "name": "call"}',
     '{"t": 1, "kind": "button", "name": "call"} x',
     "", "   ", "\x0c", "[1, 2]", "null",
@@ -307,6 +318,7 @@ def test_the_schema_names_the_same_antennas_buttons_reasons_and_games_as_the_cor
     assert set(get_args(Antenna)) == ANTENNAS
     assert set(get_args(StackReason)) == set(STACK_REASONS)
     assert set(get_args(GameName)) == set(GAMES)
-    assert SetupLine.__struct_defaults__[-1] == DEFAULT
+    fields = SetupLine.__struct_fields__
+    assert SetupLine.__struct_defaults__[fields.index("game") - len(fields)] == DEFAULT
     assert {b.value for b in ButtonName} >= {"new_hand", "fold", "allin", "hand_end"}
     assert {s.value for s in SeatStatus} == {"in", "out"}

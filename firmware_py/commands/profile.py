@@ -7,7 +7,8 @@ import difflib
 import sys
 from pathlib import Path
 
-from firmware_py.core.profiles import Profile
+from firmware_py.core.profiles import Profile, Rule
+from firmware_py.core.vocab import RuleKey
 from firmware_py.profiles import load_profiles
 
 HELP = "print a house-rule profile as resolved (parents included), each rule with its source file"
@@ -53,6 +54,7 @@ def render(profile: Profile) -> str:
               "[blinds]", f"  rule: {blinds.cite}", f"  heads_up_rule: {blinds.heads_up_cite}",
               f"  button_follows_empty_small_blind: {blinds.button_follows_empty_small_blind}",
               f"  new_player_between_button_and_blinds: {blinds.new_player_between_button_and_blinds}", ""]
+    lines += [*chip_rules(profile), ""]
     for key, rule in profile.rules.items():
         lines.append(f"[rules.{key}]")
         lines.append(f"  rule: {rule.cite}  ({files.get(rule.source, '?')})")
@@ -60,3 +62,46 @@ def render(profile: Profile) -> str:
         for name, value in rule.params.items():
             lines.append(f"  {name}: {value}  ({files.get(rule.origin.get(name, ''), '?')})")
     return "\n".join(lines)
+
+
+# A color-up's odd chips, by the house's `[rules.chip_race] procedure` (profiles.PROCEDURES), in words.
+RACE_WORDS = {
+    "one_chip_each": "raced for: one card per odd chip, dealt from seat 1, each player all their cards first; a "
+                     "player left with no chips gets a new chip first, then the highest cards by suit one each, "
+                     "no player more than one; a remainder of half a new chip or more wins one, less wins nothing",
+    "each_card": "raced for: one card per odd chip, dealt from seat 1, each player all their cards first; a player "
+                 "left with no chips gets a new chip first, then the highest cards by suit one each, every card on "
+                 "its own (a player may win more than one); a remainder of half a new chip or more wins one",
+    "round_up": "no race: each player's odd chips are chipped up to the next chip (125 in 25s becomes 200 in 100s)",
+    "nightly": "a player with more than one odd chip is colored up to one new chip; players with one odd chip "
+               "race for the rest, no player more than one chip",
+}
+SHORT_WORDS = {
+    "all_in": "a player short of a blind or ante posts what is left and is all in, with action on it",
+    "ante_leaves_a_chip": "a player short of a blind posts what is left and is all in; one who cannot post the "
+                          "ante and keep a chip is out, the chips dead money in the pot",
+}
+
+
+def _cite(rule: Rule, name: str) -> str:
+    """The citation a rule's parameter holds, with the profile whose book it is from."""
+    return f"{rule.origin.get(name, rule.source)}: {rule.word(name)}"
+
+
+def chip_rules(profile: Profile) -> list[str]:
+    """The house's chip rules in words: the smallest unit, who gets an odd chip, and what a color-up does."""
+    odd, pots = profile.rule(RuleKey.ODD_CHIP), profile.rule(RuleKey.SIDE_POTS)
+    race, short = profile.rule(RuleKey.CHIP_RACE), profile.rule(RuleKey.SHORT_BLIND)
+    return [
+        "[chips] (in words)",
+        "  smallest unit: every pot is split in the smallest chip in play (the setup's denominations; single "
+        f"units when none are given), and an odd chip is one of it ({_cite(odd, 'unit_rule')}); stacks, blinds, "
+        "antes and amounts keyed are whole numbers of it",
+        f"  odd chips: no player gets more than one ({_cite(odd, 'one_each_rule')}); they go one each to the "
+        f"winners from the first clockwise from the button ({odd.cite}); each pot, main and side, is split on "
+        f"its own ({pots.cite})",
+        f"  short blind or ante: {SHORT_WORDS.get(short.procedure, short.procedure)} ({short.cite})",
+        "  color-up: the lowest chip in play leaves the table and the next chip is the smallest unit from then on; "
+        f"chips of it that make up a new chip are changed up directly; the odd ones: "
+        f"{RACE_WORDS.get(race.procedure, race.procedure)} ({race.cite})",
+    ]

@@ -7,6 +7,7 @@ transitions.py.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Final
 
 from firmware_py.core import transitions
@@ -162,8 +163,22 @@ def _declared_turn(table: TableState, hand: Hand) -> None:
 
 def chip_event(table: TableState, event: Stacks | Level) -> None:
     if isinstance(event, Level):
+        odd = table.chips.not_in_chips([("small blind", event.small), ("big blind", event.big), ("ante", event.ante),
+                                        ("big-blind ante", event.bb_ante)])
+        if odd:  # a blind or ante of a chip that does not exist: the level in force stays
+            table.notice(NoticeKind.IGNORED, f"level: {', '.join(odd)} {'is' if len(odd) == 1 else 'are'} not made "
+                         f"of the chips in play (the smallest is {table.chips.unit:,}): not taken")
+            return
         table.chips.level = Stakes(small=event.small, big=event.big, ante=event.ante, bb_ante=event.bb_ante)
         return
+    odd = table.chips.not_in_chips((f"seat {seat}'s", chips) for seat, chips in event.stacks)
+    if odd:  # "a stack of 13 at 25/50 is a chip that does not exist": those seats keep what they had
+        table.notice(NoticeKind.IGNORED, f"stacks: {', '.join(odd)} {'is' if len(odd) == 1 else 'are'} not made of "
+                     f"the chips in play (the smallest is {table.chips.unit:,}): not taken")
+        unit = table.chips.unit
+        event = replace(event, stacks=tuple((seat, chips) for seat, chips in event.stacks if chips % unit == 0))
+        if not event.stacks:
+            return
     before = {seat: table.chips.stack_now(seat) for seat, _chips in event.stacks}
     message = table.chips.set_stacks(event.stacks)
     if message:
@@ -218,6 +233,9 @@ def _wager_problem(table: TableState, chips: HandChips, seat: int, name: ButtonN
     elif wager.problem is Problem.NOT_ABOVE_BET:
         table.refuse(f"{name} {wager.keyed:,} is not above the bet of {wager.minimum:,}: "
                      "press not taken; press call, or key a larger amount")
+    elif wager.problem is Problem.NOT_IN_CHIPS:
+        table.notice(NoticeKind.IGNORED, f"{name} {wager.keyed or 0:,}: no chips in play make it up (the smallest "
+                     f"is {wager.minimum or 0:,}); press not taken, key the amount again")
     elif wager.problem is Problem.CHECK_FACING_BET:
         table.refuse(f"check: seat {seat} faces a bet of {wager.minimum:,}; "
                      "press not taken, press call or fold")

@@ -25,7 +25,7 @@ from firmware_py.core.game import Structure
 from firmware_py.core.pots import Pot
 
 __all__ = ["NO_LIMIT", "RAISE_RULES", "HandChips", "Limits", "Pot", "Problem", "Stakes", "TableChips", "Wager",
-           "grouped"]
+           "denominations_problem", "grouped"]
 
 RAISE_RULES: Final = ("increment", "double_faced", "double_full_bet")
 # Asked at every bet and raise, bound once as the other enums' members are (phase.py says why); game.py
@@ -46,6 +46,27 @@ def grouped(chips: int) -> str:
     return str(chips) if -1000 < chips < 1000 else format(chips, ",")
 
 
+def denominations_problem(denominations: tuple[int, ...]) -> str:
+    """What is wrong with a set of chip denominations ("" when nothing): each a whole number above zero, none
+    twice, each a multiple of the smallest (the smallest chip makes up every other, every split is in it).
+
+    >>> denominations_problem((25, 100, 500)), denominations_problem((25, 10))
+    ('', 'the 25 chip is not a whole number of the smallest, 10: every chip must be made of the smallest')
+    """
+    if not denominations:
+        return ""
+    if any(chip < 1 for chip in denominations):
+        return "a chip's value is a whole number above zero"
+    if len(set(denominations)) != len(denominations):
+        return "a chip is named twice"
+    smallest = min(denominations)
+    for chip in sorted(denominations):
+        if chip % smallest:
+            return (f"the {chip:,} chip is not a whole number of the smallest, {smallest:,}: every chip must be made "
+                    "of the smallest")
+    return ""
+
+
 class Problem(StrEnum):
     """Why an amount was not taken as keyed."""
 
@@ -57,6 +78,7 @@ class Problem(StrEnum):
     OVER_LIMIT = "over_limit"  # over the pot (pot limit) or the fixed size (fixed limit): not taken
     CAPPED = "capped"  # fixed limit: the round's raises are capped; a ruling, not taken
     FIXED_SIZE = "fixed_size"  # fixed limit: an amount keyed other than the fixed size; the fixed size is taken
+    NOT_IN_CHIPS = "not_in_chips"  # a notice: an amount no chips in play make up (not a multiple of the smallest)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -158,6 +180,9 @@ class HandChips:
     # a seat that cannot post its ante (the big blind: blind and big-blind ante) and keep a chip is out, its
     # chips dead money in the pot (`eliminated`).
     ante_leaves_a_chip: bool = False
+    # The smallest chip in play (Ties: "An odd chip will be broken down to the smallest unit used in the game"):
+    # pots split in it, an odd chip is one of it. 1 when the table was not told the chips in play.
+    unit: int = 1
     # The hand's accounting, set by `__init__` (the forced bets posted) and the actions after it:
     eliminated: list[int] = field(init=False)
     behind: dict[int, int] = field(init=False)  # chips not yet put in
@@ -186,13 +211,14 @@ class HandChips:
 
     def __init__(self, order: tuple[int, ...], stacks: Mapping[int, int], blinds: tuple[int | None, int | None],
                  level: Stakes, *, raise_rule: str = "increment", limits: Limits = NO_LIMIT,
-                 ante_leaves_a_chip: bool = False) -> None:
+                 ante_leaves_a_chip: bool = False, unit: int = 1) -> None:
         """The hand's chips with its antes and blinds posted. Written out, not generated: one is made at every
         hand, and mypyc compiles a written `__init__` (see the note in events.py)."""
         if raise_rule not in RAISE_RULES:
             raise ValueError(f"unknown raise rule {raise_rule!r}: one of {', '.join(RAISE_RULES)}")
         self.order, self.stacks, self.blinds, self.level = order, stacks, blinds, level
         self.raise_rule, self.limits, self.ante_leaves_a_chip = raise_rule, limits, ante_leaves_a_chip
+        self.unit = unit
         self.eliminated, self.dead, self.short, self.acted_at = [], {}, {}, {}
         self.current = self.increment = self.full_bet = self.pending = self.raised_by = 0
         self.out, self.last, self.awarded, self.settled, self.log = set(), {}, (), False, []
@@ -272,7 +298,7 @@ class HandChips:
         keeps the empty hand's value, and the copy fails to compare equal (tests/rules/test_core_state.py)."""
         new = HandChips((), {}, (None, None), self.level)  # (order, stacks, blinds, level): by position, see events.py
         new.order, new.stacks, new.blinds, new.level = self.order, dict(self.stacks), self.blinds, self.level
-        new.raise_rule, new.ante_leaves_a_chip = self.raise_rule, self.ante_leaves_a_chip
+        new.raise_rule, new.ante_leaves_a_chip, new.unit = self.raise_rule, self.ante_leaves_a_chip, self.unit
         new.eliminated, new.behind, new.committed = self.eliminated.copy(), self.behind.copy(), self.committed.copy()
         new.dead, new.short, new.street_bet = self.dead.copy(), self.short.copy(), self.street_bet.copy()
         new.current, new.increment, new.full_bet = self.current, self.increment, self.full_bet
@@ -327,7 +353,7 @@ class HandChips:
         if self.raise_rule == "double_faced":
             return 2 * self.current
         if self.raise_rule == "double_full_bet":
-            return max(self.full_bet + self.increment, self.current + 1)
+            return max(self.full_bet + self.increment, self.current + self.unit)
         return self.current + self.increment
 
     def may_raise(self, seat: int) -> bool:
@@ -370,6 +396,9 @@ class HandChips:
         if name == "call":
             return self._apply(seat, "call" if owe > 0 else "check", min(self.current, stack_to))
         word = "bet" if self.current == 0 else "raise"
+        if amount is not None and amount % self.unit and name != "allin" and self.limits.structure is not FIXED_LIMIT:
+            return Wager(seat=seat, name=word, to=self.street_bet[seat], put=0, taken=False,
+                         problem=Problem.NOT_IN_CHIPS, keyed=amount, minimum=self.unit)
         limit = self.max_to(seat)
         raising = name != "allin" or stack_to > self.current
         if raising and self.cap_reached():
@@ -524,22 +553,32 @@ class HandChips:
         return pots
 
     def award(self, best: Callable[[Sequence[int]], Sequence[int]]) -> tuple[Pot, ...]:
-        """Award every pot to the best of its seats (`best` reads hands); splits give odd chips clockwise.
+        """Award every pot to the best of its seats (`best` reads hands); a split is made in the smallest chip.
 
-        Each pot is split separately (Ties: side pots and the main pot are not mixed); an odd
-        chip goes to the first winner clockwise from the button, no player more than one.
+        Ties (every book): "An odd chip will be broken down to the smallest unit used in the game" (`unit`),
+        "No player may receive more than one odd chip", and in a button game the first hand clockwise from
+        the button gets it; each pot is split separately (side pots and the main pot are not mixed). A pot of
+        375 split two ways with 25 the smallest chip is 200 and 175, the odd 25 to the first winner clockwise.
+
+        >>> chips = HandChips(order=(2, 3, 1), stacks={1: 1000, 2: 1000, 3: 1000}, blinds=(2, 3),
+        ...                   level=Stakes(small=25, big=50), unit=25)
+        >>> _ = chips.act(1, "raise", 125), chips.act(2, "call", None), chips.act(3, "call", None)
+        >>> chips.fold_out([3]); [(pot.shares, pot.odd_chips, pot.chip) for pot in chips.award(list)]
+        [(((2, 200), (1, 175)), (2,), 25)]
         """
         awarded: list[Pot] = []
         for pot in self.pots():
             winners = pot.seats if len(pot.seats) == 1 else tuple(best(pot.seats))
             # clockwise from the button (a pot's seats are the hand's: one winner is in the order)
             ordered = [seat for seat in self.order if seat in winners] if len(winners) > 1 else list(winners)
-            share, odd = divmod(pot.amount, len(ordered))
-            shares = tuple([(seat, share + 1 if index < odd else share) for index, seat in enumerate(ordered)])
+            # A pot no chips in play make up (stacks given before the table knew its chips) splits in single units.
+            unit = self.unit if pot.amount % self.unit == 0 else 1
+            share, odd = divmod(pot.amount // unit, len(ordered))
+            shares = tuple([(seat, (share + 1 if index < odd else share) * unit) for index, seat in enumerate(ordered)])
             for seat, chips in shares:
                 self.behind[seat] += chips
-            # (amount, seats, winners, shares, odd_chips), by position: see events.py
-            awarded.append(Pot(pot.amount, pot.seats, tuple(ordered), shares, tuple(ordered[:odd])))
+            # (amount, seats, winners, shares, odd_chips, chip), by position: see events.py
+            awarded.append(Pot(pot.amount, pot.seats, tuple(ordered), shares, tuple(ordered[:odd]), unit))
         self.awarded = tuple(awarded)
         self.settled = True
         return self.awarded
@@ -567,19 +606,44 @@ class TableChips:
     level: Stakes | None = None
     waiting: dict[int, int] = field(default_factory=dict)  # stacks given during a hand: for the next one
     hand: HandChips | None = None
+    # The chip denominations in play, smallest first (a setup's `denominations`; a color-up takes one off):
+    # () when the table was not told them, every amount then in single units.
+    denominations: tuple[int, ...] = ()
 
     def __init__(self, stacks: dict[int, int] | None = None, level: Stakes | None = None,
-                 waiting: dict[int, int] | None = None, hand: HandChips | None = None) -> None:
+                 waiting: dict[int, int] | None = None, hand: HandChips | None = None,
+                 denominations: tuple[int, ...] = ()) -> None:
         # copied at every hand's undo checkpoint: written out for mypyc (see the note in events.py)
         self.stacks = {} if stacks is None else stacks
         self.level = level
         self.waiting = {} if waiting is None else waiting
         self.hand = hand
+        self.denominations = denominations
 
     def copy(self) -> TableChips:
         """A copy sharing nothing mutable (an undo checkpoint)."""
         return TableChips(self.stacks.copy(), self.level, self.waiting.copy(),  # by position: see events.py
-                          self.hand.copy() if self.hand is not None else None)
+                          self.hand.copy() if self.hand is not None else None, self.denominations)
+
+    @property
+    def unit(self) -> int:
+        """The smallest chip in play: every split, odd chip, stack, blind and ante is made of it (1: not told)."""
+        return self.denominations[0] if self.denominations else 1
+
+    def not_in_chips(self, amounts: Iterable[tuple[str, int]]) -> list[str]:
+        """The amounts (what, chips) that no chips in play make up: not a multiple of the smallest chip.
+
+        >>> TableChips(denominations=(25, 100)).not_in_chips([("seat 3", 13), ("seat 4", 1500)])
+        ['seat 3 13']
+        """
+        unit = self.unit
+        return [f"{what} {grouped(chips)}" for what, chips in amounts if chips % unit]
+
+    def color_up(self, chip: int, to: int) -> None:
+        """A color-up: `chip` leaves the table, `to` is in play (WFP Tournament Procedures 6: "The lowest
+        denomination of chip in play will be removed from the table"); the smallest chip changes with it."""
+        if self.denominations:
+            self.denominations = tuple(sorted({*self.denominations, to} - {chip}))
 
     @property
     def on(self) -> bool:
@@ -632,7 +696,7 @@ class TableChips:
                             raise_cap=limits.raise_cap, cap_heads_up=limits.cap_heads_up)
         self.hand = HandChips(order=tuple(order), stacks=self.stacks, blinds=blinds, level=level,
                               raise_rule=raise_rule, limits=limits,
-                              ante_leaves_a_chip=ante_leaves_a_chip)
+                              ante_leaves_a_chip=ante_leaves_a_chip, unit=self.unit)
         if 0 in self.stacks.values():  # (rare)
             broke = [seat for seat in order if self.stacks[seat] == 0]
             if broke:

@@ -203,6 +203,11 @@ class TableCore:
         return self._table.chips.level
 
     @property
+    def denominations(self) -> tuple[int, ...]:
+        """The chips in play, smallest first (a setup's, less those a color-up took off); () when not given."""
+        return self._table.chips.denominations
+
+    @property
     def racing(self) -> bool:
         """Whether a chip race is being dealt or its result shown (until the next hand)."""
         return self._table.race is not None
@@ -227,6 +232,11 @@ class TableCore:
         """The current hand's seats not folded or dead, in deal order."""
         hand = self._table.hand
         return tuple(hand.live()) if hand is not None else ()
+
+    def dealt_seats(self) -> tuple[int, ...]:
+        """The current hand's seats dealt in, in deal order (a dead hand too: RPL Tournaments 19's is dealt)."""
+        hand = self._table.hand
+        return tuple(hand.positions.deal_order) if hand is not None else ()
 
     def seats_able_to_act(self) -> tuple[int, ...]:
         """The current hand's live seats not all in, in deal order."""

@@ -100,6 +100,9 @@ class Setup:
     in_play: str
     deck_files: tuple[str, ...] = ()
     game: str = "holdem"  # the game dealt from the next hand (a name in core/game.py's GAMES)
+    # The chip denominations in play, smallest first (Ties: "An odd chip will be broken down to the smallest unit
+    # used in the game"); () when not given: amounts in single units, as sessions without it always were.
+    denominations: tuple[int, ...] = ()
 
 
 @dataclass(kw_only=True, slots=True, unsafe_hash=True)  # read-only by its Final fields: see the note above Setup

@@ -6,7 +6,7 @@ A handler: route.py calls it; it changes the hand's phase through transitions.py
 from __future__ import annotations
 
 from firmware_py.core import transitions
-from firmware_py.core.chips import NO_LIMIT, Limits
+from firmware_py.core.chips import NO_LIMIT, Limits, denominations_problem
 from firmware_py.core.decks import Deck
 from firmware_py.core.events import Seat, SeatStatus, Setup
 from firmware_py.core.game import GAMES, Structure
@@ -29,7 +29,15 @@ def setup(table: TableState, event: Setup) -> None:
     if game is None or game.name not in profile.games:
         raise ValueError(f"the game {event.game!r} is not one the {profile.name} profile deals: "
                          f"its games are {', '.join(profile.games)}")
+    problem = denominations_problem(event.denominations)
+    if problem:
+        raise ValueError(f"denominations {list(event.denominations)}: {problem}")
     table.profile = profile
+    table.chips.denominations = tuple(sorted(event.denominations))
+    odd = table.chips.not_in_chips((f"seat {seat}'s", chips) for seat, chips in sorted(table.chips.stacks.items()))
+    if odd:
+        table.notice(NoticeKind.IGNORED, f"setup: {', '.join(odd)}: not made of the chips in play (the smallest is "
+                     f"{table.chips.unit:,}); correct the stacks")
     table.game = game  # from the next hand: one being dealt goes on as the game it began
     table.cards = {}
     decks: dict[str, Deck] = {deck.name: deck for deck in event.decks}

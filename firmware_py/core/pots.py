@@ -17,15 +17,17 @@ class Pot:
     winners: tuple[int, ...] = ()
     shares: tuple[tuple[int, int], ...] = ()  # (seat, chips), odd chips included
     odd_chips: tuple[int, ...] = ()  # seats that got one odd chip each
+    chip: int = 1  # the chip it was split in, an odd chip's value: the smallest chip in play (1: single units)
 
-    def __init__(self, amount: int, seats: tuple[int, ...], winners: tuple[int, ...] = (),
-                 shares: tuple[tuple[int, int], ...] = (), odd_chips: tuple[int, ...] = ()) -> None:
+    def __init__(self, amount: int, seats: tuple[int, ...], winners: tuple[int, ...] = (),  # noqa: PLR0917
+                 shares: tuple[tuple[int, int], ...] = (), odd_chips: tuple[int, ...] = (), chip: int = 1) -> None:
         # written out for mypyc (pots are made at every showdown): see the note in events.py
         object.__setattr__(self, "amount", amount)
         object.__setattr__(self, "seats", seats)
         object.__setattr__(self, "winners", winners)
         object.__setattr__(self, "shares", shares)
         object.__setattr__(self, "odd_chips", odd_chips)
+        object.__setattr__(self, "chip", chip)
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"amount": self.amount, "seats": list(self.seats)}
@@ -34,4 +36,6 @@ class Pot:
             out["shares"] = {str(seat): chips for seat, chips in self.shares}
         if self.odd_chips:
             out["odd_chips"] = list(self.odd_chips)
+        if self.winners and self.chip > 1:  # (sessions without chips in play stay as they were)
+            out["chip"] = self.chip
         return out

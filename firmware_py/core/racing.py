@@ -22,6 +22,12 @@ def start(table: TableState, event: Race) -> None:
                      f"up ({event.chip:,}): not taken")
         return
     chips = table.chips
+    if chips.denominations and event.chip != chips.unit:  # "The lowest denomination of chip in play will be removed"
+        what = "not a chip in play" if event.chip not in chips.denominations else "not the lowest in play"
+        table.notice(NoticeKind.IGNORED, f"race: the {event.chip:,} chip is {what} (the chips in play are "
+                     f"{', '.join(f'{chip:,}' for chip in chips.denominations)}; the lowest is removed, "
+                     f"{table.rule(RuleKey.CHIP_RACE).cite}): not taken")
+        return
     counted = {seat: chips.stack_now(seat) for seat in sorted(table.occupied)} if chips.on else {}
     if event.odd is None:
         if not chips.on:
@@ -42,6 +48,7 @@ def start(table: TableState, event: Race) -> None:
         return
     odd = {seat: count for seat, count in sorted(odd.items()) if count}
     broke = frozenset(seat for seat, count in odd.items() if seat in counted and counted[seat] == count * event.chip)
+    chips.color_up(event.chip, event.to)  # the smallest chip in play is another from now on
     rule = table.rule(RuleKey.CHIP_RACE)
     order = race_order(odd, rule.procedure)
     table.race = RaceState(chip=event.chip, to=event.to, odd=odd, broke=broke, order=order)

@@ -46,11 +46,32 @@ def pots_text(table: TableState, pots: Sequence[Pot]) -> str:
     text = "Pots: " + "; ".join(parts) + "."
     if len(contested) > 1:
         text += f" Each pot is split separately ({table.rule(RuleKey.SIDE_POTS).cite})."
-    odd = [seat for pot in pots for seat in pot.odd_chips]
-    if odd:
-        who = ", ".join(f"seat {s}" for s in odd)
-        text += f" Odd chip to {who}, first clockwise from the button ({table.rule(RuleKey.ODD_CHIP).cite})."
+    text += odd_chips_text(table, [(name, pot) for name, pot in zip(names, contested, strict=True) if pot.odd_chips])
     return text
+
+
+def odd_chips_text(table: TableState, pots: Sequence[tuple[str, Pot]]) -> str:
+    """Where each odd chip went and why, the book's sentences cited: in single units (a table not told its chips)
+    as it always read; in chips of the smallest denomination, each pot's odd chips and the three Ties sentences."""
+    if not pots:
+        return ""
+    rule = table.rule(RuleKey.ODD_CHIP)
+    odd = [seat for _name, pot in pots for seat in pot.odd_chips]
+    if all(pot.chip <= 1 for _name, pot in pots):
+        who = ", ".join(f"seat {s}" for s in odd)
+        return f" Odd chip to {who}, first clockwise from the button ({rule.cite})."
+    parts = []
+    for name, pot in pots:
+        chip = grouped(pot.chip)
+        whole = " and ".join(grouped(chips) for _seat, chips in pot.shares)
+        who = " and ".join(f"seat {s}" for s in pot.odd_chips)
+        parts.append(f"{name} ({grouped(pot.amount)}) in {chip} chips is {whole}, "
+                     f"the odd {chip} chip{'s' if len(pot.odd_chips) > 1 else ''} to {who}")
+    unit_cite = f"{rule.origin.get('unit_rule', rule.source)}: {rule.word('unit_rule')}"
+    one_cite = f"{rule.origin.get('one_each_rule', rule.source)}: {rule.word('one_each_rule')}"
+    return (f" Odd chips: {'; '.join(parts)}: an odd chip is broken down to the smallest chip in play ({unit_cite}), "
+            f"no player gets more than one ({one_cite}), and it goes to the first winner clockwise from the button "
+            f"({rule.cite}).")
 
 
 def showdown(table: TableState, hand: Hand) -> None:

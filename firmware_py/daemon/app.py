@@ -395,11 +395,11 @@ class Daemon:
         except ValueError:
             return False
         want = self.config.setup()
-        if self.config.in_tournament and isinstance(last, Setup):  # seats and button: the director's
-            last = replace(last, seats=want.seats, button=want.button)
+        if self.config.in_tournament and isinstance(last, Setup):  # seats, button and chips in play: the director's
+            last = replace(last, seats=want.seats, button=want.button, denominations=want.denominations)
         return isinstance(last, Setup) and (last.profile, last.seats, last.in_play, tuple(last.deck_files),
-                                            last.game) == (
-            want.profile, want.seats, want.in_play, tuple(want.deck_files), want.game)
+                                            last.game, last.denominations) == (
+            want.profile, want.seats, want.in_play, tuple(want.deck_files), want.game, want.denominations)
 
     def _loop(self) -> None:
         watchdog_s = watchdog_interval_s()

@@ -19,7 +19,7 @@ import json
 import logging
 import os
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,6 +77,7 @@ class HandRecord:
     wagers: dict[int, Wager] = field(default_factory=dict)
     final: dict[int, int] = field(default_factory=dict)
     odd_chips: bool = False  # a split pot left odd chips, placed by the rulebook's Ties rule
+    unit: int = 1  # the smallest chip in play: pots split in it (Ties: "broken down to the smallest unit")
     played: bool = True
     ended: bool = False
     game: str = "holdem"  # the hand's game (core/game.py): it names the PHH variant
@@ -167,6 +168,7 @@ class HandCutter:
         if current.stacks and chips is not None and chips.settled and after.hand_number == current.number:
             current.final = chips.final_stacks()
             current.odd_chips = any(pot.odd_chips for pot in chips.awarded)
+            current.unit = chips.unit
         if after.phase in (Phase.IDLE, Phase.MISDEALT) or after.hand_number != current.number:
             current.ended = True
             ended.append(current)
@@ -256,9 +258,9 @@ def hand_history(record: HandRecord, *, table: str = "", names: Mapping[int, str
             if len(seats) == 2:
                 antes.reverse()
             game = _pokerkit_game(dealt, automations, dict(enumerate(antes)), (small, big), Mode.CASH_GAME,
-                                  trimming=False)
+                                  trimming=False, unit=record.unit)
         else:
-            game = _pokerkit_game(dealt, automations, ante, (small, big), Mode.CASH_GAME)
+            game = _pokerkit_game(dealt, automations, ante, (small, big), Mode.CASH_GAME, unit=record.unit)
         starting = tuple(record.stacks[seat] for seat in seats)
     else:
         game = _pokerkit_game(dealt, automations, 0, BLINDS, Mode.CASH_GAME)
@@ -308,20 +310,57 @@ def hand_history(record: HandRecord, *, table: str = "", names: Mapping[int, str
     })
     if record.stacks:
         hh.user_defined_fields["_final_stacks"] = [record.final[seat] for seat in seats]
+    if record.stacks and record.unit > 1:
+        # PHH has no field for the chips in play: a reader splits pots in this chip (`chip_divmod`, `load_history`)
+        hh.user_defined_fields[SMALLEST_CHIP] = record.unit
     return hh
 
 
+SMALLEST_CHIP = "_smallest_chip"  # the user-defined PHH field naming the smallest chip in play (pots split in it)
+
+
+def chip_divmod(unit: int) -> Callable[[int, int], tuple[int, int]]:
+    """pokerkit's `divmod` for a pot split in chips of `unit` (Ties: "An odd chip will be broken down to the smallest
+    unit used in the game"): each share a whole number of chips, the remainder (the odd chips) to the first winner,
+    as pokerkit gives it. The table gives at most one odd chip each; a hand where that differs is not exported.
+
+    >>> chip_divmod(25)(375, 2), chip_divmod(1)(375, 2)
+    ((175, 25), (187, 1))
+    """
+
+    def split(amount: int, winners: int) -> tuple[int, int]:
+        if unit <= 1 or amount % unit:
+            return divmod(amount, winners)
+        share, odd = divmod(amount // unit, winners)
+        return share * unit, odd * unit
+
+    return split
+
+
+def load_history(text: str) -> Any:
+    """A PHH hand as pokerkit reads it, its pots split in the smallest chip the file names (`_smallest_chip`)."""
+    from pokerkit import HandHistory  # noqa: PLC0415
+
+    history = HandHistory.loads(text)
+    unit = history.user_defined_fields.get(SMALLEST_CHIP, 1)
+    if isinstance(unit, int) and unit > 1:
+        history.divmod = chip_divmod(unit)
+    return history
+
+
 def _pokerkit_game(dealt: Game, automations: tuple[Any, ...], ante: Any, blinds: tuple[int, int], mode: Any, *,
-                   trimming: bool = True) -> Any:
-    """pokerkit's game for the table's (`phh_variant`): its blinds, antes and, at fixed limit, the small and big bet."""
+                   trimming: bool = True, unit: int = 1) -> Any:
+    """pokerkit's game for the table's (`phh_variant`): its blinds, antes and, at fixed limit, the small and big bet;
+    its pots split in the smallest chip in play (`unit`)."""
     from pokerkit import HandHistory  # noqa: PLC0415
 
     kind = HandHistory.game_types[dealt.phh_variant]
     big = blinds[1]
+    split = chip_divmod(unit)
     if dealt.betting is Structure.FIXED_LIMIT:
         small_bet, big_bet = dealt.bet_sizes(big_blind=big)[0], dealt.bet_sizes(big_blind=big)[-1]
-        return kind(automations, trimming, ante, blinds, small_bet, big_bet, mode=mode)
-    return kind(automations, trimming, ante, blinds, big, mode=mode)
+        return kind(automations, trimming, ante, blinds, small_bet, big_bet, mode=mode, divmod=split)
+    return kind(automations, trimming, ante, blinds, big, mode=mode, divmod=split)
 
 
 def _play(state: Any, record: HandRecord) -> None:

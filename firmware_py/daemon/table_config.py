@@ -25,6 +25,7 @@ from firmware_py.config_toolkit import (
     toml_value,
 )
 from firmware_py.core import Deck, Setup
+from firmware_py.core.chips import denominations_problem
 from firmware_py.core.events import MAX_SEATS
 from firmware_py.core.game import DEFAULT as DEFAULT_GAME
 from firmware_py.core.game import GAMES
@@ -136,9 +137,11 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
             game = _game(table, base_dir, mistakes)
     screen = mistakes.attempt(lambda: _screen(source, data.get("display", {}), with_display=with_display),
                               ScreenConfig())
-    starting_stack, schedule = mistakes.attempt(lambda: _chips(source, data.get("chips", {}), data.get("display", {}),
-                                                               views=screen.display if with_display else False),
-                                                 (0, None))
+    starting_stack, schedule, denominations = mistakes.attempt(
+        lambda: _chips(source, data.get("chips", {}), data.get("display", {}),
+                       views=screen.display if with_display else False), (0, None, ()))
+    if denominations and "game" in game:  # the chips in play reach the core with the setup
+        game["game"] = replace(game["game"], denominations=denominations)
     extensions = EXTENSIONS.parse(data, file=ConfigFile.TABLE, where=Where(source=source, base_dir=base_dir),
                                   attempt=mistakes.attempt)
     room = extensions.get("room")
@@ -269,21 +272,58 @@ def _journal(source: str, raw: Any, base_dir: Path, table: str | None) -> Path:
     return _path(base_dir, journal.string("path"), journal, "path")
 
 
-def _chips(source: str, raw: Any, display: Any, *, views: Any = False) -> tuple[int, Any]:
-    """`[chips] starting_stack`, and the schedule: `[display] blind_levels` (one for the chips and the views)
-    and seat names. `views`: the views' display config when it was read (its mistakes are told there, once)."""
-    section = Section(source, "chips", raw, ("starting_stack",))
+def _chips(source: str, raw: Any, display: Any, *, views: Any = False) -> tuple[int, Any, tuple[int, ...]]:
+    """`[chips] starting_stack` and `denominations`, and the schedule: `[display] blind_levels` (one for the chips
+    and the views) and seat names. `views`: the views' display config when it was read (its mistakes are told
+    there, once). Every stack and blind is checked against the smallest chip: a chip that does not exist is
+    refused here, not at the table."""
+    section = Section(source, "chips", raw, ("starting_stack", "denominations"))
     stack = section.data.get("starting_stack", 0)
     if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
         raise section.error(f"must be a whole number of chips (0: count no chips), not {shown(stack)}"
                             f"{how_to_write('starting_stack', stack, 1500)}", "starting_stack")
+    denominations = _denominations(section)
     if views is not False:
-        return stack, views
-    from display.display_config import DisplayConfig  # noqa: PLC0415 (no pygame: the schedule only)
+        schedule = views
+    else:
+        from display.display_config import DisplayConfig  # noqa: PLC0415 (no pygame: the schedule only)
 
-    keys = ("blind_levels", "levels_start_t", "seat_names")
-    levels = {k: v for k, v in (display if isinstance(display, dict) else {}).items() if k in keys}
-    return stack, DisplayConfig.from_mapping(levels, source=source)
+        keys = ("blind_levels", "levels_start_t", "seat_names")
+        levels = {k: v for k, v in (display if isinstance(display, dict) else {}).items() if k in keys}
+        schedule = DisplayConfig.from_mapping(levels, source=source)
+    if denominations:
+        smallest = denominations[0]
+        if stack % smallest:
+            raise section.error(f"{stack:,} is no whole number of the smallest chip in play, {smallest:,}: a stack is "
+                                f"made of chips (e.g. starting_stack = {max(smallest, stack - stack % smallest)})",
+                                "starting_stack")
+        for number, level in enumerate(getattr(schedule, "blind_levels", ()) or (), start=1):
+            odd = [f"{what} {amount:,}" for what, amount in (("small", level.small), ("big", level.big),
+                                                             ("ante", level.ante), ("bb_ante", level.bb_ante))
+                   if amount % smallest]
+            if odd:
+                raise ConfigError(f"{source}: [display] blind_levels level {number}: {', '.join(odd)} is no whole "
+                                  f"number of the smallest chip in play, {smallest:,} ([chips] denominations): a "
+                                  "blind or ante is made of chips; change the level or add the chip")
+    return stack, schedule, denominations
+
+
+def _denominations(section: Section) -> tuple[int, ...]:
+    """`[chips] denominations`: the chips in play, e.g. [25, 100, 500, 1000] (none: every amount in single units)."""
+    given = section.get("denominations")
+    if given is None:
+        return ()
+    example = [25, 100, 500, 1000, 5000]
+    if not isinstance(given, list) or not given or any(
+            isinstance(chip, bool) or not isinstance(chip, int) or chip < 1 for chip in given):
+        raise section.error(f"must be a list of the chip values in play, each a whole number above zero, not "
+                            f"{shown(given)}{how_to_write('denominations', given, example)}", "denominations")
+    chips = tuple(sorted(given))
+    problem = denominations_problem(chips)
+    if problem:
+        raise section.error(f"{toml_value(given)}: {problem}{how_to_write('denominations', given, example)}",
+                            "denominations")
+    return chips
 
 
 def _screen(source: str, raw: Any, *, with_display: bool) -> ScreenConfig:

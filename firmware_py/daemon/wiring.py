@@ -157,7 +157,7 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
                   deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,
                   error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK,
                   schedule=None if tournament else config.schedule, game=GAMES[game.game],
-                  rebuy=not tournament,
+                  rebuy=not tournament, denominations=game.denominations,  # the bot's table: the table's chips
                   before_hand=(lambda bot: _tournament_deal(daemon, bot, lambda: cell[0] is not None
                                                             and cell[0].stopped)) if tournament else None)
     latest: list[Any] = [None]

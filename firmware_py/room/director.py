@@ -567,7 +567,8 @@ class Director:
                 color_up=self.color_up,
                 race=RaceJson(n=self.race[0], chip=self.race[1], to=self.race[2]) if self.race else None,
                 session=self.session, tournament=self.tournament_id, over=self.over, pool=self.pool,
-                refused=list(self.refused), refused_total=self.refused_total)
+                refused=list(self.refused), refused_total=self.refused_total,
+                denominations=list(self.structure.chips_at(clock.step)))
 
     def _changed(self) -> None:
         self.version += 1

@@ -150,6 +150,7 @@ class PotJson(_Part):
     shares: Annotated[dict[Annotated[str, msgspec.Meta(pattern=r"^[0-9]{1,2}$")], Chips],
                       msgspec.Meta(max_length=MAX_SEATS)] | None = None
     odd_chips: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)] | None = None
+    chip: Chips | None = None  # the chip it was split in, the smallest in play (core/pots.py: only when over 1)
 
 
 class RulingJson(_Part):

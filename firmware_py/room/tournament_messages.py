@@ -166,6 +166,9 @@ class DirectorState(_Struct):
     pool: Chips = 0  # the prize pool (0: none configured, `--buy-in`; the places have no prizes)
     refused: Annotated[list[RefusedJson], msgspec.Meta(max_length=64)] = []  # the latest refused reports, newest last
     refused_total: Count = 0
+    # The chips in play now by the structure (its denominations less those the color-ups passed removed), smallest
+    # first; [] when the structure names none. A table set up by the director deals with them.
+    denominations: Annotated[list[Chips], msgspec.Meta(max_length=20)] = []
 
 
 def newer(state: DirectorState, than: DirectorState | None) -> bool:

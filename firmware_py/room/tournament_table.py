@@ -302,7 +302,10 @@ class TableFollower:
         if self.setup is not None and (fresh or redraw) and wanted:
             seats = tuple(sorted(wanted))
             button = self.entry.button if self.entry.button in wanted else seats[0]
-            events.append(dataclasses.replace(self.setup, t=t, seats=seats, button=button))
+            # the director's chips in play when its structure names them (a color-up already passed: without it)
+            chips = tuple(self.state.denominations) if self.state is not None and self.state.denominations else None
+            events.append(dataclasses.replace(self.setup, t=t, seats=seats, button=button,
+                                              denominations=chips if chips is not None else self.setup.denominations))
             events.append(Stacks(t=t, stacks=tuple((s, wanted[s].chips) for s in seats)))
         else:
             events.extend(self._reseat(snap, wanted, occupied, redraw=redraw))
@@ -317,6 +320,9 @@ class TableFollower:
             else:  # the table runs the race before its next deal: the screen shows it, the dealer deals it
                 events.append(Race(t=t, chip=race.chip, to=race.to))
                 self.racing = (race.n, {s: wanted[s].chips for s in wanted})
+                if self.setup is not None and self.setup.denominations:  # a later redraw's setup: without the chip
+                    chips = tuple(sorted({*self.setup.denominations, race.to} - {race.chip}))
+                    self.setup = dataclasses.replace(self.setup, denominations=chips)
         self.players = {s: v.player for s, v in wanted.items()}
         self.names = {s: v.name for s, v in wanted.items()}
         self.applied_n = self.seen_n

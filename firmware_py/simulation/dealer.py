@@ -128,6 +128,7 @@ class DealerBot:
     fold_rate: float = 0.45  # with chips: how often a player facing a bet folds (with more than two in the hand) ...
     fold_heads_up: bool = False  # ... and heads-up too (a tournament's players fold to a shove)
     rebuy: bool = True  # with chips: a short seat tops up to `stack` (a cash game); False in a tournament
+    denominations: tuple[int, ...] = ()  # the chips in play its table's setup names (every stack then made of them)
     _uids: dict[str, str] = field(default_factory=dict)
     _core: TableCore | None = None  # with chips: the table as the dealer sees it (the screen's pot and stacks)
 
@@ -140,7 +141,8 @@ class DealerBot:
             decks = (self.deck, *((self.other_deck,) if self.other_deck is not None else ()))
             self._core = TableCore({self.profile.name: self.profile})
             self._core.feed(Setup(t=0.0, profile=self.profile.name, seats=tuple(sorted(self.seats)),
-                                  button=self.button, decks=decks, in_play=self.deck.name, game=self.game.name))
+                                  button=self.button, decks=decks, in_play=self.deck.name, game=self.game.name,
+                                  denominations=self.denominations))
 
     # -- one hand ---------------------------------------------------------------------------
 
@@ -279,6 +281,8 @@ class _Script:
         if bot.short_stacks and bot.rng.random() < bot.short_stacks:
             seat = bot.rng.choice(sorted(bot.seats))
             cut = bot.rng.randint(1, small + big + bb_ante + ante)
+            if bot.denominations:  # a stack is made of the chips in play: no chip of 13 at a table of 25s
+                cut = max(bot.denominations[0], cut - cut % bot.denominations[0])
             short = [*(pair for pair in short if pair[0] != seat), (seat, cut)]
         if short:
             self.emit(Stacks(t=self.tick(0.1), stacks=tuple(sorted(short))))
@@ -289,7 +293,8 @@ class _Script:
         self.stub = list(FULL_DECK)
         rng.shuffle(self.stub)
         self.press("new_hand")
-        dealt = bot._core.live_seats() if bot._core is not None else ()
+        # Every seat dealt in gets cards, a hand dead at the deal too (RPL Tournaments 19: no chip after the ante).
+        dealt = bot._core.dealt_seats() if bot._core is not None else ()
         # With chips the table's own positions (the dead button, players waiting to be dealt in) say who is dealt.
         order = list(dealt) if dealt else _deal_order(bot.button, bot.seats)
         n = len(order)
@@ -476,7 +481,8 @@ class _Script:
             elif may_raise and roll < (0.25 if to_call == 0 else 0.12):
                 low = max(minimum, 2 * current, to_call + bet + 1)
                 amount = rng.randrange(low, max(low, 3 * max(current, minimum)) + 1)
-                amount = -(-amount // CHIP) * CHIP  # in whole chips of the smallest denomination
+                chip = self.bot.denominations[0] if self.bot.denominations else CHIP
+                amount = -(-amount // chip) * chip  # in whole chips of the smallest denomination
                 name = "bet" if current == 0 else "raise"
                 if limit is not None:  # pot limit: at most the pot; fixed limit: the one size (keyed as none)
                     amount = None if fixed else min(amount, limit)

@@ -5,8 +5,9 @@ rules core; the session is exported to PHH as `export` does; the PHH text is rea
 pokerkit, each hand is played to its end, and the seats pokerkit pays are compared with the
 winners the table ruled (the showdown ruling, or the last live hand), taken from a separate core.
 
-With `--stack N` the bot bets amounts from stacks of N chips (blinds 50/100) and the check is the
-stacks: pokerkit's play of each hand read back from the file must end with exactly the stacks the
+With `--stack N` the bot bets amounts from stacks of N chips (blinds 50/100; chips of 25, 100, 500, 1,000
+and 5,000 in play, every pot split in 25s) and the check is the stacks: pokerkit's play of each hand read
+back from the file (its pots split in the file's `_smallest_chip`) must end with exactly the stacks the
 table's core ended the hand with (every pot and side pot, every odd chip).
 
 A mismatch is a hand whose file says something else than the table: the check fails on any. A
@@ -33,12 +34,13 @@ from firmware_py.core.engine import TableCore
 from firmware_py.core.game import DEFAULT as DEFAULT_GAME
 from firmware_py.core.game import GAMES
 from firmware_py.core.profiles import Profile
-from firmware_py.daemon.export import NotExportable, hand_history, hand_records
+from firmware_py.daemon.export import NotExportable, hand_history, hand_records, load_history
 from firmware_py.profiles import load_profiles
 from firmware_py.session import load_deck
-from firmware_py.simulation.dealer import DealerBot
+from firmware_py.simulation.dealer import CHIP, DealerBot
 from firmware_py.simulation.harness import DECKS, PROFILES, TABLE_SEATS
 
+CHIP_SET = (CHIP, 100, 500, 1000, 5000)  # the chips in play of a run with amounts (`--stack`): splits in 25s
 SHORT_STACKS = 0.3  # the BB-ante run: the share of hands before which the bot cuts one seat below the forced bets
 
 
@@ -98,11 +100,12 @@ def session_events(profile: str, seats: tuple[int, ...], hands: int, *, seed: in
     variant = f":bba{bb_ante}:short{short_stacks}" if bb_ante or short_stacks else ""
     variant += f":{game}" if game != DEFAULT_GAME else ""
     rng = random.Random(f"{seed}:{profile}:{len(seats)}{variant}")
+    chips = CHIP_SET if stack else ()  # with amounts: chips of 25 and up, every split in 25s (Ties)
     bot = DealerBot(rng=rng, deck=red, profile=profiles[profile], seats=seats, button=seats[0],
                     error_rate=error_rate, other_deck=blue, stack=stack, bb_ante=bb_ante, short_stacks=short_stacks,
-                    game=GAMES[game])
+                    game=GAMES[game], denominations=chips)
     events: list[Event] = [Setup(t=0.0, profile=profile, seats=seats, button=seats[0], decks=(red, blue),
-                                 in_play=red.name, game=game)]
+                                 in_play=red.name, game=game, denominations=chips)]
     for hand in bot.session(hands, t=1.0):
         events.extend(hand.events)
     return events
@@ -132,7 +135,7 @@ def check_events(events: Sequence[Event], profiles: dict[str, Profile]) -> Check
         text = history.dumps()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            states = list(HandHistory.loads(text))
+            states = list(load_history(text))  # pots split in the file's smallest chip (`_smallest_chip`)
         final = states[-1]
         seats = list(HandHistory.loads(text).seats or [])
         if record.stacks:  # chips: the stacks pokerkit ends with must be the table's, seat by seat

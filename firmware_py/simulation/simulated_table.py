@@ -118,7 +118,8 @@ def stream(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, ot
            errors: Sequence[DealerMistake] = tuple(DealerMistake),
            stack: int = 0, schedule: Any = None,
            made: Callable[[DealerMistake | None], object] | None = None, game: Game = HOLDEM,
-           rebuy: bool = True, before_hand: Callable[[DealerBot], bool] | None = None) -> Iterator[Act]:
+           rebuy: bool = True, before_hand: Callable[[DealerBot], bool] | None = None,
+           denominations: tuple[int, ...] = ()) -> Iterator[Act]:
     """`script`'s acts one hand at a time, each hand scripted as the dealer comes to it: a long session
     starts at once and holds one hand's acts, not the whole session's. `made` hears each hand's error.
 
@@ -126,7 +127,7 @@ def stream(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, ot
     hold), bring the bot's view of the table up to date, or end the session (False)."""
     bot = DealerBot(rng=random.Random(seed), deck=deck, other_deck=other_deck, profile=profile,
                     seats=tuple(seats), button=button, error_rate=error_rate, errors=errors, stack=stack,
-                    schedule=schedule, game=game, rebuy=rebuy)
+                    schedule=schedule, game=game, rebuy=rebuy, denominations=denominations)
     t = 1.0
     for number in range(1, hands + 1):
         if before_hand is not None:

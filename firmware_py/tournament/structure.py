@@ -9,6 +9,8 @@ run `elapsed` seconds stands.
     name = "wfp-nightly"
     source = "wfp-dealer, Blind Structures: normal nightly games"
     starting_stack = 1500
+    denominations = [25, 100, 500, 1000, 5000]   # the chips in play at the start (optional): every stack,
+                                   # blind and ante a whole number of the smallest, each color-up removes it
 
     [[steps]]                      # a level
     small = 25
@@ -32,6 +34,8 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from firmware_py.core.chips import denominations_problem
 
 
 class StructureError(ValueError):
@@ -95,6 +99,16 @@ class Structure:
     source: str
     starting_stack: int
     steps: tuple[Step, ...]
+    denominations: tuple[int, ...] = ()  # the chips in play at the start, smallest first (): not given
+
+    def chips_at(self, step: int) -> tuple[int, ...]:
+        """The chips in play at step index `step`: the start's, less the lowest at each color-up passed (its
+        `to` chip in play), as WFP Tournament Procedures 6 has it. () when the structure names no chips."""
+        chips = self.denominations
+        for passed in self.steps[: step + 1]:
+            if chips and isinstance(passed, ColorUp):
+                chips = tuple(sorted({*chips, passed.to} - {passed.remove}))
+        return chips
 
     @property
     def levels(self) -> tuple[Level, ...]:
@@ -132,6 +146,7 @@ class Structure:
 
 
 _LEVEL_KEYS = ("small", "big", "minutes", "ante", "bb_ante")
+HEAD_KEYS = ("name", "source", "starting_stack", "denominations")
 _ALL_KEYS = (*_LEVEL_KEYS, "color_up", "to", "break_minutes")
 
 
@@ -170,9 +185,8 @@ def structure_from(data: Mapping[str, Any], source: str) -> Structure:
     if not isinstance(head, dict):
         raise StructureError(f"{source}: no [structure] section (name, source, starting_stack)")
     for key in head:
-        if key not in ("name", "source", "starting_stack"):
-            raise StructureError(f"{source}: [structure] unknown key {key!r}"
-                                 f"{_suggest(key, ['name', 'source', 'starting_stack'])}")
+        if key not in HEAD_KEYS:
+            raise StructureError(f"{source}: [structure] unknown key {key!r}{_suggest(key, HEAD_KEYS)}")
     name = head.get("name")
     if not isinstance(name, str) or not name:
         raise StructureError(f"{source}: [structure] name must be a text, e.g. name = \"wfp-nightly\"")
@@ -222,4 +236,48 @@ def structure_from(data: Mapping[str, Any], source: str) -> Structure:
     source_text = head.get("source", "")
     if not isinstance(source_text, str):
         raise StructureError(f"{source}: [structure] source must be a text")
-    return Structure(name=name, source=source_text, starting_stack=stack, steps=tuple(steps))
+    chips = _denominations(head.get("denominations"), source)
+    if chips:
+        _check_chips(chips, stack, steps, source)
+    return Structure(name=name, source=source_text, starting_stack=stack, steps=tuple(steps), denominations=chips)
+
+
+def _denominations(given: Any, source: str) -> tuple[int, ...]:
+    """`[structure] denominations`: the chips in play at the start (none given: ())."""
+    if given is None:
+        return ()
+    if not isinstance(given, list) or not given or any(
+            isinstance(chip, bool) or not isinstance(chip, int) or chip < 1 for chip in given):
+        raise StructureError(f"{source}: [structure] denominations: {given!r} must be a list of the chip values in "
+                             "play, each a whole number above zero, e.g. denominations = [25, 100, 500, 1000, 5000]")
+    chips = tuple(sorted(given))
+    problem = denominations_problem(chips)
+    if problem:
+        raise StructureError(f"{source}: [structure] denominations: {given!r}: {problem}")
+    return chips
+
+
+def _check_chips(chips: tuple[int, ...], stack: int, steps: Sequence[Step], source: str) -> None:
+    """Every stack, blind and ante made of the chips in play at its step; each color-up removes the lowest chip
+    in play (WFP Tournament Procedures 6, UPT Tournaments 11: "The lowest denomination of chip in play will be
+    removed from the table when it is no longer needed in the blind or ante structure")."""
+    if stack % chips[0]:
+        raise StructureError(f"{source}: [structure] starting_stack: {stack:,} is no whole number of the smallest "
+                             f"chip in play, {chips[0]:,}: a stack is made of chips "
+                             f"(e.g. starting_stack = {max(chips[0], stack - stack % chips[0])})")
+    for index, step in enumerate(steps, start=1):
+        where = f"{source}: [[steps]] number {index}"
+        if isinstance(step, ColorUp):
+            if step.remove != chips[0]:
+                what = "not a chip in play" if step.remove not in chips else "not the lowest chip in play"
+                raise StructureError(f"{where} color_up: {step.remove:,} is {what} ({', '.join(map(str, chips))}): "
+                                     f"a color-up removes the lowest, {chips[0]:,}")
+            chips = tuple(sorted({*chips, step.to} - {step.remove}))
+        elif isinstance(step, Level):
+            odd = [f"{what} = {amount}" for what, amount in (("small", step.small), ("big", step.big),
+                                                            ("ante", step.ante), ("bb_ante", step.bb_ante))
+                   if amount % chips[0]]
+            if odd:
+                raise StructureError(f"{where}: {', '.join(odd)} is no whole number of the smallest chip in play "
+                                     f"then, {chips[0]:,}: a blind or ante is made of chips (move the color-up "
+                                     "after this level, or change it)")

@@ -108,3 +108,33 @@ def test_an_unknown_table_game_names_the_key_and_a_suggestion(tmp_path):
         load_table_config(path, with_display=False)
     assert str(path) in str(caught.value) and "[table] game" in str(caught.value)
     assert "did you mean 'omaha'" in str(caught.value)
+
+
+def test_the_chips_in_play_reach_the_core_with_the_setup(tmp_path):
+    """`[chips] denominations`: the table splits every pot in the smallest (Ties: "An odd chip will be broken down
+    to the smallest unit used in the game"); the setup line carries them."""
+    text = GOOD + '\n[chips]\nstarting_stack = 1500\ndenominations = [100, 25, 500, 1000]\n'
+    config = load_table_config(_write(tmp_path, text), with_display=False)
+    assert config.game.denominations == (25, 100, 500, 1000)
+    assert load_table_config(_write(tmp_path, GOOD), with_display=False).game.denominations == ()
+
+
+@pytest.mark.parametrize(("chips", "words"), [
+    ("starting_stack = 1513\ndenominations = [25, 100]",
+     ["[chips] starting_stack", "1,513 is no whole number of the smallest chip in play, 25", "starting_stack = 1500"]),
+    ("starting_stack = 1500\ndenominations = [25, 10]",
+     ["[chips] denominations", "the 25 chip is not a whole number of the smallest, 10"]),
+    ('starting_stack = 1500\ndenominations = ["25", 100]',
+     ["[chips] denominations", "each a whole number above zero", "e.g. denominations = [25, 100, 500, 1000, 5000]"]),
+    ("starting_stack = 1500\ndenominations = [50, 100]",  # the shipped schedule's first level is 25/50
+     ["[display] blind_levels level 1: small 25 is no whole number of the smallest chip in play, 50"]),
+    ("starting_stack = 1500\ndenomination = [25, 100]", ["[chips] denomination", "did you mean 'denominations'"]),
+])
+def test_chips_in_play_that_cannot_make_a_stack_or_a_blind_name_the_file_and_the_key(tmp_path, chips, words):
+    path = _write(tmp_path, GOOD + f"\n[chips]\n{chips}\n")
+    with pytest.raises(ConfigError) as caught:
+        load_table_config(path, with_display=False)
+    message = str(caught.value)
+    assert str(path) in message
+    for word in words:
+        assert word in message, message

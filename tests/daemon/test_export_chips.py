@@ -6,10 +6,9 @@ import warnings
 from pathlib import Path
 
 import pytest
-from pokerkit import HandHistory
 
 from firmware_py.core.engine import TableCore
-from firmware_py.daemon.export import NotExportable, hand_history, hand_records
+from firmware_py.daemon.export import NotExportable, hand_history, hand_records, load_history
 from firmware_py.profiles import load_profiles
 from firmware_py.session import read_session
 from firmware_py.simulation.export_check import check_events, session_events
@@ -34,7 +33,7 @@ def test_hand_built_allin_sessions_export_and_pokerkit_ends_with_the_table_stack
     (record,) = hand_records(events, profiles)
     text = hand_history(record).dumps()
     assert "antes" in text and "starting_stacks" in text
-    history = HandHistory.loads(text)
+    history = load_history(text)  # pots split in the smallest chip the file names (`_smallest_chip`)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         final = list(history)[-1]

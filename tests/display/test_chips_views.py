@@ -46,10 +46,10 @@ def test_broadcast_amounts_follow_the_secure_delay() -> None:
     # The whole session is over at 18 s; 60 s after 9.5 s the air shows the pre-flop pot only.
     early = texts(View.BROADCAST, at=60.0 + 9.5)
     assert {"POT 1,175", "side 75"} <= set(early)
-    assert not [text for text in early if "1,475" in text or text in ("737", "738")]
+    assert not [text for text in early if "1,475" in text or text in ("725", "750")]
     late = texts(View.BROADCAST, at=60.0 + 18.0)  # the showdown, 60 s on
     assert {"POT 1,475", "side 375"} <= set(late)
-    assert {"1,100", "737", "738", "700"} <= set(late)  # the stacks after the pots were awarded
+    assert {"1,100", "725", "750", "700"} <= set(late)  # the stacks after the pots were awarded
 
 
 def test_a_session_without_chips_draws_no_amounts() -> None:

@@ -106,7 +106,7 @@ def test_chips_in_big_blinds(browser: Any, room_factory: Any) -> None:
     finally:
         page.close()
     assert seen["pot"] == "POT 14.8 BB"  # 1,475 at 50/100
-    assert [strip["stack"] for strip in seen["strips"]] == ["7.4 BB", "7 BB", "11 BB", "7.4 BB"]
+    assert [strip["stack"] for strip in seen["strips"]] == ["7.3 BB", "7 BB", "11 BB", "7.5 BB"]
     assert seen["result"] == ["Cy Young wins the main pot, 11 BB, with straight, ace high",
                               "Dee Dee Ramone & Ada Lovelace split side pot 1, 3.8 BB"]
 

@@ -39,7 +39,8 @@ POOL = ("2d", "7c", "Ts", "4h", "9d", "Kc", "3s", "8s", "Jd", "5h", "Ad", "6s", 
 class Table:
     def __init__(self, profile: str = "robert", seats: tuple[int, ...] = (1, 2, 3, 4), button: int = 1,
                  *, decks: tuple[object, ...] = (RED, BLUE), in_play: str = "test-red",
-                 profiles: dict[str, object] | None = None, game: str = "holdem") -> None:
+                 profiles: dict[str, object] | None = None, game: str = "holdem",
+                 denominations: tuple[int, ...] = ()) -> None:
         self.core = TableCore(profiles or PROFILES)  # type: ignore[arg-type]
         self.t = 0.0
         self.rulings: list[Ruling] = []
@@ -51,7 +52,8 @@ class Table:
         self.reserved: set[str] = set()  # named later by the test: not handed out by default
         self.hole_cards = GAMES[game].hole_cards
         self._feed(Setup(t=0.0, profile=profile, seats=tuple(sorted(seats)), button=button,
-                         decks=decks, in_play=in_play, game=game))  # type: ignore[arg-type]
+                         decks=decks, in_play=in_play, game=game,  # type: ignore[arg-type]
+                         denominations=denominations))
 
     # plumbing
     def _feed(self, event: object) -> list[Ruling]:

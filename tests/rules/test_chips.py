@@ -182,7 +182,7 @@ def test_rpl_ties_4d_each_pot_is_named_apart_from_its_amount() -> None:
     remedies = [ruling.remedy for _line, event in read_session(session) for ruling in core.feed(event).rulings
                 if ruling.ruling is RulingKind.SHOWDOWN]
     assert len(remedies) == 1
-    pots = "Pots: main pot of 1,100 to seat 3 (1,100); side pot 1 of 375 to seat 4 (188) and seat 1 (187)."
+    pots = "Pots: main pot of 1,100 to seat 3 (1,100); side pot 1 of 375 to seat 4 (200) and seat 1 (175)."
     assert pots in remedies[0]
 
 

@@ -164,7 +164,7 @@ GIVEN: dict[type, dict[str, object]] = {
             "problem": Problem.UNDER_MINIMUM, "keyed": 450, "minimum": 550},
     Taken: {"street": Street.TURN, "seat": 5, "name": ButtonName.CALL, "word": "call"},
     CardInfo: {"card": "As", "deck": "red", "back": "red back"},
-    Pot: {"amount": 900, "seats": (2, 3), "winners": (3,), "shares": ((3, 900),), "odd_chips": (2,)},
+    Pot: {"amount": 900, "seats": (2, 3), "winners": (3,), "shares": ((3, 900),), "odd_chips": (2,), "chip": 25},
     Ruling: {"t": 4.5, "ruling": RulingKind.SHOWDOWN, "rule": "robert: Showdown 1", "remedy": "Seat 3 wins.",
              "cause": Cause.DUPLICATE_CARD, "card": "Kd", "seat": 3, "street": Street.RIVER, "winners": (3,),
              "hand": "a pair", "amount": 400, "pots": (_POT,)},
@@ -189,7 +189,8 @@ GIVEN: dict[type, dict[str, object]] = {
             "loose": ["B2"], "premature": Street.TURN, "last_drawn": "D4", "early": [("E5", 4)]},
     TableChips: {"stacks": {1: 500}, "level": Stakes(small=5, big=10), "waiting": {2: 600},
                  "hand": HandChips(order=(1, 2), stacks={1: 500, 2: 600}, blinds=(1, 2),
-                                   level=Stakes(small=5, big=10))},
+                                   level=Stakes(small=5, big=10), unit=5),
+                 "denominations": (5, 25, 100)},
 }
 
 
@@ -256,9 +257,10 @@ def test_the_hand_chips_init_sets_every_field() -> None:
     """`HandChips.__init__` is written out and takes the hand's givens (the fields `init=True`); it sets the
     others, its accounting, itself: a field it forgot is left unset and cannot be read (or compared)."""
     chips = HandChips(order=(2, 3, 1), stacks={1: 1000, 2: 1000, 3: 300}, blinds=(2, 3),
-                      level=Stakes(small=50, big=100, ante=10), raise_rule="double_faced", ante_leaves_a_chip=True)
+                      level=Stakes(small=50, big=100, ante=10), raise_rule="double_faced", ante_leaves_a_chip=True,
+                      unit=10)
     values = {f.name: getattr(chips, f.name) for f in dataclasses.fields(HandChips)}
-    assert values["raise_rule"] == "double_faced" and values["ante_leaves_a_chip"] is True
+    assert values["raise_rule"] == "double_faced" and values["ante_leaves_a_chip"] is True and values["unit"] == 10
     assert values["behind"] == {1: 990, 2: 940, 3: 190} and values["current"] == 100
     assert chips == chips.copy()
 
@@ -268,7 +270,7 @@ def test_the_hand_chips_init_sets_every_field() -> None:
 POSITIONAL: dict[type, int] = {Read: 3, Gone: 3, Button: 7, Taken: 4, Wager: 6,
                                # and the hand's records, by position in their copies (one kept at every hand)
                                Dealt: 8, Betting: 14, Hand: 13, StreetDeal: 9, BurnLedger: 2, Board: 8,
-                               TableChips: 4, Pot: 5, Outcome: 4}
+                               TableChips: 5, Pot: 6, Outcome: 4}
 
 
 @pytest.mark.parametrize("cls", list(POSITIONAL))

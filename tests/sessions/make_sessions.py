@@ -183,8 +183,12 @@ def runout_late_read(t: Recorder) -> None:
     t.river("3h")
 
 
+CHIP_SET = (25, 100, 500, 1000)  # the chips in play of a tournament that starts at 25/50
+
+
 def odd_chip(t: Recorder) -> None:
-    """Seat 2 folds its small blind: a pot of 125 split between seats 3 and 1; the odd chip to seat 3."""
+    """Seat 2 folds its small blind: a pot of 125 split between seats 3 and 1 in 25 chips: 75 and 50, the odd
+    25 chip to seat 3, first clockwise from the button."""
     t.reserved = {"As", "Kh", "Qd", "Jc", "Ts"}
     t.level(25, 50)
     t.stacks(s1=1000, s2=1000, s3=1000)
@@ -202,7 +206,8 @@ def odd_chip(t: Recorder) -> None:
 
 
 def split_side_pot(t: Recorder) -> None:
-    """Seat 3 all in short wins the main pot; seats 4 and 1 tie for an odd side pot of 375."""
+    """Seat 3 all in short wins the main pot; seats 4 and 1 tie for an odd side pot of 375: 200 and 175 in 25
+    chips, the odd 25 chip to seat 4, first clockwise from the button."""
     t.reserved = {"Ks", "Qd", "Jh", "Tc", "2s"}
     t.level(50, 100)
     t.stacks(s1=1000, s2=1000, s3=275, s4=1000)
@@ -349,6 +354,45 @@ def chip_race_wfp(t: Recorder) -> None:
     t.new_hand()
 
 
+def chips_in_play_upt(t: Recorder) -> None:
+    """Chips of 25, 100, 500 and 1,000 in play (the setup's denominations; Ties: "An odd chip will be broken down
+    to the smallest unit used in the game", "No player may receive more than one odd chip"). A stack of 13 is no
+    chip: not taken. A pot of 200 split three ways in 25s: 75, 75 and 50, one odd chip each to seats 2 and 3.
+    The color-up of the 25s (UPT Tournaments 11): four odd chips raced for one 100 chip; from then on the smallest
+    chip is 100, a level of 50/100 is not taken, and a pot of 700 split three ways is 300, 200 and 200."""
+    t.reserved = {"As", "Kh", "Qd", "Jc", "Ts"}
+    t.level(25, 50)
+    t.stacks(s1=1500, s2=13, s3=1500, s4=1500)  # seat 2's 13: a chip that does not exist (a notice)
+    t.stacks(s2=1500)
+    t.new_hand()
+    t.deal(["2c", "3c", "4c", "5c", "2d", "3d", "4d", "5d"])  # seats 2, 3, 4, 1
+    t.act("call", "call", "call", "check")  # seat 4, seat 1, seat 2 completes, seat 3 checks: 200
+    t.flop(["As", "Kh", "Qd"])
+    t.act("check", "check", "fold", "check")  # seat 4 folds
+    t.turn("Jc")
+    t.act("check", "check", "check")
+    t.river("Ts")
+    t.act("check", "check", "check")  # the board plays: seats 2, 3 and 1 split 200 as 75, 75, 50
+    t.press("hand_end")
+    t.race(25, 100)  # odd 25s: seat 2 one (1,525), seat 3 one (1,525), seat 4 two (1,450): four cards
+    for card in ("9c", "Kd", "2h", "7s"):
+        t.read("shoe", card)  # 100 in odd chips: one 100 chip to the king (seat 3)
+    t.press("confirm")
+    t.level(50, 100)  # the 50 is no chip now: not taken (a notice)
+    t.level(100, 200)
+    t.fresh_deck()
+    t.reserved = {"As", "Kh", "Qd", "Jc", "Ts"}
+    t.new_hand()  # the button moves to seat 2: seat 3 small blind, seat 4 big blind
+    t.deal(["2c", "3c", "4c", "5c", "2d", "3d", "4d", "5d"])  # seats 3, 4, 1, 2
+    t.act("call", "call", "fold", "check")  # seat 1, seat 2, seat 3 folds its small blind, seat 4 checks: 700
+    t.flop(["As", "Kh", "Qd"])
+    t.act("check", "check", "check")
+    t.turn("Jc")
+    t.act("check", "check", "check")
+    t.river("Ts")
+    t.act("check", "check", "check")  # seats 4, 1 and 2 split 700 in 100s: 300, 200, 200
+
+
 # -- the other games (core/game.py): each irregularity class, in every profile -------------------------
 # Several hands a session, each one class: the deal's (a misdeal, an exposed, boxed, short and extra card),
 # the board's (premature cards, too many flop cards, burns, a foreign card) and the betting's (pot limit's
@@ -491,8 +535,10 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "too_many_cards_wfp_dealer": ("wfp-dealer", {}, two_card_turn),
     "short_card_robert": ("robert", {}, short_card),
     "three_way_allin_robert": ("robert", {}, three_way_allin),
-    "odd_chip_wfp": ("wfp", {"seats": (1, 2, 3)}, odd_chip),
-    "split_side_pot_rpl": ("rpl", {}, split_side_pot),
+    # Chips of 25 and up (Ties: "An odd chip will be broken down to the smallest unit used in the game"):
+    # 125 splits 75/50, not 63/62; 375 splits 200/175, not 188/187.
+    "odd_chip_wfp": ("wfp", {"seats": (1, 2, 3), "denominations": CHIP_SET}, odd_chip),
+    "split_side_pot_rpl": ("rpl", {"denominations": CHIP_SET}, split_side_pot),
     "raise_too_small_upt": ("upt", {}, raise_too_small_upt),
     "short_allin_not_reopened_wfp_dealer": ("wfp-dealer", {}, short_allin_not_reopened),
     "unknown_card_rpl": ("rpl", {}, unknown_card),
@@ -503,6 +549,7 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "out_of_turn_call_rpl": ("rpl", {}, out_of_turn_call_rpl),
     "bb_ante_short_upt": ("upt", {}, bb_ante_short_upt),
     "chip_race_wfp": ("wfp", {}, chip_race_wfp),
+    "chips_in_play_upt": ("upt", {"denominations": CHIP_SET}, chips_in_play_upt),
     **GAME_SESSIONS,
 }
 

@@ -144,3 +144,32 @@ def test_the_big_blind_ante_level_reaches_the_table_from_the_next_deal() -> None
         bot._core.feed(event)
     level = bot._core.level
     assert level is not None and level.bb_ante == 150
+
+
+def test_a_table_set_up_by_the_director_deals_with_the_structures_chips_in_play() -> None:
+    """The director's chip set (the structure's `denominations`, less the chips each color-up passed removed: WFP
+    Tournament Procedures 6) reaches a table it sets up, so every pot there splits in the smallest chip."""
+    from firmware_py.core import Race, Setup  # noqa: PLC0415
+
+    structure = parse_structure((ROOT / "config/tournament/wfp-nightly.toml").read_text(), "nightly")
+    deck = load_deck(ROOT / "config/decks/test-red.json")
+    for minutes, chips in ((1, (25, 100, 500, 1000, 5000)), (31, (100, 500, 1000, 5000))):
+        t = Tournament(book=book_for("wfp"), tables=["t01"], capacity=9,
+                       entrants=[(f"p{i}", f"P{i}") for i in range(6)], stack=structure.starting_stack, seed=2)
+        director = Director(room="main", tournament=t, structure=structure, sim_clock=True)
+        director.sim_t = minutes * 60.0
+        state = director.state()
+        assert tuple(state.denominations) == chips
+        bot = DealerBot(rng=random.Random(1), deck=deck, profile=load_profiles()["wfp"],
+                        seats=tuple(sorted(t.tables["t01"].seats)), button=t.tables["t01"].button or 1, stack=1,
+                        rebuy=False)
+        assert bot._core is not None
+        own = Setup(t=0.0, profile="wfp", seats=(1, 2), button=1, decks=(deck,), in_play=deck.name)
+        follower = TableFollower(room="main", table="t01", session="s", setup=own)
+        follower.snapshot(bot._core.snapshot())
+        events = follower.director(state)
+        (setup,) = [event for event in events if isinstance(event, Setup)]
+        assert setup.denominations == chips and not [event for event in events if isinstance(event, Race)]
+        for event in events:
+            bot._core.feed(event)
+        assert bot._core.denominations == chips

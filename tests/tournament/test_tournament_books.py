@@ -17,6 +17,7 @@ from firmware_py.tournament import (
     shared_prizes,
 )
 from firmware_py.tournament.bubble import Bubble
+from firmware_py.tournament.structure import Level
 from tests.tournament.checker import balanced, check
 from tests.tournament.random_play import play
 
@@ -168,11 +169,34 @@ def test_the_shipped_structures_parse() -> None:
     assert clock.level.small == 100 and len(clock.color_ups) == 1  # the color-up at half an hour (wfp-dealer)
 
 
+def test_wfp_tournament_procedures_6_each_color_up_removes_the_lowest_chip_in_play() -> None:
+    """"The lowest denomination of chip in play will be removed from the table when it is no longer needed in the
+    blind or ante structure": the nightly schedule's chips, level by level."""
+    nightly = parse_structure((ROOT / "config/tournament/wfp-nightly.toml").read_text(), "n")
+    assert nightly.denominations == (25, 100, 500, 1000, 5000)
+    by_level = {step.label(): nightly.chips_at(index) for index, step in enumerate(nightly.steps)
+                if isinstance(step, Level)}
+    assert by_level["50/100"] == (25, 100, 500, 1000, 5000) and by_level["100/200"] == (100, 500, 1000, 5000)
+    assert by_level["500/1,000"] == (500, 1000, 5000) and by_level["5,000/10,000"] == (5000,)
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("[structure]\nname='x'\nstarting_stack=100\n[[steps]]\nsmal=1\n", "did you mean 'small'"),
     ("[structure]\nname='x'\nstarting_stack=100\n[[steps]]\nsmall=1\nbig=2\nminutes=5\nante=1\nbb_ante=2\n",
      "not both"),
     ("[structure]\nname='x'\nstarting_stack=100\n[[steps]]\ncolor_up=25\nto=60\n", "multiple"),
+    # chips that exist: a stack of 13 at 25/50, a blind of a chip colored up, a color-up of another chip than the lowest
+    ("[structure]\nname='x'\nstarting_stack=1513\ndenominations=[25, 100]\n[[steps]]\nsmall=25\nbig=50\nminutes=5\n",
+     r"starting_stack: 1,513 is no whole number of the smallest chip in play, 25.*starting_stack = 1500"),
+    ("[structure]\nname='x'\nstarting_stack=1500\ndenominations=[25, 100]\n[[steps]]\nsmall=25\nbig=50\nminutes=5\n"
+     "[[steps]]\ncolor_up=25\nto=100\n[[steps]]\nsmall=50\nbig=100\nminutes=5\n",
+     r"number 3: small = 50 is no whole number of the smallest chip in play then, 100"),
+    ("[structure]\nname='x'\nstarting_stack=1500\ndenominations=[25, 100, 500]\n[[steps]]\nsmall=25\nbig=50\n"
+     "minutes=5\n[[steps]]\ncolor_up=100\nto=500\n", r"number 2 color_up: 100 is not the lowest chip in play"),
+    ("[structure]\nname='x'\nstarting_stack=1500\ndenominations=[25, 10]\n[[steps]]\nsmall=25\nbig=50\nminutes=5\n",
+     "the 25 chip is not a whole number of the smallest, 10"),
+    ("[structure]\nname='x'\nstarting_stack=1500\ndenomination=[25]\n[[steps]]\nsmall=25\nbig=50\nminutes=5\n",
+     "did you mean 'denominations'"),
 ])
 def test_structure_errors_name_the_file_step_and_key(text: str, message: str) -> None:
     with pytest.raises(StructureError, match=message) as caught:
