@@ -424,6 +424,9 @@ class Control(msgspec.Struct, kw_only=True):
         return self.reveal.get(table, Reveal.IMMEDIATELY)
 
 
+FUTURE_STAMP_S = 300.0  # a control stamped further ahead than this (two machines' clocks apart) is refused
+
+
 class ControlError(ValueError):
     pass
 
@@ -559,6 +562,9 @@ class Production:
             raise ControlError(str(exc)) from None
         if control.chips not in ("amounts", "bb"):
             raise ControlError(f"chips {control.chips!r}: amounts or bb")
+        if control.stamp > self.wall() + FUTURE_STAMP_S:  # it would win over every change made for days
+            raise ControlError(f"stamp {control.stamp:.0f}: in the future (this machine's clock says "
+                               f"{self.wall():.0f}); set the clocks of both instances right")
         if not self.delay_floor_s <= control.delay_s <= DELAY_CEILING_S:
             why = ("0 only for a private game started with --allow-zero-delay" if control.delay_s == 0 and
                    not self.allow_zero_delay else "under it, the picture shows cards while their hand is played")

@@ -188,7 +188,7 @@ def test_a_delay_out_of_its_bounds_is_refused_from_the_page_and_from_the_broker_
     from firmware_py.room.bounds import DELAY_CEILING_S, DELAY_FLOOR_S  # noqa: PLC0415
     from firmware_py.room.broadcast import ControlError  # noqa: PLC0415
 
-    production = Production(room="main", feature="t01", delay_s=120.0, wall=lambda: 500.0)
+    production = Production(room="main", feature="t01", delay_s=120.0, wall=lambda: 900.0)
     with pytest.raises(ControlError, match=f"from {DELAY_FLOOR_S:g} to {DELAY_CEILING_S:g} seconds"):
         production.change(delay_s=delay_s)
     production.offer(CONTROL_TOPIC, json.dumps(control(delay_s=delay_s)).encode(), 0.0)
@@ -215,8 +215,10 @@ def test_an_older_retained_control_never_lowers_this_instances_own_delay() -> No
                                                        stamp=1500.0)).encode(), 0.0)
     assert production.control.feature == "t02" and production.control.policy("t02") == "never"
     assert production.control.delay_s == 300.0  # the producer's choices followed, the delay kept
-    production.offer(CONTROL_TOPIC, json.dumps(control(feature="t02", delay_s=30.0, stamp=2500.0)).encode(), 0.0)
+    production.offer(CONTROL_TOPIC, json.dumps(control(feature="t02", delay_s=30.0, stamp=2200.0)).encode(), 0.0)
     assert production.control.delay_s == 30.0  # a change made since we started is the producer's, live
+    production.offer(CONTROL_TOPIC, json.dumps(control(feature="t03", stamp=1e10)).encode(), 0.0)
+    assert production.control.feature == "t02" and production.control_refused == 1  # it would win for ever
     production.close()
 
 

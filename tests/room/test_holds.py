@@ -111,7 +111,10 @@ def test_every_consumer_survives_every_message_and_loses_no_good_one(traffic: li
         stored = store.query("SELECT (SELECT count(*) FROM rulings) + (SELECT count(*) FROM hands)")[0][0]
         dead = store.query("SELECT count(*) FROM dead_letters")[0][0]
         store.close()
-    assert stored == count(("ruling", "hand"), True) and dead == count(("ruling", "hand"), False)
+    # The quarantine keeps each bad message once (issue 34): a repeat is counted, not stored again.
+    distinct = {(name, bytes(p)) for name, p, g in traffic if not g and name.rsplit("/", 1)[-1] in ("ruling", "hand")}
+    assert stored == count(("ruling", "hand"), True) and dead == len(distinct)
+    assert dead + collector.stats.dead_repeats == count(("ruling", "hand"), False)
 
     floor = FloorModel("main")
     for topic_name, payload, _g in traffic:
@@ -214,12 +217,15 @@ def test_a_thousand_poison_messages_stop_no_consumer_and_every_ruling_and_hand_i
     client, acks = publisher(secure_broker, "t01", "t01.poison")
     rng = random.Random(17)
     sent: dict[str, int] = {}
+    distinct: set[tuple[str, bytes]] = set()  # the quarantine keeps each bad message once (issue 34)
     try:
         for number in range(1000):
             kind = rng.choice(sorted(KIND_MUTATIONS))
             _name, payload = poison(kind, "t01", number + 1, rng)
             client.publish(f"pokertable/main/t01/{kind}", payload, qos=1)
             sent[kind] = sent.get(kind, 0) + 1
+            if kind in ("ruling", "hand"):
+                distinct.add((kind, bytes(payload)))
             if number % 50 == 49:
                 time.sleep(0.1)  # spread over the table's session
         deadline = time.monotonic() + 30
@@ -235,10 +241,12 @@ def test_a_thousand_poison_messages_stop_no_consumer_and_every_ruling_and_hand_i
     try:
         assert_archived_once(store, journal)
         deadline = time.monotonic() + 20
-        bad = sent["ruling"] + sent["hand"]
+        bad = len(distinct)
         while store.query("SELECT count(*) FROM dead_letters")[0][0] < bad and time.monotonic() < deadline:
             time.sleep(0.2)
         assert store.query("SELECT count(*) FROM dead_letters")[0][0] == bad
+        repeats = store.query("SELECT coalesce(sum(repeats), 0), coalesce(sum(dropped), 0) FROM dead_letter_drops")[0]
+        assert (bad + repeats[0], repeats[1]) == (sent["ruling"] + sent["hand"], 0)  # every one counted, none dropped
         assert store.query("SELECT count(*) FROM dead_letters WHERE reason = '' OR topic = ''")[0][0] == 0
     finally:
         store.close()
@@ -249,7 +257,8 @@ def test_a_thousand_poison_messages_stop_no_consumer_and_every_ruling_and_hand_i
     _, err = collect.communicate(timeout=30)
     out = (tmp_path / "collect.out").read_text(errors="replace")
     assert collect.returncode == 0 and "Traceback" not in out + err, err[-2000:]
-    assert f"{sent['ruling'] + sent['hand']} quarantined" in out
+    repeated = sent["ruling"] + sent["hand"] - len(distinct)
+    assert f"{len(distinct)} quarantined in dead_letters (0 over its bounds and {repeated} repeats" in out
     assert floor.quarantined == sum(sent[k] for k in ("status", "heartbeat", "state", "ruling"))
     assert feed.quarantined == sent["broadcast"] and feed.received > 0
     rulings, final = journal_truth(journal)
