@@ -181,7 +181,7 @@ PARSE_ALL = "cases => cases.map(t => { try { return parseAmount(t) } catch (e) {
 
 
 def test_the_page_parses_amounts_as_the_server_does(page: Any, table: TrackerTable) -> None:  # noqa: F811
-    page.goto(table.url)
+    open_paired(page, table)  # the page (and its amounts.js) only once paired
     got = page.evaluate(PARSE_ALL, AMOUNTS)
     want: list[object] = []
     for typed in AMOUNTS:
