@@ -109,6 +109,8 @@ class HostPolicy:
     def add(self, names: Iterable[str]) -> None:
         self.names = self.names | {name.lower() for name in names}
 
+    set_hosts = add  # the older name (a port-0 server once had to tell its own address; no longer needed)
+
     def allows(self, host: str, server: tuple[str, int | None] | None) -> bool:
         host = host.lower()
         if not host or server is None:

@@ -10,6 +10,7 @@ from typing import Any
 import uvicorn
 
 from firmware_py.web.logs import quiet_server_logs
+from firmware_py.web.pairing import install_revoke_signal
 
 logger = logging.getLogger(__name__)
 
@@ -84,6 +85,7 @@ class WebServer:
             reason = f"{type(failed[0]).__name__}: {failed[0]}" if failed else "it did not start"
             raise OSError(f"{self.name} could not listen on {self._config.host}:{self._config.port} ({reason})")
         logger.info("%s on http://%s:%d/", self.name, *self.address)
+        install_revoke_signal()  # SIGUSR1 unpairs every device of every page (from the main thread only)
         return self
 
     async def _serve(self) -> None:
