@@ -214,6 +214,9 @@ class Bounded:
             finally:
                 self.active -= 1
             return
+        if scope.get("method") in ("GET", "HEAD") and str(scope.get("path", "")).startswith("/static/"):
+            await self.app(scope, receive, send)  # a page's own small files, no body: never held, never "busy"
+            return
         client = client_of(scope)
         mine = self.by_client.get(client, 0)
         if self.unpaired >= self.unpaired_limit or mine >= self.per_client:

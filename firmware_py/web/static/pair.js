@@ -8,8 +8,14 @@
     message.textContent = "Pairing\u2026";
     message.className = "";
     try {
-      const answer = await fetch("/pair", {method: "POST", headers: {"Content-Type": "application/json"},
-                                           body: JSON.stringify({code: code.value})});
+      let answer = null;
+      for (let tries = 0; tries < 20; tries++) {  // "busy" (503): the page is crowded; its Retry-After, then again
+        answer = await fetch("/pair", {method: "POST", headers: {"Content-Type": "application/json"},
+                                       body: JSON.stringify({code: code.value})});
+        if (answer.status !== 503) break;
+        message.textContent = "The page is busy; trying again\u2026";
+        await new Promise((done) => setTimeout(done, 1000 * Number(answer.headers.get("Retry-After") || 1)));
+      }
       let body = {};
       try { body = await answer.json(); } catch (e) { body = {error: "the page answered " + answer.status}; }
       if (answer.ok && body.ok) {
