@@ -61,4 +61,5 @@ def open_paired(page: Any, url: str, code: str) -> Any:
     page.fill("#code", code)
     page.click("#pairbtn")
     page.wait_for_selector("#pairbtn", state="detached")
+    page.wait_for_load_state("load")  # the page itself, its scripts run
     return page

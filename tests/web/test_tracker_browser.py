@@ -18,6 +18,7 @@ import pytest
 from display.display_config import BlindLevel, DisplayConfig
 from firmware_py.web.amounts import parse_amount
 from tests.browser import browser, page  # noqa: F401  (the fixtures)
+from tests.browser import open_paired as paired
 from tests.tracker_table import TrackerTable
 
 expect: Any = pytest.importorskip("playwright.sync_api", reason="playwright is not installed").expect
@@ -37,11 +38,8 @@ def table(tmp_path: Path) -> Iterator[TrackerTable]:
 
 
 def open_paired(page: Any, table: TrackerTable) -> Any:  # noqa: F811
-    page.goto(table.url)
-    expect(page.locator("#pair")).to_be_visible()
-    page.fill("#code", table.tracker.pairing.code)
-    page.click("#pairbtn")
-    expect(page.locator("#pair")).to_be_hidden()
+    paired(page, table.url, table.tracker.pairing.code)  # the shared pairing page, then the tracker
+    expect(page.locator("#who")).to_be_visible()
     return page
 
 
