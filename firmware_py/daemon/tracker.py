@@ -18,7 +18,7 @@ import logging
 import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 import msgspec
 from starlette.requests import Request
@@ -92,7 +92,8 @@ def parse_tracker_config(raw: Any, *, source: str) -> TrackerConfig:
     section = Section(source, "tracker", raw, ("listen", "port", "hosts"), mistakes=mistakes)
     listen = mistakes.attempt(lambda: _listen(section), "")
     port = mistakes.attempt(lambda: _port(section), 8080)
-    hosts = mistakes.attempt(lambda: _hosts(section), ())
+    no_hosts: tuple[str, ...] = ()
+    hosts = mistakes.attempt(lambda: _hosts(section), no_hosts)
     mistakes.raise_if_any()
     return TrackerConfig(listen=listen, port=port, hosts=hosts)
 
@@ -346,7 +347,6 @@ class ActionTracker:
         hand, count = body.hand, body.count
         if not (_whole(hand) and _whole(count)):
             raise ValueError("a press needs the hand number and the action count it was made against")
-        assert hand is not None and count is not None
         seat = body.seat
         if seat is not None and not (_whole(seat) and 1 <= seat <= MAX_SEATS):
             raise ValueError(f"seat must be 1..{MAX_SEATS}, not {shown(seat)}")
@@ -396,7 +396,7 @@ class ActionTracker:
         raise ValueError(f"unknown op {shown(op)}: name, seat, unseat, bust, rebuy, add_on or stack")
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**9
 
 

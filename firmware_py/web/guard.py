@@ -264,10 +264,3 @@ class Contained:
                          scope.get("path", ""), type(exc).__name__, exc)
             if scope["type"] == "http" and not started:
                 await reply(send, 500, "the page failed on this request; it is logged")
-
-
-def guarded(app: ASGIApp, *, name: str, hosts: Iterable[str], limit: int = 32, streams: int = 8,
-            stream_paths: Iterable[str] = ()) -> ASGIApp:
-    """An app without pairing behind the guards: Contained outermost, the headers, Host/Origin, the bound."""
-    inner = Bounded(app, limit=limit, streams=streams, stream_paths=stream_paths)
-    return Contained(Headers(OriginGuard(inner, hosts=hosts)), name=name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from typing import Any
+from typing import Any, Literal
 
 import uvicorn
 
@@ -33,7 +33,7 @@ class WebServer:
     """
 
     def __init__(self, app: Any, *, host: str, port: int, name: str, connections: int = 1000,
-                 keep_alive_s: float = 5.0, lifespan: str = "off") -> None:
+                 keep_alive_s: float = 5.0, lifespan: Literal["auto", "on", "off"] = "off") -> None:
         quiet_server_logs()
         self.name = name
         # lifespan "on" for an app with start-up work (the overlay's pusher task), "off" for one without
@@ -102,6 +102,6 @@ class WebServer:
 
 
 def serve(app: Any, *, host: str = "127.0.0.1", port: int = 0, name: str = "web page",
-          lifespan: str = "on") -> WebServer:
+          lifespan: Literal["auto", "on", "off"] = "on") -> WebServer:
     """Start `app` on host:port (0: any free port) and return the running server once it listens."""
     return WebServer(app, host=host, port=port, name=name, lifespan=lifespan).start()
