@@ -223,6 +223,7 @@ class ActionTracker:
         self._version = 0
         self._changed: asyncio.Event | None = None
         self.ready = threading.Event()  # set once it listens and knows its own address
+        self.pairing.listeners.append(self._wake)
         self._closing = False
         self.page = WebPage([
             Route("/", html_file(STATIC / "tracker.html"), methods=["GET"]),
@@ -248,6 +249,11 @@ class ActionTracker:
             return
         self._state_json = json.dumps(public_state(self.snapshot, self.names))
         self._version += 1
+        self._wake()
+
+    def _wake(self, _code: str = "") -> None:
+        """Open pages' streams look again: at a new state, or at their session (a new code: someone paired,
+        or every session was revoked, and a revoked page then asks for a code within a moment)."""
         loop = self.server.loop
         if loop is not None and self._changed is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._changed.set)

@@ -188,8 +188,10 @@ class WebPage:
 
     def pair_html(self) -> bytes:
         template = (STATIC / "pair.html").read_text(encoding="utf-8")
-        return (template.replace("{{title}}", html.escape(self.name))
-                .replace("{{where}}", html.escape(self.where))).encode()
+        lives = (f"A device stays paired for {_duration(self.pairing.lifetime_s)} at most, and "
+                 f"{_duration(self.pairing.idle_s)} without use.")
+        return (template.replace("{{title}}", html.escape(self.name)).replace("{{where}}", html.escape(self.where))
+                .replace("{{lifetime}}", html.escape(lives))).encode()
 
     def alive(self, request: Request) -> bool:
         """For an open page's stream, on each turn: the session still holds (not expired nor revoked)."""
@@ -208,7 +210,7 @@ class WebPage:
         if tried.token is None:
             headers = {"Retry-After": str(round(tried.retry_after_s))} if tried.throttled else None
             return JSONResponse({"ok": False, "error": tried.refused if tried.throttled
-                                 else f"that is not the code: {self.where}"},
+                                 else f"That is not the code. {self.where}"},
                                 status_code=429 if tried.throttled else 403, headers=headers)
         response = JSONResponse({"ok": True})
         response.set_cookie(cookie_name(request.scope), tried.token, httponly=True, samesite="strict", path="/",
@@ -226,6 +228,13 @@ class WebPage:
         ended = self.pairing.revoke_all(keep=session if body.others else None,
                                         why=f"asked from a paired page at {client_of(request.scope)}")
         return JSONResponse({"ok": True, "unpaired": ended})
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 3600:
+        hours = seconds / 3600
+        return f"{hours:g} hour" + ("" if hours == 1 else "s")
+    return f"{seconds / 60:g} minutes" if seconds >= 60 else f"{seconds:g} s"
 
 
 def body_error(exc: BodyError) -> Response:

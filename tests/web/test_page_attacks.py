@@ -400,3 +400,20 @@ def test_no_page_builds_markup_from_data_nor_has_inline_script_or_style() -> Non
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if MARKUP_FROM_DATA.search(line) and not line.lstrip().startswith("//")]
     assert found == []
+
+
+def test_the_pairing_page_on_a_phone_and_a_tablet(browser: Any, table: TrackerTable, tmp_path: Path) -> None:  # noqa: F811
+    """The pairing page as the operator sees it; `POKERTABLE_SCREENSHOTS=docs/img` keeps the pictures."""
+    folder = Path(os.environ.get("POKERTABLE_SCREENSHOTS") or tmp_path)
+    for width, height in ((390, 844),):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        try:
+            shown = context.new_page()
+            shown.goto(table.url)
+            expect(shown.locator("h1")).to_have_text("Pair this device")
+            shown.fill("#code", "123 457")
+            shown.click("#pairbtn")
+            expect(shown.locator("#pairmsg")).to_contain_text("That is not the code")
+            shown.screenshot(path=str(folder / f"pairing-{width}x{height}.png"))
+        finally:
+            context.close()
