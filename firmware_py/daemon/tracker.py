@@ -16,13 +16,13 @@ import ipaddress
 import json
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from firmware_py.config_toolkit import ConfigMistakes, Section, how_to_write, shown
@@ -224,7 +224,6 @@ class ActionTracker:
         self._changed: asyncio.Event | None = None
         self.ready = threading.Event()  # set once it listens and knows its own address
         self.pairing.listeners.append(self._wake)
-        self._closing = False
         self.page = WebPage([
             Route("/", html_file(STATIC / "tracker.html"), methods=["GET"]),
             Route("/state", self._state, methods=["GET"]),
@@ -268,8 +267,7 @@ class ActionTracker:
         logger.info("action tracker: pair a device with the code on the venue screen")
 
     def stop(self) -> None:
-        self._closing = True  # open pages' streams end now, not at the server's shutdown timeout
-        self.page.closing = True
+        self.page.closing = True  # open pages' streams end now, not at the server's shutdown timeout
         loop = self.server.loop
         if loop is not None and self._changed is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._changed.set)
@@ -283,23 +281,8 @@ class ActionTracker:
     async def _events(self, request: Request) -> Response:
         if self._changed is None:
             self._changed = asyncio.Event()
-        changed = self._changed
-
-        async def stream() -> AsyncIterator[str]:
-            sent = -1
-            while not self._closing:
-                if sent != self._version:
-                    sent = self._version
-                    yield f"event: state\ndata: {self._state_json}\n\n"
-                changed.clear()
-                try:
-                    await asyncio.wait_for(changed.wait(), KEEPALIVE_S)
-                except TimeoutError:
-                    yield ": still here\n\n"
-                if self._closing or not self.page.alive(request) or await request.is_disconnected():
-                    return  # closing, the session expired or was revoked, or the page went away
-
-        return StreamingResponse(stream(), media_type="text/event-stream", headers={"X-Accel-Buffering": "no"})
+        return self.page.event_stream(request, version=lambda: self._version, data=lambda: self._state_json,
+                                      wake=self._changed, keepalive_s=KEEPALIVE_S)
 
     async def _press(self, request: Request) -> Response:
         try:

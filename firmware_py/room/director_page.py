@@ -16,15 +16,14 @@ on requests and streams apart for paired and unpaired clients, a failed request 
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from firmware_py.web.body import BodyError, parse_body
@@ -79,24 +78,8 @@ class DirectorPage:
         return Response(self.state_json(), media_type="application/json")
 
     async def _events(self, request: Request) -> Response:
-        async def stream() -> AsyncIterator[str]:
-            sent = -1
-            quiet = 0.0
-            while self.web.alive(request):  # ends when closing, or the session expires or is revoked
-                version = self.director.version
-                if version != sent:
-                    sent = version
-                    quiet = 0.0
-                    yield f"event: state\ndata: {self.state_json()}\n\n"
-                await asyncio.sleep(POLL_S)
-                quiet += POLL_S
-                if quiet >= KEEPALIVE_S:
-                    quiet = 0.0
-                    yield ": still here\n\n"
-                if await request.is_disconnected():
-                    return
-
-        return StreamingResponse(stream(), media_type="text/event-stream", headers={"X-Accel-Buffering": "no"})
+        return self.web.event_stream(request, version=lambda: int(self.director.version), data=self.state_json,
+                                     poll_s=POLL_S, keepalive_s=KEEPALIVE_S)
 
     async def _clock(self, request: Request) -> Response:
         try:

@@ -14,10 +14,11 @@ msgspec schema). See docs/web.md.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import logging
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request, cookie_parser
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from firmware_py.web.body import BodyError, parse_body
@@ -197,6 +198,39 @@ class WebPage:
         """For an open page's stream, on each turn: the session still holds (not expired nor revoked)."""
         session = session_of(request)
         return not self.closing and session is not None and self.pairing.alive(session, touch=True)
+
+    def event_stream(self, request: Request, *, version: Callable[[], int], data: Callable[[], str],
+                     wake: asyncio.Event | None = None, poll_s: float = 0.25,
+                     keepalive_s: float = 15.0) -> StreamingResponse:
+        """The pages' one server-sent-events stream: `event: state` with `data()` whenever `version()`
+        changes (looked at when `wake` is set, or every `poll_s`), a comment every `keepalive_s`; it ends
+        when the page closes, the session expires or is revoked (the page then asks for a code), or the
+        browser goes away."""
+
+        async def stream() -> AsyncIterator[str]:
+            sent: int | None = None
+            quiet = 0.0
+            while self.alive(request):
+                now = version()
+                if now != sent:
+                    sent, quiet = now, 0.0
+                    yield f"event: state\ndata: {data()}\n\n"
+                if wake is not None:
+                    wake.clear()
+                    try:
+                        await asyncio.wait_for(wake.wait(), keepalive_s)
+                    except TimeoutError:
+                        yield ": still here\n\n"
+                else:
+                    await asyncio.sleep(poll_s)
+                    quiet += poll_s
+                    if quiet >= keepalive_s:
+                        quiet = 0.0
+                        yield ": still here\n\n"
+                if await request.is_disconnected():
+                    return
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={"X-Accel-Buffering": "no"})
 
     async def _pair_page(self, _request: Request) -> Response:
         return HTMLResponse(self.pair_html())
