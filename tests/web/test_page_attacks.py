@@ -417,3 +417,29 @@ def test_the_pairing_page_on_a_phone_and_a_tablet(browser: Any, table: TrackerTa
             shown.screenshot(path=str(folder / f"pairing-{width}x{height}.png"))
         finally:
             context.close()
+
+
+def test_connections_trickling_their_headers_are_closed_and_the_paired_device_answered(table: TrackerTable) -> None:
+    """uvicorn waits forever for a request's head; 1,000 connections that never finish theirs once held
+    every connection the server takes and answered everyone 503. Each head now has a deadline."""
+    from firmware_py.web.server import HEAD_DEADLINE_S  # noqa: PLC0415
+
+    cookie = table.pair()
+    host, port = table.tracker.address
+    held = []
+    try:
+        for n in range(1010):  # past the server's 1,000 connections
+            sock = socket.create_connection((host, port), timeout=10, source_address=(f"127.0.3.{n % 250 + 1}", 0))
+            sock.sendall(b"GET /state HTTP/1.1\r\nHost: ")
+            held.append(sock)
+        time.sleep(HEAD_DEADLINE_S + 1.0)
+        closed = 0
+        for sock in held:
+            sock.settimeout(0.01)
+            with contextlib.suppress(TimeoutError, BlockingIOError):
+                closed += sock.recv(1) == b""
+        assert closed == len(held)  # every one closed by the server
+        assert table.request("/state", cookie=cookie)[0] == 200
+    finally:
+        for sock in held:
+            sock.close()
