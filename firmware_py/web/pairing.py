@@ -11,9 +11,10 @@ the real operator out):
 - per client address: `FREE_WRONG` wrong tries, then each further try is looked at only after a
   wait that doubles (1 s, 2 s, 4 s ... `MAX_WAIT_S`); a try during the wait is refused unchecked
   (429 and `Retry-After`). A client's count is forgotten after `FORGET_S` without a wrong try.
-- for all clients together: past `GLOBAL_WRONG` wrong tries in `GLOBAL_WINDOW_S`, a code is looked
-  at only from an address with no wrong try on record, once; so a guesser with many addresses gets
-  one try per address, and the operator's tablet, which has guessed nothing, still pairs.
+- for all clients together: past `GLOBAL_WRONG` wrong tries in `GLOBAL_WINDOW_S`, an address with a
+  wrong try on record is looked at once per `GLOBAL_WINDOW_S` at most; so a guesser with many
+  addresses gets one try per address a minute, the operator's tablet, which has guessed nothing,
+  pairs at once, and an operator who mistyped during the attack waits a minute, not the attack out.
 
 The code changes only when a device pairs with it (a code serves once) or when every session is
 revoked. A session lives `lifetime_s` from pairing at most, and ends after `idle_s` with no request
@@ -153,8 +154,8 @@ class Pairing:
             if now < record.next_try:
                 return self._throttled(record.next_try - now, "too many wrong codes from this device")
             over = self._global.count(now) >= GLOBAL_WRONG
-            if over and record.wrong > 0:
-                return self._throttled(GLOBAL_WINDOW_S, "too many wrong codes on this page")
+            if over and record.wrong > 0 and now - record.last_wrong < GLOBAL_WINDOW_S:
+                return self._throttled(GLOBAL_WINDOW_S - (now - record.last_wrong), "too many wrong codes on this page")
             if not secrets.compare_digest(normalise_code(typed).encode(), self._code.encode()):
                 self.wrong_total += 1
                 record.wrong += 1

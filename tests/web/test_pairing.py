@@ -54,8 +54,14 @@ def test_many_addresses_together_hit_the_pages_limit_but_a_device_that_guessed_n
     assert checked <= GLOBAL_WRONG + 3 * 199
     assert made.code == code
     assert made.attempt(code, client="10.9.9.9").token is not None
-    clock.now += GLOBAL_WINDOW_S + 1  # the window passes: an address that guessed once is heard again
-    assert not made.attempt("111111", client="10.1.0.5").throttled
+    mistyped = made.attempt("111111", client="10.9.9.10")  # an operator who mistypes during the attack
+    assert mistyped.refused == "that is not the code"
+    waiting = made.attempt(made.code, client="10.9.9.10")
+    assert waiting.throttled and 1 <= waiting.retry_after_s <= GLOBAL_WINDOW_S
+    for host in range(1, 42):  # the attack goes on from fresh addresses: the page stays over its limit
+        made.attempt("222222", client=f"10.2.0.{host}")
+        clock.now += GLOBAL_WINDOW_S / 40
+    assert made.attempt(made.code, client="10.9.9.10").token is not None  # a minute later: heard, paired
 
 
 def test_an_address_is_forgotten_after_an_hour_without_a_wrong_try() -> None:
