@@ -20,9 +20,11 @@ from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from firmware_py.room.broadcast import ControlError, Production
 from firmware_py.room.overlay_theme import Theme
-from firmware_py.web.body import BodyError, any_object, read_body
+from firmware_py.web.body import BodyError, parse_body
 from firmware_py.web.page import WebPage, html_file
 from firmware_py.web.pairing import Pairing
 
@@ -58,6 +60,15 @@ class Pusher:
             except Exception:
                 logger.exception("overlay: pushing the page failed")
             await asyncio.sleep(PUSH_S)
+
+
+class ControlChanges(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/control`: the producer's changes (each optional; the values checked by `Production.change`)."""
+
+    feature: str | None = None
+    reveal: dict[str, str] | None = None
+    chips: str | None = None
+    delay_s: float | None = None
 
 
 WHERE = "Type the pairing code printed on the broadcast's console when it started (and after each pairing)."
@@ -103,9 +114,10 @@ def make_app(production: Production, theme: Theme, *, pairing: Pairing | None = 
 
     async def control(request: Request) -> Response:
         try:
-            changes = any_object(await read_body(request, limit=4096))
+            body = await parse_body(request, ControlChanges, limit=4096)
         except BodyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        changes = {name: value for name in body.__struct_fields__ if (value := getattr(body, name)) is not None}
         try:
             production.change(**changes)
         except ControlError as exc:

@@ -17,7 +17,7 @@ firmware_py.web.body.BodyError: the body does not fit: Expected `str`, got `int`
 from __future__ import annotations
 
 import asyncio
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import msgspec
 from starlette.requests import ClientDisconnect, Request
@@ -72,8 +72,3 @@ async def parse_body(request: Request, schema: type[T], *, limit: int = MAX_BODY
                      deadline_s: float = BODY_DEADLINE_S) -> T:
     """Read (under the cap and the deadline) and decode a request's body into `schema`."""
     return decode_body(await read_body(request, limit=limit, deadline_s=deadline_s), schema)
-
-
-def any_object(raw: bytes) -> dict[str, Any]:
-    """A body that must be a JSON object of any fields (the producer's control changes, checked after)."""
-    return decode_body(raw, dict[str, Any])
