@@ -52,3 +52,14 @@ def page(browser: Any) -> Iterator[Any]:
         yield page
     finally:
         context.close()
+
+
+def open_paired(page: Any, url: str, code: str) -> Any:
+    """Open a page that acts (tracker, director, producer's control) and pair it with `code`, as the
+    operator does: the pairing page, the code typed, then the page itself."""
+    page.goto(url)
+    page.fill("#code", code)
+    page.click("#pairbtn")
+    page.wait_for_selector("#pairbtn", state="detached")
+    page.wait_for_load_state("load")  # the page itself, its scripts run
+    return page

@@ -161,3 +161,10 @@ def http_json(base: str, path: str, body: object = None, *, cookie: str | None =
         return status, json.loads(raw), got
     except ValueError:
         return status, raw.decode(errors="replace"), got
+
+
+def http_pair(base: str, code: str) -> str:
+    """Pair over HTTP as a device does: the session cookie (`name=value`) for the code."""
+    status, body, headers = http_json(base.rstrip("/"), "/pair", {"code": code})
+    assert status == 200, body
+    return headers["set-cookie"].split(";")[0]

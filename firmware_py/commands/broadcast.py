@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_py.errors import ConfigError  # noqa: PLC0415
     from firmware_py.room.overlay import make_app  # noqa: PLC0415
     from firmware_py.room.overlay_theme import DEFAULT_THEME, Theme, load_theme  # noqa: PLC0415
-    from firmware_py.web.guard import OriginGuard  # noqa: PLC0415
+    from firmware_py.web.pairing import shown_code  # noqa: PLC0415
     from firmware_py.web.server import serve  # noqa: PLC0415
 
     try:  # the shipped theme file is in the source tree's config/; installed elsewhere, its colours are built in
@@ -92,11 +92,10 @@ def run(args: argparse.Namespace) -> int:
     server = None
     if args.feed_port >= 0:
         try:
-            # Host and Origin checked as on every page: another site open in the producer's browser
-            # cannot post to the control page, nor a rebinding DNS name read the feed
-            guard = OriginGuard(make_app(production, theme), hosts=())
-            server = serve(guard, port=args.feed_port, name="overlay")
-            guard.set_hosts({f"127.0.0.1:{server.address[1]}", f"localhost:{server.address[1]}"})
+            # the pages' one web layer: Host and Origin checked, the control paired (the code on the
+            # console: no venue screen here), the overlay public (OBS; only what is on air)
+            app = make_app(production, theme)
+            server = serve(app, port=args.feed_port, name="overlay")
         except OSError as exc:
             print(f"broadcast: cannot serve the feed on 127.0.0.1:{args.feed_port}: {exc.strerror or exc}",
                   file=sys.stderr)
@@ -104,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
         print(f"broadcast: overlay page {server.url}/ (OBS), control {server.url}/control, feed {server.url}/feed.json",
               flush=True)
+        app.pairing.listeners.append(
+            lambda code: print(f"broadcast: next pairing code of the control page {shown_code(code)}", flush=True))
+        print(f"broadcast: pair the control page with the code {shown_code(app.pairing.code)}", flush=True)
     control_topic = f"pokertable/{room}/production/control"
     director_topic = f"pokertable/{room}/director/tournament"  # a tournament's places, on the delay
 

@@ -44,6 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--buy-in", type=int, default=0, help="each entrant's share of the prize pool")
     parser.add_argument("--listen", default="127.0.0.1:8095", metavar="HOST:PORT",
                         help="the director's page (port 0: any free port; default 127.0.0.1:8095)")
+    parser.add_argument("--page-name", action="append", metavar="NAME",
+                        help="a name the page is also reached at (e.g. director.local; repeat for more): "
+                        "its addresses are accepted anyway, any other name is refused (DNS rebinding)")
     parser.add_argument("--no-page", action="store_true", help="no web page (a simulation in CI)")
     parser.add_argument("--simulate", action="store_true",
                         help="deal the tables too: simulated tables through the broker, to one winner")
@@ -200,16 +203,20 @@ def _run(command: RoomCommand, args: argparse.Namespace) -> int:
     server = None
     if not args.no_page:
         from firmware_py.room.director_page import director_app  # noqa: PLC0415
+        from firmware_py.web.pairing import shown_code  # noqa: PLC0415
         from firmware_py.web.server import WebServer  # noqa: PLC0415
 
-        page = director_app(director, hosts=[])
+        page = director_app(director, hosts=args.page_name or ())
         try:
             server = WebServer(page, host=host or "127.0.0.1", port=port, name="tournament page").start()
         except OSError as exc:
             print(f"tournament: {exc}", file=sys.stderr)
             return 1
-        page.guard.set_hosts(page_hosts(*server.address))
-        print(f"tournament: the director's page is on {server.url}/", flush=True)
+        # no venue screen: the console (and the journal under systemd) shows the code, and each new one
+        page.pairing.listeners.append(
+            lambda code: print(f"tournament: next pairing code {shown_code(code)}", flush=True))
+        print(f"tournament: the director's page is on {server.url}/ (any address of this machine with "
+              f"--listen 0.0.0.0); pair a browser with the code {shown_code(page.pairing.code)}", flush=True)
     try:
         if args.simulate:
             status = simulate(args, room, broker, director)
@@ -233,16 +240,6 @@ def keep_page(command: RoomCommand, url: str) -> None:
         signal.signal(number, lambda *_: command.stop.set())
     print(f"tournament: the page stays on {url}/ until you stop this command (Ctrl-C)", flush=True)
     command.stop.wait()
-
-
-def page_hosts(host: str, port: int) -> list[str]:
-    """The Host names the page answers at: its address, and localhost on loopback."""
-    import ipaddress  # noqa: PLC0415
-
-    names = [f"{host}:{port}"]
-    if ipaddress.ip_address(host).is_loopback:
-        names.append(f"localhost:{port}")
-    return names
 
 
 def serve(command: RoomCommand, room: str, broker: Any, director: Any) -> int:

@@ -16,13 +16,13 @@ import ipaddress
 import json
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
-from starlette.applications import Starlette
+import msgspec
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from firmware_py.config_toolkit import ConfigMistakes, Section, how_to_write, shown
@@ -32,9 +32,12 @@ from firmware_py.core.events import MAX_SEATS, PLAYER_ACTIONS
 from firmware_py.core.game import GAMES, HOLDEM
 from firmware_py.core.snapshot import IN_HAND, IN_PLAY, LIVE, Phase, PlayerState
 from firmware_py.daemon.app import Awaited
+from firmware_py.daemon.tracker_page import STATIC
 from firmware_py.extensions import Extension, Registry
-from firmware_py.web import Bounded, Contained, OriginGuard, Pairing, WebServer
+from firmware_py.web import Pairing, WebServer
 from firmware_py.web.amounts import AMOUNT_JS, parse_amount
+from firmware_py.web.body import BodyError, parse_body
+from firmware_py.web.page import WebPage, body_error, html_file
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +47,28 @@ KEEPALIVE_S = 15.0
 PRESSES = {*PLAYER_ACTIONS, ButtonName.UNDO, ButtonName.MISDEAL, ButtonName.CONFIRM}
 AMOUNT_ACTIONS = {ButtonName.BET, ButtonName.RAISE}
 NAME_MAX = 24
-UNPAIRED = "pair this device first: type the code shown on the table's screen"
+WHERE = "Type the code shown on the table's screen."
+
+
+class PressBody(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /press`: a button, the hand number and action count it was made against, a seat, an amount."""
+
+    name: str
+    hand: int | None = None
+    count: int | None = None
+    seat: int | None = None
+    amount: str | int | None = None
+    ruling: int | None = None  # confirm: the number of the ruling it confirms
+
+
+class PlayerBody(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /players`: one change to a seat (op: name, seat, unseat, bust, rebuy, add_on, stack)."""
+
+    op: str
+    seat: int | None = None
+    name: str | None = None
+    amount: str | int | None = None
+    moved: bool = False
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -69,7 +93,8 @@ def parse_tracker_config(raw: Any, *, source: str) -> TrackerConfig:
     section = Section(source, "tracker", raw, ("listen", "port", "hosts"), mistakes=mistakes)
     listen = mistakes.attempt(lambda: _listen(section), "")
     port = mistakes.attempt(lambda: _port(section), 8080)
-    hosts = mistakes.attempt(lambda: _hosts(section), ())
+    no_hosts: tuple[str, ...] = ()
+    hosts = mistakes.attempt(lambda: _hosts(section), no_hosts)
     mistakes.raise_if_any()
     return TrackerConfig(listen=listen, port=port, hosts=hosts)
 
@@ -216,17 +241,25 @@ class ActionTracker:
         self.post = post
         self.clock = clock
         self.pairing = pairing or Pairing()
+        self.pairing.name = "action tracker"
         self.names: dict[int, str] = {}
         self.snapshot: TableSnapshot | None = None
         self._state_json = "{}"
         self._version = 0
         self._changed: asyncio.Event | None = None
         self.ready = threading.Event()  # set once it listens and knows its own address
-        self._closing = False
-        self._bounded = Bounded(self._app(), limit=64, streams=8, stream_paths=("/events",))
-        self._guard = OriginGuard(self._bounded, hosts=())
-        self.server = WebServer(Contained(self._guard, name="tracker"), host=config.listen, port=config.port,
-                                name="action tracker", connections=1000)
+        self.pairing.listeners.append(self._wake)
+        self.page = WebPage([
+            Route("/", html_file(STATIC / "tracker.html"), methods=["GET"]),
+            Route("/state", self._state, methods=["GET"]),
+            Route("/events", self._events, methods=["GET"]),
+            Route("/press", self._press, methods=["POST"]),
+            Route("/players", self._players, methods=["POST"]),
+        ], name="action tracker", pairing=self.pairing, where=WHERE, hosts=config.hosts, pages=("/",),
+            stream_paths=("/events",), folders=(STATIC,), generated={"amounts.js": AMOUNT_JS}, limit=64,
+            unpaired=16, streams=8)
+        self.server = WebServer(self.page, host=config.listen, port=config.port, name="action tracker",
+                                connections=1000)
 
     # -- the daemon's side (the main loop's thread) --
 
@@ -240,6 +273,11 @@ class ActionTracker:
             return
         self._state_json = json.dumps(public_state(self.snapshot, self.names))
         self._version += 1
+        self._wake()
+
+    def _wake(self, _code: str = "") -> None:
+        """Open pages' streams look again: at a new state, or at their session (a new code: someone paired,
+        or every session was revoked, and a revoked page then asks for a code within a moment)."""
         loop = self.server.loop
         if loop is not None and self._changed is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._changed.set)
@@ -250,18 +288,11 @@ class ActionTracker:
 
     def start(self) -> None:
         self.server.start()
-        host, port = self.address
-        shown_host = f"[{host}]" if ":" in host else host
-        names = {f"{shown_host}:{port}", *(f"{h}:{port}" for h in self.config.hosts),
-                 *(h for h in self.config.hosts if ":" in h)}
-        if ipaddress.ip_address(host).is_loopback:
-            names.add(f"localhost:{port}")
-        self._guard.set_hosts(names)
         self.ready.set()
         logger.info("action tracker: pair a device with the code on the venue screen")
 
     def stop(self) -> None:
-        self._closing = True  # open pages' streams end now, not at the server's shutdown timeout
+        self.page.closing = True  # open pages' streams end now, not at the server's shutdown timeout
         loop = self.server.loop
         if loop is not None and self._changed is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._changed.set)
@@ -269,66 +300,40 @@ class ActionTracker:
 
     # -- the page's side (uvicorn's thread) --
 
-    def _app(self) -> Starlette:
-        return Starlette(routes=[
-            Route("/", self._page, methods=["GET"]),
-            self.pairing.route("/pair"),
-            Route("/state", self._state, methods=["GET"]),
-            Route("/events", self._events, methods=["GET"]),
-            Route("/press", self._press, methods=["POST"]),
-            Route("/players", self._players, methods=["POST"]),
-        ])
-
-    async def _page(self, _request: Request) -> Response:
-        return HTMLResponse(PAGE, headers=HEADERS)
-
-    async def _state(self, request: Request) -> Response:
-        if not self.pairing.paired(request):
-            return _error(401, UNPAIRED)
-        return Response(self._state_json, media_type="application/json", headers=HEADERS)
+    async def _state(self, _request: Request) -> Response:
+        return Response(self._state_json, media_type="application/json")
 
     async def _events(self, request: Request) -> Response:
-        if not self.pairing.paired(request):
-            return _error(401, UNPAIRED)
         if self._changed is None:
             self._changed = asyncio.Event()
-        changed = self._changed
-
-        async def stream() -> AsyncIterator[str]:
-            sent = -1
-            while not self._closing:
-                if sent != self._version:
-                    sent = self._version
-                    yield f"event: state\ndata: {self._state_json}\n\n"
-                changed.clear()
-                try:
-                    await asyncio.wait_for(changed.wait(), KEEPALIVE_S)
-                except TimeoutError:
-                    yield ": still here\n\n"
-                if self._closing or await request.is_disconnected():
-                    return
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={**HEADERS, "X-Accel-Buffering": "no"})
+        return self.page.event_stream(request, version=lambda: self._version, data=lambda: self._state_json,
+                                      wake=self._changed, keepalive_s=KEEPALIVE_S)
 
     async def _press(self, request: Request) -> Response:
-        return await self._events_of(request, lambda body: [self._button(body)])
+        try:
+            body = await parse_body(request, PressBody, limit=MAX_BODY)
+        except BodyError as exc:
+            return body_error(exc)
+        return await self._events_of(lambda: [self._button(body)])
 
     async def _players(self, request: Request) -> Response:
-        return await self._events_of(request, self._player_events)
-
-    async def _events_of(self, request: Request, events_of: Callable[[dict[str, Any]], list[Any]]) -> Response:
-        """A paired device's POST: its JSON body made into events for the table, and the table's verdict."""
-        if not self.pairing.paired(request):
-            return _error(401, UNPAIRED)
         try:
-            events = events_of(await _json_body(request))
+            body = await parse_body(request, PlayerBody, limit=MAX_BODY)
+        except BodyError as exc:
+            return body_error(exc)
+        return await self._events_of(lambda: self._player_events(body))
+
+    async def _events_of(self, events_of: Callable[[], list[Any]]) -> Response:
+        """A paired device's POST (the middleware let only those through): its body made into events for
+        the table, and the table's verdict."""
+        try:
+            events = events_of()
         except ValueError as exc:
             return _error(400, str(exc))
         if not events:  # a name only: the page's own, not the table's
             self._refresh()
             return JSONResponse({"ok": True, "taken": True, "verdict": "taken", "refused": [],
-                                 "said": ["name changed"], "rulings": []}, headers=HEADERS)
+                                 "said": ["name changed"], "rulings": []})
         return await self._verdict(events)
 
     async def _verdict(self, events: list[Any]) -> Response:
@@ -344,33 +349,30 @@ class ActionTracker:
             except ValueError as exc:
                 return _error(409, f"the table refused it: {exc}")
         answer = merged_verdict([verdict(one) for one in answers])
-        return JSONResponse(answer, status_code=200 if answer["taken"] else 409, headers=HEADERS)
+        return JSONResponse(answer, status_code=200 if answer["taken"] else 409)
 
-    def _button(self, body: dict[str, Any]) -> Button:
-        name = body.get("name")
+    def _button(self, body: PressBody) -> Button:
+        name = body.name
         if name not in {b.value for b in PRESSES}:
             raise ValueError(f"unknown action {shown(name)}")
         button = ButtonName(name)
-        hand, count = body.get("hand"), body.get("count")
+        hand, count = body.hand, body.count
         if not (_whole(hand) and _whole(count)):
             raise ValueError("a press needs the hand number and the action count it was made against")
-        seat = body.get("seat")
+        seat = body.seat
         if seat is not None and not (_whole(seat) and 1 <= seat <= MAX_SEATS):
             raise ValueError(f"seat must be 1..{MAX_SEATS}, not {shown(seat)}")
         amount = None
-        if button in AMOUNT_ACTIONS and body.get("amount") not in (None, ""):
-            text = body["amount"]
-            if not isinstance(text, str | int) or isinstance(text, bool):
-                raise ValueError("the amount must be typed as text, e.g. \"1,200\"")
-            amount = parse_amount(str(text))
-        ruling = body.get("ruling")  # confirm: the ruling the page showed, so a second tablet's is refused
+        if button in AMOUNT_ACTIONS and body.amount not in (None, ""):
+            amount = parse_amount(str(body.amount))
+        ruling = body.ruling  # confirm: the ruling the page showed, so a second tablet's is refused
         if button is ButtonName.CONFIRM and not (_whole(ruling) and ruling >= 1):
             raise ValueError("a confirm names the ruling it confirms (its number, as the page shows it)")
         return Button(t=self.clock(), name=button, seat=seat if button in PLAYER_ACTIONS else None,
                       amount=amount, hand=hand, count=count, ruling=ruling if button is ButtonName.CONFIRM else None)
 
-    def _player_events(self, body: dict[str, Any]) -> list[Any]:
-        op, seat = body.get("op"), body.get("seat")
+    def _player_events(self, body: PlayerBody) -> list[Any]:
+        op, seat = body.op, body.seat
         if not (_whole(seat) and 1 <= seat <= MAX_SEATS):
             raise ValueError(f"seat must be 1..{MAX_SEATS}, not {shown(seat)}")
         snapshot = self.snapshot
@@ -378,7 +380,7 @@ class ActionTracker:
         between = snapshot is None or snapshot.phase not in IN_PLAY
         now = self.clock()
         if op == "name":
-            name = body.get("name")
+            name = body.name
             if not isinstance(name, str) or len(name.strip()) > NAME_MAX:
                 raise ValueError(f"a name is text of at most {NAME_MAX} characters")
             if name.strip():
@@ -389,8 +391,8 @@ class ActionTracker:
         if op == "seat":
             if seat in views and views[seat].state is not PlayerState.EMPTY:
                 raise ValueError(f"seat {seat} is taken")
-            stack = parse_amount(str(body.get("amount", "")))
-            moved = body.get("moved", False) is True  # moved here to balance tables: the profile's rule
+            stack = parse_amount(str(body.amount if body.amount is not None else ""))
+            moved = body.moved  # moved here to balance tables: the profile's rule
             return [Stacks(t=now, stacks=((seat, stack),), why="correction"),
                     Seat(t=now, seat=seat, status=SeatStatus.IN, moved=moved)]
         if seat not in views or views[seat].state is PlayerState.EMPTY:
@@ -403,47 +405,19 @@ class ActionTracker:
         if op in ("rebuy", "add_on", "stack"):
             if not between:
                 raise ValueError(f"{op.replace('_', '-')} is between hands only: finish the hand first")
-            amount = parse_amount(str(body.get("amount", "")))
+            amount = parse_amount(str(body.amount if body.amount is not None else ""))
             total = amount if op == "stack" else (views[seat].stack or 0) + amount
             return [Stacks(t=now, stacks=((seat, total),), why="correction" if op == "stack" else op)]
         raise ValueError(f"unknown op {shown(op)}: name, seat, unseat, bust, rebuy, add_on or stack")
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**9
-
-
-async def _json_body(request: Request) -> dict[str, Any]:
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise ValueError(f"a JSON body of at most {MAX_BODY} bytes is needed")
-    try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise ValueError("the body is not JSON") from None
-    if not isinstance(data, dict):
-        raise ValueError("the body must be a JSON object")
-    return data
 
 
 def _error(status: int, message: str) -> Response:
     return JSONResponse({"ok": False, "taken": False, "verdict": "refused", "error": message, "refused": [message],
-                         "said": [], "rulings": []},
-                        status_code=status, headers=HEADERS)
-
-
-HEADERS = {
-    "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-                               "connect-src 'self'; frame-ancestors 'none'",
-}
-
-from firmware_py.daemon.tracker_page import PAGE_TEMPLATE  # noqa: E402  (the page: HTML, CSS and JS)
-
-PAGE = PAGE_TEMPLATE.replace("/*AMOUNT_JS*/", AMOUNT_JS)
+                         "said": [], "rulings": []}, status_code=status)
 
 
 EXTENSION = Extension(name="action tracker", section="tracker",

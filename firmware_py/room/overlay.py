@@ -1,10 +1,13 @@
 """The overlay page (an OBS browser source) and the producer's control page, as one Starlette app.
 
-`/` is the stream graphic: a transparent page that gets the feature table's delayed message, under
-that table's reveal policy, pushed over a WebSocket (`/ws`) the moment it is due on air. It never
-gets timing (when the next message is due tells viewers when the next action comes) nor a held-back
-card. `/control` is the producer's page: the feature table, each table's reveal policy, chips as
-amounts or big blinds, the delay, and the countdown to the next change on air (never on air).
+On the pages' one web layer (firmware_py/web/page.py): the overlay's paths are public (OBS reads
+them; they show only what is on air, after the delay), the control's need a paired session (the
+code is printed on the broadcast's console at start). `/` is the stream graphic: a transparent page
+that gets the feature table's delayed message, under that table's reveal policy, pushed over a
+WebSocket (`/ws`) the moment it is due on air. It never gets timing (when the next message is due
+tells viewers when the next action comes) nor a held-back card. `/control` is the producer's page:
+the feature table, each table's reveal policy, chips as amounts or big blinds, the delay, and the
+countdown to the next change on air (never on air).
 """
 
 from __future__ import annotations
@@ -13,19 +16,23 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from firmware_py.room.broadcast import ControlError, Production
 from firmware_py.room.overlay_theme import Theme
+from firmware_py.web.body import BodyError, parse_body
+from firmware_py.web.page import WebPage, html_file
+from firmware_py.web.pairing import Pairing
 
 logger = logging.getLogger("firmware_py.room")
 
 STATIC = Path(__file__).resolve().parent / "static"
 FONT = Path(__file__).resolve().parents[2] / "display" / "fonts" / "NotoSans-Bold.ttf"
 PUSH_S = 0.02  # how often the on-air message is looked at: a message is on air at most this late
-NO_STORE = {"Cache-Control": "no-store"}
 
 
 class Pusher:
@@ -55,8 +62,23 @@ class Pusher:
             await asyncio.sleep(PUSH_S)
 
 
-def make_app(production: Production, theme: Theme) -> Any:
-    from starlette.applications import Starlette  # noqa: PLC0415
+class ControlChanges(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/control`: the producer's changes (each optional; the values checked by `Production.change`)."""
+
+    feature: str | None = None
+    reveal: dict[str, str] | None = None
+    chips: str | None = None
+    delay_s: float | None = None
+
+
+WHERE = "Type the pairing code printed on the broadcast's console when it started (and after each pairing)."
+PUBLIC = ("/", "/index.html", "/logo", "/feed.json", "/tournament.json", "/ws")
+
+
+def make_app(production: Production, theme: Theme, *, pairing: Pairing | None = None,
+             hosts: Iterable[str] = ()) -> WebPage:
+    """The overlay (public: OBS reads it, and it shows only what is on air) and the producer's control
+    (paired only: `/control`, `/api/status`, `/api/control`) on the pages' one web layer."""
     from starlette.requests import Request  # noqa: PLC0415
     from starlette.responses import FileResponse, JSONResponse, Response  # noqa: PLC0415
     from starlette.routing import Route, WebSocketRoute  # noqa: PLC0415
@@ -72,43 +94,30 @@ def make_app(production: Production, theme: Theme) -> Any:
         finally:
             task.cancel()
 
-    def static(name: str, kind: str) -> Any:
-        async def endpoint(_request: Request) -> Response:
-            return FileResponse(STATIC / name, media_type=kind, headers=NO_STORE)
-        return endpoint
-
-    async def theme_css(_request: Request) -> Response:
-        return Response(theme.stylesheet(), media_type="text/css", headers=NO_STORE)
-
     async def logo(_request: Request) -> Response:
         if theme.logo is None:
             return Response(status_code=404)
         return FileResponse(theme.logo, media_type=theme.logo_type())
 
-    async def font(_request: Request) -> Response:
-        return FileResponse(FONT, media_type="font/ttf")
-
     async def feed_json(_request: Request) -> Response:
-        return JSONResponse(production.page(production.clock()), headers=NO_STORE)
+        return JSONResponse(production.page(production.clock()))
 
     async def tournament_json(_request: Request) -> Response:
         """The tournament on the delay (places, payouts, level), or 404 when no director has spoken."""
         shown = production.tournament(production.clock())
         if shown is None:
-            return JSONResponse({"error": "no tournament state (yet, on the delay)"}, status_code=404,
-                                headers=NO_STORE)
-        return JSONResponse(shown, headers=NO_STORE)
+            return JSONResponse({"error": "no tournament state (yet, on the delay)"}, status_code=404)
+        return JSONResponse(shown)
 
     async def status(_request: Request) -> Response:
-        return JSONResponse(production.operator(production.clock()), headers=NO_STORE)
+        return JSONResponse(production.operator(production.clock()))
 
     async def control(request: Request) -> Response:
         try:
-            changes = await request.json()
-        except ValueError:
-            return JSONResponse({"error": "the body must be JSON"}, status_code=400)
-        if not isinstance(changes, dict):
-            return JSONResponse({"error": "the body must be a JSON object"}, status_code=400)
+            body = await parse_body(request, ControlChanges, limit=4096)
+        except BodyError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        changes = {name: value for name in body.__struct_fields__ if (value := getattr(body, name)) is not None}
         try:
             production.change(**changes)
         except ControlError as exc:
@@ -127,21 +136,21 @@ def make_app(production: Production, theme: Theme) -> Any:
         finally:
             pusher.pages.discard(socket)
 
+    overlay = html_file(STATIC / "overlay.html")
     routes = [
-        Route("/", static("overlay.html", "text/html; charset=utf-8")),
-        Route("/index.html", static("overlay.html", "text/html; charset=utf-8")),
-        Route("/overlay.css", static("overlay.css", "text/css")),
-        Route("/overlay.js", static("overlay.js", "text/javascript")),
-        Route("/control", static("control.html", "text/html; charset=utf-8")),
-        Route("/theme.css", theme_css),
+        Route("/", overlay),
+        Route("/index.html", overlay),
+        Route("/control", html_file(STATIC / "control.html")),
         Route("/logo", logo),
-        Route("/font.ttf", font),
         Route("/feed.json", feed_json),
         Route("/tournament.json", tournament_json),
         Route("/api/status", status),
         Route("/api/control", control, methods=["POST"]),
         WebSocketRoute("/ws", page_socket),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = WebPage(routes, name="production control", pairing=pairing or Pairing(name="production control"),
+                  where=WHERE, hosts=hosts, public=PUBLIC, pages=("/control",), folders=(STATIC, FONT.parent),
+                  generated={"theme.css": theme.stylesheet()}, limit=32, unpaired=32, streams=16,
+                  lifespan=lifespan)
     app.state.pusher = pusher
     return app

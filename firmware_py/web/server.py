@@ -5,16 +5,64 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from typing import Any
+from typing import Any, Literal
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from firmware_py.web.logs import quiet_server_logs
+from firmware_py.web.pairing import install_revoke_signal
 
 logger = logging.getLogger(__name__)
 
 START_TIMEOUT_S = 10.0
 STOP_TIMEOUT_S = 5.0
+HEAD_DEADLINE_S = 5.0
+
+
+class HeadDeadline(H11Protocol):
+    """uvicorn's h11 protocol with a deadline on each request's head: a connection that has not sent a
+    whole request line and headers within HEAD_DEADLINE_S of opening (or of its last answer) is
+    closed. uvicorn has none: connections that trickle a header a minute held every one of the
+    server's `connections` and answered everyone 503, the paired tablet too. A WebSocket upgraded
+    off the connection is no longer this protocol's and is left alone."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._arm_head()
+
+    def _arm_head(self) -> None:
+        self._cancel_head()
+        self._head_for = self.cycle  # the request in hand when armed: a new one must start in time
+        self._head_timer = self.loop.call_later(HEAD_DEADLINE_S, self._head_late)
+
+    def _cancel_head(self) -> None:
+        timer = getattr(self, "_head_timer", None)
+        if timer is not None:
+            timer.cancel()
+            self._head_timer = None
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.cycle is not self._head_for:  # a request's head arrived whole
+            self._cancel_head()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm_head()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_head()
+        super().connection_lost(exc)
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        if self.transport.get_protocol() is not self or self.transport.is_closing():
+            return  # upgraded to a WebSocket, or already closing
+        if self.cycle is self._head_for:
+            self.transport.close()
 
 
 class WebServer:
@@ -32,7 +80,7 @@ class WebServer:
     """
 
     def __init__(self, app: Any, *, host: str, port: int, name: str, connections: int = 1000,
-                 keep_alive_s: float = 5.0, lifespan: str = "off") -> None:
+                 keep_alive_s: float = 5.0, lifespan: Literal["auto", "on", "off"] = "off") -> None:
         quiet_server_logs()
         self.name = name
         # lifespan "on" for an app with start-up work (the overlay's pusher task), "off" for one without
@@ -40,7 +88,7 @@ class WebServer:
                                       lifespan=lifespan, server_header=False, date_header=False,
                                       ws_ping_interval=10.0,
                                       limit_concurrency=connections, timeout_keep_alive=int(keep_alive_s),
-                                      backlog=1024, http="h11",
+                                      backlog=1024, http=HeadDeadline,
                                       timeout_graceful_shutdown=1)
         self._server = uvicorn.Server(self._config)
         self._thread: threading.Thread | None = None
@@ -84,6 +132,7 @@ class WebServer:
             reason = f"{type(failed[0]).__name__}: {failed[0]}" if failed else "it did not start"
             raise OSError(f"{self.name} could not listen on {self._config.host}:{self._config.port} ({reason})")
         logger.info("%s on http://%s:%d/", self.name, *self.address)
+        install_revoke_signal()  # SIGUSR1 unpairs every device of every page (from the main thread only)
         return self
 
     async def _serve(self) -> None:
@@ -100,6 +149,6 @@ class WebServer:
 
 
 def serve(app: Any, *, host: str = "127.0.0.1", port: int = 0, name: str = "web page",
-          lifespan: str = "on") -> WebServer:
+          lifespan: Literal["auto", "on", "off"] = "on") -> WebServer:
     """Start `app` on host:port (0: any free port) and return the running server once it listens."""
     return WebServer(app, host=host, port=port, name=name, lifespan=lifespan).start()

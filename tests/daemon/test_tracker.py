@@ -58,11 +58,13 @@ def test_a_device_pairs_with_the_code_on_the_screen_and_nothing_else(table: Trac
     assert token not in caplog.text and code not in caplog.text  # no secret in the log
 
 
-def test_five_wrong_codes_change_the_code(table: TrackerTable) -> None:
+def test_wrong_codes_are_slowed_down_and_never_change_the_code(table: TrackerTable) -> None:
     code = table.tracker.pairing.code
     for _ in range(5):
         assert table.request("/pair", {"code": "1"})[0] == 403
-    assert table.tracker.pairing.code != code and table.request("/pair", {"code": code})[0] == 403
+    status, body, headers = table.request("/pair", {"code": code})  # even the right one waits now
+    assert status == 429 and "too many wrong codes" in body["error"] and int(headers["retry-after"]) >= 1
+    assert table.tracker.pairing.code == code  # a guesser does not change the operator's code
 
 
 def test_a_cross_site_post_and_a_foreign_host_are_refused(table: TrackerTable) -> None:

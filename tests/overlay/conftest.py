@@ -14,6 +14,8 @@ from firmware_py.room.overlay import make_app
 from firmware_py.room.overlay_theme import load_theme
 from firmware_py.web.server import WebServer, serve
 from tests.browser import browser  # noqa: F401 (the fixture, for every overlay test module)
+from tests.overlay.page import PAIRED
+from tests.tracker_table import http_pair
 
 
 class Clock:
@@ -33,13 +35,16 @@ class Room:
         self.clock = clock
         self.production = Production(room="main", feature=feature, delay_s=delay_s,
                                      chances=ChancesAhead(background=False), clock=clock)
-        self.server: WebServer = serve(make_app(self.production, load_theme(theme) if theme else load_theme()))
+        self.app = make_app(self.production, load_theme(theme) if theme else load_theme())
+        self.server: WebServer = serve(self.app)
+        PAIRED[self.url] = http_pair(self.url, self.app.pairing.code)  # the control's paths need a session
 
     @property
     def url(self) -> str:
         return self.server.url
 
     def close(self) -> None:
+        PAIRED.pop(self.url, None)
         self.server.stop()
         self.production.close()
 

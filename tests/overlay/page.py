@@ -23,6 +23,10 @@ READ = """() => {
   };
 }"""
 
+# The session cookie of each served production room (its origin -> "name=value"): the control's paths
+# need a paired session; the tests' `post` and `get` use the room's own.
+PAIRED: dict[str, str] = {}
+
 
 def read(page: Any) -> dict[str, Any]:
     return dict(page.evaluate(READ))

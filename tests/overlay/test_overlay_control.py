@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
+from tests.browser import open_paired
 from tests.overlay.conftest import Clock
 from tests.overlay.hand import ROOT, hand_messages
-from tests.overlay.page import read, wait_seq
+from tests.overlay.page import PAIRED, read, wait_seq
 from tests.overlay.test_overlay_delay import post
 from tests.overlay.test_overlay_hand import FELT
 
@@ -52,7 +53,7 @@ def test_reveal_policy_changed_live_from_the_control_page(browser: Any, room_fac
     control = browser.new_page(viewport={"width": 1000, "height": 800})
     try:
         page.goto(room.url + "/")
-        control.goto(room.url + "/control")
+        open_paired(control, room.url + "/control", room.app.pairing.code)
         control.select_option("#reveal", "first_action")  # the producer, on the control page
         control.wait_for_function("() => document.getElementById('error').textContent === ''")
         for _ in range(100):  # the page's POST has reached the production room (not a fixed sleep)
@@ -87,7 +88,8 @@ def test_the_page_never_gets_timing_and_the_control_page_does(room_factory: Any)
     room, steps = loaded(room_factory, clock)
     clock.now = steps[5].t + DELAY_S
     feed = urllib.request.urlopen(room.url + "/feed.json", timeout=5).read().decode()
-    status = json.loads(urllib.request.urlopen(room.url + "/api/status", timeout=5).read())
+    status = json.loads(urllib.request.urlopen(urllib.request.Request(
+        room.url + "/api/status", headers={"Cookie": PAIRED[room.url]}), timeout=5).read())
     assert "next" not in feed and "release" not in feed and "delay" not in feed
     assert status["next_in_s"] == pytest.approx(steps[6].t - steps[5].t, abs=0.01)
     with pytest.raises(urllib.error.HTTPError) as refused:

@@ -10,18 +10,22 @@ import urllib.request
 from typing import Any
 
 from tests.overlay.hand import hand_messages
-from tests.overlay.page import frames, wait_seq
+from tests.overlay.page import PAIRED, frames, wait_seq
 
 SPEED = 6.0  # the hand's 18 s of journal time in 3 s
 DELAY_S = 1.0
 LONGER_S = 2.0
 
 
-def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    """A POST as the control page makes it, with its own Origin (the served command refuses others)."""
+def post(url: str, body: dict[str, Any], *, cookie: str | None = None) -> dict[str, Any]:
+    """A POST as the control page makes it, with its own Origin (the served command refuses others) and
+    the room's session cookie (paired when served: tests/overlay/page.PAIRED)."""
     origin = "/".join(url.split("/")[:3])
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json", "Origin": origin})
+    headers = {"Content-Type": "application/json", "Origin": origin}
+    cookie = cookie or PAIRED.get(origin)
+    if cookie:
+        headers["Cookie"] = cookie
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers=headers)
     with urllib.request.urlopen(request, timeout=5) as answer:
         return dict(json.loads(answer.read()))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -25,22 +26,36 @@ import pytest
 from firmware_py.room.broadcast import Production
 from firmware_py.room.overlay import make_app
 from firmware_py.room.overlay_theme import load_theme
-from firmware_py.web.guard import OriginGuard
 from firmware_py.web.server import serve
+from tests.overlay.page import PAIRED
 from tests.overlay.test_overlay_delay import post
 from tests.room.conftest import ROOT, USERS, Listener, broker_config, table_file
 from tests.room.services import ACL_FILE, Mosquitto, free_port
 from tests.room.test_publisher import environment
+from tests.tracker_table import http_pair
 
 DELAY_S = 2.0
 CONTROL = "pokertable/main/production/control"
 
 
 def get(port: int, path: str) -> dict[str, Any] | None:
+    headers = {"Cookie": cookie} if (cookie := PAIRED.get(f"http://127.0.0.1:{port}")) else {}
     try:
-        return dict(json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10).read()))
+        return dict(json.loads(urllib.request.urlopen(urllib.request.Request(
+            f"http://127.0.0.1:{port}{path}", headers=headers), timeout=10).read()))
     except OSError:
         return None
+
+
+def pair_from_log(port: int, log: Path) -> bool:
+    """Pair with the code the broadcast printed (its console: no venue screen), as the producer does."""
+    if f"http://127.0.0.1:{port}" in PAIRED:
+        return True
+    found = re.search(r"pair the control page with the code (\d{3}) (\d{3})", log.read_text(errors="replace"))
+    if found is None:
+        return False
+    PAIRED[f"http://127.0.0.1:{port}"] = http_pair(f"http://127.0.0.1:{port}", found[1] + found[2])
+    return True
 
 
 def wait(predicate: Any, timeout: float = 30.0) -> bool:
@@ -107,6 +122,7 @@ def test_standby_follows_the_primary_through_the_shipped_acl(tmp_path: Path, sec
     instances = {name: instance(name, port, broker, tmp_path / f"{name}.log") for name, port in ports.items()}
     tables: list[subprocess.Popen[bytes]] = []
     try:
+        assert wait(lambda: all(pair_from_log(port, tmp_path / f"{name}.log") for name, port in ports.items()))
         assert wait(lambda: all(get(port, "/api/status") for port in ports.values()))
         tables = [secure_table(tmp_path / name, broker, name) for name in ("t01", "t02")]
         # Both instances put t01 on air, on the delay, with the feed's names.
@@ -153,6 +169,8 @@ def test_standby_follows_the_primary_through_the_shipped_acl(tmp_path: Path, sec
         assert wait(lambda: (on_air(ports["standby"]) or {}).get("seq", 0) > before, timeout=30)
         assert (on_air(ports["standby"]) or {}).get("table") == "t02"
     finally:
+        for port in ports.values():
+            PAIRED.pop(f"http://127.0.0.1:{port}", None)
         for table in tables:
             table.terminate()
             table.wait(30)
@@ -222,10 +240,10 @@ def test_the_served_control_page_refuses_another_sites_post_and_a_foreign_host(t
     """The broadcast command serves its pages behind the pages' Host/Origin guard (docs/web.md): a page on
     another site open in the producer's browser cannot switch the feature table or reveal cards."""
     production = Production(room="main", feature="t01", delay_s=60.0)
-    guard = OriginGuard(make_app(production, load_theme()), hosts=())
-    server = serve(guard, name="overlay")
+    app = make_app(production, load_theme())
+    server = serve(app, name="overlay")
     port = server.address[1]
-    guard.set_hosts({f"127.0.0.1:{port}", f"localhost:{port}"})
+    cookie = http_pair(server.url, app.pairing.code)
     try:
         url = f"http://127.0.0.1:{port}/api/control"
         request = urllib.request.Request(url, data=json.dumps({"feature": "t02"}).encode(), method="POST",
@@ -239,7 +257,7 @@ def test_the_served_control_page_refuses_another_sites_post_and_a_foreign_host(t
             urllib.request.urlopen(foreign, timeout=5)
         assert rebound.value.code == 403
         assert production.control.feature == "t01"
-        assert post(url, {"feature": "t02"}) is not None  # the control page's own origin
+        assert post(url, {"feature": "t02"}, cookie=cookie) is not None  # the control page's own origin
         assert production.control.feature == "t02"
     finally:
         server.stop()

@@ -56,7 +56,7 @@ def test_feed_serves_only_on_loopback_with_a_transparent_page() -> None:
     try:
         assert server.host == "127.0.0.1"
         page = urllib.request.urlopen(f"{server.url}/", timeout=5).read().decode()
-        style = urllib.request.urlopen(f"{server.url}/overlay.css", timeout=5).read().decode()
+        style = urllib.request.urlopen(f"{server.url}/static/overlay.css", timeout=5).read().decode()
         assert "overlay.js" in page and "background: transparent" in style
         body = json.loads(urllib.request.urlopen(f"{server.url}/feed.json", timeout=5).read())
         assert body["on_air"] is None and body["table"] == "t01"

@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 
-from firmware_py.commands.tournament import ROOT, build, page_hosts
+from firmware_py.commands.tournament import ROOT, build
 from firmware_py.profiles import load_profiles
 from firmware_py.room.director_page import director_app
 from firmware_py.room.tournament_messages import SeatStack, TableReport
 from firmware_py.session import load_deck
 from firmware_py.simulation.tournament_sim import simulate_room
 from firmware_py.web.server import WebServer
-from tests.browser import browser, page  # noqa: F401  (the fixtures)
+from tests.browser import browser, open_paired, page  # noqa: F401  (the fixtures)
 from tests.room.conftest import broker_config
 from tests.room.services import Mosquitto
 from tests.room.test_tournament_room import _args
@@ -49,10 +49,9 @@ def test_director_page_shows_the_room_and_drives_the_clock_and_bubble(broker: Mo
     _run(broker, director, 45)
     app = director_app(director, hosts=[])
     server = WebServer(app, host="127.0.0.1", port=0, name="tournament page").start()
-    app.guard.set_hosts(page_hosts(*server.address))
     try:
         page.set_viewport_size({"width": 1280, "height": 800})
-        page.goto(server.url + "/")
+        open_paired(page, server.url + "/", app.pairing.code)
         expect(page.locator("#title")).to_contain_text("World Free Poker tournament (wfp)")
         tables = page.locator(".table")
         expect(tables.first).to_be_visible()

@@ -23,6 +23,7 @@ from firmware_py.daemon.app import journal_events
 from firmware_py.daemon.journal import Journal
 from firmware_py.web.amounts import parse_amount
 from tests.browser import browser, page  # noqa: F401  (the fixtures)
+from tests.browser import open_paired as paired
 from tests.tracker_table import TrackerTable
 
 expect: Any = pytest.importorskip("playwright.sync_api", reason="playwright is not installed").expect
@@ -42,11 +43,8 @@ def table(tmp_path: Path) -> Iterator[TrackerTable]:
 
 
 def open_paired(page: Any, table: TrackerTable) -> Any:  # noqa: F811
-    page.goto(table.url)
-    expect(page.locator("#pair")).to_be_visible()
-    page.fill("#code", table.tracker.pairing.code)
-    page.click("#pairbtn")
-    expect(page.locator("#pair")).to_be_hidden()
+    paired(page, table.url, table.tracker.pairing.code)  # the shared pairing page, then the tracker
+    expect(page.locator("#who")).to_be_visible()
     return page
 
 
@@ -186,7 +184,7 @@ PARSE_ALL = "cases => cases.map(t => { try { return parseAmount(t) } catch (e) {
 
 
 def test_the_page_parses_amounts_as_the_server_does(page: Any, table: TrackerTable) -> None:  # noqa: F811
-    page.goto(table.url)
+    open_paired(page, table)  # the page (and its amounts.js) only once paired
     got = page.evaluate(PARSE_ALL, AMOUNTS)
     want: list[object] = []
     for typed in AMOUNTS:

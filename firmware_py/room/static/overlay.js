@@ -1,6 +1,11 @@
 // The overlay page: draws the feature table's delayed message as it is pushed (WebSocket /ws).
 // It keeps its DOM and changes only what changed, so ten messages a second cost a few nodes each.
 "use strict";
+// No logo configured (404): the image goes, as an inline onerror once did (the CSP allows no inline handler)
+for (const logo of document.querySelectorAll("img.logo")) {
+  if (logo.complete && logo.naturalWidth === 0) logo.remove();
+  else logo.addEventListener("error", () => logo.remove());
+}
 const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
 const IN_HAND = new Set(["active", "allin", "folded", "dead"]);
 const OUT = new Set(["folded", "dead"]);
