@@ -28,6 +28,7 @@ from tests.browser import browser, open_paired, page  # noqa: F401  (the fixture
 from tests.room.conftest import broker_config
 from tests.room.services import Mosquitto
 from tests.room.test_tournament_room import _args
+from tests.tracker_table import http_pair
 
 expect: Any = pytest.importorskip("playwright.sync_api", reason="playwright is not installed").expect
 
@@ -90,8 +91,10 @@ def test_director_page_shows_the_room_and_drives_the_clock_and_bubble(broker: Mo
         expect(page.locator("#clocklabel")).to_have_text("Final time")
         expect(page.locator("#places tr").nth(1)).to_contain_text("last player with chips")
         shot(page, "tournament-director-finished-1280x800.png")
+        cookie = http_pair(server.url, app.pairing.code)  # a paired client: refused for the end, not the credential
         over = urllib.request.Request(server.url + "/clock", data=b'{"run": true}', method="POST",
-                                      headers={"Origin": server.url, "Content-Type": "application/json"})
+                                      headers={"Origin": server.url, "Content-Type": "application/json",
+                                               "Cookie": cookie})
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(over, timeout=5)
         assert refused.value.code == 409 and not director.state().running  # over: the clock stays stopped
@@ -150,10 +153,9 @@ def test_director_page_shows_refused_reports_and_says_when_it_has_lost_the_direc
     director.start_clock()
     app = director_app(director, hosts=[])
     server = WebServer(app, host="127.0.0.1", port=0, name="tournament page").start()
-    app.guard.set_hosts(page_hosts(*server.address))
     try:
         page.set_viewport_size({"width": 1280, "height": 800})
-        page.goto(server.url + "/")
+        open_paired(page, server.url + "/", app.pairing.code)
         expect(page.locator("#nopool")).to_contain_text("No prize pool configured")
         # a forged report from t01 (five players at 0, nobody gaining): refused, shown with its reason
         table = director.tournament.tables["t01"]

@@ -19,6 +19,7 @@ from typing import Any
 from firmware_py.commands.tournament import ROOT
 from tests.room.conftest import Listener, broker_config
 from tests.room.services import Mosquitto, wait_subscribed
+from tests.tracker_table import http_pair
 
 STRUCTURE = """
 [structure]
@@ -50,10 +51,14 @@ class Command:
         found = re.search(r"page is on (http://[0-9.:]+)/", self.log.read_text())
         assert found, self.log.read_text()
         self.url = found.group(1)
+        code = re.search(r"pair a browser with the code ([0-9 ]+)", self.log.read_text())
+        assert code, self.log.read_text()
+        self.cookie = http_pair(self.url, code.group(1))  # the director's page acts for a paired client only
 
     def post(self, path: str, body: dict[str, Any]) -> None:
         request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
-                                         headers={"Origin": self.url, "Content-Type": "application/json"})
+                                         headers={"Origin": self.url, "Content-Type": "application/json",
+                                                  "Cookie": self.cookie})
         with urllib.request.urlopen(request, timeout=5) as answer:
             assert answer.status == 200
 

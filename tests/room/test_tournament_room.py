@@ -125,6 +125,8 @@ def test_the_simulated_page_stays_until_closed_and_shows_the_end(broker: Mosquit
     import time  # noqa: PLC0415
     import urllib.request  # noqa: PLC0415
 
+    from tests.tracker_table import http_pair  # noqa: PLC0415
+
     process = subprocess.Popen([sys.executable, "-m", "firmware_py", "tournament", "--room", "main", "--broker",
                                 f"127.0.0.1:{broker.port}", "--simulate", "--listen", "127.0.0.1:0", "--tables", "2",
                                 "--players", "12", "--seed", "2"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -138,8 +140,12 @@ def test_the_simulated_page_stays_until_closed_and_shows_the_end(broker: Mosquit
             lines.append(process.stdout.readline())
         url = re.search(r"page is on (http://[0-9.:]+)/", "".join(lines))
         assert url, lines
+        code = re.search(r"pair a browser with the code ([0-9 ]+)", "".join(lines))
+        assert code, lines
+        cookie = http_pair(url.group(1), code.group(1))  # the page answers a paired client only
         time.sleep(3)  # well past the 8-15 s the page used to vanish in, counting from the winner
-        state = json.loads(urllib.request.urlopen(url.group(1) + "/state", timeout=5).read())
+        request = urllib.request.Request(url.group(1) + "/state", headers={"Cookie": cookie})
+        state = json.loads(urllib.request.urlopen(request, timeout=5).read())
         assert state["over"] and state["winner"] and not state["running"]
         process.send_signal(signal.SIGTERM)
         assert process.wait(20) == 0
