@@ -29,3 +29,20 @@ def test_a_call_that_makes_a_held_fold_not_binding_is_taken() -> None:
     outcome = table.core.feed(Button(t=table.tick(), name=ButtonName.CALL))
     assert outcome.verdict is Verdict.TAKEN and outcome.refused is None
     assert any("is not binding" in notice.message for notice in outcome.notices)
+
+
+def test_a_raise_over_the_pot_limit_is_refused_with_its_rulings_words() -> None:
+    """Pot-limit Omaha: a raise keyed above the pot draws `bet_too_large` and is not taken: its verdict is a
+    refusal in the ruling's words (it was answered 'taken' with the ruling beside it), the ruling told too."""
+    table = Table("robert", game="omaha")
+    table.level(50, 100)
+    table.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    table.new_hand()
+    table.deal()
+    outcome = table.core.feed(Button(t=table.tick(), name=ButtonName.RAISE, amount=1000))
+    assert [str(r.ruling) for r in outcome.rulings] == ["bet_too_large"]
+    assert outcome.verdict is Verdict.REFUSED and outcome.refused is not None
+    assert outcome.refused.startswith("raise: ") and outcome.rulings[0].rule in outcome.refused
+    assert table.core.action_count == 0  # nothing taken
+    brought_up = table.core.feed(Button(t=table.tick(), name=ButtonName.RAISE, amount=150))  # under the minimum
+    assert brought_up.verdict is Verdict.RULED and table.core.action_count == 1  # taken at the minimum, ruled
