@@ -238,15 +238,8 @@ def chips_session_files() -> tuple[Path, Path]:
                          "--journal", journal], ["export", "--journal", journal, "--out", str(out)]):
             subprocess.run([sys.executable, "-m", "firmware_py", *command], cwd=ROOT, env=env, check=True,
                            stdout=subprocess.DEVNULL)
-    # The export names the decks by absolute path: relative to the session, the file moves with bench/data
-    # (into bench/compiled.sh's scratch copy, the arm64 chroot).
-    lines = session.read_text(encoding="utf-8").splitlines(keepends=True)
-    for index, line in enumerate(lines):
-        event = json.loads(line)
-        if event.get("kind") == "setup":
-            event["decks"] = [os.path.relpath(deck, out) for deck in event["decks"]]
-            lines[index] = json.dumps(event) + "\n"
-    session.write_text("".join(lines), encoding="utf-8")
+    # (The export writes the decks beside the session and names them relative to it: the file moves with
+    # bench/data, into bench/compiled.sh's scratch copy, the arm64 chroot.)
     return session, phh
 
 

@@ -140,7 +140,7 @@ def press(table: TableState, event: Button) -> None:
         hand = table.hand  # (as the chip race left it)
     if name in PLAYER_ACTIONS and hand is not None and hand.phase not in NO_HAND:  # the common press first
         if hand.phase is BETTING:  # (the commonest: to the betting round, as `action` would send it)
-            betting.action(table, hand, name, event.seat, event.amount)
+            _in_the_round(table, hand, name, event.seat, event.amount)
         else:
             action(table, hand, name, event.seat, event.amount)
     elif name is NEW_HAND:
@@ -178,7 +178,21 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
         if hand.phase is not BETTING:
             table.refuse(f"{name} pressed with no betting round open")
             return
+    _in_the_round(table, hand, name, seat, amount)
+
+
+def _in_the_round(table: TableState, hand: Hand, name: ButtonName, seat: int | None, amount: int | None) -> None:
+    """A player's press to the betting round, and its verdict when a ruling refused it: a press that took no
+    action, held none and made no hand dead, but drew a ruling (a raise the betting was not reopened to, a
+    bet over the pot limit, a raise past the cap, a refusal the book names), is refused with that ruling's
+    words; the ruling is told as well."""
+    round_ = hand.betting
+    before = len(round_.taken), len(round_.declared), len(round_.dead)
     betting.action(table, hand, name, seat, amount)
+    if table.out_rulings and table.out_refused is None and before == (
+            len(round_.taken), len(round_.declared), len(round_.dead)):
+        ruled = table.out_rulings[-1]
+        table.out_refused = f"{name}: {ruled.remedy} ({ruled.rule})"
 
 
 def color_up(table: TableState, event: Race) -> None:
