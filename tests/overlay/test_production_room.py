@@ -191,6 +191,7 @@ def test_a_restarted_instance_keeps_its_own_delay_against_an_older_retained_cont
     port = free_port()
     process = instance("standby", port, secure_broker, tmp_path / "standby.log", delay_s=60.0)
     try:
+        assert wait(lambda: pair_from_log(port, tmp_path / "standby.log"))  # the status is the producer's
         assert wait(lambda: (get(port, "/api/status") or {}).get("control", {}).get("feature") == "t02")
         control = (get(port, "/api/status") or {})["control"]
         assert control["delay_s"] == 60.0 and control["reveal"] == {"t02": "never"}
@@ -225,6 +226,7 @@ def test_a_control_change_the_broker_refuses_is_a_fault_on_the_status(tmp_path: 
     port = free_port()
     process = instance("primary", port, misconfigured_broker, tmp_path / "primary.log")
     try:
+        assert wait(lambda: pair_from_log(port, tmp_path / "primary.log"))  # the status is the producer's
         assert wait(lambda: (get(port, "/api/status") or {}).get("control") is not None)
         assert wait(lambda: "room: subscribed to" in (tmp_path / "primary.log").read_text())
         post(f"http://127.0.0.1:{port}/api/control", {"reveal": {"t01": "never"}})

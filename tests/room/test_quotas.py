@@ -19,11 +19,10 @@ import sqlite3
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
-from typing import Any
 
 from firmware_py.room.collector import DEAD_LETTER_BYTES, DEAD_LETTER_ROWS
+from tests.overlay.test_production_room import get, pair_from_log
 from tests.room.conftest import ROOT, USERS, RoomCollector, broker_config
 from tests.room.samples import message
 from tests.room.services import Mosquitto, free_port
@@ -81,13 +80,6 @@ def test_one_tables_flood_fills_only_its_bounded_share_of_the_quarantine(secure_
     assert db.stat().st_size < 2 * DEAD_LETTER_BYTES
 
 
-def get(port: int, path: str) -> dict[str, Any] | None:
-    try:
-        return dict(json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read()))
-    except OSError:
-        return None
-
-
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -125,6 +117,7 @@ def test_a_flooding_table_off_the_air_never_delays_the_one_on_air(secure_broker:
         deadline = time.monotonic() + 60
         while "room: subscribed to" not in log.read_text() and time.monotonic() < deadline:
             time.sleep(0.1)
+        assert pair_from_log(port, log)  # the status is the producer's: paired with the code the console printed
         assert get(port, "/api/status") is not None
         start_rss = rss_mb(process.pid)
         # t02 (off the air) floods: nine-handed pre-flop deals, every one distinct (each one seconds of chances).
