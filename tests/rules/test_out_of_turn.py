@@ -402,3 +402,17 @@ def test_a_moved_player_on_the_button(profile: str, waits: bool) -> None:
     positions = Positions(button=2, small_blind=3, big_blind=4, deal_order=(3, 4, 5, 6, 1, 2))
     dealt = _seat_new_players(table, positions)
     assert (2 not in dealt.deal_order) is waits and dealt.button == 2
+
+
+def test_the_venue_screen_offers_the_skipped_player_its_real_options() -> None:
+    """UPT's posted bet: the skipped player is offered call, raise or fold (no check); a seat that checked out
+    of turn and was freed is offered no raise."""
+    from display.venue import options_text  # noqa: PLC0415
+
+    t = _flop("upt")
+    t.press("bet", seat=4, amount=1000)
+    assert options_text(t.core.snapshot()) == "call 200 / raise / fold"
+    t2 = _flop("robert")
+    t2.press("check", seat=3)
+    t2.bet("bet", 400)  # seat 2: seat 3 is freed, and may not raise
+    assert options_text(t2.core.snapshot()) == "call 400 / fold"
