@@ -65,7 +65,9 @@ def test_unknown_rule_key_names_file_and_key_with_a_suggestion(profiles_dir: Pat
 
 def test_wrong_type_names_the_key(profiles_dir: Path) -> None:
     _edit(profiles_dir / "rpl.toml", "first_cards = 1", 'first_cards = "one"')
-    with pytest.raises(ConfigError, match=r"rpl.toml: rules.exposed_first_cards.first_cards: must be a whole number"):
+    # (RPL's hold'em text: `[rules.exposed_first_cards.holdem]`, the key named with its game table)
+    with pytest.raises(ConfigError,
+                       match=r"rpl.toml: rules.exposed_first_cards.holdem.first_cards: must be a whole number"):
         load_profiles(profiles_dir)
 
 

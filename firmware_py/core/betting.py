@@ -21,6 +21,7 @@ from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey
 
 BET_OR_RAISE: Final = (BET, RAISE)  # asked at every press: the enums' members as module constants (phase.py says why)
+BET_OR_RAISE_WORDS: Final = ("bet", "raise")
 
 
 def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, amount: int | None = None) -> None:
@@ -50,6 +51,9 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
     `in_turn` False: an action the house takes out of turn at once (a bet posted, a fold mucked): its chips
     and its place among the round's actions, but the turn stays with the seat the action was on."""
     betting = hand.betting
+    if name is FOLD and in_turn and hand.street is PREFLOP and actor == hand.positions.big_blind \
+            and _big_blind_fold_returned(table, hand, actor):
+        return False
     if actor in betting.no_raise and _raises(table, actor, name):
         # The refusal the book names (a check out of turn may not bet or raise; a call may not become a raise).
         rule = table.rule(RuleKey.OUT_OF_TURN_NO_RAISE)
@@ -96,6 +100,23 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
     # With a seat to act the hand is contested and the round open (next_to_act answers None otherwise).
     if betting.to_act is None and not transitions.uncontested(table, hand):
         transitions.close_round(table, hand)  # everyone has acted since the last bet: the round is done
+    return True
+
+
+def _big_blind_fold_returned(table: TableState, hand: Hand, seat: int) -> bool:
+    """The big blind folds in turn when it could check: a ruling, and the fold not taken, where the book gives
+    the cards back (WFP dealers' Mucked Cards / Unintentional Folds); False where the fold is taken."""
+    rule = table.rule(RuleKey.BIG_BLIND_FOLD)
+    if rule.procedure != "returned":
+        return False
+    chips = table.chips.hand
+    if chips is not None and seat in chips.behind:
+        if chips.to_call(seat):
+            return False
+    elif any(t.word in BET_OR_RAISE_WORDS for t in hand.betting.taken[hand.betting.round_start:]):
+        return False
+    table.emit(Ruling(t=table.t, ruling=RulingKind.FOLD_RETURNED, seat=seat, rule=rule.cite,
+                      remedy=rule.text(seat=seat)))
     return True
 
 

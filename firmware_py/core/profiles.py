@@ -31,6 +31,7 @@ _PARAMETERS: dict[RuleKey, dict[str, type]] = {
     RuleKey.OUT_OF_TURN: {"changed_by": str, "no_raise_after": str},
     RuleKey.OUT_OF_TURN_BET: {"procedure": str, "posts": str},
     RuleKey.OUT_OF_TURN_FOLD: {"procedure": str, "blinds": str, "blinds_remedy": str},
+    RuleKey.BIG_BLIND_FOLD: {"procedure": str},
     RuleKey.LIMIT_RAISES: {"raises": int, "heads_up": str},
 }
 # Every rule the core consults (the closed set RuleKey, in its order), with the parameters it reads.
@@ -58,6 +59,9 @@ PROCEDURES: dict[RuleKey, tuple[str, ...]] = {
     # held: an out-of-turn fold waits for the seat's turn like any action; mucked: it is taken at once (WFP
     # dealers' Act in Turn: "an out of turn (OOT) folded hand will be mucked immediately").
     RuleKey.OUT_OF_TURN_FOLD: ("held", "mucked"),
+    # taken: the big blind's fold in turn with nothing to call is a fold; returned: its cards are given back
+    # and it acts again (WFP dealers' Mucked Cards / Unintentional Folds).
+    RuleKey.BIG_BLIND_FOLD: ("taken", "returned"),
 }
 # Text parameters that hold words from a closed set: a space-separated list (may be empty) or one word.
 # out_of_turn: the intervening actions that free the seat from what it declared out of turn

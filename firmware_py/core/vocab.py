@@ -53,6 +53,7 @@ class RuleKey(StrEnum):
     OUT_OF_TURN_BET = "out_of_turn_bet"
     OUT_OF_TURN_FOLD = "out_of_turn_fold"
     OUT_OF_TURN_NO_RAISE = "out_of_turn_no_raise"
+    BIG_BLIND_FOLD = "big_blind_fold"  # the big blind folds in turn with nothing to call: taken, or returned
     # The betting structures past no limit (the game's, core/game.py): the pot limit and the raise cap.
     POT_LIMIT = "pot_limit"
     LIMIT_RAISES = "limit_raises"

@@ -416,3 +416,30 @@ def test_the_venue_screen_offers_the_skipped_player_its_real_options() -> None:
     t2.press("check", seat=3)
     t2.bet("bet", 400)  # seat 2: seat 3 is freed, and may not raise
     assert options_text(t2.core.snapshot()) == "call 400 / fold"
+
+
+@pytest.mark.parametrize(("profile", "returned"), [
+    ("wfp-dealer", True), ("robert", False), ("wfp", False), ("upt", False), ("rpl", False)])
+def test_wfp_dealer_mucked_cards_the_big_blind_that_folds_at_its_option_to_check_gets_the_cards_back(
+        profile: str, returned: bool) -> None:
+    """WFP dealers' Mucked Cards / Unintentional Folds: "If the big blind folds when it is their option to check,
+    these cards are also returned"; the other books take the fold."""
+    t = _dealt(profile)
+    t.act("call", "call", "call")  # seats 4, 1 and 2: the big blind's option
+    rulings = t.press("fold")  # seat 3, in turn, with nothing to call
+    assert (t.core.snapshot().seat(3).state == "active") is returned
+    if returned:
+        assert [(r.ruling, r.rule) for r in rulings] == [
+            (RulingKind.FOLD_RETURNED, "wfp-dealer: Mucked Cards / Unintentional Folds")]
+        assert t.core.snapshot().to_act == 3
+        t.press("check")
+        assert t.core.snapshot().phase == "board"
+    else:
+        assert rulings == []
+
+
+def test_wfp_dealer_mucked_cards_the_big_blind_facing_a_raise_folds() -> None:
+    t = _dealt("wfp-dealer")
+    t.bet("raise", 600)
+    t.act("fold", "fold", "fold")  # seats 1, 2 and 3: the big blind faces a raise, its fold is a fold
+    assert t.core.snapshot().seat(3).state == "folded"

@@ -308,6 +308,22 @@ def out_of_turn_call_rpl(t: Recorder) -> None:
     t.act("fold", "fold", "call")  # seats 2, 3 and 4
 
 
+def blind_fold_wfp_dealer(t: Recorder) -> None:
+    """WFP dealers give a blind's fold back: the big blind folds out of turn before anyone acted (Act in
+    Turn, Know the Blinds: the cards are returned), then folds in turn at its option to check (Mucked
+    Cards / Unintentional Folds: returned again, with a warning); it checks and the flop comes."""
+    t.level(100, 200)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    t.new_hand()
+    t.deal()
+    t.press("fold", seat=3)  # seat 4 is to act
+    t.act("call", "call", "call")  # seats 4, 1 and 2
+    t.press("fold")  # seat 3, the big blind, with nothing to call
+    t.press("check")
+    t.flop()
+    t.act("check", "check", "check", "check")
+
+
 def bb_ante_short_upt(t: Recorder) -> None:
     """A big-blind ante level: seat 3 (the big blind) has 300 chips, posts the 200 blind first and 100 of the
     200 ante (dead money), all in: UPT Tournaments 19, action on what is left. Seats 4 and 1 call 200, seat 2
@@ -502,6 +518,7 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "out_of_turn_check_robert": ("robert", {}, out_of_turn_check_robert),
     "out_of_turn_fold_wfp_dealer": ("wfp-dealer", {}, out_of_turn_fold_wfp_dealer),
     "out_of_turn_call_rpl": ("rpl", {}, out_of_turn_call_rpl),
+    "blind_fold_wfp_dealer": ("wfp-dealer", {}, blind_fold_wfp_dealer),
     "bb_ante_short_upt": ("upt", {}, bb_ante_short_upt),
     "chip_race_wfp": ("wfp", {}, chip_race_wfp),
     **GAME_SESSIONS,
