@@ -123,7 +123,7 @@ def test_profiles_report_every_mistake_in_every_file_at_once(profiles_dir: Path)
         load_profiles(profiles_dir)
     lines = str(err.value).splitlines()
     assert len(lines) == 3
-    for line, start, suggestion in zip(lines, ["rpl.toml: rules.exposed_first_cards.first_cards: ",
+    for line, start, suggestion in zip(lines, ["rpl.toml: rules.exposed_first_cards.holdem.first_cards: ",
                                                "upt.toml: rules.two_boxd: ", "wfp.toml: rules."],
                                        ["must be a whole number", "did you mean 'two_boxed'",
                                         "must be one of redeal, next_burn"], strict=True):

@@ -11,7 +11,7 @@ from typing import Final
 
 from firmware_py.core import transitions
 from firmware_py.core.chips import HandChips, Problem, Stakes, Wager
-from firmware_py.core.events import ALLIN, AMOUNT_ACTIONS, BET, FOLD, RAISE, ButtonName, Level, Stacks
+from firmware_py.core.events import ALLIN, AMOUNT_ACTIONS, BET, CHECK, FOLD, RAISE, ButtonName, Level, Stacks
 from firmware_py.core.game import Structure
 from firmware_py.core.hand import Declared, Hand, Taken
 from firmware_py.core.phase import Phase
@@ -53,6 +53,9 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
     betting = hand.betting
     if name is FOLD and in_turn and hand.street is PREFLOP and actor == hand.positions.big_blind \
             and _big_blind_fold_returned(table, hand, actor):
+        return False
+    if betting.posted and name is CHECK and in_turn and actor not in betting.acted \
+            and _check_facing_posted(table, hand, actor):
         return False
     if actor in betting.no_raise and _raises(table, actor, name):
         # The refusal the book names (a check out of turn may not bet or raise; a call may not become a raise).
@@ -100,6 +103,19 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
     # With a seat to act the hand is contested and the round open (next_to_act answers None otherwise).
     if betting.to_act is None and not transitions.uncontested(table, hand):
         transitions.close_round(table, hand)  # everyone has acted since the last bet: the round is done
+    return True
+
+
+def _check_facing_posted(table: TableState, hand: Hand, seat: int) -> bool:
+    """A check by a seat facing a bet posted out of turn: refused, a ruling with the rule's cite (UPT's Out Of
+    Turn Bet gives the skipped player three options: call, fold or raise)."""
+    chips = table.chips.hand
+    if chips is not None and seat in chips.behind and not chips.to_call(seat):
+        return False
+    rule = table.rule(RuleKey.OUT_OF_TURN_BET)
+    bettor = max(hand.betting.posted)  # (one a round, in practice)
+    table.emit(Ruling(t=table.t, ruling=RulingKind.ACTION_NOT_ALLOWED, cause=Cause.OUT_OF_TURN, seat=seat,
+                      rule=rule.cite, remedy=rule.text_of("skipped_remedy", seat=seat, waiting=bettor)))
     return True
 
 
@@ -185,6 +201,7 @@ def _post_out_of_turn(table: TableState, hand: Hand, declared: Declared, waiting
         table.notice(NoticeKind.IGNORED, f"seat {seat}'s {declared.label()} cannot be posted as it stands "
                      f"({rule.cite}); press not taken")
         return
+    hand.betting.posted.add(seat)
     posted = chips.street_bet[seat] if chips is not None and seat in chips.street_bet else None
     table.emit(Ruling(t=table.t, ruling=RulingKind.ACTION_OUT_OF_TURN, cause=Cause.OUT_OF_TURN, seat=seat,
                       amount=posted if posted is not None else declared.amount, rule=rule.cite,

@@ -29,7 +29,7 @@ _PARAMETERS: dict[RuleKey, dict[str, type]] = {
     RuleKey.CHIP_RACE: {"procedure": str},
     RuleKey.SHORT_BLIND: {"procedure": str},
     RuleKey.OUT_OF_TURN: {"changed_by": str, "no_raise_after": str},
-    RuleKey.OUT_OF_TURN_BET: {"procedure": str, "posts": str},
+    RuleKey.OUT_OF_TURN_BET: {"procedure": str, "posts": str, "skipped_remedy": str},
     RuleKey.OUT_OF_TURN_FOLD: {"procedure": str, "blinds": str, "blinds_remedy": str},
     RuleKey.BIG_BLIND_FOLD: {"procedure": str},
     RuleKey.LIMIT_RAISES: {"raises": int, "heads_up": str},

@@ -192,8 +192,22 @@ def test_upt_out_of_turn_bet_the_action_moves_back_to_the_player_that_was_due_to
     assert t.core.snapshot().to_act == 2
     legal = _legal(t)
     assert legal["to_call"] == 200 and legal["may_raise"] is True and legal["word"] == "raise"
-    t.press("check")  # not an option: seat 2 faces the posted bet
+    rulings = t.press("check")  # not an option: seat 2 faces the posted bet
+    assert [(r.ruling, r.rule, r.seat) for r in rulings] == [
+        (RulingKind.ACTION_NOT_ALLOWED, "upt: House Rules: Out Of Turn Bet", 2)]
+    assert "call, fold or raise" in rulings[0].remedy
     assert t.core.snapshot().to_act == 2 and _seat(t, 2) == (9800, 0)
+
+
+def test_upt_out_of_turn_bet_the_skipped_player_may_not_check_at_a_table_that_counts_no_chips() -> None:
+    t = Table("upt")
+    t.clean_preflop()
+    t.flop()
+    t.press("bet", seat=4)
+    assert [r.ruling for r in t.press("check")] == [RulingKind.ACTION_NOT_ALLOWED]
+    t.act("call", "call")  # seats 2 and 3; seat 4 may only check
+    t.press("call")  # seat 1
+    assert t.core.snapshot().phase == "board"
 
 
 def test_upt_out_of_turn_bet_call_the_bet_then_the_out_of_turn_player_may_only_check() -> None:

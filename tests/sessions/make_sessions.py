@@ -260,13 +260,14 @@ def unknown_card(t: Recorder) -> None:
 
 def out_of_turn_bet_upt(t: Recorder) -> None:
     """UPT's house rule Out Of Turn Bet: seat 4 bets 1,000 out of turn on the flop and posts the minimum bet
-    (the big blind, 200) at once; the action moves back to seat 2, who faces it (no check). Seat 2 calls,
+    (the big blind, 200) at once; the action moves back to seat 2, who faces it (its check is refused). Seat 2 calls,
     seat 3 folds, seat 1 calls: seat 4 may only check, and the round is over."""
     t.level(100, 200)
     t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
     t.clean_preflop()
     t.flop()
     t.press("bet", seat=4, amount=1000)  # seat 2 is to act: 200 posted now
+    t.press("check")  # seat 2: no check (call, fold or raise), a ruling
     t.act("call", "fold", "call")  # seats 2, 3 and 1
 
 
