@@ -94,7 +94,8 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
                         round(layout.clock.height * 0.7), theme.SEAT_TO_ACT, layout.clock.center,
                         anchor="center", max_width=layout.clock.width)
     elif public.to_act is not None:
-        theme.draw_text(surface, f"Action: {config.name(public.to_act)}",
+        options = options_text(public)
+        theme.draw_text(surface, f"Action: {config.name(public.to_act)}" + (f" · {options}" if options else ""),
                         round(layout.clock.height * 0.7), theme.ACCENT, layout.clock.center,
                         anchor="center", max_width=layout.clock.width)
     elif pairing:
@@ -239,6 +240,22 @@ def draw_action_tag(surface: pygame.Surface, box: pygame.Rect, action: str, *,
     pygame.draw.rect(surface, theme.ACCENT, tag, width=1, border_radius=tag.height // 2)
     theme.draw_text(surface, action, size, theme.ACCENT, tag.center, anchor="center",
                     max_width=tag.width - size // 2)
+
+
+def options_text(snapshot: TableSnapshot) -> str:
+    """What the seat to act may do, as the core's snapshot has it: 'call 200 / raise / fold'. A skipped player
+    facing a bet posted out of turn is offered no check; a seat barred from raising (it checked or called out
+    of turn) no raise. Empty when the table counts no chips or nobody is to act."""
+    chips, seat = snapshot.chips, snapshot.to_act
+    if chips is None or seat is None or snapshot.phase is not Phase.BETTING:
+        return ""
+    view = snapshot.seat(seat)
+    stack = view.stack or 0
+    options = [f"call {chips.to_call:,}" if chips.to_call else "check"]
+    if chips.may_raise and stack > chips.to_call:
+        options.append("raise" if (view.bet or 0) + chips.to_call > 0 else "bet")
+    options.append("fold")
+    return " / ".join(options)
 
 
 def pot_text(snapshot: TableSnapshot) -> str:

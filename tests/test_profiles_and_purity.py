@@ -65,7 +65,9 @@ def test_unknown_rule_key_names_file_and_key_with_a_suggestion(profiles_dir: Pat
 
 def test_wrong_type_names_the_key(profiles_dir: Path) -> None:
     _edit(profiles_dir / "rpl.toml", "first_cards = 1", 'first_cards = "one"')
-    with pytest.raises(ConfigError, match=r"rpl.toml: rules.exposed_first_cards.first_cards: must be a whole number"):
+    # (RPL's hold'em text: `[rules.exposed_first_cards.holdem]`, the key named with its game table)
+    with pytest.raises(ConfigError,
+                       match=r"rpl.toml: rules.exposed_first_cards.holdem.first_cards: must be a whole number"):
         load_profiles(profiles_dir)
 
 
@@ -121,7 +123,7 @@ def test_profiles_report_every_mistake_in_every_file_at_once(profiles_dir: Path)
         load_profiles(profiles_dir)
     lines = str(err.value).splitlines()
     assert len(lines) == 3
-    for line, start, suggestion in zip(lines, ["rpl.toml: rules.exposed_first_cards.first_cards: ",
+    for line, start, suggestion in zip(lines, ["rpl.toml: rules.exposed_first_cards.holdem.first_cards: ",
                                                "upt.toml: rules.two_boxd: ", "wfp.toml: rules."],
                                        ["must be a whole number", "did you mean 'two_boxed'",
                                         "must be one of redeal, next_burn"], strict=True):

@@ -158,3 +158,50 @@ def test_profile_show_says_the_chip_rules_in_words(name: str, capsys: pytest.Cap
     assert "first clockwise from the button " + order in lines["odd chips"]
     assert "the lowest chip in play leaves the table" in lines["color-up"]
     assert race in lines["color-up"] and f"({race_cite}" in lines["color-up"]
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("upt", ["upt: House Rules: Out Of Turn Bet): posted at once, the minimum bet (the big blind) or the minimum raise",
+             "call, fold or raise (no check)", "may only check", "stay in the pot"]),
+    ("wfp-dealer", ["wfp-dealer: Act in Turn, Know the Blinds): posted at once, the amount made",
+                    "mucked at once", "a blind's fold before anyone acted is given back",
+                    "A check or call out of turn (wfp: Betting and Raising 7)"]),
+    ("robert", ["held for the seat's turn, nothing in before", "makes a bet, call or raise",
+                "by a seat that made a check or call out of turn"]),
+    ("rpl", ["by a seat that made a check out of turn"]),
+])
+def test_profile_show_prints_the_out_of_turn_procedure_in_words(name: str, words: list[str],
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["profile", "show", name]) == 0
+    out = capsys.readouterr().out.split("Action out of turn:\n", 1)[1]
+    assert all(word in out for word in words), out
+
+
+def test_profile_show_prints_the_rules_a_game_has_its_own_text_for(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["profile", "show", "rpl"]) == 0
+    out = capsys.readouterr().out
+    assert "holdem: [rules.exposed_first_cards] rpl: Hold'em 2 (general: rpl: Misdeals 1(a))" in out
+
+
+def _with_rule(entry: dict[str, object]) -> dict[str, tuple[str, dict[str, object]]]:
+    files = {path.stem: tomllib.loads(path.read_text()) for path in DEFAULT_DIR.glob("*.toml")}
+    files["upt"]["rules"]["exposed_first_cards"] = entry  # type: ignore[index]
+    return {name: (f"profiles/{name}.toml", data) for name, data in files.items()}
+
+
+def test_a_rules_text_for_some_games_must_name_them() -> None:
+    with pytest.raises(ValueError, match=r"upt.toml: rules.exposed_first_cards.holdem.games: missing"):
+        build_profiles(_with_rule({"rule": "Misdeals 2(a)", "holdem": {"rule": "Hold'em 1"}}))
+
+
+def test_a_rules_text_for_a_game_that_does_not_exist_is_named_with_a_suggestion() -> None:
+    with pytest.raises(ValueError, match=r"rules.exposed_first_cards.holdem.games: 'holdum' is not a game; did "
+                                         r"you mean 'holdem'"):
+        build_profiles(_with_rule({"rule": "Misdeals 2(a)", "holdem": {"games": ["holdum"], "rule": "Hold'em 1"}}))
+
+
+def test_a_rule_scoped_to_games_leaves_the_parents_text_to_the_others() -> None:
+    profiles = build_profiles(_with_rule({"games": ["omaha"], "rule": "Omaha 1"}))
+    upt = profiles["upt"]
+    assert upt.rule(RuleKey.EXPOSED_FIRST_CARDS, "omaha").cite == "upt: Omaha 1"
+    assert upt.rule(RuleKey.EXPOSED_FIRST_CARDS, "holdem").cite == "robert: Misdeals 1(a)"

@@ -33,11 +33,12 @@ class TrackerTable:
     """Seats 1-4 (button 1) at the default blind levels (25/50 first); `stacks` given before each hand."""
 
     def __init__(self, tmp_path: Path, *, seats: tuple[int, ...] = (1, 2, 3, 4),
-                 schedule: DisplayConfig | None = None, game: str = "holdem") -> None:
+                 schedule: DisplayConfig | None = None, game: str = "holdem", profile: str | None = None) -> None:
         shipped = load_table_config(ROOT / "config" / "table.toml", with_display=False)
         self.hole_cards = GAMES[game].hole_cards
-        self.config = dataclasses.replace(shipped, game=dataclasses.replace(shipped.game, seats=seats, button=1,
-                                                                            game=game),
+        setup = dataclasses.replace(shipped.game, seats=seats, button=1, game=game,
+                                    profile=profile or shipped.game.profile)
+        self.config = dataclasses.replace(shipped, game=setup,
                                           starting_stack=0, schedule=schedule or DisplayConfig())
         self.events: queue.Queue[object] = queue.Queue()
         self.journal = Journal.open(tmp_path / "journal.sqlite3")

@@ -61,6 +61,7 @@ def render(profile: Profile) -> str:
         lines.append(f"  remedy: {rule.remedy}  ({files.get(rule.origin.get('remedy', ''), '?')})")
         for name, value in rule.params.items():
             lines.append(f"  {name}: {value}  ({files.get(rule.origin.get(name, ''), '?')})")
+    lines += ["", *by_game_lines(profile), "", *out_of_turn_lines(profile)]
     return "\n".join(lines)
 
 
@@ -105,3 +106,55 @@ def chip_rules(profile: Profile) -> list[str]:
         f"chips of it that make up a new chip are changed up directly; the odd ones: "
         f"{RACE_WORDS.get(race.procedure, race.procedure)} ({race.cite})",
     ]
+
+
+def by_game_lines(profile: Profile) -> list[str]:
+    """The rules a game has its own text for (a book's hold'em section), each game's citation beside the general."""
+    lines = ["Rules by game (the general text where a game has none of its own):"]
+    for game in profile.games:
+        for key, rule in profile.by_game.get(game, {}).items():
+            lines.append(f"  {game}: [rules.{key}] {rule.cite} (general: {profile.rule(key).cite})")
+    return lines if len(lines) > 1 else [lines[0], "  (none: every game is ruled by the same sections)"]
+
+
+def out_of_turn_lines(profile: Profile) -> list[str]:
+    """The profile's procedure for an action out of turn, in words: what is held or posted, what the skipped
+    player may do, what binds and what releases, what becomes of the chips when the out-of-turn player folds."""
+    held, bet = profile.rule(RuleKey.OUT_OF_TURN), profile.rule(RuleKey.OUT_OF_TURN_BET)
+    fold, refusal = profile.rule(RuleKey.OUT_OF_TURN_FOLD), profile.rule(RuleKey.OUT_OF_TURN_NO_RAISE)
+    freed = _words(held.word("changed_by").split(), "or") or "nothing"
+    barred = held.word("no_raise_after").split()
+    lines = ["Action out of turn:",
+             f"  A check or call out of turn ({held.cite}): held for the seat's turn; nothing goes in before. "
+             f"It stands there unless a player in between makes a {freed}; then the seat acts anew."]
+    if bet.procedure == "posted":
+        amount = ("the minimum bet (the big blind) or the minimum raise, whatever was said"
+                  if bet.word("posts") == "minimum" else "the amount made")
+        lines.append(f"  A bet or raise out of turn ({bet.cite}): posted at once, {amount}. The action moves "
+                     "back to the skipped player, who faces it: call, fold or raise (no check). After a call or "
+                     "fold the out-of-turn player may only check (the round ends when nobody else is to act); "
+                     "after a raise it may call, fold or re-raise. If it then folds, the chips it put in stay "
+                     "in the pot.")
+    else:
+        amount = "the minimum bet or raise" if bet.word("posts") == "minimum" else "the amount declared"
+        lines.append(f"  A bet or raise out of turn ({bet.cite}): held for the seat's turn, nothing in before; "
+                     f"there it goes in as {amount} unless a player in between makes a {freed}, and then the "
+                     "seat acts anew. The skipped player acts as if it had not been made (check, bet, call, "
+                     "raise or fold). No chips went in, so none are lost if the seat then folds.")
+    if fold.procedure == "mucked":
+        text = "mucked at once: the hand is out, whatever follows"
+        if fold.word("blinds") == "returned":
+            text += "; a blind's fold before anyone acted is given back and the blind plays"
+    else:
+        text = f"held for the seat's turn like a check or call (freed by a {freed})"
+    lines.append(f"  A fold out of turn ({fold.cite}): {text}.")
+    if barred:
+        lines.append(f"  Refused, a ruling ({refusal.cite}): a bet or raise, on the seat's next turn, by a seat "
+                     f"that made a {_words(barred, 'or')} out of turn.")
+    else:
+        lines.append("  No refusal: a seat freed from its action out of turn may bet or raise.")
+    return lines
+
+
+def _words(words: list[str], joint: str) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {joint} {words[-1]}" if words else ""

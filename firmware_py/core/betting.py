@@ -12,15 +12,17 @@ from typing import Final
 
 from firmware_py.core import transitions
 from firmware_py.core.chips import HandChips, Problem, Stakes, Wager
-from firmware_py.core.events import ALLIN, AMOUNT_ACTIONS, BET, RAISE, ButtonName, Level, Stacks
+from firmware_py.core.events import ALLIN, AMOUNT_ACTIONS, BET, CHECK, FOLD, RAISE, ButtonName, Level, Stacks
 from firmware_py.core.game import Structure
 from firmware_py.core.hand import Declared, Hand, Taken
 from firmware_py.core.phase import Phase
+from firmware_py.core.profiles import Rule
 from firmware_py.core.rulings import PREFLOP, NoticeKind, Ruling, RulingKind
 from firmware_py.core.state import TableState
 from firmware_py.core.vocab import Cause, RuleKey
 
 BET_OR_RAISE: Final = (BET, RAISE)  # asked at every press: the enums' members as module constants (phase.py says why)
+BET_OR_RAISE_WORDS: Final = ("bet", "raise")
 
 
 def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, amount: int | None = None) -> None:
@@ -44,13 +46,26 @@ def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, am
         table.out_refused = None  # the press was taken: a held action not taken is that seat's notice, not its answer
 
 
-def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: int | None) -> bool:
-    """The seat to act acts: its chips, the turn, the round's close. False when the press is not taken."""
+def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: int | None, *,
+          in_turn: bool = True) -> bool:
+    """The seat to act acts: its chips, the turn, the round's close. False when the press is not taken.
+
+    `in_turn` False: an action the house takes out of turn at once (a bet posted, a fold mucked): its chips
+    and its place among the round's actions, but the turn stays with the seat the action was on."""
     betting = hand.betting
+    if name is FOLD and in_turn and hand.street is PREFLOP and actor == hand.positions.big_blind \
+            and _big_blind_fold_returned(table, hand, actor):
+        return False
+    if betting.posted and name is CHECK and in_turn and actor not in betting.acted \
+            and _check_facing_posted(table, hand, actor):
+        return False
     if actor in betting.no_raise and _raises(table, actor, name):
-        rule = table.rule(RuleKey.OUT_OF_TURN)
-        table.refuse(f"{name}: seat {actor} acted out of turn and may not bet or raise now "
-                     f"({rule.cite}); press not taken, press call, check or fold")
+        # The refusal the book names (a check out of turn may not bet or raise; a call may not become a raise).
+        rule = table.rule(RuleKey.OUT_OF_TURN_NO_RAISE)
+        did = betting.no_raise[actor]
+        table.emit(Ruling(t=table.t, ruling=RulingKind.RAISE_NOT_ALLOWED, cause=Cause.OUT_OF_TURN, seat=actor,
+                          amount=amount, rule=rule.cite,
+                          remedy=rule.text(seat=actor, declared="checked" if did == "check" else "called")))
         return False
     # The action in chips (none when the table does not count them); an illegal amount gets a ruling
     # (brought up) or a notice (not taken) from `_wager_problem`.
@@ -64,8 +79,8 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
             if not wager.taken:
                 return False
     if betting.no_raise:
-        betting.no_raise.discard(actor)
-    if hand.clock is not None and hand.clock.seat == actor:
+        betting.no_raise.pop(actor, None)
+    if in_turn and hand.clock is not None and hand.clock.seat == actor:
         hand.clock = None
     # (`_word` written out for its common answer, a wager under the name of what it was)
     word = wager.name if wager is not None and wager.name != "allin" else _word(name, wager)
@@ -80,13 +95,46 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
     betting.taken.append(Taken(hand.street, actor, name, word))  # (street, seat, name, word): see events.py
     if hand.street is PREFLOP:
         betting.preflop_actions += 1
-        if betting.window_open:  # (count_for_window's first test: the window closes early in the hand)
-            assert table.profile is not None
+        if in_turn and betting.window_open:  # (count_for_window's first test: the window closes early in the hand)
+            assert table.profile is not None  # (the books count players who "have acted in turn")
             hand.count_for_window(actor, name, table.profile.window)
+    if not in_turn:
+        transitions.after_action(table, hand)  # a fold out of turn may leave one hand
+        return True
     betting.to_act = hand.next_to_act(actor)
     # With a seat to act the hand is contested and the round open (next_to_act answers None otherwise).
     if betting.to_act is None and not transitions.uncontested(table, hand):
         transitions.close_round(table, hand)  # everyone has acted since the last bet: the round is done
+    return True
+
+
+def _check_facing_posted(table: TableState, hand: Hand, seat: int) -> bool:
+    """A check by a seat facing a bet posted out of turn: refused, a ruling with the rule's cite (UPT's Out Of
+    Turn Bet gives the skipped player three options: call, fold or raise)."""
+    chips = table.chips.hand
+    if chips is not None and seat in chips.behind and not chips.to_call(seat):
+        return False
+    rule = table.rule(RuleKey.OUT_OF_TURN_BET)
+    bettor = max(hand.betting.posted)  # (one a round, in practice)
+    table.emit(Ruling(t=table.t, ruling=RulingKind.ACTION_NOT_ALLOWED, cause=Cause.OUT_OF_TURN, seat=seat,
+                      rule=rule.cite, remedy=rule.text_of("skipped_remedy", seat=seat, waiting=bettor)))
+    return True
+
+
+def _big_blind_fold_returned(table: TableState, hand: Hand, seat: int) -> bool:
+    """The big blind folds in turn when it could check: a ruling, and the fold not taken, where the book gives
+    the cards back (WFP dealers' Mucked Cards / Unintentional Folds); False where the fold is taken."""
+    rule = table.rule(RuleKey.BIG_BLIND_FOLD)
+    if rule.procedure != "returned":
+        return False
+    chips = table.chips.hand
+    if chips is not None and seat in chips.behind:
+        if chips.to_call(seat):
+            return False
+    elif any(t.word in BET_OR_RAISE_WORDS for t in hand.betting.taken[hand.betting.round_start:]):
+        return False
+    table.emit(Ruling(t=table.t, ruling=RulingKind.FOLD_RETURNED, seat=seat, rule=rule.cite,
+                      remedy=rule.text(seat=seat)))
     return True
 
 
@@ -109,7 +157,10 @@ def _raises(table: TableState, seat: int, name: ButtonName) -> bool:
 
 
 def _out_of_turn(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: int | None) -> None:
-    """A press for a seat the action has not reached: a ruling, and the action held for the seat's turn."""
+    """A press for a seat the action has not reached: a ruling, and the profile's procedure for what was done.
+
+    A bet or raise (`[rules.out_of_turn_bet]`) is held for the seat's turn or posted at once; a fold
+    (`[rules.out_of_turn_fold]`) held or mucked at once; anything else held (`[rules.out_of_turn]`)."""
     betting = hand.betting
     waiting = betting.to_act
     if actor in betting.allin:
@@ -123,11 +174,54 @@ def _out_of_turn(table: TableState, hand: Hand, actor: int, name: ButtonName, am
                      f"({betting.declared[actor].label()}); press not taken")
         return
     declared = Declared(seat=actor, name=name, amount=amount, since=len(betting.taken))
+    if name is FOLD:
+        rule = table.rule(RuleKey.OUT_OF_TURN_FOLD)
+        if rule.procedure == "mucked":
+            _fold_out_of_turn(table, hand, actor, waiting, rule)
+            return
+    elif _raises(table, actor, name):
+        rule = table.rule(RuleKey.OUT_OF_TURN_BET)
+        if rule.procedure == "posted":
+            _post_out_of_turn(table, hand, declared, waiting, rule)
+            return
+    else:
+        rule = table.rule(RuleKey.OUT_OF_TURN)
     betting.declared[actor] = declared
-    rule = table.rule(RuleKey.OUT_OF_TURN)
     table.emit(Ruling(t=table.t, ruling=RulingKind.ACTION_OUT_OF_TURN, cause=Cause.OUT_OF_TURN, seat=actor,
                       amount=amount, rule=rule.cite,
                       remedy=rule.text(seat=actor, waiting=waiting, declared=declared.what())))
+
+
+def _post_out_of_turn(table: TableState, hand: Hand, declared: Declared, waiting: int | None, rule: Rule) -> None:
+    """A bet or raise out of turn that goes in at once (UPT's Out Of Turn Bet: the minimum; WFP dealers' Act in
+    Turn: as made). The action moves back to the skipped seat, which faces it: call, fold or raise."""
+    seat, name, amount = declared.seat, declared.name, declared.amount
+    if rule.word("posts") == "minimum":
+        name, amount = (RAISE if name is ALLIN else name), None  # the minimum bet or raise, whatever was said
+    chips = table.chips.hand
+    if not _take(table, hand, seat, name, amount, in_turn=False):
+        table.notice(NoticeKind.IGNORED, f"seat {seat}'s {declared.label()} cannot be posted as it stands "
+                     f"({rule.cite}); press not taken")
+        return
+    hand.betting.posted.add(seat)
+    posted = chips.street_bet[seat] if chips is not None and seat in chips.street_bet else None
+    table.emit(Ruling(t=table.t, ruling=RulingKind.ACTION_OUT_OF_TURN, cause=Cause.OUT_OF_TURN, seat=seat,
+                      amount=posted if posted is not None else declared.amount, rule=rule.cite,
+                      remedy=rule.text(seat=seat, waiting=waiting, declared=declared.what(),
+                                       amount=f"{posted:,}" if posted is not None else "the minimum")))
+
+
+def _fold_out_of_turn(table: TableState, hand: Hand, seat: int, waiting: int | None, rule: Rule) -> None:
+    """A fold out of turn mucked at once (WFP dealers' Act in Turn); a blind's before anyone acted is returned."""
+    positions, betting = hand.positions, hand.betting
+    blind = seat in (positions.small_blind, positions.big_blind)
+    if blind and hand.street is PREFLOP and betting.round_actions == 0 and rule.word("blinds") == "returned":
+        table.emit(Ruling(t=table.t, ruling=RulingKind.ACTION_OUT_OF_TURN, cause=Cause.OUT_OF_TURN, seat=seat,
+                          rule=rule.cite, remedy=rule.text_of("blinds_remedy", seat=seat, waiting=waiting)))
+        return
+    table.emit(Ruling(t=table.t, ruling=RulingKind.ACTION_OUT_OF_TURN, cause=Cause.OUT_OF_TURN, seat=seat,
+                      rule=rule.cite, remedy=rule.text(seat=seat, waiting=waiting, declared="fold")))
+    _take(table, hand, seat, FOLD, None, in_turn=False)
 
 
 def _declared_turn(table: TableState, hand: Hand) -> None:
@@ -140,17 +234,17 @@ def _declared_turn(table: TableState, hand: Hand) -> None:
         seat = betting.to_act
         declared = betting.declared.pop(seat)
         changed_by = rule.word("changed_by").split()
-        stands = str(declared.name) in rule.word("always_binding").split()
-        if not stands and any(t.word in changed_by for t in betting.taken[declared.since:] if t.seat != seat):
-            restricted = str(declared.name) in rule.word("no_raise_after").split()
+        if any(t.word in changed_by for t in betting.taken[declared.since:] if t.seat != seat):
+            did = _word(declared.name, None)
+            restricted = did in rule.word("no_raise_after").split()
             if restricted:
-                betting.no_raise.add(seat)
+                betting.no_raise[seat] = did
             table.notice(NoticeKind.IGNORED, f"seat {seat}'s {declared.label()} is not binding: the action changed "
                          f"({rule.cite}); seat {seat} acts now" + (", and may not bet or raise" if restricted else ""))
             return
         amount = declared.amount
-        if declared.name in BET_OR_RAISE and rule.word("bet_posts") == "minimum":
-            amount = None  # the house posts the minimum bet or raise, whatever was said
+        if declared.name in BET_OR_RAISE and table.rule(RuleKey.OUT_OF_TURN_BET).word("posts") == "minimum":
+            amount = None  # the house puts in the minimum bet or raise, whatever was said
         chips = table.chips.hand
         if not _take(table, hand, seat, declared.name, amount):
             table.notice(NoticeKind.IGNORED, f"seat {seat}'s {declared.label()} cannot be taken as it stands: "

@@ -122,14 +122,16 @@ class Betting:
     taken: list[Taken] = field(default_factory=list)  # every action of the hand, in order
     round_start: int = 0  # the index in `taken` where this betting round began
     declared: dict[int, Declared] = field(default_factory=dict)  # actions out of turn waiting for their seat
-    no_raise: set[int] = field(default_factory=set)  # seats that may not bet or raise this turn (out of turn)
+    # seats that may not bet or raise this turn, with what they did out of turn ("check", "call")
+    no_raise: dict[int, str] = field(default_factory=dict)
+    posted: set[int] = field(default_factory=set)  # seats whose bet or raise this round was posted out of turn
 
     def __init__(self, window_open: bool = True, window_actors: set[int] | None = None,  # noqa: PLR0917 (events.py)
                  folded: set[int] | None = None, allin: set[int] | None = None, dead: set[int] | None = None,
                  acted: set[int] | None = None, round_actions: int = 0, preflop_actions: int = 0,
                  round_closed: bool = False, to_act: int | None = None, taken: list[Taken] | None = None,
                  round_start: int = 0, declared: dict[int, Declared] | None = None,
-                 no_raise: set[int] | None = None) -> None:
+                 no_raise: dict[int, str] | None = None, posted: set[int] | None = None) -> None:
         self.window_open = window_open
         self.window_actors = set() if window_actors is None else window_actors
         self.folded = set() if folded is None else folded
@@ -143,14 +145,15 @@ class Betting:
         self.taken = [] if taken is None else taken
         self.round_start = round_start
         self.declared = {} if declared is None else declared
-        self.no_raise = set() if no_raise is None else no_raise
+        self.no_raise = {} if no_raise is None else no_raise
+        self.posted = set() if posted is None else posted
 
     def copy(self) -> Betting:
         # By position, in field order: see events.py (tests/rules/test_core_state.py checks every field's copy)
         return Betting(self.window_open, self.window_actors.copy(), self.folded.copy(), self.allin.copy(),
                        self.dead.copy(), self.acted.copy(), self.round_actions, self.preflop_actions,
                        self.round_closed, self.to_act, self.taken.copy(), self.round_start, self.declared.copy(),
-                       self.no_raise.copy())
+                       self.no_raise.copy(), self.posted.copy())
 
 
 @dataclass(kw_only=True, slots=True)

@@ -31,7 +31,10 @@ _PARAMETERS: dict[RuleKey, dict[str, type]] = {
     RuleKey.MIN_RAISE: {"procedure": str},
     RuleKey.CHIP_RACE: {"procedure": str},
     RuleKey.SHORT_BLIND: {"procedure": str},
-    RuleKey.OUT_OF_TURN: {"changed_by": str, "always_binding": str, "bet_posts": str, "no_raise_after": str},
+    RuleKey.OUT_OF_TURN: {"changed_by": str, "no_raise_after": str},
+    RuleKey.OUT_OF_TURN_BET: {"procedure": str, "posts": str, "skipped_remedy": str},
+    RuleKey.OUT_OF_TURN_FOLD: {"procedure": str, "blinds": str, "blinds_remedy": str},
+    RuleKey.BIG_BLIND_FOLD: {"procedure": str},
     RuleKey.LIMIT_RAISES: {"raises": int, "heads_up": str},
 }
 # Every rule the core consults (the closed set RuleKey, in its order), with the parameters it reads.
@@ -52,16 +55,27 @@ PROCEDURES: dict[RuleKey, tuple[str, ...]] = {
     # all_in: a player short of a blind or ante posts what is left, all in (WFP 15, UPT 19); ante_leaves_a_chip:
     # besides, a player who cannot post the ante and keep a chip is eliminated, the chips in the pot (RPL 19).
     RuleKey.SHORT_BLIND: ("all_in", "ante_leaves_a_chip"),
+    # held: an out-of-turn bet or raise waits for the seat's turn, binding or released by [rules.out_of_turn]
+    # (Robert's Betting and Raising 10); posted: it goes in at once and the action moves back to the skipped
+    # player, who faces it (call, fold or raise; no check): UPT's Out Of Turn Bet, WFP dealers' Act in Turn.
+    RuleKey.OUT_OF_TURN_BET: ("held", "posted"),
+    # held: an out-of-turn fold waits for the seat's turn like any action; mucked: it is taken at once (WFP
+    # dealers' Act in Turn: "an out of turn (OOT) folded hand will be mucked immediately").
+    RuleKey.OUT_OF_TURN_FOLD: ("held", "mucked"),
+    # taken: the big blind's fold in turn with nothing to call is a fold; returned: its cards are given back
+    # and it acts again (WFP dealers' Mucked Cards / Unintentional Folds).
+    RuleKey.BIG_BLIND_FOLD: ("taken", "returned"),
 }
 # Text parameters that hold words from a closed set: a space-separated list (may be empty) or one word.
 # out_of_turn: the intervening actions that free the seat from what it declared out of turn
-# (`changed_by`), the actions that stand whatever happens (`always_binding`), what an out-of-turn
-# bet or raise puts in once it stands (`bet_posts`: the amount declared, or the minimum bet or
-# raise then), and what declared out of turn forbids a raise on the seat's next turn (`no_raise_after`).
+# (`changed_by`), and what declared out of turn forbids a raise on the seat's next turn (`no_raise_after`).
+# out_of_turn_bet: what a bet or raise out of turn puts in (`posts`: the amount declared, or the minimum bet
+# or raise then). out_of_turn_fold: a blind's fold before anyone acted (`blinds`: as anyone's, or returned:
+# the cards are given back and the blind plays, WFP dealers' Act in Turn, Know the Blinds).
 WORDS: dict[str, tuple[tuple[str, ...], bool]] = {  # parameter -> (the words, whether a list)
     "changed_by": (("bet", "call", "raise"), True),
-    "always_binding": (("fold", "check", "call", "bet", "raise", "allin"), True),
-    "bet_posts": (("declared", "minimum"), False),
+    "posts": (("declared", "minimum"), False),
+    "blinds": (("as_others", "returned"), False),
     "no_raise_after": (("check", "call"), True),
     # limit_raises: whether the cap on raises holds heads-up (`capped`) or raising is unlimited there.
     "heads_up": (("unlimited", "capped"), False),
@@ -112,8 +126,9 @@ PLACEHOLDERS: dict[str, object] = {
     "summary": "seat 3 wins with two pair", "antenna": "shoe", "uid": "04A1B2C3D4E5F6",
     "counted": "seat 3's hole card", "amount": 40, "minimum": 20, "pot": 120,
     "declared": "bet 400", "waiting": 2, "maximum": 600, "game": "Pot-Limit Omaha", "hole": "both cards",
+    "cards": "two hole cards",
 }
-NOT_EMPTY = frozenset({"rule", "remedy", "too_late_rule", "too_late_remedy", "heads_up_rule"})
+NOT_EMPTY = frozenset({"rule", "remedy", "too_late_rule", "too_late_remedy", "heads_up_rule", "blinds_remedy"})
 TEXT_MAX = 2000  # characters in a citation or remedy: the screen shows a few lines
 
 
@@ -149,6 +164,10 @@ class Rule:
     def text(self, **values: object) -> str:
         """The remedy with {placeholders} filled in."""
         return self.remedy.format_map(_Blank(values))
+
+    def text_of(self, name: str, **values: object) -> str:
+        """A second remedy the rule carries as a parameter (`*_remedy`), its {placeholders} filled in."""
+        return self.word(name).format_map(_Blank(values))
 
     def number(self, name: str) -> int:
         """A whole-number parameter of the rule (validated at load: see RULE_PARAMS and RANGES)."""
@@ -221,7 +240,20 @@ class Profile:
         """The source file of a profile this one inherits from (or of itself)."""
         return dict(self.lineage).get(profile, "?")
 
-    def rule(self, key: RuleKey) -> Rule:
+    # Rules whose text differs by game (a book's hold'em section against its general one), by game name;
+    # a game not here, or a rule not in its map, is ruled by `rules`.
+    by_game: Mapping[str, Mapping[RuleKey, Rule]] = field(default_factory=dict)
+
+    def rule(self, key: RuleKey, game: str | None = None) -> Rule:
+        """The rule that governs `key` in `game` (the profile's general text where the game has none of its own).
+
+        A book's section written for one game (RPL's "Hold'em 2": the first holecard exposed) rules that game
+        only; another game dealt falls under the book's general section (RPL's Misdeals 1(a)).
+        """
+        if game is not None:
+            own = self.by_game.get(game)
+            if own is not None and key in own:
+                return own[key]
         return self.rules[key]
 
 
@@ -352,20 +384,35 @@ def _validate_section(source: str, section: str, fields: Mapping[str, type], val
                             _check(source, where, warning, int)
 
 
-def _validate_rule(source: str, name_of_rule: str, entry: Any, mistakes: Mistakes[ProfileError]) -> None:
+def _validate_rule(source: str, name_of_rule: str, entry: Any, mistakes: Mistakes[ProfileError], *,
+                   variant: bool = False) -> None:
+    """One `[rules.KEY]` table; a table inside it (`[rules.KEY.holdem]`) is the text for some games only
+    (`games = [...]`, required there), validated the same way. `games` on the rule itself scopes this file's
+    text to those games: the others keep the parent's."""
     where = f"rules.{name_of_rule}"
-    if name_of_rule not in RULE_PARAMS:
-        raise ProfileError(source, where, f"unknown rule{_hint(name_of_rule, RULE_PARAMS)}")
-    key = RuleKey(name_of_rule)
+    key_name = name_of_rule.split(".", 1)[0]
+    if key_name not in RULE_PARAMS:
+        raise ProfileError(source, where, f"unknown rule{_hint(key_name, RULE_PARAMS)}")
+    key = RuleKey(key_name)
     _check(source, where, entry, dict)
-    fields = {"rule": str, "remedy": str, **RULE_PARAMS[key]}
+    fields = {"rule": str, "remedy": str, "games": list, **RULE_PARAMS[key]}
+    if variant and "games" not in entry:
+        mistakes.note(ProfileError(source, f"{where}.games", "missing: a rule's text for some games names them, "
+                                   'e.g. games = ["holdem", "limit_holdem"]'))
     for field_name, value in entry.items():
         with mistakes.check():
+            if isinstance(value, dict) and not variant:
+                _validate_rule(source, f"{name_of_rule}.{field_name}", value, mistakes, variant=True)
+                continue
             if field_name not in fields:
                 raise ProfileError(source, f"{where}.{field_name}", f"unknown key{_hint(field_name, fields)}")
+            if field_name == "games":
+                _check(source, f"{where}.games", value, list)
+                _check_games(source, value, where=f"{where}.games")
+                continue
             _check(source, f"{where}.{field_name}", value, fields[field_name])
-            if field_name == "remedy":
-                check_remedy(source, f"{where}.remedy", value)
+            if field_name == "remedy" or field_name.endswith("_remedy"):
+                check_remedy(source, f"{where}.{field_name}", value)
             if field_name in WORDS:
                 _check_words(source, f"{where}.{field_name}", value, *WORDS[field_name])
             if field_name == "procedure" and value not in PROCEDURES[key]:
@@ -373,16 +420,16 @@ def _validate_rule(source: str, name_of_rule: str, entry: Any, mistakes: Mistake
                                    f"must be one of {', '.join(PROCEDURES[key])}, not {shown(value)}")
 
 
-def _check_games(source: str, games: list[Any]) -> None:
+def _check_games(source: str, games: list[Any], *, where: str = "games") -> None:
     if not games:
-        raise ProfileError(source, "games", f"is empty: name at least one game ({', '.join(GAMES)})")
+        raise ProfileError(source, where, f"is empty: name at least one game ({', '.join(GAMES)})")
     for game in games:
         if not isinstance(game, str) or game not in GAMES:
             hint = _hint(game, GAMES) if isinstance(game, str) else ""
-            raise ProfileError(source, "games", f"{shown(game)} is not a game{hint}; the games are "
-                                                f"{', '.join(GAMES)}")
+            raise ProfileError(source, where, f"{shown(game)} is not a game{hint}; the games are "
+                                              f"{', '.join(GAMES)}")
     if len(set(games)) != len(games):
-        raise ProfileError(source, "games", "names a game twice")
+        raise ProfileError(source, where, "names a game twice")
 
 
 def _check_words(source: str, where: str, value: str, words: tuple[str, ...], many: bool) -> None:
@@ -411,9 +458,6 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
 
     sections: dict[str, dict[str, Any]] = {s: {} for s in SECTIONS}
     section_source: dict[str, str] = {}
-    rules: dict[str, dict[str, Any]] = {}
-    rule_source: dict[str, str] = {}
-    origin: dict[str, dict[str, str]] = {}  # rule -> field -> the profile that set it
     for ancestor in root_first:
         anc_data = raw[ancestor][1]
         for section in SECTIONS:
@@ -421,31 +465,21 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
             sections[section].update(values)
             if "rule" in values:
                 section_source[section] = ancestor
-        for key, entry in anc_data.get("rules", {}).items():
-            rules.setdefault(key, {}).update(entry)
-            origin.setdefault(key, {}).update(dict.fromkeys(entry, ancestor))
-            if "rule" in entry:
-                rule_source[key] = ancestor
 
     missing = [f"{section}.{key}" for section, fields in SECTIONS.items() for key in fields
                if key not in sections[section]]
-    missing += [f"rules.{key}" for key in RULE_PARAMS if key not in rules]  # the whole rule: one mistake
-    missing += [f"rules.{key}.{field}" for key, params in RULE_PARAMS.items() if key in rules
-                for field in ("rule", "remedy", *params) if field not in rules[key]]
+    built = _rules_for(raw, root_first, None, missing)
     if missing:
         raise ProfileError.joined([ProfileError(source, where, "missing (and not inherited from a parent)")
                                    for where in missing])
-    built: dict[RuleKey, Rule] = {}
-    for key in RULE_PARAMS:
-        entry = rules[key]
-        built[key] = Rule(
-            key=key,
-            citation=entry["rule"],
-            source=rule_source[key],
-            remedy=entry["remedy"],
-            params={k: v for k, v in entry.items() if k not in ("rule", "remedy")},
-            origin=origin[key],
-        )
+    by_game: dict[str, dict[RuleKey, Rule]] = {}
+    for game in GAMES:
+        own = {key: rule for key, rule in _rules_for(raw, root_first, game, missing).items() if rule != built[key]}
+        if own:
+            by_game[game] = own
+    if missing:
+        raise ProfileError.joined([ProfileError(source, where, "missing (and not inherited from a parent)")
+                                   for where in dict.fromkeys(missing)])
     window, clock, blinds = sections["misdeal_window"], sections["clock"], sections["blinds"]
     return Profile(
         name=name,
@@ -476,7 +510,41 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
             moved_player_waits=blinds["moved_player_waits"],
         ),
         rules=built,
+        by_game=by_game,
         lineage=tuple((ancestor, raw[ancestor][0]) for ancestor in root_first),
         games=tuple(next((raw[ancestor][1]["games"] for ancestor in lineage if "games" in raw[ancestor][1]),
                          [DEFAULT_GAME])),
     )
+
+
+def _rules_for(raw: Mapping[str, tuple[str, Mapping[str, Any]]], root_first: list[str], game: str | None,
+               missing: list[str]) -> dict[RuleKey, Rule]:
+    """Every rule as the profile's files resolve it, root first, for `game` (None: the general text).
+
+    A file's `[rules.KEY]` scoped by `games` counts only for those games; a table inside it with its own
+    `games` (`[rules.KEY.holdem]`) overrides the rule's fields for those games. Missing fields go to `missing`.
+    """
+    rules: dict[str, dict[str, Any]] = {}
+    rule_source: dict[str, str] = {}
+    origin: dict[str, dict[str, str]] = {}  # rule -> field -> the profile that set it
+    for ancestor in root_first:
+        for key, entry in raw[ancestor][1].get("rules", {}).items():
+            if "games" in entry and game not in entry["games"]:
+                continue
+            layers = [{k: v for k, v in entry.items() if not isinstance(v, dict) and k != "games"}]
+            layers += [{k: v for k, v in variant.items() if k != "games"} for variant in entry.values()
+                       if isinstance(variant, dict) and game in variant.get("games", ())]
+            for layer in layers:
+                rules.setdefault(key, {}).update(layer)
+                origin.setdefault(key, {}).update(dict.fromkeys(layer, ancestor))
+                if "rule" in layer:
+                    rule_source[key] = ancestor
+    where = "" if game is None else f" (for {game})"
+    missing += [f"rules.{key}{where}" for key in RULE_PARAMS if key not in rules]  # the whole rule: one mistake
+    missing += [f"rules.{key}.{field}{where}" for key, params in RULE_PARAMS.items() if key in rules
+                for field in ("rule", "remedy", *params) if field not in rules[key]]
+    return {key: Rule(key=key, citation=rules[key]["rule"], source=rule_source[key], remedy=rules[key]["remedy"],
+                      params={k: v for k, v in rules[key].items() if k not in ("rule", "remedy")},
+                      origin=origin[key])
+            for key in RULE_PARAMS if key in rules and not any(
+                m in (f"rules.{key}{where}",) or m.startswith(f"rules.{key}.") for m in missing)}

@@ -37,6 +37,8 @@ class RulingKind(StrEnum):
     SHORT_BLIND = "short_blind"  # a blind or ante posted short (all in): action on what is left
     CHIP_RACE = "chip_race"  # a color-up's race ruled: who gets each new chip
     RACE_MISDEAL = "race_misdeal"  # a race card misdealt: the race is dealt again
+    ACTION_NOT_ALLOWED = "action_not_allowed"  # a press the book's procedure leaves no room for: not taken
+    FOLD_RETURNED = "fold_returned"  # a fold the book gives back (the big blind's at its option): the hand plays
 
 
 # Rulings about a card that lies face down (dealt to a player, or to become the burn): not named in public.

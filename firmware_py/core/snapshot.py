@@ -198,6 +198,8 @@ def _chips_view(table: TableState, hand: Hand | None) -> ChipsView | None:
         min_raise_to=min(chips.min_to(), chips.street_bet[actor] + chips.behind[actor])
         if live and actor is not None else None,
         max_raise_to=_max_to(chips, actor) if live and actor is not None else None,
-        may_raise=chips.may_raise(actor) and not chips.cap_reached() if live and actor is not None else False,
+        # (a seat that checked or called out of turn and was freed may not bet or raise: the books' refusal)
+        may_raise=chips.may_raise(actor) and not chips.cap_reached() and actor not in hand.betting.no_raise
+        if live and actor is not None else False,
         raised_by=chips.raised_by,
     )

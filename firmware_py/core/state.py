@@ -51,8 +51,9 @@ class TableState:
     out_refused: str | None = None  # why the event fed was not taken (None: it was): its verdict, never saved
 
     def rule(self, key: RuleKey) -> Rule:
+        """The profile's rule for the game dealt (the hand's; between hands the next one's)."""
         assert self.profile is not None
-        return self.profile.rule(key)
+        return self.profile.rule(key, self.hand.game.name if self.hand is not None else self.game.name)
 
     def ruling(self, kind: RulingKind, key: RuleKey, *, cause: Cause | None = None, uid: str | None = None,
                seat: int | None = None, street: Street | None = None,
@@ -60,7 +61,8 @@ class TableState:
         """The ruling the profile's rule gives, its remedy filled in, emitted."""
         rule = self.rule(key)
         card = self.cards[uid].card if uid is not None and uid in self.cards else None
-        text = rule.text(seat=seat, card=card, street=street, **(fill or {}))
+        game = self.hand.game if self.hand is not None else self.game
+        text = rule.text(seat=seat, card=card, street=street, cards=game.hole_text(), **(fill or {}))
         return self.emit(Ruling(t=self.t, ruling=kind, rule=rule.cite, remedy=text, cause=cause, card=card,
                                 seat=seat, street=street))
 

@@ -29,7 +29,8 @@ def start_round(table: TableState, hand: Hand, street: Street) -> None:
     betting.round_actions = 0
     betting.round_closed = False
     betting.declared = {}
-    betting.no_raise = set()
+    betting.no_raise = {}
+    betting.posted = set()
     betting.round_start = len(betting.taken)
     hand.board.loose = []
     betting.to_act = hand.first_to_act()

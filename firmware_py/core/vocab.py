@@ -47,7 +47,13 @@ class RuleKey(StrEnum):
     RAISE_NOT_REOPENED = "raise_not_reopened"
     SIDE_POTS = "side_pots"
     ODD_CHIP = "odd_chip"
+    # Action out of turn, by what was done: a check, call (and anything without its own rule) held for the seat's
+    # turn; a bet or raise (held, or posted at once); a fold (held, or mucked at once); a raise refused after it.
     OUT_OF_TURN = "out_of_turn"
+    OUT_OF_TURN_BET = "out_of_turn_bet"
+    OUT_OF_TURN_FOLD = "out_of_turn_fold"
+    OUT_OF_TURN_NO_RAISE = "out_of_turn_no_raise"
+    BIG_BLIND_FOLD = "big_blind_fold"  # the big blind folds in turn with nothing to call: taken, or returned
     # The betting structures past no limit (the game's, core/game.py): the pot limit and the raise cap.
     POT_LIMIT = "pot_limit"
     LIMIT_RAISES = "limit_raises"

@@ -394,8 +394,14 @@ def _play(state: Any, record: HandRecord) -> None:
                 if state.actor_index is None:
                     raise NotExportable(f"seat {seat} pressed {what} on the {street}, after pokerkit closed the round")
                 if seats[state.actor_index] != seat:
+                    if what == ButtonName.FOLD:  # a fold the house mucked out of turn: the same chips folded in turn
+                        killed.add(seat)
+                        continue
+                    posted = any(r.startswith("action_out_of_turn") for r in record.rulings)
                     raise NotExportable(f"seat {seat} pressed {what} on the {street} where pokerkit's turn is seat "
-                                        f"{seats[state.actor_index]}'s")
+                                        f"{seats[state.actor_index]}'s" + (
+                                            " (an action out of turn the house took at once: PHH has actions in "
+                                            "turn only)" if posted else ""))
                 _act(state, ButtonName(what), seat, street, record.wagers.get(index))
             _fold_killed(state, seats, killed)
         if pending and pending[0][1][0] not in STREETS[STREETS.index(street) + 1:]:

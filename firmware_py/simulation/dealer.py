@@ -424,6 +424,8 @@ class _Script:
         raised = False
         raises = 0
         guard = 0
+        big_blind = order[1] if len(order) > 2 else order[0]  # the deal order: small blind, big blind, ...
+        returned = self.bot.profile.rule(RuleKey.BIG_BLIND_FOLD).procedure == "returned"
         while pending and len(live) > 1 and guard < 40:
             guard += 1
             seat = pending.pop(0)
@@ -435,8 +437,8 @@ class _Script:
                 name = rng.choices(("call", "fold", "raise"), weights=(0.6, 0.3, 0.0))[0]
             else:
                 name = rng.choices(("call", "fold", "raise"), weights=(0.6, 0.3, 0.1))[0]
-            if name == "fold" and len(live) == 2:
-                name = "call"
+            if name == "fold" and (len(live) == 2 or (preflop and not raised and seat == big_blind and returned)):
+                name = "call"  # (the big blind's fold at its option is given back where the book says so)
             self.emit(Button(t=self.tick(self.bot.seconds_per_action), name=ButtonName(name), seat=seat))
             if name == "fold":
                 live.remove(seat)

@@ -176,7 +176,7 @@ GIVEN: dict[type, dict[str, object]] = {
     Betting: {"window_open": False, "window_actors": {2}, "folded": {3}, "allin": {4}, "dead": {5}, "acted": {1},
               "round_actions": 3, "preflop_actions": 4, "round_closed": True, "to_act": 6, "taken": [_TAKEN],
               "round_start": 2, "declared": {5: Declared(seat=5, name=ButtonName.BET, amount=None, since=1)},
-              "no_raise": {6}},
+              "no_raise": {6: "check"}, "posted": {4}},
     Hand: {"number": 7, "positions": _POSITIONS, "game": OMAHA, "phase": Phase.BETTING, "street": Street.FLOP,
            "where": {"A1": Where.HOLE}, "identity": {"As": "A1"}, "dealt": Dealt(next_slot=1),
            "betting": Betting(round_actions=1), "board": Board(cards=["C3"]),
@@ -269,7 +269,7 @@ def test_the_hand_chips_init_sets_every_field() -> None:
 # core/events.py): how many leading fields each takes by position, in field order.
 POSITIONAL: dict[type, int] = {Read: 3, Gone: 3, Button: 7, Taken: 4, Wager: 6,
                                # and the hand's records, by position in their copies (one kept at every hand)
-                               Dealt: 8, Betting: 14, Hand: 13, StreetDeal: 9, BurnLedger: 2, Board: 8,
+                               Dealt: 8, Betting: 15, Hand: 13, StreetDeal: 9, BurnLedger: 2, Board: 8,
                                TableChips: 5, Pot: 6, Outcome: 4}
 
 

@@ -184,7 +184,7 @@ def test_betting_and_raising_3a_a_bet_and_three_raises_multiway(profile: str) ->
 @pytest.mark.parametrize(("profile", "capped"), [("robert", False), ("rpl", False), ("wfp", False),
                                                  ("wfp-dealer", False), ("upt", True)])
 def test_heads_up_raising_is_unlimited_except_where_the_house_caps_it(profile: str, capped: bool) -> None:
-    """Robert's Betting and Raising 4 (and RPL 3): unlimited heads-up; UPT Section 14, 23: capped heads-up too."""
+    """Robert's Betting and Raising 4 (and RPL 3): unlimited heads-up; UPT Tournaments 23: capped heads-up too."""
     t = _limit_hand(profile, seats=(1, 2))
     rulings = t.act("raise", "raise", "raise", "raise")
     assert kinds(rulings) == ([RulingKind.RAISE_NOT_ALLOWED] if capped else [])

@@ -264,20 +264,22 @@ def unknown_card(t: Recorder) -> None:
 
 
 def out_of_turn_bet_upt(t: Recorder) -> None:
-    """UPT's house rule: seat 4 bets 1,000 out of turn on the flop; checks by seats 2 and 3 leave it
-    standing, and at seat 4's turn it posts the minimum bet (the big blind, 200); then calls and a fold."""
+    """UPT's house rule Out Of Turn Bet: seat 4 bets 1,000 out of turn on the flop and posts the minimum bet
+    (the big blind, 200) at once; the action moves back to seat 2, who faces it (its check is refused). Seat 2 calls,
+    seat 3 folds, seat 1 calls: seat 4 may only check, and the round is over."""
     t.level(100, 200)
     t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
     t.clean_preflop()
     t.flop()
-    t.press("bet", seat=4, amount=1000)  # seat 2 is to act
-    t.act("check", "check")  # seats 2 and 3: the bet stands, posted as 200
-    t.act("call", "call", "fold")  # seats 1, 2 and 3
+    t.press("bet", seat=4, amount=1000)  # seat 2 is to act: 200 posted now
+    t.press("check")  # seat 2: no check (call, fold or raise), a ruling
+    t.act("call", "fold", "call")  # seats 2, 3 and 1
 
 
 def out_of_turn_check_robert(t: Recorder) -> None:
     """Robert's Betting and Raising 10: seat 3 checks out of turn, seat 2 then bets: the check is
-    not binding, but seat 3 may not bet or raise on its turn (the raise is refused); it calls."""
+    not binding, but seat 3 may not bet or raise on its turn (the raise is refused, a ruling citing
+    Betting and Raising 10); it calls."""
     t.level(100, 200)
     t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
     t.clean_preflop()
@@ -289,8 +291,8 @@ def out_of_turn_check_robert(t: Recorder) -> None:
 
 
 def out_of_turn_fold_wfp_dealer(t: Recorder) -> None:
-    """WFP dealers' Act in Turn: seat 1 (the button) folds out of turn before seat 4; seat 4's call
-    does not change it, and the fold is taken at seat 1's turn."""
+    """WFP dealers' Act in Turn: seat 1 (the button) folds out of turn before seat 4: "an out of turn
+    (OOT) folded hand will be mucked immediately"; seats 4, 2 and 3 play on."""
     t.level(100, 200)
     t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
     t.new_hand()
@@ -310,6 +312,22 @@ def out_of_turn_call_rpl(t: Recorder) -> None:
     t.bet("raise", 600)  # seat 4: the action changed
     t.bet("raise", 1800)  # seat 1: free to raise in RPL
     t.act("fold", "fold", "call")  # seats 2, 3 and 4
+
+
+def blind_fold_wfp_dealer(t: Recorder) -> None:
+    """WFP dealers give a blind's fold back: the big blind folds out of turn before anyone acted (Act in
+    Turn, Know the Blinds: the cards are returned), then folds in turn at its option to check (Mucked
+    Cards / Unintentional Folds: returned again, with a warning); it checks and the flop comes."""
+    t.level(100, 200)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    t.new_hand()
+    t.deal()
+    t.press("fold", seat=3)  # seat 4 is to act
+    t.act("call", "call", "call")  # seats 4, 1 and 2
+    t.press("fold")  # seat 3, the big blind, with nothing to call
+    t.press("check")
+    t.flop()
+    t.act("check", "check", "check", "check")
 
 
 def bb_ante_short_upt(t: Recorder) -> None:
@@ -547,6 +565,7 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "out_of_turn_check_robert": ("robert", {}, out_of_turn_check_robert),
     "out_of_turn_fold_wfp_dealer": ("wfp-dealer", {}, out_of_turn_fold_wfp_dealer),
     "out_of_turn_call_rpl": ("rpl", {}, out_of_turn_call_rpl),
+    "blind_fold_wfp_dealer": ("wfp-dealer", {}, blind_fold_wfp_dealer),
     "bb_ante_short_upt": ("upt", {}, bb_ante_short_upt),
     "chip_race_wfp": ("wfp", {}, chip_race_wfp),
     "chips_in_play_upt": ("upt", {"denominations": CHIP_SET}, chips_in_play_upt),
