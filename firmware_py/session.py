@@ -27,6 +27,7 @@ from firmware_py.core import (
     SeatStatus,
     Setup,
     Stacks,
+    Tick,
     normalise_uid,
 )
 from firmware_py.core.events import AMOUNT_ACTIONS, MAX_SEATS, STACK_REASONS
@@ -43,9 +44,10 @@ from firmware_py.session_schema import (
     SeatLine,
     SetupLine,
     StacksLine,
+    TickLine,
 )
 
-KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level", "race")
+KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level", "race", "tick")
 BUTTONS = {button.value: button for button in ButtonName}  # a dict look-up: calling the enum is slower
 NUMBER = (int, float)
 MAX_T_S = 1e9  # session seconds: some 30 years
@@ -61,6 +63,7 @@ _SeatLine: Final = SeatLine
 _LevelLine: Final = LevelLine
 _RaceLine: Final = RaceLine
 _SetupLine: Final = SetupLine
+_TickLine: Final = TickLine
 
 def load_deck(path: str | Path) -> Deck:
     """Load and validate one deck registry file; a broken one names the file, entry and reason."""
@@ -169,6 +172,8 @@ class SessionReader:
             if line.odd is None:
                 return Race(t=line.t, chip=line.chip, to=line.to)
             return Race(t=line.t, chip=line.chip, to=line.to, odd=_seat_pairs(line.odd))
+        if type(line) is _TickLine:
+            return Tick(t=line.t)
         if type(line) is not _SetupLine:
             return None  # (there is no other kind)
         return self._schema_setup(line)
@@ -270,6 +275,8 @@ class SessionReader:
             return _level(obj, at)
         if kind == "race":
             return _race(obj, at)
+        if kind == "tick":
+            return Tick(t=at)
         return self._setup(obj, at)
 
     def _setup(self, obj: dict[str, Any], t: float) -> Setup:
@@ -512,6 +519,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
         if event.odd is not None:
             race["odd"] = {str(seat): count for seat, count in event.odd}
         return race
+    if isinstance(event, Tick):
+        return {"t": event.t, "kind": "tick"}
     if isinstance(event, Level):
         line: dict[str, Any] = {"t": event.t, "kind": "level", "small": event.small, "big": event.big,
                                 "ante": event.ante}

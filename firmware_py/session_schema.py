@@ -113,5 +113,10 @@ class SetupLine(Line, tag="setup"):
     game: GameName = "holdem"  # core.game.DEFAULT
 
 
-AnyLine: TypeAlias = ReadLine | GoneLine | ButtonLine | SeatLine | StacksLine | LevelLine | RaceLine | SetupLine
+class TickLine(Line, tag="tick"):
+    """Time passing while a shot clock runs (docs/table-events-clock.md): only `t`."""
+
+
+AnyLine: TypeAlias = (ReadLine | GoneLine | ButtonLine | SeatLine | StacksLine | LevelLine | RaceLine | SetupLine
+                      | TickLine)
 DECODER: msgspec.json.Decoder[AnyLine] = msgspec.json.Decoder(AnyLine)

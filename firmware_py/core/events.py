@@ -27,6 +27,7 @@ class ButtonName(StrEnum):
     CONFIRM = "confirm"
     UNDO = "undo"
     HAND_END = "hand_end"
+    RETRIEVE = "retrieve"  # a hand folded in error given back (`seat`: whose), if the book allows it
 
 
 # Each member also as a module constant, for the code that asks it at every press (see phase.py).
@@ -45,6 +46,7 @@ CLOCK: Final = ButtonName.CLOCK
 CONFIRM: Final = ButtonName.CONFIRM
 UNDO: Final = ButtonName.UNDO
 HAND_END: Final = ButtonName.HAND_END
+RETRIEVE: Final = ButtonName.RETRIEVE
 
 # The core's constants are Final: compiled, mypyc reads a final name as a constant, not from the module's
 # dict at every use (a look-up at every event for the routing's).
@@ -200,4 +202,12 @@ class Race:
     odd: tuple[tuple[int, int], ...] | None = None  # (seat, odd chips), by seat
 
 
-Event = Setup | Read | Gone | Button | Seat | Stacks | Level | Race
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Tick:
+    """Time passing while a shot clock runs: the daemon posts one each second (the core reads no clock), and
+    the core gives the clock's warnings and its expiry at the tick that reaches them (docs/table-events-clock.md)."""
+
+    t: float
+
+
+Event = Setup | Read | Gone | Button | Seat | Stacks | Level | Race | Tick

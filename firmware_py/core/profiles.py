@@ -30,6 +30,7 @@ _PARAMETERS: dict[RuleKey, dict[str, type]] = {
     RuleKey.SHORT_BLIND: {"procedure": str},
     RuleKey.OUT_OF_TURN: {"changed_by": str, "always_binding": str, "bet_posts": str, "no_raise_after": str},
     RuleKey.LIMIT_RAISES: {"raises": int, "heads_up": str},
+    RuleKey.RETRIEVE: {"procedure": str, "refused_rule": str, "refused_remedy": str},
 }
 # Every rule the core consults (the closed set RuleKey, in its order), with the parameters it reads.
 RULE_PARAMS: dict[RuleKey, dict[str, type]] = {key: _PARAMETERS.get(key, {}) for key in RuleKey}
@@ -49,6 +50,10 @@ PROCEDURES: dict[RuleKey, tuple[str, ...]] = {
     # all_in: a player short of a blind or ante posts what is left, all in (WFP 15, UPT 19); ante_leaves_a_chip:
     # besides, a player who cannot post the ante and keep a chip is eliminated, the chips in the pot (RPL 19).
     RuleKey.SHORT_BLIND: ("all_in", "ante_leaves_a_chip"),
+    # A hand folded in error given back: no_significant_action (identifiable, and no call or raise since: the
+    # WFP dealers' "Folding in Error"); identifiable (a clearly identifiable hand, at management's discretion:
+    # Robert's Dead Hands 2 and the books from it); never (RPL Hold'em 5: mucked cards are not retrieved).
+    RuleKey.RETRIEVE: ("no_significant_action", "identifiable", "never"),
 }
 # Text parameters that hold words from a closed set: a space-separated list (may be empty) or one word.
 # out_of_turn: the intervening actions that free the seat from what it declared out of turn
@@ -65,6 +70,9 @@ WORDS: dict[str, tuple[tuple[str, ...], bool]] = {  # parameter -> (the words, w
     # [blinds] where a player moved to the table (balancing) waits for the button to pass:
     # as_new_player (the new-player rule), small_blind_or_button (dealt in anywhere else),
     # between_button_and_small_blind, or never (dealt in at once, in any position).
+    "facing_bet": (("dead",), False),
+    "not_facing_bet": (("dead", "check"), False),
+    "raise_without_amount": (("minimum", "not_taken"), False),
     "moved_player_waits": (("as_new_player", "small_blind_or_button", "between_button_and_small_blind",
                             "never"), False),
 }
@@ -77,7 +85,11 @@ SECTIONS: dict[str, dict[str, type]] = {
         "too_late_hand_dead": bool,
         "too_late_remedy": str,
     },
-    "clock": {"rule": str, "seconds": int, "warnings": list, "countdown": int},
+    # expired_rule: the book's sentence for time running out; facing_bet / not_facing_bet: what then happens to
+    # the hand (dead, or checked where there is no bet to call); raise_without_amount: "raise" said with no
+    # amount when time runs out (minimum: a minimum raise; not_taken: the clock runs on as if nothing was said).
+    "clock": {"rule": str, "seconds": int, "warnings": list, "countdown": int, "expired_rule": str,
+              "facing_bet": str, "not_facing_bet": str, "raise_without_amount": str},
     "blinds": {
         "rule": str,
         "heads_up_rule": str,
@@ -188,6 +200,10 @@ class ClockRule:
     seconds: int
     warnings: tuple[int, ...]
     countdown: int
+    expired_cite: str = ""  # the book's sentence for time running out (a dead hand)
+    facing_bet: str = "dead"  # what time running out does to a hand facing a bet (WORDS)
+    not_facing_bet: str = "dead"  # and to one with no bet to call: dead, or checked
+    raise_without_amount: str = "minimum"  # "raise" said with no amount, at the end: a minimum raise
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -463,6 +479,10 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
             seconds=clock["seconds"],
             warnings=tuple(int(w) for w in clock["warnings"]),
             countdown=clock["countdown"],
+            expired_cite=f"{section_source['clock']}: {clock['expired_rule']}",
+            facing_bet=clock["facing_bet"],
+            not_facing_bet=clock["not_facing_bet"],
+            raise_without_amount=clock["raise_without_amount"],
         ),
         blinds=BlindRule(
             cite=f"{section_source['blinds']}: {blinds['rule']}",

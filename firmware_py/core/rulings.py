@@ -37,6 +37,9 @@ class RulingKind(StrEnum):
     SHORT_BLIND = "short_blind"  # a blind or ante posted short (all in): action on what is left
     CHIP_RACE = "chip_race"  # a color-up's race ruled: who gets each new chip
     RACE_MISDEAL = "race_misdeal"  # a race card misdealt: the race is dealt again
+    CLOCK_EXPIRED = "clock_expired"  # the shot clock ran out: the hand dead, or checked (the profile's choice)
+    HAND_RETRIEVED = "hand_retrieved"  # a hand folded in error given back live, as the book allows
+    RETRIEVAL_REFUSED = "retrieval_refused"  # a retrieve press the book does not allow: the hand stays folded
 
 
 # Rulings about a card that lies face down (dealt to a player, or to become the burn): not named in public.
@@ -159,6 +162,7 @@ class NoticeKind(StrEnum):
     CONFIRMED = "confirmed"
     UNDONE = "undone"
     CORRECTED = "corrected"  # a seat's chips changed between hands (rebuy, add-on, correction)
+    CLOCK = "clock"  # the shot clock: called, its warnings and its count of the last seconds
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
