@@ -146,6 +146,10 @@ def draw_shot_clock(surface: pygame.Surface, rect: pygame.Rect, clock: ClockView
     digit_rect = theme.draw_text(surface, digits, round(text_area.height * 1.25), colour,
                                  (text_area.right, text_area.centery), anchor="midright")
     label = f"CLOCK {config.name(clock.seat)}"
+    if clock.called_by is not None:  # who called it (the dealer's call names no one)
+        label += f" (called by {config.name(clock.called_by)})"
+    if clock.raise_said:
+        label += " · raise said"
     warned = [w for w in clock.warnings if left <= w]
     if left <= 0:
         label = f"{config.name(clock.seat)}: hand dead ({clock.rule})"

@@ -15,6 +15,7 @@ import asyncio
 import ipaddress
 import json
 import logging
+import math
 import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -41,7 +42,9 @@ logger = logging.getLogger(__name__)
 MAX_BODY = 1024
 VERDICT_TIMEOUT_S = 5.0  # the core answers in milliseconds; this long means the journal is failing
 KEEPALIVE_S = 15.0
-PRESSES = {*PLAYER_ACTIONS, ButtonName.UNDO, ButtonName.MISDEAL, ButtonName.CONFIRM}
+PRESSES = {*PLAYER_ACTIONS, ButtonName.UNDO, ButtonName.MISDEAL, ButtonName.CONFIRM, ButtonName.CLOCK,
+           ButtonName.RETRIEVE}
+SEAT_PRESSES = {*PLAYER_ACTIONS, ButtonName.CLOCK, ButtonName.RETRIEVE}  # clock: the caller; retrieve: whose hand
 AMOUNT_ACTIONS = {ButtonName.BET, ButtonName.RAISE}
 NAME_MAX = 24
 UNPAIRED = "pair this device first: type the code shown on the table's screen"
@@ -169,6 +172,9 @@ def public_state(snapshot: TableSnapshot, names: dict[int, str]) -> dict[str, An
         "ruling": ({"ruling": str(r.ruling), "rule": r.rule, "remedy": r.remedy}
                    if (r := snapshot.unconfirmed[0] if snapshot.unconfirmed else None) else None),
         "notices": list(snapshot.notices[-3:]),
+        "clock": ({"seat": c.seat, "called_by": c.called_by, "seconds": c.seconds, "rule": c.rule,
+                   "left": max(0, math.ceil(c.left(snapshot.t))), "raise_said": c.raise_said}
+                  if (c := snapshot.clock) is not None else None),
     }
 
 
@@ -342,7 +348,7 @@ class ActionTracker:
             if not isinstance(text, str | int) or isinstance(text, bool):
                 raise ValueError("the amount must be typed as text, e.g. \"1,200\"")
             amount = parse_amount(str(text))
-        return Button(t=self.clock(), name=button, seat=seat if button in PLAYER_ACTIONS else None,
+        return Button(t=self.clock(), name=button, seat=seat if button in SEAT_PRESSES else None,
                       amount=amount, hand=hand, count=count)
 
     def _player_events(self, body: dict[str, Any]) -> list[Any]:
