@@ -432,6 +432,28 @@ def folds_rpl(t: Recorder) -> None:
     t.act("call", "check")
 
 
+def jackpot_bad_beat_wfp(t: Recorder) -> None:
+    """A bad beat for the house's jackpot (config/jackpots.toml; the table rules only the showdown, the daemon the
+    jackpot): seat 2's aces full of kings (As Ad) loses to seat 3's four nines (9h 9d) on Ac Kh Kd 9s 9c."""
+    t.reserved = {"Ac", "Kh", "Kd", "9s", "9c"}
+    t.level(100, 200)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    t.new_hand()
+    t.deal(["As", "9h", "2d", "7c", "Ad", "9d", "Ts", "4h"])  # seats 2, 3, 4, 1 (twice)
+    t.act("fold", "fold", "call", "check")  # seats 4 and 1 fold; seat 2 completes, seat 3 checks
+    t.flop(["Ac", "Kh", "Kd"])
+    t.bet("bet", 400)  # seat 2
+    t.act("call")  # seat 3
+    t.turn("9s")
+    t.act("check")
+    t.bet("bet", 1000)  # seat 3
+    t.act("call")
+    t.river("9c")
+    t.act("check")
+    t.bet("bet", 3000)  # seat 3
+    t.act("call")
+
+
 # -- the other games (core/game.py): each irregularity class, in every profile -------------------------
 # Several hands a session, each one class: the deal's (a misdeal, an exposed, boxed, short and extra card),
 # the board's (premature cards, too many flop cards, burns, a foreign card) and the betting's (pot limit's
@@ -589,6 +611,7 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "clocks_and_folds_wfp_dealer": ("wfp-dealer", {}, clocks_and_folds_wfp_dealer),
     "clocks_and_folds_robert": ("robert", {}, clocks_and_folds_robert),
     "folds_rpl": ("rpl", {}, folds_rpl),
+    "jackpot_bad_beat_wfp": ("wfp", {}, jackpot_bad_beat_wfp),
     **GAME_SESSIONS,
 }
 
