@@ -55,8 +55,9 @@ def retrieve(table: TableState, hand: Hand, seat: int | None) -> None:
     betting.acted.discard(seat)
     chips = table.chips.hand
     if chips is not None:
-        chips.out.discard(seat)
+        chips.out.discard(seat)  # its chips count for the pots again
         chips.last.pop(seat, None)
+        chips.acted_at.pop(seat, None)  # its options are those it had before the fold
     if hand.phase is BETTING and (betting.to_act is None or (since == [] and fold is not None
                                                              and hand.betting.taken[fold].street is hand.street)):
         betting.to_act = seat  # the fold was the last action: the turn is the seat's again

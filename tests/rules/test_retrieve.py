@@ -124,3 +124,15 @@ def test_undo_is_not_retrieval_an_undone_fold_and_a_retrieval_both_stay_in_the_j
     assert 4 not in t.core.live_seats()
     names = [getattr(e, "name", None) for e in t.fed]
     assert names[-3:] == ["fold", "retrieve", "undo"]  # every press is fed (and journaled), the undo too
+
+
+def test_wfp_dealer_a_hand_folded_mistaken_about_the_bet_is_returned_with_all_its_options() -> None:
+    """"This often happens when the player folds when mistaken about the amount of a bet he is facing.\""""
+    t = _dealt("wfp-dealer")
+    t.bet("raise", 600)  # seat 4
+    t.act("fold")  # seat 1, mistaken about the raise
+    assert [r.ruling for r in t.retrieve(1)] == [RulingKind.HAND_RETRIEVED]
+    assert t.core.snapshot().to_act == 1
+    assert t.bet("raise", 1800) == []  # it may raise, as before its fold
+    snap = t.core.snapshot()
+    assert snap.seat(1).bet == 1800 and snap.seat(1).state == "active" and snap.to_act == 2
