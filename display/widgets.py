@@ -25,8 +25,10 @@ def ruling_title(ruling: Ruling) -> str:
     return words(ruling.ruling).upper()
 
 
-# The rules at work, no one's error: a player all in for less than a blind (WFP 15, UPT 19), a chip race ruled.
-INFORMATION = frozenset({RulingKind.SHORT_BLIND, RulingKind.CHIP_RACE})
+# The rules at work, no one's error: a player all in for less than a blind (WFP 15, UPT 19), a chip race ruled, a
+# shot clock that ran out on a hand not killed (checked, or a minimum raise), a hand folded in error given back.
+INFORMATION = frozenset({RulingKind.SHORT_BLIND, RulingKind.CHIP_RACE, RulingKind.CLOCK_EXPIRED,
+                         RulingKind.HAND_RETRIEVED})
 
 
 def ruling_colour(ruling: Ruling) -> tuple[int, int, int]:

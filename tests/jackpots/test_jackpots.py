@@ -197,3 +197,20 @@ def test_the_showdown_ruling_itself_is_the_books(packet) -> None:
     """The core rules the showdown as before; the jackpot is the house file's, beside it."""
     expected = SESSION.with_name(SESSION.stem + ".expected.jsonl").read_text().splitlines()
     assert [json.loads(line)["ruling"] for line in expected] == [RulingKind.SHOWDOWN.value]
+
+
+def test_the_table_file_takes_a_jackpots_section_and_names_a_misspelled_key(tmp_path: Path) -> None:
+    from firmware_py.config_toolkit import read_toml  # noqa: PLC0415
+    from firmware_py.daemon.table_config import parse_table_config  # noqa: PLC0415
+    from firmware_py.jackpots import JackpotsConfig  # noqa: PLC0415
+
+    (tmp_path / "jackpot.key").write_bytes(b"k" * 32)
+    data = read_toml(ROOT / "config" / "table.toml", what="table file")
+    data["jackpots"] = {"file": "jackpots.toml", "key_file": str(tmp_path / "jackpot.key"),
+                        "packets": str(tmp_path / "packets")}
+    config = parse_table_config(data, source="table.toml", base_dir=ROOT / "config", with_display=False)
+    jackpots = config.extensions["jackpots"]
+    assert isinstance(jackpots, JackpotsConfig) and [j.name for j in jackpots.jackpots] == ["Bad beat", "High hand"]
+    data["jackpots"] = {"file": "jackpots.toml", "key_fil": "x", "packets": "p"}
+    with pytest.raises(ConfigError, match=r"table.toml: \[jackpots\] key_fil: unknown key"):
+        parse_table_config(data, source="table.toml", base_dir=ROOT / "config", with_display=False)
