@@ -21,9 +21,11 @@ SIGNIFICANT = ("call", "bet", "raise")  # "'Significant Action' is when any play
 
 def retrieve(table: TableState, hand: Hand, seat: int | None) -> None:
     betting = hand.betting
-    if seat is None:
-        table.notice(NoticeKind.IGNORED, "retrieve: name the seat whose hand is given back; not taken")
-        return
+    if seat is None:  # the dealer's panel names no seat: the last hand folded
+        seat = next((t.seat for t in reversed(betting.taken) if t.word == "fold" and t.seat in betting.folded), None)
+        if seat is None:
+            table.notice(NoticeKind.IGNORED, "retrieve: no hand has been folded in this hand; not taken")
+            return
     if seat not in hand.positions.deal_order or seat not in betting.folded:
         table.notice(NoticeKind.IGNORED, f"retrieve: seat {seat} has not folded in this hand; not taken")
         return

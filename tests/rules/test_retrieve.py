@@ -136,3 +136,10 @@ def test_wfp_dealer_a_hand_folded_mistaken_about_the_bet_is_returned_with_all_it
     assert t.bet("raise", 1800) == []  # it may raise, as before its fold
     snap = t.core.snapshot()
     assert snap.seat(1).bet == 1800 and snap.seat(1).state == "active" and snap.to_act == 2
+
+
+def test_retrieve_from_the_dealers_panel_names_no_seat_and_gives_back_the_hand_folded_last() -> None:
+    t = _dealt("wfp-dealer")
+    t.act("fold", "fold")  # seats 4 and 1
+    rulings = t.press("retrieve")
+    assert [(r.ruling, r.seat) for r in rulings] == [(RulingKind.HAND_RETRIEVED, 1)]
