@@ -49,7 +49,8 @@ def retrieve(table: TableState, hand: Hand, seat: int | None) -> None:
                           rule=f"{rule.source}: {rule.word('refused_rule')}",
                           remedy=rule.word("refused_remedy").format(seat=seat, detail=refusal)))
         return
-    detail = " ".join(cards)
+    # The cards are face down: the ruling says the table knows them, never which they are (it is shown and heard).
+    detail = f"the table knows its {len(cards)} cards by their tags"
     if since:
         detail += "; since the fold: " + ", ".join(f"seat {t.seat} {t.word}" for t in since)
     table.ruling(RulingKind.HAND_RETRIEVED, RuleKey.RETRIEVE, seat=seat, fill={"detail": detail})

@@ -32,7 +32,8 @@ def test_wfp_dealer_folds_in_error_cards_identifiable_returned_if_no_significant
     rulings = t.retrieve(4)
     assert [(r.ruling, r.seat, r.rule) for r in rulings] == [
         (RulingKind.HAND_RETRIEVED, 4, "wfp-dealer: Mucked Cards / Unintentional Folds")]
-    assert "Qh Qd" in rulings[0].remedy
+    assert "the table knows its 2 cards by their tags" in rulings[0].remedy
+    assert "Qh" not in rulings[0].remedy and "Qd" not in rulings[0].remedy  # face down: never named
     snap = t.core.snapshot()
     assert 4 in t.core.live_seats() and snap.to_act == 4  # its turn again
     t.act("call", "call", "call", "check")  # the hand plays on with seat 4 in it
@@ -80,7 +81,8 @@ def test_dead_hands_2_a_clearly_identifiable_hand_may_be_retrieved_and_ruled_liv
     t.act("fold", "call")  # a call since the fold: these books name no significant-action limit
     rulings = t.retrieve(4)
     assert [(r.ruling, r.seat, r.rule) for r in rulings] == [(RulingKind.HAND_RETRIEVED, 4, DEAD_HANDS_2[profile])]
-    assert "clearly identifiable (Qh Qd; since the fold: seat 1 call)" in rulings[0].remedy
+    assert "clearly identifiable (the table knows its 2 cards by their tags; since the fold: seat 1 call)" in (
+        rulings[0].remedy)
     assert 4 in t.core.live_seats()
     t.act("call", "check")  # seats 2 and 3; then the action is back on seat 4, which has not acted on the bet
     assert t.core.snapshot().to_act == 4
