@@ -165,7 +165,8 @@ class SessionReader:
         if type(line) is _LevelLine:
             if line.small > line.big or (line.ante and line.bb_ante):
                 return None
-            return Level(t=line.t, small=line.small, big=line.big, ante=line.ante, bb_ante=line.bb_ante)
+            return Level(t=line.t, small=line.small, big=line.big, ante=line.ante, bb_ante=line.bb_ante,
+                         number=line.number)
         if type(line) is _RaceLine:
             if line.to <= line.chip or line.to % line.chip:
                 return None
@@ -397,7 +398,10 @@ def _level(obj: dict[str, Any], t: float) -> Level:
     if ante and bb_ante:
         raise ValueError(f"a level has an 'ante' every player posts ({ante}) or a 'bb_ante' the big blind posts "
                          f"for the table ({bb_ante}), not both: keep one")
-    return Level(t=t, small=small, big=big, ante=ante, bb_ante=bb_ante)
+    number = obj.get("number")
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 10_000):
+        raise ValueError(f"'number' (the level's number) must be a whole number from 1 to 10000, not {number!r}")
+    return Level(t=t, small=small, big=big, ante=ante, bb_ante=bb_ante, number=number)
 
 
 def _race(obj: dict[str, Any], t: float) -> Race:
@@ -526,6 +530,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
                                 "ante": event.ante}
         if event.bb_ante:  # (written only when there is one: sessions without it stay as they were)
             line["bb_ante"] = event.bb_ante
+        if event.number is not None:  # (likewise: docs/table-events-clock.md)
+            line["number"] = event.number
         return line
     out = {"t": event.t, "kind": "seat", "seat": event.seat, "status": str(event.status)}
     if event.moved:

@@ -28,6 +28,7 @@ class ButtonName(StrEnum):
     UNDO = "undo"
     HAND_END = "hand_end"
     RETRIEVE = "retrieve"  # a hand folded in error given back (`seat`: whose), if the book allows it
+    EXTEND = "extend"  # a house's action clock: the player on it spends a time-extension chip
 
 
 # Each member also as a module constant, for the code that asks it at every press (see phase.py).
@@ -47,6 +48,7 @@ CONFIRM: Final = ButtonName.CONFIRM
 UNDO: Final = ButtonName.UNDO
 HAND_END: Final = ButtonName.HAND_END
 RETRIEVE: Final = ButtonName.RETRIEVE
+EXTEND: Final = ButtonName.EXTEND
 
 # The core's constants are Final: compiled, mypyc reads a final name as a constant, not from the module's
 # dict at every use (a look-up at every event for the routing's).
@@ -188,6 +190,7 @@ class Level:
     big: int
     ante: int = 0
     bb_ante: int = 0
+    number: int | None = None  # the structure's level number, where given (a house's action clock resets at some)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -99,6 +99,14 @@ SECTIONS: dict[str, dict[str, type]] = {
         "moved_player_waits": str,
     },
 }
+# Sections a profile may leave out, in all its lineage: then the feature is off. [action_clock]: a house's clock on
+# every decision (no book here has one: a house profile inheriting from its book adds it), `seconds` a decision,
+# `extensions` time-extension chips per player of `extension_seconds` each, given back at `reset_levels` (the
+# numbers of the levels, as `level` events name them).
+OPTIONAL_SECTIONS: dict[str, dict[str, type]] = {
+    "action_clock": {"rule": str, "seconds": int, "warnings": list, "countdown": int, "extensions": int,
+                     "extension_seconds": int, "reset_levels": list},
+}
 # rulebook: the book's title; rulebook_source: where a reader finds it (the books are not shipped).
 # games: the games the house deals (core/game.py's names), inherited from the parent when not given.
 TOP_KEYS = {"profile": str, "title": str, "parent": str, "rulebook": str, "rulebook_source": str, "games": list}
@@ -207,6 +215,19 @@ class ClockRule:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class ActionClockRule:
+    """A house's action clock: on every decision, with time-extension chips per player (OPTIONAL_SECTIONS)."""
+
+    cite: str
+    seconds: int
+    warnings: tuple[int, ...]
+    countdown: int
+    extensions: int
+    extension_seconds: int
+    reset_levels: tuple[int, ...]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class BlindRule:
     cite: str
     heads_up_cite: str
@@ -229,6 +250,7 @@ class Profile:
     lineage: tuple[tuple[str, str], ...] = ()  # (profile, source file), the root first
     rulebook_source: str = ""  # where to read the rulebook: its publisher and site
     games: tuple[str, ...] = (DEFAULT_GAME,)  # the games the house deals (names in core/game.py's GAMES)
+    action_clock: ActionClockRule | None = None  # a house's clock on every decision (OPTIONAL_SECTIONS); None: off
 
     def file_of(self, profile: str) -> str:
         """The source file of a profile this one inherits from (or of itself)."""
@@ -315,7 +337,7 @@ def build_profiles(raw: Mapping[str, tuple[str, Mapping[str, Any]]]) -> dict[str
 def _validate(name: str, source: str, data: Mapping[str, Any], raw: Mapping[str, Any],
               mistakes: Mistakes[ProfileError]) -> None:
     """Note every mistake of one profile file (a value with a mistake is not looked into further)."""
-    allowed = set(TOP_KEYS) | set(SECTIONS) | {"rules"}
+    allowed = set(TOP_KEYS) | set(SECTIONS) | set(OPTIONAL_SECTIONS) | {"rules"}
     for key, value in data.items():
         if key not in allowed:
             mistakes.note(ProfileError(source, key, f"unknown key{_hint(key, allowed)}"))
@@ -330,7 +352,7 @@ def _validate(name: str, source: str, data: Mapping[str, Any], raw: Mapping[str,
     parent = data.get("parent")
     if isinstance(parent, str) and parent not in raw:
         mistakes.note(ProfileError(source, "parent", f"no profile {shown(parent)}{_hint(parent, raw)}"))
-    for section, fields in SECTIONS.items():
+    for section, fields in (*SECTIONS.items(), *OPTIONAL_SECTIONS.items()):
         _validate_section(source, section, fields, data.get(section, {}), mistakes)
     rules = data.get("rules", {})
     with mistakes.check():
@@ -359,7 +381,7 @@ def _validate_section(source: str, section: str, fields: Mapping[str, type], val
                             mistakes.note(ProfileError(source, where, f"{shown(action)} is not a button{hint}"))
                 elif key in WORDS:
                     _check_words(source, where, value, *WORDS[key])
-                elif key == "warnings":
+                elif key in ("warnings", "reset_levels"):
                     for warning in value:
                         with mistakes.check():
                             _check(source, where, warning, int)
@@ -422,14 +444,14 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
     source, data = raw[name]
     root_first = list(reversed(lineage))
 
-    sections: dict[str, dict[str, Any]] = {s: {} for s in SECTIONS}
+    sections: dict[str, dict[str, Any]] = {s: {} for s in (*SECTIONS, *OPTIONAL_SECTIONS)}
     section_source: dict[str, str] = {}
     rules: dict[str, dict[str, Any]] = {}
     rule_source: dict[str, str] = {}
     origin: dict[str, dict[str, str]] = {}  # rule -> field -> the profile that set it
     for ancestor in root_first:
         anc_data = raw[ancestor][1]
-        for section in SECTIONS:
+        for section in (*SECTIONS, *OPTIONAL_SECTIONS):
             values = anc_data.get(section, {})
             sections[section].update(values)
             if "rule" in values:
@@ -442,6 +464,8 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
 
     missing = [f"{section}.{key}" for section, fields in SECTIONS.items() for key in fields
                if key not in sections[section]]
+    missing += [f"{section}.{key}" for section, fields in OPTIONAL_SECTIONS.items() if sections[section]
+                for key in fields if key not in sections[section]]
     missing += [f"rules.{key}" for key in RULE_PARAMS if key not in rules]  # the whole rule: one mistake
     missing += [f"rules.{key}.{field}" for key, params in RULE_PARAMS.items() if key in rules
                 for field in ("rule", "remedy", *params) if field not in rules[key]]
@@ -496,4 +520,14 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
         lineage=tuple((ancestor, raw[ancestor][0]) for ancestor in root_first),
         games=tuple(next((raw[ancestor][1]["games"] for ancestor in lineage if "games" in raw[ancestor][1]),
                          [DEFAULT_GAME])),
+        action_clock=_action_clock(sections["action_clock"], section_source.get("action_clock", name)),
     )
+
+
+def _action_clock(values: Mapping[str, Any], source: str) -> ActionClockRule | None:
+    if not values:
+        return None
+    return ActionClockRule(cite=f"{source}: {values['rule']}", seconds=values["seconds"],
+                           warnings=tuple(int(w) for w in values["warnings"]), countdown=values["countdown"],
+                           extensions=values["extensions"], extension_seconds=values["extension_seconds"],
+                           reset_levels=tuple(int(n) for n in values["reset_levels"]))

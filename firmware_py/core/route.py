@@ -17,6 +17,7 @@ from firmware_py.core.events import (
     CLOCK,
     CONFIRM,
     EXPOSED,
+    EXTEND,
     HAND_END,
     MISDEAL,
     NEW_HAND,
@@ -65,6 +66,8 @@ def apply(table: TableState, event: Event) -> None:
         streets.gone(table, event)
     elif type(event) is Stacks or type(event) is Level:
         betting.chip_event(table, event)
+        if type(event) is Level:
+            shotclock.level(table, event)
     elif type(event) is Seat:
         flow.seat_change(table, event)
     elif type(event) is Race:
@@ -170,6 +173,8 @@ def press(table: TableState, event: Button) -> None:
         shotclock.call(table, hand, event.seat)
     elif name is RETRIEVE:
         retrieval.retrieve(table, hand, event.seat)
+    elif name is EXTEND:
+        shotclock.extend(table, hand, event.seat)
 
 
 def _clocked(table: TableState, hand: Hand, name: ButtonName, seat: int | None, amount: int | None) -> bool:
@@ -185,6 +190,11 @@ def _clocked(table: TableState, hand: Hand, name: ButtonName, seat: int | None, 
             and hand.phase is BETTING):
         return shotclock.said_raise(table, hand)
     return False
+
+
+def follow(table: TableState) -> None:
+    """After each event (engine.py), with a house's action clock: the clock on the decision now due."""
+    shotclock.follow(table)
 
 
 def tick(table: TableState) -> None:

@@ -13,7 +13,7 @@ import math
 from dataclasses import replace
 
 from firmware_py.core import transitions
-from firmware_py.core.events import CHECK, RAISE, ButtonName
+from firmware_py.core.events import CHECK, RAISE, ButtonName, Level
 from firmware_py.core.hand import Hand
 from firmware_py.core.phase import BETTING, ClockView
 from firmware_py.core.rulings import PREFLOP, NoticeKind, Ruling, RulingKind
@@ -156,3 +156,56 @@ def facing_bet(table: TableState, hand: Hand, seat: int) -> bool:
 
 def _whole(seconds: float) -> int:
     return max(0, math.ceil(seconds))
+
+
+# -- a house's action clock (the profile's optional [action_clock]) -------------------------------------------
+
+def follow(table: TableState) -> None:
+    """After each event: with an action clock, a decision due and no clock on its player, the clock starts."""
+    assert table.profile is not None
+    house = table.profile.action_clock
+    hand = table.hand
+    if house is None or hand is None or hand.phase is not BETTING:
+        return
+    to_act = hand.betting.to_act
+    if to_act is None or (hand.clock is not None and hand.clock.seat == to_act):
+        return
+    left = table.time_banks.setdefault(to_act, house.extensions)
+    hand.clock = ClockView(seat=to_act, started_t=table.t, seconds=house.seconds,
+                           warnings=tuple(float(w) for w in house.warnings), countdown=house.countdown,
+                           rule=house.cite, action=True, extensions_left=left)
+
+
+def extend(table: TableState, hand: Hand, seat: int | None) -> None:
+    """`extend`: the player on the action clock spends a time-extension chip, for the house's extension seconds."""
+    assert table.profile is not None
+    house = table.profile.action_clock
+    clock = hand.clock
+    if house is None:
+        table.notice(NoticeKind.IGNORED, f"extend: the {table.profile.name} profile runs no action clock; not taken")
+        return
+    if clock is None or (seat is not None and seat != clock.seat):
+        table.notice(NoticeKind.IGNORED, f"extend: no clock runs on seat {seat if seat is not None else '?'}; "
+                     "not taken")
+        return
+    left = table.time_banks.setdefault(clock.seat, house.extensions)
+    if left <= 0:
+        table.notice(NoticeKind.IGNORED, f"extend: seat {clock.seat} has no time-extension chip left "
+                     f"({house.cite}); not taken")
+        return
+    table.time_banks[clock.seat] = left - 1
+    hand.clock = replace(clock, seconds=clock.seconds + house.extension_seconds, said=None,
+                         extensions_left=left - 1)
+    table.notice(NoticeKind.CLOCK, f"Clock on seat {clock.seat}: a time-extension chip, {house.extension_seconds} "
+                 f"seconds more ({_whole(hand.clock.left(table.t))} s left; {left - 1} chip"
+                 f"{'' if left - 1 == 1 else 's'} left) ({house.cite})")
+
+
+def level(table: TableState, event: Level) -> None:
+    """A `level`: at a level the house names, every player's time-extension chips are given back."""
+    house = table.profile.action_clock if table.profile is not None else None
+    if house is None or event.number is None or event.number not in house.reset_levels:
+        return
+    table.time_banks = {}  # each seat starts again from the house's number of chips
+    table.notice(NoticeKind.CLOCK, f"Level {event.number}: every player has {house.extensions} time-extension "
+                 f"chips again ({house.cite})")

@@ -546,10 +546,12 @@ class Daemon:
         for event in events:
             counting = counting or isinstance(event, Stacks)
             if counting and isinstance(event, Button) and event.name is ButtonName.NEW_HAND:
-                now = schedule.level_at(event.t).level
+                at = schedule.level_at(event.t)
+                now = at.level
                 current = self.core.level
                 if current is None or current != now.stakes:
-                    out.append(Level(t=event.t, small=now.small, big=now.big, ante=now.ante, bb_ante=now.bb_ante))
+                    out.append(Level(t=event.t, small=now.small, big=now.big, ante=now.ante, bb_ante=now.bb_ante,
+                                     number=at.number))
             out.append(event)
         return out
 

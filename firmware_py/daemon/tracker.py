@@ -43,7 +43,7 @@ MAX_BODY = 1024
 VERDICT_TIMEOUT_S = 5.0  # the core answers in milliseconds; this long means the journal is failing
 KEEPALIVE_S = 15.0
 PRESSES = {*PLAYER_ACTIONS, ButtonName.UNDO, ButtonName.MISDEAL, ButtonName.CONFIRM, ButtonName.CLOCK,
-           ButtonName.RETRIEVE}
+           ButtonName.RETRIEVE, ButtonName.EXTEND}
 SEAT_PRESSES = {*PLAYER_ACTIONS, ButtonName.CLOCK, ButtonName.RETRIEVE}  # clock: the caller; retrieve: whose hand
 AMOUNT_ACTIONS = {ButtonName.BET, ButtonName.RAISE}
 NAME_MAX = 24
@@ -173,7 +173,8 @@ def public_state(snapshot: TableSnapshot, names: dict[int, str]) -> dict[str, An
                    if (r := snapshot.unconfirmed[0] if snapshot.unconfirmed else None) else None),
         "notices": list(snapshot.notices[-3:]),
         "clock": ({"seat": c.seat, "called_by": c.called_by, "seconds": c.seconds, "rule": c.rule,
-                   "left": max(0, math.ceil(c.left(snapshot.t))), "raise_said": c.raise_said}
+                   "left": max(0, math.ceil(c.left(snapshot.t))), "raise_said": c.raise_said, "action": c.action,
+                   "extensions_left": c.extensions_left}
                   if (c := snapshot.clock) is not None else None),
     }
 

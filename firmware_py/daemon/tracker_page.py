@@ -53,7 +53,8 @@ background:#0b0f14;color:var(--text);width:100%}
 <div class="row" id="presets"></div></div>
 <div id="verdict" role="status" aria-live="polite"></div>
 <div class="row"><button class="big grey" id="undo">Undo last</button><button class="big grey" id="misdeal">Misdeal</button></div>
-<div class="row"><button class="big grey" id="clock">Call clock</button><button class="big grey" id="retrieve">Retrieve hand</button></div>
+<div class="row"><button class="big grey" id="clock">Call clock</button><button class="big grey" id="retrieve">Retrieve hand</button>
+<button class="big grey" id="extend" style="display:none">Time extension</button></div>
 <div id="shotclock" class="small" role="timer"></div>
 </section>
 <section id="players"><h2 id="ptitle">Players</h2><div class="hint" id="phint">Tap a seat to manage it.</div>
@@ -107,6 +108,7 @@ $("raise").onclick=()=>{try{const L=S&&S.legal&&!actingOutOfTurn()?S.legal:null;
 $("undo").onclick=()=>press("undo");$("misdeal").onclick=()=>{if(confirm("Call a misdeal?"))press("misdeal")};
 $("confirm").onclick=()=>press("confirm");
 $("clock").onclick=()=>press("clock",sel!==null?{seat:sel}:{});  // called by the selected seat, else the dealer
+$("extend").onclick=()=>press("extend");
 $("retrieve").onclick=()=>{if(sel!==null&&confirm("Give "+seatName(sel)+" its folded hand back?"))press("retrieve",{seat:sel})};
 function actingOutOfTurn(){return S&&sel!==null&&S.to_act!==null&&sel!==S.to_act}
 async function player(op,extra){if(sel===null)return;const j=await post("players",{op,seat:sel,...(extra||{})});tell(j,op.replace("_","-"))}
@@ -156,8 +158,9 @@ function render(){
  $("undo").disabled=!S.hand;$("misdeal").disabled=S.between_hands;
  $("clock").disabled=S.phase!=="betting"||!!S.clock;$("clock").textContent=sel!==null?"Clock (called by seat "+sel+")":"Call clock";
  const fv=sel===null?null:S.seats.find(x=>x.seat===sel);$("retrieve").disabled=!fv||fv.state!=="folded"||S.between_hands;
- const C=S.clock;$("shotclock").textContent=C?"CLOCK on "+seatName(C.seat)+": "+(C.left>0?C.left+" s":"DEAD")+
-  " (called by "+(C.called_by==null?"the dealer":"seat "+C.called_by)+(C.raise_said?"; raise said":"")+") · "+C.rule:"";
+ const C=S.clock;$("extend").style.display=C&&C.action?"inline-block":"none";$("extend").disabled=!C||!C.extensions_left;
+ $("shotclock").textContent=C?"CLOCK on "+seatName(C.seat)+": "+(C.left>0?C.left+" s":"DEAD")+
+  " (called by "+(C.called_by==null?"the dealer":"seat "+C.called_by)+(C.raise_said?"; raise said":"")+(C.action?"; "+C.extensions_left+" extension chips":"")+") \u00b7 "+C.rule:"";
  const r=S.ruling;$("ruling").style.display=r?"block":"none";
  if(r){$("rtitle").textContent=r.ruling.replace(/_/g," ").toUpperCase();$("rtext").textContent=r.remedy;$("rrule").textContent=r.rule}
  const v=sel===null?null:S.seats.find(x=>x.seat===sel);$("pform").style.display=sel===null?"none":"block";
