@@ -25,8 +25,10 @@ def ruling_title(ruling: Ruling) -> str:
     return words(ruling.ruling).upper()
 
 
-# The rules at work, no one's error: a player all in for less than a blind (WFP 15, UPT 19), a chip race ruled.
-INFORMATION = frozenset({RulingKind.SHORT_BLIND, RulingKind.CHIP_RACE})
+# The rules at work, no one's error: a player all in for less than a blind (WFP 15, UPT 19), a chip race ruled, a
+# shot clock that ran out on a hand not killed (checked, or a minimum raise), a hand folded in error given back.
+INFORMATION = frozenset({RulingKind.SHORT_BLIND, RulingKind.CHIP_RACE, RulingKind.CLOCK_EXPIRED,
+                         RulingKind.HAND_RETRIEVED})
 
 
 def ruling_colour(ruling: Ruling) -> tuple[int, int, int]:
@@ -146,6 +148,10 @@ def draw_shot_clock(surface: pygame.Surface, rect: pygame.Rect, clock: ClockView
     digit_rect = theme.draw_text(surface, digits, round(text_area.height * 1.25), colour,
                                  (text_area.right, text_area.centery), anchor="midright")
     label = f"CLOCK {config.name(clock.seat)}"
+    if clock.called_by is not None:  # who called it (the dealer's call names no one)
+        label += f" (called by {config.name(clock.called_by)})"
+    if clock.raise_said:
+        label += " · raise said"
     warned = [w for w in clock.warnings if left <= w]
     if left <= 0:
         label = f"{config.name(clock.seat)}: hand dead ({clock.rule})"

@@ -23,6 +23,7 @@ COMMANDS = {
     "broadcast": "firmware_py.commands.broadcast",
     "profile": "firmware_py.commands.profile",
     "tournament": "firmware_py.commands.tournament",
+    "verify": "firmware_py.commands.verify",
 }
 
 

@@ -83,6 +83,7 @@ BUILT_IN: tuple[tuple[str, ConfigFile, str], ...] = (
     ("tracker", ConfigFile.TABLE, "firmware_py.daemon.tracker:EXTENSION"),
     ("room", ConfigFile.TABLE, "firmware_py.room.publisher:EXTENSION"),
     ("keypad", ConfigFile.HARDWARE, "hardware.keypad:EXTENSION"),
+    ("jackpots", ConfigFile.TABLE, "firmware_py.jackpots:EXTENSION"),
 )
 
 

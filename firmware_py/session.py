@@ -27,6 +27,7 @@ from firmware_py.core import (
     SeatStatus,
     Setup,
     Stacks,
+    Tick,
     normalise_uid,
 )
 from firmware_py.core.chips import denominations_problem
@@ -44,9 +45,10 @@ from firmware_py.session_schema import (
     SeatLine,
     SetupLine,
     StacksLine,
+    TickLine,
 )
 
-KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level", "race")
+KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level", "race", "tick")
 BUTTONS = {button.value: button for button in ButtonName}  # a dict look-up: calling the enum is slower
 NUMBER = (int, float)
 MAX_T_S = 1e9  # session seconds: some 30 years
@@ -62,6 +64,7 @@ _SeatLine: Final = SeatLine
 _LevelLine: Final = LevelLine
 _RaceLine: Final = RaceLine
 _SetupLine: Final = SetupLine
+_TickLine: Final = TickLine
 
 def load_deck(path: str | Path) -> Deck:
     """Load and validate one deck registry file; a broken one names the file, entry and reason."""
@@ -166,13 +169,16 @@ class SessionReader:
         if type(line) is _LevelLine:
             if line.small > line.big or (line.ante and line.bb_ante):
                 return None
-            return Level(t=line.t, small=line.small, big=line.big, ante=line.ante, bb_ante=line.bb_ante)
+            return Level(t=line.t, small=line.small, big=line.big, ante=line.ante, bb_ante=line.bb_ante,
+                         number=line.number)
         if type(line) is _RaceLine:
             if line.to <= line.chip or line.to % line.chip:
                 return None
             if line.odd is None:
                 return Race(t=line.t, chip=line.chip, to=line.to)
             return Race(t=line.t, chip=line.chip, to=line.to, odd=_seat_pairs(line.odd))
+        if type(line) is _TickLine:
+            return Tick(t=line.t)
         if type(line) is not _SetupLine:
             return None  # (there is no other kind)
         return self._schema_setup(line)
@@ -277,6 +283,8 @@ class SessionReader:
             return _level(obj, at)
         if kind == "race":
             return _race(obj, at)
+        if kind == "tick":
+            return Tick(t=at)
         return self._setup(obj, at)
 
     def _setup(self, obj: dict[str, Any], t: float) -> Setup:
@@ -414,7 +422,10 @@ def _level(obj: dict[str, Any], t: float) -> Level:
     if ante and bb_ante:
         raise ValueError(f"a level has an 'ante' every player posts ({ante}) or a 'bb_ante' the big blind posts "
                          f"for the table ({bb_ante}), not both: keep one")
-    return Level(t=t, small=small, big=big, ante=ante, bb_ante=bb_ante)
+    number = obj.get("number")
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 10_000):
+        raise ValueError(f"'number' (the level's number) must be a whole number from 1 to 10000, not {number!r}")
+    return Level(t=t, small=small, big=big, ante=ante, bb_ante=bb_ante, number=number)
 
 
 def _race(obj: dict[str, Any], t: float) -> Race:
@@ -539,11 +550,15 @@ def event_to_json(event: Event) -> dict[str, Any]:
         if event.odd is not None:
             race["odd"] = {str(seat): count for seat, count in event.odd}
         return race
+    if isinstance(event, Tick):
+        return {"t": event.t, "kind": "tick"}
     if isinstance(event, Level):
         line: dict[str, Any] = {"t": event.t, "kind": "level", "small": event.small, "big": event.big,
                                 "ante": event.ante}
         if event.bb_ante:  # (written only when there is one: sessions without it stay as they were)
             line["bb_ante"] = event.bb_ante
+        if event.number is not None:  # (likewise: docs/table-events-clock.md)
+            line["number"] = event.number
         return line
     out = {"t": event.t, "kind": "seat", "seat": event.seat, "status": str(event.status)}
     if event.moved:

@@ -30,6 +30,7 @@ from firmware_py.core.events import ButtonName, SeatStatus
 # number past it (a whole number of 5,000 digits, which the standard library refuses) goes the
 # hand-written way, which reads or refuses it as it always has.
 MAX_T_S = 1e9  # as session.py's
+MAX_LEVEL = 10_000  # a level's number (as session.py's)
 MAX_WHOLE = 10**15  # chips, a hand's number, a count of actions: past it, the hand-written path
 Seconds = Annotated[float, msgspec.Meta(ge=0, le=MAX_T_S)]
 SeatNo = Annotated[int, msgspec.Meta(ge=1, le=10)]  # core.events.MAX_SEATS
@@ -97,6 +98,7 @@ class LevelLine(Line, tag="level"):
     big: Chips1
     ante: Chips = 0
     bb_ante: Chips = 0
+    number: Annotated[int, msgspec.Meta(ge=1, le=MAX_LEVEL)] | None = None  # docs/table-events-clock.md
 
 
 class RaceLine(Line, tag="race"):
@@ -116,5 +118,10 @@ class SetupLine(Line, tag="setup"):
     denominations: Annotated[list[Chips1], msgspec.Meta(min_length=1, max_length=20)] | None = None
 
 
-AnyLine: TypeAlias = ReadLine | GoneLine | ButtonLine | SeatLine | StacksLine | LevelLine | RaceLine | SetupLine
+class TickLine(Line, tag="tick"):
+    """Time passing while a shot clock runs (docs/table-events-clock.md): only `t`."""
+
+
+AnyLine: TypeAlias = (ReadLine | GoneLine | ButtonLine | SeatLine | StacksLine | LevelLine | RaceLine | SetupLine
+                      | TickLine)
 DECODER: msgspec.json.Decoder[AnyLine] = msgspec.json.Decoder(AnyLine)

@@ -14,7 +14,8 @@ import pytest
 
 CORE = Path(__file__).resolve().parents[1] / "firmware_py" / "core"
 PACKAGE = "firmware_py.core"
-HANDLERS = frozenset({"flow", "shoe", "streets", "betting", "racing"})  # the rule handlers, one per concept
+# the rule handlers, one per concept
+HANDLERS = frozenset({"flow", "shoe", "streets", "betting", "racing", "shotclock", "retrieval"})
 ABOVE = frozenset({"route", "engine"})  # the routing of events to the handlers, and the core's front
 
 

@@ -17,6 +17,7 @@ from firmware_py.core.events import (
     SeatStatus,
     Setup,
     Stacks,
+    Tick,
 )
 from firmware_py.core.phase import ClockView, Phase
 from firmware_py.core.pots import Pot
@@ -57,6 +58,7 @@ __all__ = [
     "Stacks",
     "Street",
     "TableSnapshot",
+    "Tick",
     "Verdict",
     "Where",
     "is_joker",

@@ -275,6 +275,8 @@ class TableCore:
                 route.press(table, event)
                 if event.name is NEW_HAND:
                     self._keep()
+            if table.profile is not None and table.profile.action_clock is not None:
+                route.follow(table)  # a house's action clock starts on the decision now due
         except BaseException:  # what an event that failed caused is not given out with the next one's
             self._table.out_rulings, self._table.out_notices, self._table.out_refused = [], [], None
             raise
@@ -336,6 +338,7 @@ class TableCore:
             "notices": table.notices.copy(),  # of strings
             "corrections": table.corrections.copy(), "chips": table.chips.copy(),
             "race": _clone(table.race) if table.race is not None else None,
+            "time_banks": table.time_banks.copy(),
         }
 
     def _copy(self, state: Mapping[str, object]) -> dict[str, object]:
@@ -397,6 +400,8 @@ class TableCore:
             table.t = replayed.t
             self._log.append(replayed)
             route.apply(table, replayed)
+            if table.profile is not None and table.profile.action_clock is not None:
+                route.follow(table)  # as `feed` does after each event
             if type(replayed) is Setup or (type(replayed) is Button and replayed.name is NEW_HAND):
                 self._keep()
         table.t = event.t

@@ -27,6 +27,8 @@ class ButtonName(StrEnum):
     CONFIRM = "confirm"
     UNDO = "undo"
     HAND_END = "hand_end"
+    RETRIEVE = "retrieve"  # a hand folded in error given back (`seat`: whose), if the book allows it
+    EXTEND = "extend"  # a house's action clock: the player on it spends a time-extension chip
 
 
 # Each member also as a module constant, for the code that asks it at every press (see phase.py).
@@ -45,6 +47,8 @@ CLOCK: Final = ButtonName.CLOCK
 CONFIRM: Final = ButtonName.CONFIRM
 UNDO: Final = ButtonName.UNDO
 HAND_END: Final = ButtonName.HAND_END
+RETRIEVE: Final = ButtonName.RETRIEVE
+EXTEND: Final = ButtonName.EXTEND
 
 # The core's constants are Final: compiled, mypyc reads a final name as a constant, not from the module's
 # dict at every use (a look-up at every event for the routing's).
@@ -194,6 +198,7 @@ class Level:
     big: int
     ante: int = 0
     bb_ante: int = 0
+    number: int | None = None  # the structure's level number, where given (a house's action clock resets at some)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -208,4 +213,12 @@ class Race:
     odd: tuple[tuple[int, int], ...] | None = None  # (seat, odd chips), by seat
 
 
-Event = Setup | Read | Gone | Button | Seat | Stacks | Level | Race
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Tick:
+    """Time passing while a shot clock runs: the daemon posts one each second (the core reads no clock), and
+    the core gives the clock's warnings and its expiry at the tick that reaches them (docs/table-events-clock.md)."""
+
+    t: float
+
+
+Event = Setup | Read | Gone | Button | Seat | Stacks | Level | Race | Tick

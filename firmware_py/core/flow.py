@@ -11,7 +11,7 @@ from firmware_py.core.decks import Deck
 from firmware_py.core.events import Seat, SeatStatus, Setup
 from firmware_py.core.game import GAMES, Structure
 from firmware_py.core.hand import CardInfo, Dealt, Hand
-from firmware_py.core.phase import BETTING, BOARD, DEALING, IDLE, IN_PLAY, MISDEALT, SHOWDOWN, ClockView
+from firmware_py.core.phase import BETTING, BOARD, DEALING, IDLE, IN_PLAY, MISDEALT, SHOWDOWN
 from firmware_py.core.rulings import PREFLOP, NoticeKind, Ruling, RulingKind
 from firmware_py.core.seating import Positions, between, first_positions, next_positions
 from firmware_py.core.state import TableState
@@ -123,18 +123,6 @@ def misdeal_called(table: TableState, hand: Hand) -> None:
         transitions.misdeal(table, hand, RuleKey.DEALER_CALLED, Cause.DEALER_CALLED)
     else:
         transitions.too_late(table, hand, Cause.DEALER_CALLED, seat=None)
-
-
-def clock(table: TableState, hand: Hand) -> None:
-    """The shot clock on the player to act, per the profile."""
-    assert table.profile is not None
-    shot = table.profile.clock
-    if hand.betting.to_act is None:
-        table.refuse("clock pressed with no player to act")
-    else:
-        hand.clock = ClockView(seat=hand.betting.to_act, started_t=table.t, seconds=shot.seconds,
-                               warnings=tuple(float(w) for w in shot.warnings),
-                               countdown=shot.countdown, rule=shot.cite)
 
 
 def new_hand(table: TableState) -> None:

@@ -50,3 +50,12 @@ class ClockView:
     warnings: tuple[float, ...]
     countdown: int
     rule: str
+    called_by: int | None = None  # the seat that called it (None: the dealer, or the floor)
+    said: float | None = None  # the last warning or count given, in seconds left (None: none yet)
+    raise_said: bool = False  # the player said "raise" with no amount: the clock runs on (a minimum raise at 0)
+    action: bool = False  # a house's action clock, started on the decision itself (not called)
+    extensions_left: int = 0  # the action clock: the seat's time-extension chips left
+
+    def left(self, t: float) -> float:
+        """Seconds left at session time `t` (0 or less: time has run out)."""
+        return self.started_t + self.seconds - t

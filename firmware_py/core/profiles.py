@@ -36,6 +36,7 @@ _PARAMETERS: dict[RuleKey, dict[str, type]] = {
     RuleKey.OUT_OF_TURN_FOLD: {"procedure": str, "blinds": str, "blinds_remedy": str},
     RuleKey.BIG_BLIND_FOLD: {"procedure": str},
     RuleKey.LIMIT_RAISES: {"raises": int, "heads_up": str},
+    RuleKey.RETRIEVE: {"procedure": str, "refused_rule": str, "refused_remedy": str},
 }
 # Every rule the core consults (the closed set RuleKey, in its order), with the parameters it reads.
 RULE_PARAMS: dict[RuleKey, dict[str, type]] = {key: _PARAMETERS.get(key, {}) for key in RuleKey}
@@ -65,6 +66,10 @@ PROCEDURES: dict[RuleKey, tuple[str, ...]] = {
     # taken: the big blind's fold in turn with nothing to call is a fold; returned: its cards are given back
     # and it acts again (WFP dealers' Mucked Cards / Unintentional Folds).
     RuleKey.BIG_BLIND_FOLD: ("taken", "returned"),
+    # A hand folded in error given back: no_significant_action (identifiable, and no call or raise since: the
+    # WFP dealers' "Folding in Error"); identifiable (a clearly identifiable hand, at management's discretion:
+    # Robert's Dead Hands 2 and the books from it); never (RPL Hold'em 5: mucked cards are not retrieved).
+    RuleKey.RETRIEVE: ("no_significant_action", "identifiable", "never"),
 }
 # Text parameters that hold words from a closed set: a space-separated list (may be empty) or one word.
 # out_of_turn: the intervening actions that free the seat from what it declared out of turn
@@ -82,6 +87,9 @@ WORDS: dict[str, tuple[tuple[str, ...], bool]] = {  # parameter -> (the words, w
     # [blinds] where a player moved to the table (balancing) waits for the button to pass:
     # as_new_player (the new-player rule), small_blind_or_button (dealt in anywhere else),
     # between_button_and_small_blind, or never (dealt in at once, in any position).
+    "facing_bet": (("dead",), False),
+    "not_facing_bet": (("dead", "check"), False),
+    "raise_without_amount": (("minimum", "not_taken"), False),
     "moved_player_waits": (("as_new_player", "small_blind_or_button", "between_button_and_small_blind",
                             "never"), False),
 }
@@ -94,7 +102,11 @@ SECTIONS: dict[str, dict[str, type]] = {
         "too_late_hand_dead": bool,
         "too_late_remedy": str,
     },
-    "clock": {"rule": str, "seconds": int, "warnings": list, "countdown": int},
+    # expired_rule: the book's sentence for time running out; facing_bet / not_facing_bet: what then happens to
+    # the hand (dead, or checked where there is no bet to call); raise_without_amount: "raise" said with no
+    # amount when time runs out (minimum: a minimum raise; not_taken: the clock runs on as if nothing was said).
+    "clock": {"rule": str, "seconds": int, "warnings": list, "countdown": int, "expired_rule": str,
+              "facing_bet": str, "not_facing_bet": str, "raise_without_amount": str},
     "blinds": {
         "rule": str,
         "heads_up_rule": str,
@@ -103,6 +115,14 @@ SECTIONS: dict[str, dict[str, type]] = {
         "moved_player_rule": str,
         "moved_player_waits": str,
     },
+}
+# Sections a profile may leave out, in all its lineage: then the feature is off. [action_clock]: a house's clock on
+# every decision (no book here has one: a house profile inheriting from its book adds it), `seconds` a decision,
+# `extensions` time-extension chips per player of `extension_seconds` each, given back at `reset_levels` (the
+# numbers of the levels, as `level` events name them).
+OPTIONAL_SECTIONS: dict[str, dict[str, type]] = {
+    "action_clock": {"rule": str, "seconds": int, "warnings": list, "countdown": int, "extensions": int,
+                     "extension_seconds": int, "reset_levels": list},
 }
 # rulebook: the book's title; rulebook_source: where a reader finds it (the books are not shipped).
 # games: the games the house deals (core/game.py's names), inherited from the parent when not given.
@@ -210,6 +230,23 @@ class ClockRule:
     seconds: int
     warnings: tuple[int, ...]
     countdown: int
+    expired_cite: str = ""  # the book's sentence for time running out (a dead hand)
+    facing_bet: str = "dead"  # what time running out does to a hand facing a bet (WORDS)
+    not_facing_bet: str = "dead"  # and to one with no bet to call: dead, or checked
+    raise_without_amount: str = "minimum"  # "raise" said with no amount, at the end: a minimum raise
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ActionClockRule:
+    """A house's action clock: on every decision, with time-extension chips per player (OPTIONAL_SECTIONS)."""
+
+    cite: str
+    seconds: int
+    warnings: tuple[int, ...]
+    countdown: int
+    extensions: int
+    extension_seconds: int
+    reset_levels: tuple[int, ...]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -235,6 +272,7 @@ class Profile:
     lineage: tuple[tuple[str, str], ...] = ()  # (profile, source file), the root first
     rulebook_source: str = ""  # where to read the rulebook: its publisher and site
     games: tuple[str, ...] = (DEFAULT_GAME,)  # the games the house deals (names in core/game.py's GAMES)
+    action_clock: ActionClockRule | None = None  # a house's clock on every decision (OPTIONAL_SECTIONS); None: off
 
     def file_of(self, profile: str) -> str:
         """The source file of a profile this one inherits from (or of itself)."""
@@ -334,7 +372,7 @@ def build_profiles(raw: Mapping[str, tuple[str, Mapping[str, Any]]]) -> dict[str
 def _validate(name: str, source: str, data: Mapping[str, Any], raw: Mapping[str, Any],
               mistakes: Mistakes[ProfileError]) -> None:
     """Note every mistake of one profile file (a value with a mistake is not looked into further)."""
-    allowed = set(TOP_KEYS) | set(SECTIONS) | {"rules"}
+    allowed = set(TOP_KEYS) | set(SECTIONS) | set(OPTIONAL_SECTIONS) | {"rules"}
     for key, value in data.items():
         if key not in allowed:
             mistakes.note(ProfileError(source, key, f"unknown key{_hint(key, allowed)}"))
@@ -349,7 +387,7 @@ def _validate(name: str, source: str, data: Mapping[str, Any], raw: Mapping[str,
     parent = data.get("parent")
     if isinstance(parent, str) and parent not in raw:
         mistakes.note(ProfileError(source, "parent", f"no profile {shown(parent)}{_hint(parent, raw)}"))
-    for section, fields in SECTIONS.items():
+    for section, fields in (*SECTIONS.items(), *OPTIONAL_SECTIONS.items()):
         _validate_section(source, section, fields, data.get(section, {}), mistakes)
     rules = data.get("rules", {})
     with mistakes.check():
@@ -378,7 +416,7 @@ def _validate_section(source: str, section: str, fields: Mapping[str, type], val
                             mistakes.note(ProfileError(source, where, f"{shown(action)} is not a button{hint}"))
                 elif key in WORDS:
                     _check_words(source, where, value, *WORDS[key])
-                elif key == "warnings":
+                elif key in ("warnings", "reset_levels"):
                     for warning in value:
                         with mistakes.check():
                             _check(source, where, warning, int)
@@ -456,11 +494,11 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
     source, data = raw[name]
     root_first = list(reversed(lineage))
 
-    sections: dict[str, dict[str, Any]] = {s: {} for s in SECTIONS}
+    sections: dict[str, dict[str, Any]] = {s: {} for s in (*SECTIONS, *OPTIONAL_SECTIONS)}
     section_source: dict[str, str] = {}
     for ancestor in root_first:
         anc_data = raw[ancestor][1]
-        for section in SECTIONS:
+        for section in (*SECTIONS, *OPTIONAL_SECTIONS):
             values = anc_data.get(section, {})
             sections[section].update(values)
             if "rule" in values:
@@ -469,6 +507,8 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
     missing = [f"{section}.{key}" for section, fields in SECTIONS.items() for key in fields
                if key not in sections[section]]
     built = _rules_for(raw, root_first, None, missing)
+    missing += [f"{section}.{key}" for section, fields in OPTIONAL_SECTIONS.items() if sections[section]
+                for key in fields if key not in sections[section]]
     if missing:
         raise ProfileError.joined([ProfileError(source, where, "missing (and not inherited from a parent)")
                                    for where in missing])
@@ -500,6 +540,10 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
             seconds=clock["seconds"],
             warnings=tuple(int(w) for w in clock["warnings"]),
             countdown=clock["countdown"],
+            expired_cite=f"{section_source['clock']}: {clock['expired_rule']}",
+            facing_bet=clock["facing_bet"],
+            not_facing_bet=clock["not_facing_bet"],
+            raise_without_amount=clock["raise_without_amount"],
         ),
         blinds=BlindRule(
             cite=f"{section_source['blinds']}: {blinds['rule']}",
@@ -514,6 +558,7 @@ def _resolve(name: str, raw: Mapping[str, tuple[str, Mapping[str, Any]]], lineag
         lineage=tuple((ancestor, raw[ancestor][0]) for ancestor in root_first),
         games=tuple(next((raw[ancestor][1]["games"] for ancestor in lineage if "games" in raw[ancestor][1]),
                          [DEFAULT_GAME])),
+        action_clock=_action_clock(sections["action_clock"], section_source.get("action_clock", name)),
     )
 
 
@@ -548,3 +593,12 @@ def _rules_for(raw: Mapping[str, tuple[str, Mapping[str, Any]]], root_first: lis
                       origin=origin[key])
             for key in RULE_PARAMS if key in rules and not any(
                 m in (f"rules.{key}{where}",) or m.startswith(f"rules.{key}.") for m in missing)}
+
+
+def _action_clock(values: Mapping[str, Any], source: str) -> ActionClockRule | None:
+    if not values:
+        return None
+    return ActionClockRule(cite=f"{source}: {values['rule']}", seconds=values["seconds"],
+                           warnings=tuple(int(w) for w in values["warnings"]), countdown=values["countdown"],
+                           extensions=values["extensions"], extension_seconds=values["extension_seconds"],
+                           reset_levels=tuple(int(n) for n in values["reset_levels"]))

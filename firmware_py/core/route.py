@@ -7,7 +7,7 @@ antenna), the routing here decides which handler takes it, in order.
 
 from __future__ import annotations
 
-from firmware_py.core import betting, flow, racing, shoe, streets, transitions
+from firmware_py.core import betting, flow, racing, retrieval, shoe, shotclock, streets, transitions
 from firmware_py.core import deal as dealing
 from firmware_py.core.cards import UNKNOWN_PREFIX
 from firmware_py.core.events import (
@@ -17,10 +17,13 @@ from firmware_py.core.events import (
     CLOCK,
     CONFIRM,
     EXPOSED,
+    EXTEND,
     HAND_END,
     MISDEAL,
     NEW_HAND,
     PLAYER_ACTIONS,
+    RAISE,
+    RETRIEVE,
     ROUND_DONE,
     SHOE,
     Button,
@@ -33,6 +36,7 @@ from firmware_py.core.events import (
     Seat,
     Setup,
     Stacks,
+    Tick,
 )
 from firmware_py.core.hand import Hand
 from firmware_py.core.phase import BETTING, BOARD, DEALING, HAND_OVER, NO_HAND
@@ -62,10 +66,14 @@ def apply(table: TableState, event: Event) -> None:
         streets.gone(table, event)
     elif type(event) is Stacks or type(event) is Level:
         betting.chip_event(table, event)
+        if type(event) is Level:
+            shotclock.level(table, event)
     elif type(event) is Seat:
         flow.seat_change(table, event)
     elif type(event) is Race:
         color_up(table, event)
+    elif type(event) is Tick:
+        tick(table)
     else:
         raise TypeError(f"not a table event: {event!r}")
 
@@ -139,6 +147,8 @@ def press(table: TableState, event: Button) -> None:
             return
         hand = table.hand  # (as the chip race left it)
     if name in PLAYER_ACTIONS and hand is not None and hand.phase not in NO_HAND:  # the common press first
+        if hand.clock is not None and _clocked(table, hand, name, event.seat, event.amount):
+            return
         if hand.phase is BETTING:  # (the commonest: to the betting round, as `action` would send it)
             _in_the_round(table, hand, name, event.seat, event.amount)
         else:
@@ -160,7 +170,42 @@ def press(table: TableState, event: Button) -> None:
     elif name is MISDEAL:
         flow.misdeal_called(table, hand)
     elif name is CLOCK:
-        flow.clock(table, hand)
+        shotclock.call(table, hand, event.seat)
+    elif name is RETRIEVE:
+        retrieval.retrieve(table, hand, event.seat)
+    elif name is EXTEND:
+        shotclock.extend(table, hand, event.seat)
+
+
+def _clocked(table: TableState, hand: Hand, name: ButtonName, seat: int | None, amount: int | None) -> bool:
+    """A press while a shot clock runs: True when the clock took it (time had run out on the seat, whose hand is
+    then ruled as the profile says; or "raise" said with no amount, which does not stop the clock)."""
+    if shotclock.expired(table, hand, seat):
+        table.notice(NoticeKind.IGNORED, f"{name}: time had run out on seat {hand.clock.seat if hand.clock else seat}"
+                     " before the press")
+        tick(table)
+        return True
+    clock = hand.clock
+    if (name is RAISE and amount is None and clock is not None and seat in (None, clock.seat)
+            and hand.phase is BETTING):
+        return shotclock.said_raise(table, hand)
+    return False
+
+
+def follow(table: TableState) -> None:
+    """After each event (engine.py), with a house's action clock: the clock on the decision now due."""
+    shotclock.follow(table)
+
+
+def tick(table: TableState) -> None:
+    """A `tick`: the shot clock's warnings, count and expiry; an expiry that is an action goes to the betting."""
+    hand = table.hand
+    if hand is None or hand.clock is None:
+        return
+    action = shotclock.tick(table, hand)
+    if action is not None and hand.phase is BETTING:
+        name, amount = action
+        betting.action(table, hand, name, None, amount or None)
 
 
 def action(table: TableState, hand: Hand, name: ButtonName, seat: int | None, amount: int | None) -> None:

@@ -39,6 +39,9 @@ class RulingKind(StrEnum):
     RACE_MISDEAL = "race_misdeal"  # a race card misdealt: the race is dealt again
     ACTION_NOT_ALLOWED = "action_not_allowed"  # a press the book's procedure leaves no room for: not taken
     FOLD_RETURNED = "fold_returned"  # a fold the book gives back (the big blind's at its option): the hand plays
+    CLOCK_EXPIRED = "clock_expired"  # the shot clock ran out: the hand dead, or checked (the profile's choice)
+    HAND_RETRIEVED = "hand_retrieved"  # a hand folded in error given back live, as the book allows
+    RETRIEVAL_REFUSED = "retrieval_refused"  # a retrieve press the book does not allow: the hand stays folded
 
 
 # Rulings about a card that lies face down (dealt to a player, or to become the burn): not named in public.
@@ -161,6 +164,7 @@ class NoticeKind(StrEnum):
     CONFIRMED = "confirmed"
     UNDONE = "undone"
     CORRECTED = "corrected"  # a seat's chips changed between hands (rebuy, add-on, correction)
+    CLOCK = "clock"  # the shot clock: called, its warnings and its count of the last seconds
 
 
 class Verdict(StrEnum):

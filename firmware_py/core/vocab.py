@@ -61,6 +61,7 @@ class RuleKey(StrEnum):
     SHORT_BLIND = "short_blind"  # a blind or ante posted short: action on what is left
     CHIP_RACE = "chip_race"  # a color-up's odd chips raced for with cards (procedure: who may win what)
     RACE_MISDEAL = "race_misdeal"  # a race card dealt out of order, too many, to a seat with no odd chips
+    RETRIEVE = "retrieve"  # a hand folded in error: given back live, or refused (procedure: when the book allows it)
 
 
 class Cause(StrEnum):
@@ -88,6 +89,7 @@ class Cause(StrEnum):
     RACE_OUT_OF_SEQUENCE = "race_out_of_sequence"
     RACE_TOO_MANY = "race_too_many"
     RACE_NO_ODD_CHIPS = "race_no_odd_chips"
+    CLOCK_EXPIRED = "clock_expired"  # the shot clock ran out on the seat
 
 
 class Where(StrEnum):

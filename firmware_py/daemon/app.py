@@ -43,6 +43,7 @@ from firmware_py.core import (
     Setup,
     Stacks,
     TableSnapshot,
+    Tick,
     engine,
 )
 from firmware_py.core.engine import Outcome, TableCore
@@ -62,6 +63,7 @@ ruling_log = logging.getLogger("firmware_py.ruling")
 
 BATCH_MAX = 256  # events journaled in one commit when they queue up faster than the disk syncs
 IDLE_WAKE_S = 0.25
+TICK_S = 1.0  # while a shot clock runs, a `tick` event each second of session time (the core reads no clock)
 JOURNAL_RETRY_S = 1.0
 DEFAULT_WATCHDOG_S = 5.0
 
@@ -238,6 +240,8 @@ class Daemon:
         self.rulings = 0  # in the whole session, a restart's replayed part included (kept with the checkpoint)
         self.void_deals = 0  # deals ended by a misdeal or a void ruling
         self.events_fed = 0
+        self._clock_running = False  # a shot clock on a player in the last snapshot: ticks are posted
+        self._last_tick_t = -TICK_S
         self.stop_reason = ""
         self._pending: list[Event] = []
         self._awaited: dict[int, Awaited] = {}  # by id() of the event: a page waits for its verdict
@@ -266,6 +270,8 @@ class Daemon:
             return f"seat {event.seat}"
         if isinstance(event, Stacks | Level | Race):
             return "chips"
+        if isinstance(event, Tick):
+            return "shot clock"
         return "table config"
 
     def run(self) -> int:
@@ -416,7 +422,7 @@ class Daemon:
             events: list[Event] = []
             stop: Stop | None = None
             for item in batch:
-                if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level | Race):
+                if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level | Race | Tick):
                     events.append(item)
                 elif isinstance(item, tuple):  # events that go together (a tournament's seats): one commit
                     events.extend(e for e in item if isinstance(e, Setup | Seat | Stacks | Level | Race))
@@ -427,6 +433,9 @@ class Daemon:
                     stop = item
                 else:
                     self._health(item)
+            tick = self._tick_due()
+            if tick is not None:
+                events.append(tick)
             if events or (self._pending and time.monotonic() >= self._next_retry):
                 self._commit(events)
             if watchdog_s is not None and time.monotonic() >= next_ping:
@@ -439,6 +448,17 @@ class Daemon:
                     return
                 logger.error("stopping with %d events not journaled (the journal is failing)", len(self._pending))
                 return
+
+    def _tick_due(self) -> Tick | None:
+        """While a shot clock runs, a `tick` each second of session time: its warnings, count and expiry come
+        from the core at the tick that reaches them (the core stays pure: time arrives as events)."""
+        if not self._clock_running:
+            return None
+        now = max(self.clock(), self._last_t)
+        if now - self._last_tick_t < TICK_S:
+            return None
+        self._last_tick_t = now
+        return Tick(t=now)
 
     def healthy(self) -> bool:
         """What the watchdog pings for: the loop turns, the journal records, the screen draws."""
@@ -527,10 +547,12 @@ class Daemon:
         for event in events:
             counting = counting or isinstance(event, Stacks)
             if counting and isinstance(event, Button) and event.name is ButtonName.NEW_HAND:
-                now = schedule.level_at(event.t).level
+                at = schedule.level_at(event.t)
+                now = at.level
                 current = self.core.level
                 if current is None or current != now.stakes:
-                    out.append(Level(t=event.t, small=now.small, big=now.big, ante=now.ante, bb_ante=now.bb_ante))
+                    out.append(Level(t=event.t, small=now.small, big=now.big, ante=now.ante, bb_ante=now.bb_ante,
+                                     number=at.number))
             out.append(event)
         return out
 
@@ -565,6 +587,7 @@ class Daemon:
 
     def _publish(self) -> None:
         snapshot = self.core.snapshot()
+        self._clock_running = snapshot.clock is not None
         for callback in self.on_snapshot:
             try:
                 callback(snapshot)

@@ -558,6 +558,18 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             raise self._error(exc, "reading") from None
 
+    def chained_rows(self, *, after: int = 0) -> Iterator[tuple[int, str, int, int]]:
+        """(seq, line, crc, chain) of every row after `after`, in order, each checked as `rows` checks it: what an
+        evidence packet (firmware_py/jackpots.py) copies, with the running checksum as stored."""
+        try:
+            cursor = self._db.execute("SELECT seq, line, crc, chain FROM events WHERE seq > ? ORDER BY seq", (after,))
+            for seq, line, crc, chain in cursor:
+                if zlib.crc32(line.encode()) != crc:
+                    raise JournalCorrupt(f"{self.path}: event #{seq} is damaged (its checksum does not match)")
+                yield seq, line, crc, chain
+        except sqlite3.DatabaseError as exc:
+            raise self._error(exc, "reading") from None
+
     def count(self) -> int:
         try:
             return int(self._db.execute("SELECT count(*) FROM events").fetchone()[0])

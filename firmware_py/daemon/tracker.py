@@ -15,6 +15,7 @@ import asyncio
 import ipaddress
 import json
 import logging
+import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,7 +45,9 @@ logger = logging.getLogger(__name__)
 MAX_BODY = 1024
 VERDICT_TIMEOUT_S = 5.0  # the core answers in milliseconds; this long means the journal is failing
 KEEPALIVE_S = 15.0
-PRESSES = {*PLAYER_ACTIONS, ButtonName.UNDO, ButtonName.MISDEAL, ButtonName.CONFIRM}
+PRESSES = {*PLAYER_ACTIONS, ButtonName.UNDO, ButtonName.MISDEAL, ButtonName.CONFIRM, ButtonName.CLOCK,
+           ButtonName.RETRIEVE, ButtonName.EXTEND}
+SEAT_PRESSES = {*PLAYER_ACTIONS, ButtonName.CLOCK, ButtonName.RETRIEVE}  # clock: the caller; retrieve: whose hand
 AMOUNT_ACTIONS = {ButtonName.BET, ButtonName.RAISE}
 NAME_MAX = 24
 WHERE = "Type the code shown on the table's screen."
@@ -206,6 +209,10 @@ def public_state(snapshot: TableSnapshot, names: dict[int, str]) -> dict[str, An
         "ruling": ({"ruling": str(r.ruling), "rule": r.rule, "remedy": r.remedy, "number": snapshot.ruling_number}
                    if (r := snapshot.unconfirmed[0] if snapshot.unconfirmed else None) else None),
         "notices": list(snapshot.notices[-3:]),
+        "clock": ({"seat": c.seat, "called_by": c.called_by, "seconds": c.seconds, "rule": c.rule,
+                   "left": max(0, math.ceil(c.left(snapshot.t))), "raise_said": c.raise_said, "action": c.action,
+                   "extensions_left": c.extensions_left}
+                  if (c := snapshot.clock) is not None else None),
     }
 
 
@@ -368,7 +375,7 @@ class ActionTracker:
         ruling = body.ruling  # confirm: the ruling the page showed, so a second tablet's is refused
         if button is ButtonName.CONFIRM and not (_whole(ruling) and ruling >= 1):
             raise ValueError("a confirm names the ruling it confirms (its number, as the page shows it)")
-        return Button(t=self.clock(), name=button, seat=seat if button in PLAYER_ACTIONS else None,
+        return Button(t=self.clock(), name=button, seat=seat if button in SEAT_PRESSES else None,
                       amount=amount, hand=hand, count=count, ruling=ruling if button is ButtonName.CONFIRM else None)
 
     def _player_events(self, body: PlayerBody) -> list[Any]:

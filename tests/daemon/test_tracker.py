@@ -233,3 +233,21 @@ def test_the_tracker_offers_bets_up_to_the_pot_limit_in_plo() -> None:
     assert (legal["max_to"], legal["allin_to"], legal["allin_ok"]) == (350, 10000, False)
     assert legal["presets"]["pot"] == 350 and "allin" not in legal["presets"]
     assert legal["limit"] == "Pot-Limit Omaha"
+
+
+def test_call_clock_by_a_seat_shows_the_countdown_and_retrieve_gives_a_folded_hand_back(table: TrackerTable) -> None:
+    cookie = table.pair()
+    table.stacks(s1=1000, s2=1000, s3=1000, s4=1000)
+    table.new_hand()  # seat 4 to act
+    status, body = _press(table, cookie, "clock", seat=2)  # seat 2 calls the clock on seat 4
+    assert status == 200 and body["taken"]
+    table.wait(lambda: table.settle().clock is not None)
+    clock = _state(table, cookie)["clock"]
+    assert isinstance(clock, dict) and (clock["seat"], clock["called_by"]) == (4, 2)
+    assert 0 < clock["left"] <= clock["seconds"] and clock["rule"].startswith(table.settle().profile)
+    status, body = _press(table, cookie, "fold")  # seat 4 folds: the clock stops
+    assert status == 200
+    table.wait(lambda: table.settle().clock is None)
+    status, body = _press(table, cookie, "retrieve", seat=4)
+    assert status == 200 and body["rulings"][0]["ruling"] in ("hand_retrieved", "retrieval_refused")
+    assert body["rulings"][0]["rule"]  # cited either way

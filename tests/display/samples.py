@@ -103,9 +103,9 @@ def with_ruling(kind: RulingKind) -> TableSnapshot:
 
 
 def clock_on(*, seconds: float = 30, warnings: tuple[float, ...] = (20, 10),
-             countdown: int = 5, started_t: float = 100.0) -> TableSnapshot:
+             countdown: int = 5, started_t: float = 100.0, called_by: int | None = None) -> TableSnapshot:
     clock = ClockView(seat=4, started_t=started_t, seconds=seconds, warnings=warnings,
-                      countdown=countdown, rule="wfp-dealer: Clock")
+                      countdown=countdown, rule="wfp-dealer: Clock", called_by=called_by)
     return dealt(t=started_t, board=("Ad", "7h", "2s", "Kh"), clock=clock, folded=(5,))
 
 

@@ -133,6 +133,15 @@ def test_shot_clock_counts_down_with_the_profile_warnings(now, colour, ticks):
         assert now < tick <= now + 1.01
 
 
+def test_shot_clock_names_the_seat_that_called_it():
+    with recorded_text() as drawn:
+        venue(samples.clock_on(called_by=2), now=105)
+    assert any("called by" in text and "CLOCK" in text for text in drawn.texts), drawn.texts
+    with recorded_text() as drawn:
+        venue(samples.clock_on(), now=105)  # the dealer called it: no one named
+    assert not any("called by" in text for text in drawn.texts)
+
+
 def test_blind_level_and_time_left_come_from_the_config():
     config = DisplayConfig(blind_levels=samples.CONFIG.blind_levels[:2], levels_start_t=0)
     assert config.level_at(0).number == 1

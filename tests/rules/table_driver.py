@@ -17,6 +17,7 @@ from firmware_py.core import (
     SeatStatus,
     Setup,
     Stacks,
+    Tick,
 )
 from firmware_py.core.engine import TableCore
 from firmware_py.core.game import GAMES
@@ -105,6 +106,23 @@ class Table:
         """A color-up with a chip race: race(25, 100, {1: 3, 4: 1}); no odd: from the counted stacks."""
         return self._feed(Race(t=self.tick(), chip=chip, to=to,
                                odd=tuple(sorted(odd.items())) if odd is not None else None))
+
+    # the shot clock and a hand folded in error
+    def clock(self, caller: int | None = None) -> list[Ruling]:
+        """The clock called on the player to act, by seat `caller` (None: the dealer)."""
+        return self.press("clock", seat=caller)
+
+    def wait(self, seconds: float) -> list[Ruling]:
+        """Time passing while a clock runs: a `tick` each whole second, as the daemon posts them."""
+        out: list[Ruling] = []
+        end = self.t + seconds
+        while self.t < end:
+            self.t = round(min(end, float(int(self.t) + 1)), 3)
+            out += self._feed(Tick(t=self.t))
+        return out
+
+    def retrieve(self, seat: int) -> list[Ruling]:
+        return self.press("retrieve", seat=seat)
 
     def act(self, *names: str) -> list[Ruling]:
         out: list[Ruling] = []

@@ -411,6 +411,111 @@ def chips_in_play_upt(t: Recorder) -> None:
     t.act("check", "check", "check")  # seats 4, 1 and 2 split 700 in 100s: 300, 200, 200
 
 
+def clocks_and_folds_wfp_dealer(t: Recorder) -> None:
+    """WFP dealers' "Clock" and "Mucked Cards / Unintentional Folds". Hand 1: seat 2 calls the clock on seat 4;
+    20 and 10 seconds, 5 to 1, dead. Hand 2: seat 1 folds in error and gets its cards back (only a fold since);
+    on the flop seat 3 folds in error, but seat 4 has bet since: refused. Hand 3: the clock on seat 1, who says
+    "raise" with no amount: at the end of the 30 seconds, a minimum raise."""
+    t.level(100, 200)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    t.new_hand()
+    t.deal()
+    t.clock(2)  # on seat 4, first to act
+    t.wait(31)  # dead
+    t.act("call", "call", "check")  # seats 1, 2 and 3
+    t.flop()
+    t.act("check", "check", "check")
+    t.turn()
+    t.act("check", "check", "check")
+    t.river()
+    t.act("check", "check", "check")
+    t.press("hand_end")
+    t.fresh_deck()
+    t.new_hand()  # button on seat 2: seat 1 is first to act
+    t.deal()
+    t.act("fold")  # seat 1, mistaken about the bet
+    t.act("fold")  # seat 2 (the button)
+    t.retrieve(1)  # a fold since is not significant: returned; seat 1 acts when the action comes round
+    t.act("call")  # seat 3, the small blind
+    t.act("check")  # seat 4, the big blind
+    t.act("call")  # seat 1, back in
+    t.flop()
+    t.act("fold")  # seat 3, in error
+    t.bet("bet", 400)  # seat 4: significant action
+    t.retrieve(3)  # refused
+    t.act("fold")  # seat 1: seat 4 wins
+    t.press("hand_end")
+    t.fresh_deck()
+    t.new_hand()
+    t.deal()
+    t.clock()  # the dealer calls it on the first to act
+    t.wait(4)
+    t.press("raise")  # "raise", no amount: the clock runs on
+    t.wait(27)  # a minimum raise
+    t.act("fold", "fold", "fold")
+
+
+def clocks_and_folds_robert(t: Recorder) -> None:
+    """Robert's Rules (No-Limit 16 as UPT reproduces it; Dead Hands 1(f) and 2). Seat 4 folds in error and seat 1
+    calls; management retrieves the clearly identifiable hand. The clock on seat 2 facing the big blind: a
+    minute, a ten-second warning, dead. On the flop the clock on seat 3 with no bet to call: checked."""
+    t.level(100, 200)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    t.new_hand()
+    t.deal()
+    t.act("fold")  # seat 4
+    t.act("call")  # seat 1
+    t.retrieve(4)  # Dead Hands 2: clearly identifiable, at management's discretion
+    t.clock(1)  # on seat 2, the small blind, facing the big blind
+    t.wait(61)  # dead
+    t.act("check")  # seat 3, the big blind
+    t.act("call")  # seat 4, back in: calls the big blind
+    t.flop()
+    t.clock(4)  # on seat 3, first to act, no bet to call
+    t.wait(61)  # checked
+    t.act("check", "check")
+    t.turn()
+    t.act("check", "check", "check")
+    t.river()
+    t.act("check", "check", "check")
+
+
+def folds_rpl(t: Recorder) -> None:
+    """RPL The Deal 5: "Mucked cards can not be retrieved from the pile": seat 4 folds in error, the retrieve
+    press is refused; the clock (No-Limit Rules 14) on seat 1 facing the big blind: a minute, dead."""
+    t.level(100, 200)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    t.new_hand()
+    t.deal()
+    t.act("fold")
+    t.retrieve(4)
+    t.clock(3)
+    t.wait(61)
+    t.act("call", "check")
+
+
+def jackpot_bad_beat_wfp(t: Recorder) -> None:
+    """A bad beat for the house's jackpot (config/jackpots.toml; the table rules only the showdown, the daemon the
+    jackpot): seat 2's aces full of kings (As Ad) loses to seat 3's four nines (9h 9d) on Ac Kh Kd 9s 9c."""
+    t.reserved = {"Ac", "Kh", "Kd", "9s", "9c"}
+    t.level(100, 200)
+    t.stacks(s1=10000, s2=10000, s3=10000, s4=10000)
+    t.new_hand()
+    t.deal(["As", "9h", "2d", "7c", "Ad", "9d", "Ts", "4h"])  # seats 2, 3, 4, 1 (twice)
+    t.act("fold", "fold", "call", "check")  # seats 4 and 1 fold; seat 2 completes, seat 3 checks
+    t.flop(["Ac", "Kh", "Kd"])
+    t.bet("bet", 400)  # seat 2
+    t.act("call")  # seat 3
+    t.turn("9s")
+    t.act("check")
+    t.bet("bet", 1000)  # seat 3
+    t.act("call")
+    t.river("9c")
+    t.act("check")
+    t.bet("bet", 3000)  # seat 3
+    t.act("call")
+
+
 # -- the other games (core/game.py): each irregularity class, in every profile -------------------------
 # Several hands a session, each one class: the deal's (a misdeal, an exposed, boxed, short and extra card),
 # the board's (premature cards, too many flop cards, burns, a foreign card) and the betting's (pot limit's
@@ -569,6 +674,10 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "bb_ante_short_upt": ("upt", {}, bb_ante_short_upt),
     "chip_race_wfp": ("wfp", {}, chip_race_wfp),
     "chips_in_play_upt": ("upt", {"denominations": CHIP_SET}, chips_in_play_upt),
+    "clocks_and_folds_wfp_dealer": ("wfp-dealer", {}, clocks_and_folds_wfp_dealer),
+    "clocks_and_folds_robert": ("robert", {}, clocks_and_folds_robert),
+    "folds_rpl": ("rpl", {}, folds_rpl),
+    "jackpot_bad_beat_wfp": ("wfp", {}, jackpot_bad_beat_wfp),
     **GAME_SESSIONS,
 }
 

@@ -337,3 +337,27 @@ def test_a_dead_button_is_shown_on_its_empty_seat(page: Any, tmp_path: Path) -> 
         shot(page, "tracker-dead-button-1280x800.png")
     finally:
         running.stop()
+
+
+def test_call_clock_by_a_seat_shows_the_countdown_and_a_folded_hand_is_retrieved(
+        browser: Any, page: Any, table: TrackerTable) -> None:  # noqa: F811
+    table.arrange(CARDS)
+    table.stacks(s1=5000, s2=1000, s3=5000, s4=5000)
+    open_paired(page, table)
+    table.new_hand()  # seat 4 first to act
+    expect(page.locator("#clock")).to_be_enabled()
+    seat(page, 2).click()  # seat 2 calls the clock on seat 4
+    expect(page.locator("#clock")).to_have_text("Clock (called by seat 2)")
+    page.click("#clock")
+    taken(page)
+    expect(page.locator("#shotclock")).to_contain_text(re.compile(r"CLOCK on Seat 4: \d+ s \(called by seat 2\)"))
+    expect(page.locator("#clock")).to_be_disabled()  # one clock at a time
+    seat(page, 2).click()  # deselect
+    act(page, "fold")  # seat 4 folds: the clock stops
+    taken(page)
+    expect(page.locator("#shotclock")).to_have_text("")
+    seat(page, 4).click()
+    expect(page.locator("#retrieve")).to_be_enabled()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#retrieve")
+    expect(page.locator("#verdict")).to_contain_text(re.compile(r"retrieve for Seat 4: ruled .*HAND RETRIEVED"))

@@ -35,6 +35,9 @@ $("raise").onclick=()=>{try{const L=S&&S.legal&&!actingOutOfTurn()?S.legal:null;
  press(L&&L.word==="bet"?"bet":"raise",amount?{amount}:{})}catch(e){say("Not sent: "+e.message,false)}};
 $("undo").onclick=()=>press("undo");$("misdeal").onclick=()=>{if(confirm("Call a misdeal?"))press("misdeal")};
 $("confirm").onclick=()=>{if(S&&S.ruling)press("confirm",{ruling:S.ruling.number})};  // names the ruling shown
+$("clock").onclick=()=>press("clock",sel!==null?{seat:sel}:{});  // called by the selected seat, else the dealer
+$("extend").onclick=()=>press("extend");
+$("retrieve").onclick=()=>{if(sel!==null&&confirm("Give "+seatName(sel)+" its folded hand back?"))press("retrieve",{seat:sel})};
 function actingOutOfTurn(){return S&&sel!==null&&S.to_act!==null&&sel!==S.to_act}
 async function player(op,extra){if(sel===null)return;const j=await post("players",{op,seat:sel,...(extra||{})});tell(j,op.replace("_","-"))}
 function chipsFor(op){try{return String(parseAmount($("pamount").value))}catch(e){say("Not sent: "+e.message,false);return null}}
@@ -81,6 +84,11 @@ function render(){
    p.onclick=()=>{$("amount").value=fmt(L.presets[k])};$("presets").append(p)}}
  else{$("call").textContent="Check / call";$("raise").textContent="Bet / raise";$("allin").textContent="All in"}
  $("undo").disabled=!S.hand;$("misdeal").disabled=S.between_hands;
+ $("clock").disabled=S.phase!=="betting"||!!S.clock;$("clock").textContent=sel!==null?"Clock (called by seat "+sel+")":"Call clock";
+ const fv=sel===null?null:S.seats.find(x=>x.seat===sel);$("retrieve").disabled=!fv||fv.state!=="folded"||S.between_hands;
+ const C=S.clock;$("extend").hidden=!(C&&C.action);$("extend").disabled=!C||!C.extensions_left;
+ $("shotclock").textContent=C?"CLOCK on "+seatName(C.seat)+": "+(C.left>0?C.left+" s":"DEAD")+
+  " (called by "+(C.called_by==null?"the dealer":"seat "+C.called_by)+(C.raise_said?"; raise said":"")+(C.action?"; "+C.extensions_left+" extension chips":"")+") \u00b7 "+C.rule:"";
  const r=S.ruling;$("ruling").style.display=r?"block":"none";
  if(r){$("rtitle").textContent=r.ruling.replace(/_/g," ").toUpperCase()+" (ruling "+r.number+")";$("rtext").textContent=r.remedy;$("rrule").textContent=r.rule}
  const v=sel===null?null:S.seats.find(x=>x.seat===sel);$("pform").style.display=sel===null?"none":"block";
