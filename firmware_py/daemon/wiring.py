@@ -157,9 +157,11 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
                   deck=in_play, other_deck=other, seed=plan.seed, hands=plan.hands,
                   error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK,
                   schedule=None if tournament else config.schedule, game=GAMES[game.game],
-                  rebuy=not tournament,
+                  rebuy=not tournament, made=lambda error: cell[0].made.append(error),  # noqa: PLW0108 (made below)
+                  # Before each deal the bot takes the table's seats and stacks (a tournament's: the director's).
                   before_hand=(lambda bot: _tournament_deal(daemon, bot, lambda: cell[0] is not None
-                                                            and cell[0].stopped)) if tournament else None)
+                                                            and cell[0].stopped)) if tournament
+                  else (lambda bot: cell[0].follow(bot)))  # noqa: PLW0108 (the dealer is made below)
     latest: list[Any] = [None]
     if practice:
         daemon.on_snapshot.append(lambda snapshot: latest.__setitem__(0, snapshot))
@@ -168,6 +170,7 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
                              practice=(lambda: latest[0]) if practice else None,
                              practice_deck=tuple(in_play.cards) if practice else ())
     cell[0] = dealer
+    daemon.on_snapshot.append(dealer.table_seen)
     daemon.readers.append(CallbackComponent("readers", sensors.start_readers, sensors.stop_readers))
     daemon.panel = CallbackComponent("panel", sensors.start_panel, sensors.stop_panel)
     if sensors.config.panel is not None:
