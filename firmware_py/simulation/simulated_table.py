@@ -416,6 +416,18 @@ PRACTICE_POLL_S = 0.05
 PRACTICE_SHOWDOWN_S = 2.0  # real seconds the practice dealer leaves a showdown on the page
 
 
+def _betting_open(snapshot: Any) -> bool:
+    """A betting round the players still have to close: someone is to act (the core closes a round itself once
+    everyone has acted; with everyone but one all in it opens none, and the board runs out)."""
+    return snapshot.phase == "betting" and snapshot.to_act is not None
+
+
+def _board_due(snapshot: Any) -> bool:
+    """Cards are due on the board: the round is done, or nobody can bet (an all-in run-out) before the river."""
+    return snapshot.phase == "board" or (snapshot.phase == "betting" and snapshot.to_act is None
+                                         and len(snapshot.board) < 5 and not snapshot.unconfirmed)
+
+
 class SimulatedDealer:
     """The dealer: acts out the script on the emulated sensors, on its own thread."""
 
@@ -555,7 +567,8 @@ class SimulatedDealer:
             snapshot = self.practice() if self.practice is not None else None
             if snapshot is not None and snapshot.phase == "showdown" and self._shown_down != snapshot.hand_number:
                 self._shown_down = snapshot.hand_number
-                self._stop.wait(PRACTICE_SHOWDOWN_S)  # the operator sees the result before the next deal
+                # The operator sees the result before the next deal (at --speed, that much faster).
+                self._stop.wait(PRACTICE_SHOWDOWN_S / (self.speed or 1.0))
             return True
         if act.kind != "read":
             return True
@@ -564,21 +577,25 @@ class SimulatedDealer:
         return not (over and act.hand == snapshot.hand_number)
 
     def _caught_up(self) -> Any:
-        """The table's snapshot once it has fed the last event the dealer made and no betting round is open."""
+        """The table's snapshot once it has fed the last event the dealer made and no betting round is open
+        (a round with no one to act, everyone but one all in, is closed: the board runs out)."""
         last = self.sensors.tap.last
         caught_up = last.t if isinstance(last, Read | Gone | Button) else 0.0
         snapshot = None
         while not self._stop.is_set():
             snapshot = self.practice() if self.practice is not None else None
-            if snapshot is not None and snapshot.t >= caught_up and snapshot.phase != "betting":
+            if snapshot is not None and snapshot.t >= caught_up and not _betting_open(snapshot):
                 break
-            self._stop.wait(PRACTICE_POLL_S)
+            with self._seen:  # woken by the table's next snapshot (table_seen), if it is wired
+                if self._latest is snapshot:
+                    self._seen.wait(PRACTICE_POLL_S)
         return snapshot
 
     def _finish_board(self, hand: int) -> None:
-        """Deal the streets the operator's hand still needs (burn and board) from cards not seen this hand."""
+        """Deal the streets the operator's hand still needs (burn and board) from cards not seen this hand: after
+        a closed round, and each street of an all-in run-out."""
         snapshot = self._caught_up()
-        while snapshot is not None and snapshot.phase == "board" and not self._stop.is_set():
+        while snapshot is not None and _board_due(snapshot) and not self._stop.is_set():
             seen = self.sensors.tap.hand_reads()
             free = [uid for uid in self.practice_deck if uid not in seen]
             count = 3 if not snapshot.board else 1
