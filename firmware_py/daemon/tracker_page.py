@@ -52,7 +52,7 @@ background:#0b0f14;color:var(--text);width:100%}
 <input id="amount" inputmode="decimal" autocomplete="off" placeholder="to: 1,200 or 1.2k" aria-label="amount (the seat's total for the round)">
 <div class="row" id="presets"></div></div>
 <div id="verdict" role="status" aria-live="polite"></div>
-<div class="row"><button class="big grey" id="undo">Undo last</button><button class="big grey" id="misdeal">Misdeal</button></div>
+<div class="row"><button class="big grey" id="undo">Undo last</button><button class="big grey" id="rounddone">Round done</button><button class="big grey" id="misdeal">Misdeal</button></div>
 </section>
 <section id="players"><h2 id="ptitle">Players</h2><div class="hint" id="phint">Tap a seat to manage it.</div>
 <div id="pform" style="display:none">
@@ -102,7 +102,7 @@ $("raise").onclick=()=>{try{const L=S&&S.legal&&!actingOutOfTurn()?S.legal:null;
  const amount=amountOr(L&&L.chips?String(L.min_to):"");
  if(L&&L.chips&&amount&&Number(amount)>L.max_to)throw new Error(L.limit?`${fmt(Number(amount))} is over the limit (${L.limit}): at most ${fmt(L.max_to)}`:`${fmt(Number(amount))} is more than the ${fmt(L.max_to)} ${seatName(L.seat)} has in all`);
  press(L&&L.word==="bet"?"bet":"raise",amount?{amount}:{})}catch(e){say("Not sent: "+e.message,false)}};
-$("undo").onclick=()=>press("undo");$("misdeal").onclick=()=>{if(confirm("Call a misdeal?"))press("misdeal")};
+$("undo").onclick=()=>press("undo");$("rounddone").onclick=()=>{if(confirm("Close this betting round?"))press("round_done")};$("misdeal").onclick=()=>{if(confirm("Call a misdeal?"))press("misdeal")};
 $("confirm").onclick=()=>press("confirm");
 function actingOutOfTurn(){return S&&sel!==null&&S.to_act!==null&&sel!==S.to_act}
 async function player(op,extra){if(sel===null)return;const j=await post("players",{op,seat:sel,...(extra||{})});tell(j,op.replace("_","-"))}
@@ -149,7 +149,7 @@ function render(){
    const p=document.createElement("button");p.className="preset";p.textContent=label+" "+fmt(L.presets[k]);
    p.onclick=()=>{$("amount").value=fmt(L.presets[k])};$("presets").append(p)}}
  else{$("call").textContent="Check / call";$("raise").textContent="Bet / raise";$("allin").textContent="All in"}
- $("undo").disabled=!S.hand;$("misdeal").disabled=S.between_hands;
+ $("undo").disabled=!S.hand;$("misdeal").disabled=S.between_hands;$("rounddone").disabled=S.phase!=="betting";
  const r=S.ruling;$("ruling").style.display=r?"block":"none";
  if(r){$("rtitle").textContent=r.ruling.replace(/_/g," ").toUpperCase();$("rtext").textContent=r.remedy;$("rrule").textContent=r.rule}
  const v=sel===null?null:S.seats.find(x=>x.seat===sel);$("pform").style.display=sel===null?"none":"block";

@@ -161,3 +161,23 @@ def test_practice_completes_every_hand_with_random_presses_and_all_ins(tmp_path:
     played = re.search(r"simulated table: (\d+) hands played", output)
     assert played and int(played.group(1)) == hands, output[-2000:]
     assert all_ins >= hands // 6 and showdowns >= hands // 6
+
+
+def test_round_done_on_the_tracker_closes_a_round_whose_presses_were_missed(tmp_path: Path) -> None:
+    # A real hand can need it: the dealer saw every player act but a press was never entered. The page had
+    # Undo and Misdeal only; its Round done button sends round_done, and the core closes the round.
+    from tests.tracker_table import TrackerTable  # noqa: PLC0415
+
+    table = TrackerTable(tmp_path).start()
+    try:
+        cookie = table.pair()
+        table.stacks(s1=1000, s2=1000, s3=1000, s4=1000)
+        before = table.new_hand()
+        assert before.phase == "betting" and before.to_act is not None
+        status, state, _ = table.request("/state", cookie=cookie)
+        status, body, _ = table.request("/press", {"name": "round_done", "hand": state["hand"],
+                                                   "count": state["count"]}, cookie=cookie)
+        assert status == 200 and body["taken"], body
+        table.wait(lambda: table.settle().phase == "board")
+    finally:
+        table.stop()
