@@ -498,17 +498,19 @@ class SimulatedDealer:
             self._seen.notify_all()
 
     def _table_after(self, t: float) -> Any:
-        """The table's snapshot once its core has taken in what happened up to `t` (the latest one after
-        FOLLOW_WAIT_S real seconds, or at a stop)."""
+        """The table's snapshot once its core has taken in what happened up to `t`; None if it has not after
+        FOLLOW_WAIT_S real seconds (or at a stop)."""
         deadline = time.monotonic() + FOLLOW_WAIT_S
         with self._seen:
             while not self._stop.is_set():
                 latest = self._latest
+                if latest is not None and latest.t >= t:
+                    return latest
                 left = deadline - time.monotonic()
-                if (latest is not None and latest.t >= t) or left <= 0:
+                if left <= 0:
                     break
                 self._seen.wait(min(left, 0.1))
-            return self._latest
+            return None
 
     def follow(self, bot: DealerBot) -> bool:
         """Before each deal (a `stream`'s `before_hand`): the bot's view of the table becomes the table's (who
@@ -518,9 +520,17 @@ class SimulatedDealer:
             return not self._stop.is_set()
         last = self.sensors.tap.last
         table = self._table_after(last.t if isinstance(last, Read | Gone | Button | Stacks | Level | Race) else 0.0)
-        if table is None or self._stop.is_set():
-            return not self._stop.is_set()
-        differ = bot.follow(table)
+        if self._stop.is_set():
+            return False
+        if table is None:  # a table this far behind is not one to follow: the bot deals on from its own view
+            self.diverged += 1
+            logger.warning("simulated dealer: the table has not taken in the dealer's last act (%r) after %g s",
+                           last, FOLLOW_WAIT_S)
+            return True
+        try:
+            differ = bot.follow(table)
+        except ValueError as exc:  # its own core refused a correction: say so, and deal on
+            differ = [f"the bot's view refused the table's: {exc}"]
         if table.phase in ("dealing", "betting", "board"):
             differ.append(f"the table's hand {table.hand_number} is still in play ({table.phase})")
         if differ and self.practice is None:  # in practice the operator's hands make the stacks

@@ -50,9 +50,13 @@ def simulate(tmp_path, monkeypatch, capsys, *, seed: int, hands: int) -> tuple[i
                                   "--journal", str(Path(folder) / f"seed{seed}.sqlite3"),
                                   "--config", str(ROOT / "config" / "table.toml")])
         assert run_command.run(args) == 0
-    found = SUMMARY.search(capsys.readouterr().out)
+    said = capsys.readouterr()
+    found = SUMMARY.search(said.out)
     assert found, "no summary printed"
-    return int(found.group(1)), int(found.group(2) or 0), made[0]
+    dealer = made[0]
+    dealer.said = "\n".join(line for line in (said.out + said.err).splitlines()
+                            if "WARNING" in line or "ERROR" in line or "Traceback" in line)[-3000:]
+    return int(found.group(1)), int(found.group(2) or 0), dealer
 
 
 def meant_void(dealer) -> int:
@@ -61,10 +65,10 @@ def meant_void(dealer) -> int:
 
 
 def check(played: int, void: int, dealer, hands: int) -> None:
-    assert played + void == hands
+    assert played + void == hands, dealer.said
     assert void == meant_void(dealer), f"{void} deals misdealt or void, the bot meant {meant_void(dealer)}"
-    assert dealer.diverged == 0, "the bot's view of the table was not the table's before some deals"
-    assert dealer.missed == 0, "a sensor missed an act of the dealer"
+    assert dealer.diverged == 0, f"the bot's view of the table was not the table's before some deals: {dealer.said}"
+    assert dealer.missed == 0, f"a sensor missed an act of the dealer: {dealer.said}"
 
 
 def test_seed_2_misdeals_only_the_deals_the_bot_meant_to_past_hand_140(tmp_path, monkeypatch, capsys):
