@@ -105,6 +105,9 @@ def add_tracker(daemon: Daemon, tracker_config: TrackerConfig, *, pairing: Pairi
     from firmware_py.daemon.tracker import ActionTracker  # noqa: PLC0415
 
     tracker = ActionTracker(tracker_config, post=daemon.queue.put, clock=daemon.clock, pairing=pairing)
+    # The players' names as the venue screen and the hand histories have them ([display.seat_names]), not
+    # "Seat N" on the operator's page beside "Ada" on the screen.
+    tracker.names.update(getattr(daemon.config, "seat_names", {}) or {})
     daemon.on_snapshot.append(tracker.update)
 
     def show(code: str) -> None:  # the venue screen shows the code a device pairs with

@@ -181,3 +181,20 @@ def test_round_done_on_the_tracker_closes_a_round_whose_presses_were_missed(tmp_
         table.wait(lambda: table.settle().phase == "board")
     finally:
         table.stop()
+
+
+def test_the_practice_tracker_names_the_players_as_the_venue_screen_does(tmp_path: Path) -> None:
+    # config/table.toml's [display.seat_names] (Ada, Bea, ...) are the venue screen's and the PHH's names; the
+    # tracker showed "Seat 1..6" beside them.
+    from firmware_py.daemon.table_config import load_table_config  # noqa: PLC0415
+
+    names = load_table_config(ROOT / "config" / "table.toml", with_display=False).seat_names
+    process, base, cookie = _start_practice(tmp_path, 1)
+    try:
+        state = http_json(base, "/state", cookie=cookie)[1]
+        assert {s["seat"]: s["name"] for s in state["seats"]} == {seat: names[seat] for seat in
+                                                                  (s["seat"] for s in state["seats"])}
+        assert names[1] == "Ada"
+    finally:
+        process.terminate()
+        process.communicate(timeout=20)
