@@ -7,7 +7,7 @@ what its summary says: the hands played, those misdealt or void (the dealer bot'
 of deals at the default error rate misdeal about 1 in 13) and the hands per hour of play. A run whose
 deals are mostly misdeals measures a degenerate session (issue 35), not a long one: it fails.
 
-    python bench/sim_memory.py                   # 500 and 5,000 hands: about 3 minutes on 2 cores
+    python bench/sim_memory.py                   # 500 and 5,000 hands: 12 minutes at load 15 on 2 cores
     python bench/sim_memory.py --hands 500 --hands 2000
 
 Goal: peak RSS at 5,000 hands within 5 MiB of that at 500. Writes bench/results/sim_memory.json.
