@@ -130,9 +130,9 @@ class HandCutter:
         after = self._before = core.snapshot()
         if isinstance(event, Stacks) and event.why in self._bought:
             bought = self._bought[event.why]
-            for seat, chips in event.stacks:
+            for seat, amount in event.stacks:
                 view = next((v for v in before.seats if v.seat == seat), None)
-                added = chips - ((view.stack or 0) if view is not None else 0)
+                added = amount - ((view.stack or 0) if view is not None else 0)
                 if added > 0:
                     bought[seat] = bought.get(seat, 0) + added
         ended: list[HandRecord] = []

@@ -312,8 +312,8 @@ class _Script:
         # The first stacks of the session are the players' buy-ins; a short seat's top-up later is a rebuy
         # (journaled and shown as one, and exported as the chips the player added).
         fresh = [(seat, bot.stack) for seat in sorted(seated) if stacks.get(seat) is None]
-        short = [(seat, bot.stack) for seat in sorted(seated) if stacks.get(seat) is not None
-                 and stacks[seat] < floor]
+        short = [(seat, bot.stack) for seat in sorted(seated) if (stack := stacks.get(seat)) is not None
+                 and stack < floor]
         if fresh:
             self.emit(Stacks(t=self.tick(0.1), stacks=tuple(fresh)))
         if bot.short_stacks and bot.rng.random() < bot.short_stacks and seated:
