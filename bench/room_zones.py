@@ -414,11 +414,15 @@ def backlog(room: Room, store: Any, db: str, groups: list[list[str]], *, sources
     check_exactly_once(store, truths, failures)
     if have != expected:
         failures.append(f"backlog: {have - before} of {expected - before} rows stored")
-    seconds = last - first[0] if first else math.nan
-    rate = (have - first[1]) / seconds if first and seconds > 0 else math.nan
+    if first is None:  # nothing stored: no rate to give (the failure above says so), not round(nan)
+        log(f"backlog: {have - before} of {expected - before} rows stored: no insert rate")
+        return {"rows": expected - before, "played": played, "copies": copies, "stored": have - before,
+                "seconds": None, "rows_per_s": None}
+    seconds = last - first[0]
+    rate = (have - first[1]) / seconds if seconds > 0 else math.nan
     log(f"backlog: {have - before} of {expected - before} rows in {seconds:.1f} s: {rate:.0f} rows/s")
     return {"rows": expected - before, "played": played, "copies": copies, "stored": have - before,
-            "seconds": round(seconds, 2), "rows_per_s": round(rate)}
+            "seconds": round(seconds, 2), "rows_per_s": round(rate) if math.isfinite(rate) else None}
 
 
 if __name__ == "__main__":

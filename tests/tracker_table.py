@@ -39,7 +39,7 @@ class TrackerTable:
         setup = dataclasses.replace(shipped.game, seats=seats, button=1, game=game,
                                     profile=profile or shipped.game.profile)
         self.config = dataclasses.replace(shipped, game=setup,
-                                          starting_stack=0, schedule=schedule or DisplayConfig())
+                                          starting_stack=0, schedule=schedule or DisplayConfig(), seat_names={})
         self.events: queue.Queue[object] = queue.Queue()
         self.journal = Journal.open(tmp_path / "journal.sqlite3")
         self.daemon = Daemon(self.config, journal=self.journal, clock=self._clock, events=self.events,

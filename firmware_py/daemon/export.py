@@ -5,7 +5,8 @@ real blinds, antes, starting stacks and every amount, and a hand is written only
 play of it ends with exactly the table's stacks. Without chips the amounts are nominal (blinds 1/2,
 200 each, every bet and raise the minimum, all-in the whole stack), and say so in a user field.
 Burn cards, which PHH has no action for, go in the `_burns` user field; the seats,
-rulings and winners of the hand in `_seats`, `_rulings` and `_winners`. Hands ended by a misdeal
+rulings and winners of the hand in `_seats`, `_rulings` and `_winners`; chips a player bought before the
+hand (a rebuy or an add-on, part of its starting stack) in `_rebuys` and `_add_ons`. Hands ended by a misdeal
 or a void ruling were never played and are left out (counted in the summary).
 
 Every press the core accepted is played through pokerkit in order, and the hand is written only if
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py.core import Button, ButtonName, Event, Phase, RulingKind, Seat, SeatStatus, TableSnapshot
+from firmware_py.core import Button, ButtonName, Event, Phase, RulingKind, Seat, SeatStatus, Stacks, TableSnapshot
 from firmware_py.core.cards import is_unknown
 from firmware_py.core.chips import Wager
 from firmware_py.core.engine import Outcome, TableCore
@@ -76,6 +77,10 @@ class HandRecord:
     dead_small_blind: bool = False
     wagers: dict[int, Wager] = field(default_factory=dict)
     final: dict[int, int] = field(default_factory=dict)
+    # Chips players bought since the last hand (a `stacks` line with why rebuy or add_on), by seat: in the
+    # starting stacks, and said apart (`_rebuys`, `_add_ons`) so a top-up is not read as a stack won.
+    rebuys: dict[int, int] = field(default_factory=dict)
+    add_ons: dict[int, int] = field(default_factory=dict)
     odd_chips: bool = False  # a split pot left odd chips, placed by the rulebook's Ties rule
     unit: int = 1  # the smallest chip in play: pots split in it (Ties: "broken down to the smallest unit")
     played: bool = True
@@ -116,6 +121,7 @@ class HandCutter:
         self.core = core
         self.current: HandRecord | None = None
         self._before = core.snapshot()
+        self._bought: dict[str, dict[int, int]] = {"rebuy": {}, "add_on": {}}  # since the last deal, by seat
 
     def feed(self, event: Event) -> Step:
         """Feed the event to the core; raises ValueError where the core refuses it (nothing changes)."""
@@ -124,6 +130,13 @@ class HandCutter:
         wagers_before = len(core.hand_chips.log) if core.hand_chips is not None else 0
         outcome = core.feed(event)
         after = self._before = core.snapshot()
+        if isinstance(event, Stacks) and event.why in self._bought:
+            bought = self._bought[event.why]
+            for seat, amount in event.stacks:
+                view = next((v for v in before.seats if v.seat == seat), None)
+                added = amount - ((view.stack or 0) if view is not None else 0)
+                if added > 0:
+                    bought[seat] = bought.get(seat, 0) + added
         ended: list[HandRecord] = []
         current = self.current
         if after.hand_number != before.hand_number and after.phase is Phase.DEALING:
@@ -138,6 +151,12 @@ class HandCutter:
                 current.bb_ante = chips.level.bb_ante
                 current.antes = {seat: chips.committed[seat] - chips.street_bet[seat] for seat in chips.order}
                 current.dead_small_blind = after.small_blind is None
+                current.rebuys = {seat: n for seat, n in self._bought["rebuy"].items() if seat in chips.order}
+                current.add_ons = {seat: n for seat, n in self._bought["add_on"].items() if seat in chips.order}
+            # Said with the first deal that deals the seat in (a misdeal's redeal does not say them again).
+            for kind in self._bought.values():
+                for seat in [seat for seat in kind if seat in (current.rebuys | current.add_ons)]:
+                    del kind[seat]
         if current is None or current.ended:
             return Step(outcome=outcome, before=before, after=after, ended=tuple(ended))
         street = str(before.street or "preflop")
@@ -313,6 +332,9 @@ def hand_history(record: HandRecord, *, table: str = "", names: Mapping[int, str
     if record.stacks and record.unit > 1:
         # PHH has no field for the chips in play: a reader splits pots in this chip (`chip_divmod`, `load_history`)
         hh.user_defined_fields[SMALLEST_CHIP] = record.unit
+    for key, bought in (("_rebuys", record.rebuys), ("_add_ons", record.add_ons)):
+        if any(bought.get(seat) for seat in seats):  # chips bought before this hand, in the starting stacks
+            hh.user_defined_fields[key] = [bought.get(seat, 0) for seat in seats]
     return hh
 
 

@@ -46,7 +46,7 @@ MAX_BODY = 1024
 VERDICT_TIMEOUT_S = 5.0  # the core answers in milliseconds; this long means the journal is failing
 KEEPALIVE_S = 15.0
 PRESSES = {*PLAYER_ACTIONS, ButtonName.UNDO, ButtonName.MISDEAL, ButtonName.CONFIRM, ButtonName.CLOCK,
-           ButtonName.RETRIEVE, ButtonName.EXTEND}
+           ButtonName.RETRIEVE, ButtonName.EXTEND, ButtonName.ROUND_DONE}
 SEAT_PRESSES = {*PLAYER_ACTIONS, ButtonName.CLOCK, ButtonName.RETRIEVE}  # clock: the caller; retrieve: whose hand
 AMOUNT_ACTIONS = {ButtonName.BET, ButtonName.RAISE}
 NAME_MAX = 24

@@ -105,6 +105,9 @@ def add_tracker(daemon: Daemon, tracker_config: TrackerConfig, *, pairing: Pairi
     from firmware_py.daemon.tracker import ActionTracker  # noqa: PLC0415
 
     tracker = ActionTracker(tracker_config, post=daemon.queue.put, clock=daemon.clock, pairing=pairing)
+    # The players' names as the venue screen and the hand histories have them ([display.seat_names]), not
+    # "Seat N" on the operator's page beside "Ada" on the screen.
+    tracker.names.update(getattr(daemon.config, "seat_names", {}) or {})
     daemon.on_snapshot.append(tracker.update)
 
     def show(code: str) -> None:  # the venue screen shows the code a device pairs with
@@ -158,8 +161,11 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
                   error_rate=plan.error_rate, stack=config.starting_stack or SIM_STACK,
                   schedule=None if tournament else config.schedule, game=GAMES[game.game],
                   rebuy=not tournament, denominations=game.denominations,  # the bot's table: the table's chips
+                  made=lambda error: cell[0].made.append(error),  # noqa: PLW0108 (made below)
+                  # Before each deal the bot takes the table's seats and stacks (a tournament's: the director's).
                   before_hand=(lambda bot: _tournament_deal(daemon, bot, lambda: cell[0] is not None
-                                                            and cell[0].stopped)) if tournament else None)
+                                                            and cell[0].stopped)) if tournament
+                  else (lambda bot: cell[0].follow(bot)))  # noqa: PLW0108 (the dealer is made below)
     latest: list[Any] = [None]
     if practice:
         daemon.on_snapshot.append(lambda snapshot: latest.__setitem__(0, snapshot))
@@ -168,6 +174,7 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
                              practice=(lambda: latest[0]) if practice else None,
                              practice_deck=tuple(in_play.cards) if practice else ())
     cell[0] = dealer
+    daemon.on_snapshot.append(dealer.table_seen)
     daemon.readers.append(CallbackComponent("readers", sensors.start_readers, sensors.stop_readers))
     daemon.panel = CallbackComponent("panel", sensors.start_panel, sensors.stop_panel)
     if sensors.config.panel is not None:

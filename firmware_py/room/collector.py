@@ -57,6 +57,7 @@ BATCH_MAX = 500
 # broker passes: 64 of those). Beyond either, messages are counted in dead_letter_drops, not kept.
 DEAD_LETTER_ROWS = 1000
 DEAD_LETTER_BYTES = 16 * 1024 * 1024
+SCHEMA_LOCK_S = 5.0  # the longest a start-up schema change waits for a lock another connection holds
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS rulings (
         room TEXT NOT NULL, table_id TEXT NOT NULL, session TEXT NOT NULL, seq BIGINT NOT NULL, n INTEGER NOT NULL,
@@ -186,11 +187,41 @@ class PostgresStore:
             self.db = psycopg.connect(url)
         except psycopg.Error as exc:
             raise ConfigError(f"cannot connect to the database {redact(url)}: {exc}".strip()) from None
+        try:
+            self._migrate()
+        except psycopg.errors.LockNotAvailable:
+            self.db.rollback()
+            raise ConfigError(f"the database {redact(url)}: the collector's schema change waited "
+                              f"{SCHEMA_LOCK_S:g} s for a table another connection holds ({self._holders()}): end "
+                              "that session (or its transaction), then start the collector again") from None
+
+    def _migrate(self) -> None:
+        """The tables, and the columns added since a database was made. A schema change never waits behind a
+        reader: only a missing column is added (ALTER TABLE takes the table's exclusive lock even when the
+        column is there), and no lock is waited for longer than SCHEMA_LOCK_S."""
         with self.db.transaction():
+            self.db.execute(f"SET LOCAL lock_timeout = '{SCHEMA_LOCK_S:g}s'")
             for statement in SCHEMA:
                 self.db.execute(statement.format(blob="BYTEA"))
+            have = {(str(table), str(column)) for table, column in self.db.execute(
+                "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()")}
             for table, column, kind in ADDED_COLUMNS:
-                self.db.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
+                if (table, column) not in have:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
+
+    def _holders(self) -> str:
+        """The other sessions on the collector's tables, as pg_stat_activity names them (for the message)."""
+        try:
+            with self.db.transaction():
+                rows = self.db.execute(
+                    "SELECT a.pid, a.usename, a.application_name, a.state FROM pg_locks l "
+                    "JOIN pg_stat_activity a ON a.pid = l.pid JOIN pg_class c ON c.oid = l.relation "
+                    "WHERE l.granted AND a.pid <> pg_backend_pid() AND c.relname IN ('rulings', 'hands', "
+                    "'dead_letters') GROUP BY a.pid, a.usename, a.application_name, a.state ORDER BY a.pid").fetchall()
+        except Exception as exc:  # only the message's detail: the refusal is the error
+            return f"pg_stat_activity not readable: {exc}"
+        return "; ".join(f"pid {pid} user {user}" + (f" ({app})" if app else "") + f", {state}"
+                         for pid, user, app, state in rows) or "it has let go since"
 
     def write(self, rulings: Sequence[tuple[Any, ...]], hands: Sequence[tuple[Any, ...]],
               dead: Sequence[tuple[Any, ...]] = ()) -> tuple[int, int]:
@@ -223,7 +254,9 @@ class PostgresStore:
             cursor.executemany(DROPS_UPSERT.format(p="%s"), drops)
 
     def query(self, sql: str) -> list[tuple[Any, ...]]:
-        with self.db.cursor() as cursor:
+        """A report's query, in a transaction of its own that ends with it: a connection left idle in a
+        transaction holds its tables' locks, and a collector's schema change would wait behind it."""
+        with self.db.transaction(), self.db.cursor() as cursor:
             cursor.execute(sql)
             return list(cursor.fetchall())
 

@@ -34,6 +34,8 @@ from firmware_py.core import (
     Read,
     RuleKey,
     RulingKind,
+    Seat,
+    SeatStatus,
     Setup,
     Stacks,
 )
@@ -162,6 +164,37 @@ class DealerBot:
             self.button = _next_seat(self.button, self.seats)
         return ScriptedHand(events=tuple(script.events), error=error, t_end=script.t)
 
+    def follow(self, table: Any) -> list[str]:
+        """Between hands: the bot takes the table's seats and stacks (a `TableSnapshot` of the table's own core)
+        as its own, as a dealer goes by the venue screen, not by memory. Returns what differed, in words.
+
+        Its next deal then goes to the seats the table deals in (a seat the table found without chips is
+        not dealt), and its rebuys are for the seats the table has short. A difference is a fault of the
+        simulation (a card no sensor saw, a press lost), or, in practice, the operator's own hands."""
+        core = self._core
+        if core is None:
+            return []
+        mine = {view.seat: view.stack for view in core.snapshot().seats if view.state != "empty"}
+        theirs = {view.seat: view.stack for view in table.seats if view.state != "empty"}
+        differ: list[str] = []
+        t = core.t
+        for seat in sorted(set(mine) - set(theirs)):
+            core.feed(Seat(t=t, seat=seat, status=SeatStatus.OUT))
+            differ.append(f"seat {seat} is empty")
+        for seat in sorted(set(theirs) - set(mine)):
+            core.feed(Seat(t=t, seat=seat, status=SeatStatus.IN))
+            differ.append(f"seat {seat} is taken")
+        stacks = tuple((seat, stack) for seat, stack in sorted(theirs.items())
+                       if stack is not None and mine.get(seat) != stack)
+        if stacks:
+            core.feed(Stacks(t=t, stacks=stacks))
+            differ.extend(f"seat {seat} has {stack:,}, not {mine.get(seat) or 0:,}" for seat, stack in stacks)
+        mine_button = core.snapshot().button
+        if table.button is not None and mine_button is not None and table.button != mine_button:
+            differ.append(f"the button is at seat {table.button}, not {mine_button}")
+        self.seats = tuple(sorted(theirs)) or self.seats
+        return differ
+
     def race(self, *, t: float, chip: int, to: int, odd: Mapping[int, int] | None = None,
              misdeal: bool = False) -> ScriptedRace:
         """A color-up between hands with a chip race from the shoe (core/race.py): the `race` event, then one
@@ -271,21 +304,30 @@ class _Script:
         if core.level is None or (core.level.small, core.level.big, core.level.ante, core.level.bb_ante) != (
                 small, big, ante, bb_ante):
             self.emit(Level(t=self.tick(0.1), small=small, big=big, ante=ante, bb_ante=bb_ante))
-        stacks = {view.seat: view.stack or 0 for view in core.snapshot().seats}
+        stacks = {view.seat: view.stack for view in core.snapshot().seats}
         if not bot.rebuy:  # a tournament: no one buys in again, and the stacks are the table's own
             return
         # With `short_stacks` players play down to their last chip (a broke seat buys in again) and now
         # and then one is cut to less than the forced bets: short blinds and antes (WFP 15, UPT 19).
         floor = 1 if bot.short_stacks else REBUY_BIG_BLINDS * (big + ante + bb_ante)
-        short = [(seat, bot.stack) for seat in sorted(bot.seats) if stacks.get(seat, 0) < floor]
-        if bot.short_stacks and bot.rng.random() < bot.short_stacks:
-            seat = bot.rng.choice(sorted(bot.seats))
+        seated = {view.seat for view in core.snapshot().seats if view.state != "empty"}
+        # The first stacks of the session are the players' buy-ins; a short seat's top-up later is a rebuy
+        # (journaled and shown as one, and exported as the chips the player added).
+        fresh = [(seat, bot.stack) for seat in sorted(seated) if stacks.get(seat) is None]
+        short = [(seat, bot.stack) for seat in sorted(seated) if (stack := stacks.get(seat)) is not None
+                 and stack < floor]
+        if fresh:
+            self.emit(Stacks(t=self.tick(0.1), stacks=tuple(fresh)))
+        if bot.short_stacks and bot.rng.random() < bot.short_stacks and seated:
+            # A cut is the floor's correction (WFP 15, UPT 19: short blinds and antes), not a rebuy.
+            seat = bot.rng.choice(sorted(seated))
             cut = bot.rng.randint(1, small + big + bb_ante + ante)
             if bot.denominations:  # a stack is made of the chips in play: no chip of 13 at a table of 25s
                 cut = max(bot.denominations[0], cut - cut % bot.denominations[0])
-            short = [*(pair for pair in short if pair[0] != seat), (seat, cut)]
+            short = [pair for pair in short if pair[0] != seat]
+            self.emit(Stacks(t=self.tick(0.1), stacks=((seat, cut),), why="correction"))
         if short:
-            self.emit(Stacks(t=self.tick(0.1), stacks=tuple(sorted(short))))
+            self.emit(Stacks(t=self.tick(0.1), stacks=tuple(short), why="rebuy"))
 
     def play(self, error: DealerMistake | None) -> bool:
         """Play one hand; False when it ended in a misdeal or void hand (the button stays)."""
@@ -304,7 +346,8 @@ class _Script:
             if error is DealerMistake.FOREIGN_CARD and index == 2 and bot.other_deck is not None:
                 uid = next(iter(bot.other_deck.cards))
                 self.emit(Read(t=self.tick(bot.seconds_per_card), antenna="shoe", uid=uid))
-                self.press("misdeal")  # the dealer gathers the cards after the ruling
+                if bot._core is None or bot._core.snapshot().phase is not Phase.MISDEALT:
+                    self.press("misdeal")  # the dealer gathers the cards (unless the table already voided it)
                 self.press("hand_end")
                 return False
             self.draw()

@@ -22,6 +22,7 @@ import dataclasses
 import logging
 import random
 import threading
+import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -69,7 +70,8 @@ class Act:
 
     t: float
     hand: int
-    kind: str  # "read" (a tag onto an antenna), "press", "key" (an amount and an action key), "chips", "clear"
+    kind: str  # "read" (a tag onto an antenna), "lift" (a tag off one), "press", "key" (an amount and an action
+    # key), "chips", "clear"
     antenna: str = ""
     uid: str = ""
     button: str = ""
@@ -150,10 +152,15 @@ def stream(*, profile: Profile, seats: Sequence[int], button: int, deck: Any, ot
 
 
 def _acts(events: Iterable[Event], number: int) -> Iterator[Act]:
-    """What the dealer does for each scripted event: a card to an antenna, a press, an amount keyed, chips."""
+    """What the dealer does for each scripted event: a card to an antenna or off it, a press, an amount keyed,
+    chips."""
     for event in events:
         if isinstance(event, Read):
             yield Act(t=event.t, hand=number, kind="read", antenna=event.antenna, uid=event.uid)
+        elif isinstance(event, Gone):
+            # A remedy takes cards off the board (a premature flop, a flop of four): the dealer lifts them,
+            # or the card dealt there next lands on one still lying there and nobody senses it.
+            yield Act(t=event.t, hand=number, kind="lift", antenna=event.antenna, uid=event.uid)
         elif isinstance(event, Button) and event.amount is not None:
             # An amount: keyed on the USB keypad, then its action key.
             yield Act(t=event.t, hand=number, kind="key", button=str(event.name), amount=event.amount)
@@ -175,6 +182,8 @@ def expected_keys(acts: Sequence[Act], stays: Collection[str]) -> list[tuple[str
     for act in acts:
         if act.kind == "clear":
             lying.clear()
+        if act.kind == "lift" and lying.get(act.antenna) == act.uid:
+            del lying[act.antenna]
         if act.kind == "read" and act.antenna in stays:
             silent = lying.get(act.antenna) == act.uid
             lying[act.antenna] = act.uid
@@ -402,9 +411,22 @@ class EmulatedSensors:
         return None if button is None else self.pin_factory.pin(button.pin)
 
 
+FOLLOW_WAIT_S = 10.0  # real seconds the dealer waits for the table to take in its last act before a deal
 PRACTICE_SKIPS = frozenset({"fold", "check", "call", "bet", "raise", "allin", "round_done"})
 PRACTICE_POLL_S = 0.05
 PRACTICE_SHOWDOWN_S = 2.0  # real seconds the practice dealer leaves a showdown on the page
+
+
+def _betting_open(snapshot: Any) -> bool:
+    """A betting round the players still have to close: someone is to act (the core closes a round itself once
+    everyone has acted; with everyone but one all in it opens none, and the board runs out)."""
+    return snapshot.phase == "betting" and snapshot.to_act is not None
+
+
+def _board_due(snapshot: Any) -> bool:
+    """Cards are due on the board: the round is done, or nobody can bet (an all-in run-out) before the river."""
+    return snapshot.phase == "board" or (snapshot.phase == "betting" and snapshot.to_act is None
+                                         and len(snapshot.board) < 5 and not snapshot.unconfirmed)
 
 
 class SimulatedDealer:
@@ -428,6 +450,13 @@ class SimulatedDealer:
         self.next_act = 0
         self.missed = 0
         self.direct: set[str] = set()
+        # Following the table (`follow`, a `stream`'s before_hand): its latest snapshot, and how many deals
+        # found the bot's view of the table not the table's (a fault outside practice).
+        self._latest: Any = None
+        self._seen = threading.Condition()
+        self._resuming = False
+        self.diverged = 0
+        self.made: list[DealerMistake | None] = []  # the error the bot meant in each hand it dealt (None: none)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -446,8 +475,13 @@ class SimulatedDealer:
                 track_lying(tracked, event, stays)
                 yield event
 
-        # align() looks at the whole script: it is read in full here, and only what is left is kept.
-        acts = list(self._acts)
+        # align() looks at the whole script: it is read in full here, and only what is left is kept. The bot
+        # follows its own view of the table as it did the first time (the table is at the journal's end).
+        self._resuming = True
+        try:
+            acts = list(self._acts)
+        finally:
+            self._resuming = False
         self.next_act, unmatched = align(acts, watch(journaled), stays=stays)
         lying = {antenna: uids for antenna, uids in tracked.items() if uids}
         if lying and self.sensors.board is not None:
@@ -458,12 +492,62 @@ class SimulatedDealer:
                         hand, f"; {unmatched} journaled events were not the script's" if unmatched else "")
         self._acts = iter(acts[self.next_act:])
 
+    def table_seen(self, snapshot: Any) -> None:
+        """A snapshot listener (the daemon's thread): the table as its core has it now."""
+        with self._seen:
+            self._latest = snapshot
+            self._seen.notify_all()
+
+    def _table_after(self, t: float) -> Any:
+        """The table's snapshot once its core has taken in what happened up to `t`; None if it has not after
+        FOLLOW_WAIT_S real seconds (or at a stop)."""
+        deadline = time.monotonic() + FOLLOW_WAIT_S
+        with self._seen:
+            while not self._stop.is_set():
+                latest = self._latest
+                if latest is not None and latest.t >= t:
+                    return latest
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._seen.wait(min(left, 0.1))
+            return None
+
+    def follow(self, bot: DealerBot) -> bool:
+        """Before each deal (a `stream`'s `before_hand`): the bot's view of the table becomes the table's (who
+        is seated, their stacks), so it deals the seats the table deals in and tops up the ones it has short,
+        between hands. False: the dealer is stopped."""
+        if self._resuming or self._stop.is_set():
+            return not self._stop.is_set()
+        last = self.sensors.tap.last
+        table = self._table_after(last.t if isinstance(last, Read | Gone | Button | Stacks | Level | Race) else 0.0)
+        if self._stop.is_set():
+            return False
+        if table is None:  # a table this far behind is not one to follow: the bot deals on from its own view
+            self.diverged += 1
+            logger.warning("simulated dealer: the table has not taken in the dealer's last act (%r) after %g s",
+                           last, FOLLOW_WAIT_S)
+            return True
+        try:
+            differ = bot.follow(table)
+        except ValueError as exc:  # its own core refused a correction: say so, and deal on
+            differ = [f"the bot's view refused the table's: {exc}"]
+        if table.phase in ("dealing", "betting", "board"):
+            differ.append(f"the table's hand {table.hand_number} is still in play ({table.phase})")
+        if differ and self.practice is None:  # in practice the operator's hands make the stacks
+            self.diverged += 1
+            logger.warning("simulated dealer: its view of the table was not the table's before hand %d: %s",
+                           table.hand_number + 1, "; ".join(differ))
+        return True
+
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="simulated-dealer", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
         self._stop.set()
+        with self._seen:
+            self._seen.notify_all()
         if self._thread is not None:
             self._thread.join(5.0)
 
@@ -494,7 +578,8 @@ class SimulatedDealer:
             snapshot = self.practice() if self.practice is not None else None
             if snapshot is not None and snapshot.phase == "showdown" and self._shown_down != snapshot.hand_number:
                 self._shown_down = snapshot.hand_number
-                self._stop.wait(PRACTICE_SHOWDOWN_S)  # the operator sees the result before the next deal
+                # The operator sees the result before the next deal (at --speed, that much faster).
+                self._stop.wait(PRACTICE_SHOWDOWN_S / (self.speed or 1.0))
             return True
         if act.kind != "read":
             return True
@@ -503,21 +588,25 @@ class SimulatedDealer:
         return not (over and act.hand == snapshot.hand_number)
 
     def _caught_up(self) -> Any:
-        """The table's snapshot once it has fed the last event the dealer made and no betting round is open."""
+        """The table's snapshot once it has fed the last event the dealer made and no betting round is open
+        (a round with no one to act, everyone but one all in, is closed: the board runs out)."""
         last = self.sensors.tap.last
         caught_up = last.t if isinstance(last, Read | Gone | Button) else 0.0
         snapshot = None
         while not self._stop.is_set():
             snapshot = self.practice() if self.practice is not None else None
-            if snapshot is not None and snapshot.t >= caught_up and snapshot.phase != "betting":
+            if snapshot is not None and snapshot.t >= caught_up and not _betting_open(snapshot):
                 break
-            self._stop.wait(PRACTICE_POLL_S)
+            with self._seen:  # woken by the table's next snapshot (table_seen), if it is wired
+                if self._latest is snapshot:
+                    self._seen.wait(PRACTICE_POLL_S)
         return snapshot
 
     def _finish_board(self, hand: int) -> None:
-        """Deal the streets the operator's hand still needs (burn and board) from cards not seen this hand."""
+        """Deal the streets the operator's hand still needs (burn and board) from cards not seen this hand: after
+        a closed round, and each street of an all-in run-out."""
         snapshot = self._caught_up()
-        while snapshot is not None and snapshot.phase == "board" and not self._stop.is_set():
+        while snapshot is not None and _board_due(snapshot) and not self._stop.is_set():
             seen = self.sensors.tap.hand_reads()
             free = [uid for uid in self.practice_deck if uid not in seen]
             count = 3 if not snapshot.board else 1
@@ -541,6 +630,8 @@ class SimulatedDealer:
         self.sensors.poll()  # time has passed: the readers look once (departures, forgetting)
         if act.kind == "read":
             self._card(act)
+        elif act.kind == "lift":
+            self._lift(act)
         elif act.kind == "press":
             self._press(act)
         elif act.kind == "key":
@@ -577,6 +668,24 @@ class SimulatedDealer:
             self.clock.advance(step)
         if antenna == "shoe" or antenna not in sensors.board_antennas:
             sensors.remove(antenna, uid)  # the card slides past the shoe's antenna
+
+    def _lift(self, act: Act) -> None:
+        """The dealer takes a card off a board antenna; its reader reports it gone after the removal delay."""
+        sensors = self.sensors
+        if act.uid not in sensors.on_antenna(act.antenna):
+            return  # not lying there (an antenna no sensor watches): nothing to sense
+        mark = sensors.tap.mark()
+        sensors.remove(act.antenna, act.uid)
+        waited = 0.0
+        while not any(isinstance(e, Gone) and e.antenna == act.antenna and e.uid == act.uid
+                      for e in sensors.tap.since(mark)):
+            if waited >= MAX_WAIT_S:
+                self.missed += 1
+                logger.warning("simulated table: %s did not report card %s gone", act.antenna, act.uid)
+                break
+            waited += BOARD_SCAN_S
+            self.clock.advance(BOARD_SCAN_S)
+            sensors.poll(act.antenna)
 
     def _press(self, act: Act) -> None:
         sensors = self.sensors

@@ -12,7 +12,7 @@ import sys
 import pytest
 from pokerkit import ChipsPushing, HandHistory
 
-from firmware_py.core import Cause, Gone, Level, Ruling, RulingKind, Street
+from firmware_py.core import Cause, Gone, Level, Ruling, RulingKind, Stacks, Street
 from firmware_py.daemon.app import journal_events
 from firmware_py.daemon.journal import Journal
 from firmware_py.daemon.table_config import load_table_config
@@ -107,3 +107,30 @@ def test_export_replays_to_the_same_rulings_and_loads_in_pokerkit(session):
         # The players by the table file's [display.seat_names]; the table by its name, not this machine's path
         assert history.players == [names[seat] for seat in history.seats]
         assert history.table == "table"
+
+
+def test_the_bots_top_ups_are_journaled_and_exported_as_rebuys(session):
+    # Before issue 35 the bot topped up a short seat with a `stacks` line with no reason: shown nowhere,
+    # exported as a starting stack like any other. Now a top-up is a rebuy: said on the venue screen (the
+    # core's `corrected` notice), and in the PHH of the next hand the seat plays, apart from its stack.
+    tmp, journal, _result = session
+    with Journal.open(journal) as j:
+        events = journal_events(j, base_dir=ROOT / "config")
+    stacks = [e for e in events if isinstance(e, Stacks)]
+    assert stacks[0].why is None  # the buy-ins: the session's first stacks
+    rebuys = [e for e in stacks[1:] if e.why == "rebuy"]
+    assert rebuys and all(e.why in ("rebuy", "correction") for e in stacks[1:])
+    out = tmp / "export-rebuys"
+    exported = subprocess.run([sys.executable, "-m", "firmware_py", "export", "--journal", str(journal),
+                               "--out", str(out)], cwd=ROOT, env=environment(), capture_output=True, text=True,
+                              timeout=60, check=False)
+    assert exported.returncode == 0, exported.stderr
+    with open(out / "hands.phhs", "rb") as handle:
+        histories = list(HandHistory.load_all(handle))
+    bought = [h for h in histories if "_rebuys" in h.user_defined_fields]
+    assert bought, "no exported hand says its rebuys"
+    for history in bought:
+        added = history.user_defined_fields["_rebuys"]
+        assert len(added) == len(history.seats) and any(added)
+        for chips, start in zip(added, history.starting_stacks, strict=True):
+            assert 0 <= chips <= start  # the chips bought are part of the starting stack

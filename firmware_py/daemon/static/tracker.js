@@ -33,7 +33,7 @@ $("raise").onclick=()=>{try{const L=S&&S.legal&&!actingOutOfTurn()?S.legal:null;
  const amount=amountOr(L&&L.chips?String(L.min_to):"");
  if(L&&L.chips&&amount&&Number(amount)>L.max_to)throw new Error(L.limit?`${fmt(Number(amount))} is over the limit (${L.limit}): at most ${fmt(L.max_to)}`:`${fmt(Number(amount))} is more than the ${fmt(L.max_to)} ${seatName(L.seat)} has in all`);
  press(L&&L.word==="bet"?"bet":"raise",amount?{amount}:{})}catch(e){say("Not sent: "+e.message,false)}};
-$("undo").onclick=()=>press("undo");$("misdeal").onclick=()=>{if(confirm("Call a misdeal?"))press("misdeal")};
+$("undo").onclick=()=>press("undo");$("rounddone").onclick=()=>{if(confirm("Close this betting round?"))press("round_done")};$("misdeal").onclick=()=>{if(confirm("Call a misdeal?"))press("misdeal")};
 $("confirm").onclick=()=>{if(S&&S.ruling)press("confirm",{ruling:S.ruling.number})};  // names the ruling shown
 $("clock").onclick=()=>press("clock",sel!==null?{seat:sel}:{});  // called by the selected seat, else the dealer
 $("extend").onclick=()=>press("extend");
@@ -83,7 +83,7 @@ function render(){
    const p=document.createElement("button");p.className="preset";p.textContent=label+" "+fmt(L.presets[k]);
    p.onclick=()=>{$("amount").value=fmt(L.presets[k])};$("presets").append(p)}}
  else{$("call").textContent="Check / call";$("raise").textContent="Bet / raise";$("allin").textContent="All in"}
- $("undo").disabled=!S.hand;$("misdeal").disabled=S.between_hands;
+ $("undo").disabled=!S.hand;$("misdeal").disabled=S.between_hands;$("rounddone").disabled=S.phase!=="betting";
  $("clock").disabled=S.phase!=="betting"||!!S.clock;$("clock").textContent=sel!==null?"Clock (called by seat "+sel+")":"Call clock";
  const fv=sel===null?null:S.seats.find(x=>x.seat===sel);$("retrieve").disabled=!fv||fv.state!=="folded"||S.between_hands;
  const C=S.clock;$("extend").hidden=!(C&&C.action);$("extend").disabled=!C||!C.extensions_left;
