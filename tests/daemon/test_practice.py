@@ -142,7 +142,8 @@ def test_practice_completes_every_hand_with_random_presses_and_all_ins(tmp_path:
                 last_hand, showdowns = state["hand"], showdowns + 1
             assert time.monotonic() - last_change < STALL_S, f"practice stalled: {state}"
             if state["ruling"] is not None:
-                _post(base, {"name": "confirm", "hand": state["hand"], "count": state["count"]}, cookie)
+                _post(base, {"name": "confirm", "hand": state["hand"], "count": state["count"],
+                             "ruling": state["ruling"]["number"]}, cookie)  # the ruling shown, by number
             elif state["legal"] is not None:
                 press = _random_press(rng, state)
                 all_ins += press["name"] == "allin"
