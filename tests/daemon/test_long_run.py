@@ -77,7 +77,7 @@ def test_seed_2_misdeals_only_the_deals_the_bot_meant_to_past_hand_140(tmp_path,
     check(played, void, dealer, 400)
 
 
-@pytest.mark.slow  # about 4 minutes a seed on two cores: the emulated readers are stepped byte by byte
+@pytest.mark.soak  # about 4 minutes a seed on two cores: the emulated readers are stepped byte by byte
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_five_thousand_hands_misdeal_only_the_deals_the_bot_meant(tmp_path, monkeypatch, capsys, seed):
     played, void, dealer = simulate(tmp_path, monkeypatch, capsys, seed=seed, hands=5000)

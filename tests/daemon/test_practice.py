@@ -115,7 +115,7 @@ def _random_press(rng: random.Random, state: dict) -> dict:
     return {**base, "name": "call" if legal.get("to_call") else "check", "seat": seat}
 
 
-@pytest.mark.parametrize("hands", [100, pytest.param(400, marks=pytest.mark.slow)])  # about 30 s and 2 min
+@pytest.mark.parametrize("hands", [100, pytest.param(400, marks=pytest.mark.soak)])  # about 30 s and 2 min
 def test_practice_completes_every_hand_with_random_presses_and_all_ins(tmp_path: Path, hands: int) -> None:
     # Before issue 35 the first all-in hung the table: the bot dealt one street after it, the core waited in a
     # betting round with nobody to act, and the bot waited for that round to close. Now every all-in hand runs

@@ -41,7 +41,7 @@ def _click_for(rng: random.Random, page: Any, state: dict) -> None:  # noqa: F81
         page.click("#call", timeout=CLICK_MS)
 
 
-@pytest.mark.parametrize("hands", [25, pytest.param(200, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("hands", [25, pytest.param(200, marks=pytest.mark.soak)])
 def test_practice_in_the_browser_every_hand_ends_and_the_next_is_dealt(
         browser: Any, page: Any, tmp_path: Path, hands: int) -> None:  # noqa: F811
     shm = Path("/dev/shm")
