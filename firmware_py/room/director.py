@@ -36,6 +36,7 @@ from firmware_py.room.tournament_messages import (
     DirectorState,
     LevelJson,
     PlaceJson,
+    PotJson,
     RaceJson,
     RefusedJson,
     SeatJson,
@@ -91,12 +92,76 @@ class Refused(ValueError):
     """A report the director's books cannot explain: never applied (the message says why)."""
 
 
+def _pot_name(index: int) -> str:
+    return "the main pot" if index == 0 else f"side pot {index}"
+
+
+def check_pots(*, table: str, start: Mapping[int, int], end: Mapping[int, int],
+               pots: Sequence[PotJson] | None) -> None:
+    """Every stack change explained by the pots as the table's core ruled them (Refused saying why): each pot's
+    seats at the table, its winners among the seats that could win it, its shares adding up to it; each seat's
+    change its shares in less what it put in (never less than nothing, never more than its stack); a seat that
+    could win a pot put chips in; the pots hold what the seats put in. A report without pots (a table older than
+    them) is taken only if no stack moved.
+
+    >>> from firmware_py.room.tournament_messages import PotShare
+    >>> pot = PotJson(amount=100, seats=[1, 2], winners=[2], shares=[PotShare(seat=2, chips=100)])
+    >>> check_pots(table="t01", start={1: 500, 2: 500}, end={1: 300, 2: 700}, pots=[pot])
+    Traceback (most recent call last):
+    ...
+    firmware_py.room.director.Refused: t01: seat 2 went from 500 to 700, the pots give it 100: 100 chips unexplained
+    """
+    if pots is None:
+        moved = [s for s in sorted(start) if start[s] != end.get(s)]
+        if moved:
+            raise Refused(f"{table}: a hand's report that moves the chips of seat {moved[0]} without its pots (the "
+                          "director takes a change only as the pots explain it)")
+        return
+    won = dict.fromkeys(start, 0)
+    eligible: dict[int, list[str]] = {}
+    for index, pot in enumerate(pots):
+        name = _pot_name(index)
+        strangers = sorted(set(pot.seats) - set(start))
+        if strangers or not pot.seats:
+            raise Refused(f"{table}: {name} of {pot.amount:,} names seats {sorted(pot.seats)}, not the hand's "
+                          f"{sorted(start)}")
+        wrong = sorted(set(pot.winners) - set(pot.seats))
+        if wrong:
+            raise Refused(f"{table}: {name} was awarded to seat {wrong[0]}, which could not win it (its seats: "
+                          f"{sorted(pot.seats)})")
+        paid = 0
+        for share in pot.shares:
+            if share.seat not in pot.winners:
+                raise Refused(f"{table}: {name} pays seat {share.seat} a share, not one of its winners "
+                              f"{sorted(pot.winners)}")
+            won[share.seat] += share.chips
+            paid += share.chips
+        if paid != pot.amount:
+            raise Refused(f"{table}: {name} of {pot.amount:,} chips was paid out as {paid:,}")
+        for seat in pot.seats:
+            eligible.setdefault(seat, []).append(name)
+    for seat in sorted(start):
+        put_in = start[seat] - end[seat] + won[seat]
+        if put_in < 0:
+            raise Refused(f"{table}: seat {seat} went from {start[seat]:,} to {end[seat]:,}, the pots give it "
+                          f"{won[seat]:,}: {-put_in:,} chips unexplained")
+        if put_in > start[seat]:
+            raise Refused(f"{table}: seat {seat} would have put {put_in:,} chips in the pots from a stack of "
+                          f"{start[seat]:,} ({start[seat]:,} to {end[seat]:,}, {won[seat]:,} won)")
+        if put_in == 0 and seat in eligible and any(p.amount for p in pots):
+            raise Refused(f"{table}: seat {seat} could win {eligible[seat][0]} but put nothing in")
+    put = sum(start[s] - end[s] + won[s] for s in start)
+    held = sum(p.amount for p in pots)
+    if put != held:
+        raise Refused(f"{table}: the seats put {put:,} chips in, the pots hold {held:,}")
+
+
 def check_hand(*, table: str, books: Mapping[int, int], start: Mapping[int, int], end: Mapping[int, int],
-               in_play: int) -> None:
+               in_play: int, pots: Sequence[PotJson] | None = None) -> None:
     """A hand's report against the director's books (Refused saying why): the same seats, starting stacks equal
     to the director's, every stack within the chips in play, the chips conserved (the pots move chips, they make
-    none), and no player winning from another more than the smaller of their two stacks (a side pot holds of each
-    player at most what the smallest of them put in).
+    none), no player winning from another more than the smaller of their two stacks (a side pot holds of each
+    player at most what the smallest of them put in), and every change explained by the pots (`check_pots`).
 
     >>> check_hand(table="t01", books={1: 500, 2: 500}, start={1: 500, 2: 500}, end={1: 0, 2: 900}, in_play=1000)
     Traceback (most recent call last):
@@ -122,6 +187,7 @@ def check_hand(*, table: str, books: Mapping[int, int], start: Mapping[int, int]
         if gain > most:
             raise Refused(f"{table}: seat {seat} won {gain:,} chips, more than its {start[seat]:,} could win from "
                           f"the others ({most:,} at most)")
+    check_pots(table=table, start=start, end=end, pots=pots)
 
 
 class Director:
@@ -401,7 +467,8 @@ class Director:
             if report.hand <= last:
                 raise Refused(f"{report.table}: hand {report.hand} again: the director took in hand {last} from this "
                               f"table already (session {report.session}: a report replayed?)")
-            check_hand(table=report.table, books=books, start=start, end=end, in_play=t.total_chips())
+            check_hand(table=report.table, books=books, start=start, end=end, in_play=t.total_chips(),
+                       pots=report.pots)
             self._ack(report)
             self.last_hand[report.table] = report.hand
             self.sim_t = max(self.sim_t, report.t)

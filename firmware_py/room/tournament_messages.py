@@ -43,9 +43,25 @@ class SeatStack(_Struct):
     chips: Chips
 
 
+class PotShare(_Struct):
+    seat: SeatNo
+    chips: Chips
+
+
+class PotJson(_Struct):
+    """A pot as the table's core ruled it (firmware_py.core.pots.Pot): its chips, the seats that could win it,
+    who did and each winner's share (odd chips included)."""
+
+    amount: Chips
+    seats: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)]
+    winners: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)] = []
+    shares: Annotated[list[PotShare], msgspec.Meta(max_length=MAX_SEATS)] = []
+
+
 class TableReport(_Struct):
     """A table's word to the director: `hand` finished (stacks before and after, the button and big blind it
-    was dealt with), or an all in called in `hand` (the bubble's hold)."""
+    was dealt with, and its pots as the core ruled them), or an all in called in `hand` (the bubble's hold).
+    `pots` is None in a report of a table older than the pots (the director takes it only if no stack moved)."""
 
     v: Literal[1]
     room: Id
@@ -61,6 +77,7 @@ class TableReport(_Struct):
     start: Annotated[list[SeatStack], msgspec.Meta(max_length=MAX_SEATS)] = []
     end: Annotated[list[SeatStack], msgspec.Meta(max_length=MAX_SEATS)] = []
     race: Count = 0  # with kind race: the director's race number it ran
+    pots: Annotated[list[PotJson], msgspec.Meta(max_length=2 * MAX_SEATS)] | None = None  # with kind hand
 
 
 class RaceJson(_Struct):

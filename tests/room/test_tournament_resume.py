@@ -19,6 +19,7 @@ from typing import Any
 from firmware_py.commands.tournament import ROOT
 from tests.room.conftest import Listener, broker_config
 from tests.room.services import Mosquitto, wait_subscribed
+from tests.tournament.pots import pots_for
 
 STRUCTURE = """
 [structure]
@@ -92,7 +93,7 @@ def _hand(state: dict[str, Any], table: str, *, session: str, seq: int, hand: in
     return {"v": 1, "room": "main", "table": table, "session": session, "seq": seq, "kind": "hand", "hand": hand,
             "t": 30.0 * hand, "draw": entry["draw"], "button": seats[0], "big_blind": seats[2],
             "start": [{"seat": s, "chips": c} for s, c in sorted(start.items())],
-            "end": [{"seat": s, "chips": c} for s, c in sorted(end.items())]}
+            "end": [{"seat": s, "chips": c} for s, c in sorted(end.items())], "pots": pots_for(start, end)}
 
 
 def _same_room(before: dict[str, Any], after: dict[str, Any]) -> None:
