@@ -36,7 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the tables: a count (t01..tNN) or their ids in order; the last breaks first")
     parser.add_argument("--players", type=int, default=None, metavar="N",
                         help="the field: N entrants named Player 1..N (default: every seat of every table)")
-    parser.add_argument("--entrants", metavar="FILE", help="the field, one name a line (instead of --players)")
+    parser.add_argument("--entrants", metavar="FILE", help="the field registered before the event, one a line: the "
+                        "name, then optionally a tab and the player card's id (instead of --players)")
     parser.add_argument("--seats", type=int, default=9, help="seats a table (2..10, default 9)")
     parser.add_argument("--seed", type=int, default=0, help="the seat draw's seed (the same seed, the same draw)")
     parser.add_argument("--payouts", default="50,30,20", metavar="P1,P2,...",
@@ -93,7 +94,8 @@ def begin_from(args: argparse.Namespace, room: str, *, sim_clock: bool = False) 
     else:
         count = args.players if args.players is not None else args.seats * len(tables)
         names = [f"Player {i}" for i in range(1, count + 1)]
-    entrants = [(f"p{i:04d}", name[:200]) for i, name in enumerate(names, start=1)]
+    entrants = [(f"p{i:04d}", *(part.strip()[:200] for part in name.split("\t", 1)))
+                for i, name in enumerate(names, start=1)]
     try:
         percents = [float(p) for p in args.payouts.split(",") if p.strip()]
     except ValueError:

@@ -34,6 +34,7 @@ from firmware_py.room.tournament_messages import (
     CiteJson,
     DecisionJson,
     DirectorState,
+    EntryJson,
     LevelJson,
     PlaceJson,
     PotJson,
@@ -194,10 +195,20 @@ class Director:
     def __init__(self, *, room: str, tournament: Tournament, structure: Structure, payouts: Sequence[int] = (),
                  sim_clock: bool = False, on_change: Callable[[DirectorState], None] | None = None,
                  journal: Any = None, tournament_id: str = "", pool: int = 0,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = time.time, percents: Sequence[float] = (), buy_in: int = 0) -> None:
         self.room, self.tournament, self.structure = room, tournament, structure
         self.payouts = list(payouts)
         self.pool = pool
+        self.percents = list(percents)  # the payout table (percent of the pool): the prizes follow the pool
+        self.buy_in = buy_in
+        # Entries after the draw (late registrations, re-entries), rebuys and add-ons: each an action of the
+        # director, numbered, journaled and undoable (`undo`); alternates wait for a seat in the order they came.
+        self.actions: list[EntryJson] = []
+        self.alternates: list[str] = []  # entry ids waiting for a seat
+        self.waiting: dict[str, tuple[str, str, str]] = {}  # alternate id -> (name, card, person)
+        self.next_entry = len(tournament.players)
+        self.first_field = tournament.entrants  # the entrants of the draw (each paid the buy-in)
+        self.pending: dict[str, int] = {}  # chips bought since the player's table last reported (played behind)
         self.lock = threading.RLock()
         self.seq = 0
         self.bubble = Bubble()
@@ -336,6 +347,211 @@ class Director:
         self._note("bubble", "Hand-for-hand " + ("started: each table plays one hand, then waits for the others"
                                                  if on else "ended"), [], [])
 
+    # -- entries: late registration, re-entries, alternates, rebuys and add-ons (every one an undoable action) -----
+
+    def register(self, name: str, *, card: str = "", person: str = "") -> EntryJson:
+        """A new entry (`person`: a busted entry of the same player re-entering): seated by draw, or an alternate
+        when every seat is taken; journaled with its payment. Refused (ValueError) outside the structure's window."""
+        name = " ".join(str(name).split())[:200]
+        if not name and person in self.tournament.players:
+            name = self.tournament.players[person].name
+        if not name:
+            raise ValueError("an entry needs the player's name")
+        with self.lock:
+            event = {"kind": "register", "elapsed": self.elapsed(), "entry": f"p{self.next_entry + 1:04d}",
+                     "name": name, "card": str(card).strip()[:64], "person": str(person)[:64], "paid": self.buy_in}
+            entry = self._action(event)
+        self._changed()
+        return entry
+
+    def rebuy(self, player: str) -> EntryJson:
+        return self._buy("rebuy", player)
+
+    def add_on(self, player: str) -> EntryJson:
+        return self._buy("add_on", player)
+
+    def _buy(self, kind: str, player: str) -> EntryJson:
+        with self.lock:
+            entry = self._action({"kind": kind, "elapsed": self.elapsed(), "entry": str(player)[:64],
+                                  "paid": self.buy_in})
+        self._changed()
+        return entry
+
+    def undo(self, n: int) -> EntryJson:
+        """Take back action `n` (an entry not yet dealt a hand, an alternate, a rebuy or add-on its table has not
+        dealt with yet): its seat opens, its payment is returned. ValueError saying why not."""
+        with self.lock:
+            entry = self._action({"kind": "undo", "elapsed": self.elapsed(), "n": int(n)})
+        self._changed()
+        return entry
+
+    def _action(self, event: dict[str, Any]) -> EntryJson:
+        """Check and apply an action, then journal it (with the decisions it led to); ValueError: not applied."""
+        frozen = self._at is None
+        if frozen:
+            self._at = self.elapsed()
+        self._counted_before = self.counted
+        try:
+            entry = getattr(self, f"_on_{event['kind']}")(event)
+        finally:
+            if frozen:
+                self._at = None
+        self._record({**event, "decided": [[d.n, d.kind, d.text] for d in self.decisions
+                                           if d.n > self._counted_before]})
+        return entry
+
+    def _window(self, what: str, is_open: bool, until: int) -> None:
+        if self.over:
+            raise ValueError(f"the tournament is over: no {what}")
+        if not is_open:
+            level = self.structure.at(self.elapsed()).level.number
+            raise ValueError(f"no {what} now: the structure {self.structure.name} takes them through level {until} "
+                             f"and the clock is at level {level}" if until else
+                             f"no {what}: the structure {self.structure.name} allows none")
+
+    def _on_register(self, event: Mapping[str, Any]) -> EntryJson:
+        t = self.tournament
+        entries = self.structure.entries
+        clock = self.structure.at(self.elapsed())
+        started = any(table.hands for table in t.tables.values())
+        person = str(event.get("person", ""))
+        if person:
+            self._window("re-entry", self.structure.late_open(clock), entries.late_registration_until_level)
+            first = t.players.get(person)
+            if first is None or first.place is None or first.table is not None:
+                raise ValueError(f"{person}: a re-entry is of a busted entry of this tournament")
+            root = first.person or first.id
+            made = sum(1 for a in self.actions if a.kind == "re-entry" and a.person == root and not a.undone)
+            if made >= entries.re_entries:
+                raise ValueError(f"{first.name} has re-entered {made} time{'s' if made != 1 else ''}: the structure "
+                                 f"allows {entries.re_entries}")
+            live = [p for p in t.players.values() if (p.person or p.id) == root and p.table is not None]
+            if live or any(self.waiting.get(a, ("", "", ""))[2] == root for a in self.alternates):
+                raise ValueError(f"{first.name} has an entry in play already")
+            person = root
+        elif started:
+            self._window("late registration", self.structure.late_open(clock), entries.late_registration_until_level)
+        pid, name, card = str(event["entry"]), str(event["name"]), str(event.get("card", ""))
+        if card and any(p.card == card and p.table is not None and (p.person or p.id) != (person or pid)
+                        for p in t.players.values()):
+            raise ValueError(f"player card {card} is already in play for another entry")
+        self.next_entry = max(self.next_entry + 1, int(pid[1:]) if pid[1:].isdigit() else 0)
+        kind = "re-entry" if person else "entry"
+        entry = EntryJson(n=len(self.actions) + 1, kind=kind, player=pid, name=name, card=card, person=person,
+                          paid=int(event.get("paid", 0)))
+        self.actions.append(entry)
+        words = f"{name}{' (re-entry of ' + t.players[person].name + ')' if person else ''}"
+        if self.alternates or not t.open_seats():
+            self.alternates.append(pid)
+            self.waiting[pid] = (name, card, person)
+            entry.alternate = True
+            self._money()
+            self._note("alternate", f"{words} registers as alternate {len(self.alternates)}: every seat is taken",
+                       [], [], pid)
+            self._seat_alternates()
+            return entry
+        self._money()
+        self._enter(pid, name, card, person, words)
+        return entry
+
+    def _enter(self, pid: str, name: str, card: str, person: str, words: str) -> None:
+        decisions = self.tournament.enter(pid, name, card=card, person=person)
+        seated = decisions[0]
+        assert isinstance(seated, Seated)
+        self.moved.add(pid)  # dealt in as a moved player is, by the table's book
+        self._note("seated", f"{words} draws {seated.table} seat {seated.seat} with "
+                             f"{self.tournament.stack:,} chips", [seated.table], [seated.cite], pid)
+        self._describe(decisions[1:])
+
+    def _seat_alternates(self) -> None:
+        """Alternates take the seats open now, in the order they registered (while entries are taken)."""
+        t = self.tournament
+        clock = self.structure.at(self.elapsed())
+        started = any(table.hands for table in t.tables.values())
+        while self.alternates and t.open_seats() and not self.over and (
+                not started or self.structure.late_open(clock)):
+            pid = self.alternates.pop(0)
+            name, card, person = self.waiting.pop(pid)
+            for entry in self.actions:
+                if entry.player == pid:
+                    entry.alternate = False
+            self._money()
+            self._enter(pid, name, card, person, f"Alternate {name}")
+
+    def _on_rebuy(self, event: Mapping[str, Any]) -> EntryJson:
+        return self._bought(event, "rebuy")
+
+    def _on_add_on(self, event: Mapping[str, Any]) -> EntryJson:
+        return self._bought(event, "add-on")
+
+    def _bought(self, event: Mapping[str, Any], kind: str) -> EntryJson:
+        t, entries = self.tournament, self.structure.entries
+        clock = self.structure.at(self.elapsed())
+        pid = str(event["entry"])
+        player = t.players.get(pid)
+        if player is None or player.table is None:
+            raise ValueError(f"{pid}: a {kind} is for a player in play")
+        made = sum(1 for a in self.actions if a.kind == kind and a.player == pid and not a.undone)
+        if kind == "rebuy":
+            self._window("rebuy", self.structure.rebuy_open(clock), entries.rebuy_until_level)
+            limit, chips = entries.rebuys, entries.rebuy_chips
+            most = entries.rebuy_at_or_below or t.stack
+            if player.chips > most:
+                raise ValueError(f"{player.name} has {player.chips:,} chips: a rebuy is taken at or below {most:,}")
+        else:
+            first = self.structure.first_break()
+            self._window("add-on", first is not None and clock.on_break is not None and clock.step == first,
+                         0 if first is None else clock.level.number)
+            limit, chips = entries.add_ons, entries.add_on_chips
+        if made >= limit:
+            raise ValueError(f"{player.name} has made {made} {kind}{'s' if made != 1 else ''}: the structure allows "
+                             f"{limit}")
+        t.add_chips(pid, chips)
+        self.pending[pid] = self.pending.get(pid, 0) + chips
+        entry = EntryJson(n=len(self.actions) + 1, kind=kind, player=pid, name=player.name, card=player.card,
+                          paid=int(event.get("paid", 0)), chips=chips, table=player.table, hand=t.tables[
+                              player.table].hands)
+        self.actions.append(entry)
+        self._money()
+        self._note(kind, f"{player.name} at {player.table} seat {player.seat}: {kind} of {chips:,} chips, "
+                         f"{player.chips:,} from the next deal", [player.table], [], pid)
+        return entry
+
+    def _on_undo(self, event: Mapping[str, Any]) -> EntryJson:
+        n = int(event["n"])
+        if not 1 <= n <= len(self.actions):
+            raise ValueError(f"no action {n} to undo (there are {len(self.actions)})")
+        entry = self.actions[n - 1]
+        if entry.undone:
+            raise ValueError(f"action {n} ({entry.kind} of {entry.name}) is undone already")
+        t = self.tournament
+        if entry.kind in ("rebuy", "add-on"):
+            player = t.players[entry.player]
+            if player.table != entry.table or t.tables[player.table].hands != entry.hand:
+                raise ValueError(f"the {entry.kind} of {entry.name} has been played with already: it stands")
+            player.chips -= entry.chips
+            self.pending[entry.player] = self.pending.get(entry.player, 0) - entry.chips
+        elif entry.player in self.waiting:
+            self.alternates.remove(entry.player)
+            del self.waiting[entry.player]
+        else:
+            decisions = t.withdraw(entry.player)  # ValueError once dealt a hand
+            self.moved.discard(entry.player)
+            self._describe(decisions)
+        entry.undone = True
+        self._money()
+        self._note("undo", f"Undone: {entry.kind} {n} of {entry.name} ({entry.paid:,} paid back)",
+                   [entry.table] if entry.table else [], [], entry.player)
+        if entry.kind in ("entry", "re-entry"):
+            self._seat_alternates()
+        return entry
+
+    def _money(self) -> None:
+        """The prize pool from what the entries, rebuys and add-ons paid; the prizes from the payout table."""
+        self.pool = self.buy_in * self.first_field + sum(a.paid for a in self.actions
+                                                         if not a.undone and not a.alternate)
+        self.payouts = prizes(self.pool, self.percents) if self.pool and self.percents else self.payouts
+
     # -- the tables' reports -------------------------------------------------------------------------
 
     def feed(self, topic: str, payload: bytes, _now: float = 0.0) -> None:
@@ -467,8 +683,14 @@ class Director:
             if report.hand <= last:
                 raise Refused(f"{report.table}: hand {report.hand} again: the director took in hand {last} from this "
                               f"table already (session {report.session}: a report replayed?)")
-            check_hand(table=report.table, books=books, start=start, end=end, in_play=t.total_chips(),
-                       pots=report.pots)
+            # chips bought (a rebuy, an add-on) while the table dealt this hand: played behind, on from the next
+            behind = {s: self.pending.get(pid, 0) for s, pid in table.seats.items() if self.pending.get(pid, 0)}
+            behind = {s: c for s, c in behind.items() if start.get(s) == books[s] - c}
+            check_hand(table=report.table, books={s: c - behind.get(s, 0) for s, c in books.items()}, start=start,
+                       end=end, in_play=t.total_chips(), pots=report.pots)
+            end = {s: c + behind.get(s, 0) for s, c in end.items()}
+            for pid in table.seats.values():
+                self.pending.pop(pid, None)
             self._ack(report)
             self.last_hand[report.table] = report.hand
             self.sim_t = max(self.sim_t, report.t)
@@ -479,6 +701,7 @@ class Director:
                      if s in start} if report.table in t.tables else set()
             self.moved -= dealt - {d.player for d in decisions if isinstance(d, Moved | Seated)}
             self._describe(decisions)
+            self._seat_alternates()
         self._tick_clock()
         return decisions
 
@@ -634,7 +857,23 @@ class Director:
                 color_up=self.color_up,
                 race=RaceJson(n=self.race[0], chip=self.race[1], to=self.race[2]) if self.race else None,
                 session=self.session, tournament=self.tournament_id, over=self.over, pool=self.pool,
-                refused=list(self.refused), refused_total=self.refused_total)
+                refused=list(self.refused), refused_total=self.refused_total, entries=list(self.actions),
+                alternates=[self.waiting[a][0] for a in self.alternates], late=self._late_words(clock))
+
+    def _late_words(self, clock: Any) -> str:
+        entries = self.structure.entries
+        if self.over:
+            return ""
+        words = []
+        if self.structure.late_open(clock):
+            words.append(f"late registration through level {entries.late_registration_until_level}"
+                         + (f", {entries.re_entries} re-entr{'y' if entries.re_entries == 1 else 'ies'} a player"
+                            if entries.re_entries else ""))
+        if entries.rebuys and self.structure.rebuy_open(clock):
+            words.append(f"rebuys of {entries.rebuy_chips:,} through level {entries.rebuy_until_level}")
+        if entries.add_ons and clock.on_break is not None and clock.step == self.structure.first_break():
+            words.append(f"the add-on of {entries.add_on_chips:,} (this break)")
+        return "; ".join(words)
 
     def _changed(self) -> None:
         self.version += 1
@@ -648,7 +887,7 @@ class Director:
 # -- making a director: from the options (a new journal) or from its journal ----------------------------------
 
 def begin_event(*, room: str, profile: str, structure_text: str, structure_source: str, tables: Sequence[str],
-                seats: int, entrants: Sequence[tuple[str, str]], seed: int, percents: Sequence[float],
+                seats: int, entrants: Sequence[tuple[str, ...]], seed: int, percents: Sequence[float],
                 buy_in: int, sim_clock: bool = False) -> dict[str, Any]:
     """The journal's first event: everything the tournament is made from (its field, structure, seed, payouts)."""
     return {"kind": "begin", "v": 1, "room": room, "profile": profile, "structure": structure_text,
@@ -661,16 +900,21 @@ def director_from(begin: Mapping[str, Any], *, journal: Any = None,
                   wall: Callable[[], float] = time.time) -> Director:
     """The director a `begin` event describes (ValueError naming what is wrong)."""
     structure = parse_structure(str(begin["structure"]), str(begin.get("structure_source", "the journal")))
-    entrants = [(str(pid), str(name)) for pid, name in begin["entrants"]]
+    field = [[str(x) for x in e] for e in begin["entrants"]]  # [id, name] or [id, name, player card]
+    entrants = [(e[0], e[1]) for e in field]
     tournament = Tournament(book=book_for(str(begin["profile"])), tables=list(begin["tables"]),
                             capacity=int(begin["seats"]), entrants=entrants, stack=structure.starting_stack,
                             seed=int(begin["seed"]))
+    for e in field:
+        if len(e) > 2:
+            tournament.players[e[0]].card = e[2][:64]
     buy_in = int(begin.get("buy_in", 0))
     pool = buy_in * len(entrants)
     payouts = prizes(pool, [float(p) for p in begin.get("percents", [])]) if pool else []
     return Director(room=str(begin["room"]), tournament=tournament, structure=structure, payouts=payouts,
                     sim_clock=bool(begin.get("sim_clock", False)), journal=journal,
-                    tournament_id=str(begin.get("tournament", "")), pool=pool, wall=wall)
+                    tournament_id=str(begin.get("tournament", "")), pool=pool, wall=wall,
+                    percents=[float(p) for p in begin.get("percents", [])], buy_in=buy_in)
 
 
 def start(begin: dict[str, Any], journal: Any) -> Director:

@@ -7,6 +7,10 @@ tracker's page), with the clock's start and pause and hand-for-hand on the direc
                    a page that hears nothing for STALE_S says it has lost the director and stops its clock
     POST /clock    {"run": true|false}: start or pause the clock
     POST /bubble   {"hand_for_hand": true|false}
+    POST /register {"name": "...", "card": "..."} a late entry (seat by draw, or an alternate);
+                   {"person": "<busted entry>"} a re-entry
+    POST /rebuy    {"player": "<entry>"}    POST /add_on {"player": "<entry>"}
+    POST /undo     {"n": <action number>}   each answers {"ok": true, "entry": {...}} or 409 with the reason
 
 Behind the room's guards (firmware_py/web/guard.py): only its own Host, POSTs only from its own Origin,
 a bound on requests and streams, a failed request logged in one line.
@@ -49,6 +53,10 @@ class DirectorPage:
             Route("/events", self._events, methods=["GET"]),
             Route("/clock", self._clock, methods=["POST"]),
             Route("/bubble", self._bubble, methods=["POST"]),
+            Route("/register", self._register, methods=["POST"]),
+            Route("/rebuy", self._rebuy, methods=["POST"]),
+            Route("/add_on", self._add_on, methods=["POST"]),
+            Route("/undo", self._undo, methods=["POST"]),
         ])
         self.guard = OriginGuard(Bounded(app, limit=32, streams=16, stream_paths=["/events"]), hosts=hosts)
         self.app = Contained(self.guard, name="tournament page")
@@ -129,6 +137,44 @@ class DirectorPage:
         return JSONResponse({"ok": True}, headers=HEADERS)
 
 
+    async def _act(self, request: Request, act: Any) -> Response:
+        """An action on the field or the money: done and journaled, or refused with the director's reason (409)."""
+        try:
+            body = await self._body(request)
+        except ValueError as exc:
+            return JSONResponse({"ok": False, "error": str(exc)}, status_code=400, headers=HEADERS)
+        try:
+            entry = act(body)
+        except (ValueError, TypeError, KeyError) as exc:
+            return JSONResponse({"ok": False, "error": str(exc)[:500]}, status_code=409, headers=HEADERS)
+        return JSONResponse({"ok": True, "entry": msgspec.to_builtins(entry)}, headers=HEADERS)
+
+    async def _register(self, request: Request) -> Response:
+        return await self._act(request, lambda b: self.director.register(
+            _text(b, "name", required="person" not in b), card=_text(b, "card"), person=_text(b, "person")))
+
+    async def _rebuy(self, request: Request) -> Response:
+        return await self._act(request, lambda b: self.director.rebuy(_text(b, "player", required=True)))
+
+    async def _add_on(self, request: Request) -> Response:
+        return await self._act(request, lambda b: self.director.add_on(_text(b, "player", required=True)))
+
+    async def _undo(self, request: Request) -> Response:
+        def undo(body: dict[str, Any]) -> Any:
+            n = body.get("n")
+            if isinstance(n, bool) or not isinstance(n, int):
+                raise ValueError("say {\"n\": <the action's number>}")
+            return self.director.undo(n)
+        return await self._act(request, undo)
+
+
+def _text(body: dict[str, Any], key: str, *, required: bool = False) -> str:
+    value = body.get(key, "")
+    if not isinstance(value, str) or len(value) > 200 or (required and not value.strip()):
+        raise ValueError(f"{key}: a text of at most 200 characters" + (" is needed" if required else ""))
+    return value
+
+
 def director_app(director: Any, *, hosts: Iterable[str]) -> DirectorPage:
     """The page's ASGI app; `app.guard.set_hosts` once the server's port is known."""
     return DirectorPage(director, hosts=hosts)
@@ -205,6 +251,13 @@ table.places td { padding:2px 4px; border-top:1px solid var(--line); }
   </section>
   <aside>
     <div class="panel refused" id="refusedbox" style="display:none"><h2>Refused reports (not applied)</h2><div id="refused"></div></div>
+    <div class="panel" id="entrybox"><h2>Registration</h2>
+      <div class="dim" id="late"></div>
+      <form id="regform"><input id="regname" placeholder="Name" maxlength="200" required>
+        <input id="regcard" placeholder="Player card (optional)" maxlength="64"><button type="submit">Register</button></form>
+      <div class="dim" id="alternates"></div>
+      <div class="placesbox" id="entries"></div>
+    </div>
     <div class="panel"><h2>Places and payouts</h2><div class="placesbox"><table class="places" id="places"></table></div></div>
     <div class="panel"><h2>Decisions (newest first)</h2><div id="decisions"></div></div>
   </aside>
@@ -288,6 +341,7 @@ function render(s) {
     s.refused.slice().reverse().map(r => "<div class='refusal'><b>" + esc(r.table) + "</b> " +
     (r.kind === "hand" ? "" : esc(r.kind.replace("_", " ")) + " ") + (r.hand ? "hand " + r.hand : "") +
     (r.seq ? " (report " + r.seq + (r.session ? " of session " + esc(r.session) : "") + ")" : "") + "<div class='why'>" + esc(r.reason) + "</div></div>").join("");
+  renderEntries(s);
   setStale(false);
   tick();
 }
@@ -295,6 +349,22 @@ async function post(path, body) {
   const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   if (!r.ok) alert((await r.json()).error || r.statusText);
 }
+function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }
+function renderEntries(s) {
+  $("late").textContent = s.late ? "Taken now: " + s.late : "No entries, rebuys or add-ons taken now";
+  $("alternates").textContent = s.alternates.length ? "Alternates (in order): " + s.alternates.join(", ") : "";
+  const rows = s.entries.slice().reverse().map(a => {
+    const row = el("div", undefined, "decision" + (a.undone ? " dim" : ""));
+    row.dataset.n = a.n;
+    row.append(el("span", a.n + ". " + a.kind + ": " + a.name + (a.card ? " (card " + a.card + ")" : "") +
+      (a.chips ? ", " + n(a.chips) + " chips" : "") + (a.paid ? ", paid " + n(a.paid) : "") +
+      (a.alternate ? ", alternate" : "") + (a.undone ? ", undone" : "") + " "));
+    if (!a.undone && !s.over) { const b = el("button", "Undo"); b.onclick = () => post("/undo", {n: a.n}); row.append(b); }
+    return row;
+  });
+  $("entries").replaceChildren(...rows);
+}
+$("regform").onsubmit = e => { e.preventDefault(); post("/register", {name: $("regname").value, card: $("regcard").value}).then(() => { $("regname").value = ""; $("regcard").value = ""; }); };
 $("clockbtn").onclick = () => post("/clock", {run: !(state && state.running)});
 $("h4hbtn").onclick = () => post("/bubble", {hand_for_hand: !(state && state.hand_for_hand)});
 const events = new EventSource("/events");

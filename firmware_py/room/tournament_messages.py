@@ -141,6 +141,25 @@ class PlaceJson(_Struct):
     rule: Text = ""  # the rule that decided the place ("wfp Section 2 WFP Tournament Rules 28"), with its note
 
 
+class EntryJson(_Struct):
+    """One of the director's actions on the field and the money, numbered (the number undoes it): an entry after
+    the draw (a late registration, a re-entry: a new entry of a busted player, a new seat by draw), a rebuy or an
+    add-on, with what was paid and the chips it brought."""
+
+    n: Count
+    kind: Name  # entry, re-entry, rebuy, add-on
+    player: Id  # the entry (its own place in the places)
+    name: Name
+    card: Name = ""  # the player card's id, if any
+    person: Name = ""  # a re-entry: the first entry of the same player
+    paid: Chips = 0
+    chips: Chips = 0  # a rebuy's or add-on's chips (an entry brings the starting stack)
+    table: Name = ""  # a rebuy or add-on: the table and its hand count when bought (its undo: no hand since)
+    hand: Count = 0
+    alternate: bool = False  # waiting for a seat (every seat taken): seated when one opens, in order
+    undone: bool = False
+
+
 class RefusedJson(_Struct):
     """A table's report the director refused: never applied, shown with the reason."""
 
@@ -183,6 +202,9 @@ class DirectorState(_Struct):
     pool: Chips = 0  # the prize pool (0: none configured, `--buy-in`; the places have no prizes)
     refused: Annotated[list[RefusedJson], msgspec.Meta(max_length=64)] = []  # the latest refused reports, newest last
     refused_total: Count = 0
+    entries: Annotated[list[EntryJson], msgspec.Meta(max_length=4 * MAX_PLAYERS)] = []  # the actions, in order
+    alternates: Annotated[list[Name], msgspec.Meta(max_length=MAX_PLAYERS)] = []  # waiting for a seat, in order
+    late: Text = ""  # what entries the structure takes now ("" : none), e.g. "late registration through level 4"
 
 
 def newer(state: DirectorState, than: DirectorState | None) -> bool:

@@ -8,6 +8,7 @@ screenshots of docs/tournament.md."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import urllib.error
@@ -182,4 +183,43 @@ def test_director_page_shows_refused_reports_and_says_when_it_has_lost_the_direc
         shot(page, "tournament-director-stale-1280x800.png")
     finally:
         app.closing = True
+        server.stop()
+
+
+def test_director_page_registers_a_late_entry_shows_its_seat_and_undoes_it(broker: Mosquitto,
+                                                                           page: Any) -> None:  # noqa: F811
+    """Issue 39 item 1 on the page, in Chromium: the form registers a late entry (name and player card), the
+    entry is listed with its payment and drawn to a seat; Undo takes it back (seat open, payment returned);
+    a request outside the window answers 409 with the director's reason."""
+    director = build(_args(tables="2", players=15, seats=9, seed=5, buy_in=20,
+                           structure=str(ROOT / "config/tournament/house-rebuy.toml")), "main", sim_clock=True)
+    _run(broker, director, 4)
+    app = director_app(director, hosts=[])
+    server = WebServer(app, host="127.0.0.1", port=0, name="tournament page").start()
+    app.guard.set_hosts(page_hosts(*server.address))
+    try:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(server.url + "/")
+        expect(page.locator("#late")).to_contain_text("late registration through level 4, 1 re-entry a player")
+        page.fill("#regname", "Ada <b>Late</b>")
+        page.fill("#regcard", "CARD-9")
+        page.click("#regform button")
+        expect(page.locator("#entries")).to_contain_text("1. entry: Ada <b>Late</b> (card CARD-9), paid 20")
+        entry = director.actions[0]
+        player = director.tournament.players[entry.player]
+        assert player.table is not None and player.card == "CARD-9" and director.pool == 16 * 20
+        expect(page.locator(f".table[data-table='{player.table}']")).to_contain_text("Ada <b>Late</b>")
+        shot(page, "tournament-director-registration-1280x800.png")
+        page.click("#entries button")  # Undo
+        expect(page.locator("#entries")).to_contain_text("undone")
+        assert entry.player not in director.tournament.players and director.pool == 15 * 20
+        director.sim_t = 4 * 15 * 60 + 10 * 60 + 1  # level 5: late registration closed
+        body = json.dumps({"name": "Too late"}).encode()
+        request = urllib.request.Request(server.url + "/register", data=body, method="POST", headers={
+            "Content-Type": "application/json", "Origin": server.url})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)  # noqa: S310 (loopback)
+        assert refused.value.code == 409
+        assert "through level 4 and the clock is at level 5" in json.loads(refused.value.read())["error"]
+    finally:
         server.stop()
