@@ -421,13 +421,13 @@ class Director:
             if first is None or first.place is None or first.table is not None:
                 raise ValueError(f"{person}: a re-entry is of a busted entry of this tournament")
             root = first.person or first.id
+            live = [p for p in t.players.values() if (p.person or p.id) == root and p.table is not None]
+            if live or any(self.waiting.get(a, ("", "", ""))[2] == root for a in self.alternates):
+                raise ValueError(f"{first.name} has an entry in play already")
             made = sum(1 for a in self.actions if a.kind == "re-entry" and a.person == root and not a.undone)
             if made >= entries.re_entries:
                 raise ValueError(f"{first.name} has re-entered {made} time{'s' if made != 1 else ''}: the structure "
                                  f"allows {entries.re_entries}")
-            live = [p for p in t.players.values() if (p.person or p.id) == root and p.table is not None]
-            if live or any(self.waiting.get(a, ("", "", ""))[2] == root for a in self.alternates):
-                raise ValueError(f"{first.name} has an entry in play already")
             person = root
         elif started:
             self._window("late registration", self.structure.late_open(clock), entries.late_registration_until_level)
@@ -438,7 +438,7 @@ class Director:
         self.next_entry = max(self.next_entry + 1, int(pid[1:]) if pid[1:].isdigit() else 0)
         kind = "re-entry" if person else "entry"
         entry = EntryJson(n=len(self.actions) + 1, kind=kind, player=pid, name=name, card=card, person=person,
-                          paid=int(event.get("paid", 0)))
+                          paid=int(event.get("paid", 0)), chips=t.stack)
         self.actions.append(entry)
         words = f"{name}{' (re-entry of ' + t.players[person].name + ')' if person else ''}"
         if self.alternates or not t.open_seats():

@@ -255,6 +255,9 @@ table.places td { padding:2px 4px; border-top:1px solid var(--line); }
       <div class="dim" id="late"></div>
       <form id="regform"><input id="regname" placeholder="Name" maxlength="200" required>
         <input id="regcard" placeholder="Player card (optional)" maxlength="64"><button type="submit">Register</button></form>
+      <form id="buyform"><input id="buyid" placeholder="Entry id (e.g. p0007)" maxlength="64" required>
+        <button type="button" id="rebuybtn">Rebuy</button><button type="button" id="addonbtn">Add-on</button>
+        <button type="button" id="reenterbtn">Re-enter</button></form>
       <div class="dim" id="alternates"></div>
       <div class="placesbox" id="entries"></div>
     </div>
@@ -365,6 +368,9 @@ function renderEntries(s) {
   $("entries").replaceChildren(...rows);
 }
 $("regform").onsubmit = e => { e.preventDefault(); post("/register", {name: $("regname").value, card: $("regcard").value}).then(() => { $("regname").value = ""; $("regcard").value = ""; }); };
+$("rebuybtn").onclick = () => post("/rebuy", {player: $("buyid").value});
+$("addonbtn").onclick = () => post("/add_on", {player: $("buyid").value});
+$("reenterbtn").onclick = () => post("/register", {person: $("buyid").value});
 $("clockbtn").onclick = () => post("/clock", {run: !(state && state.running)});
 $("h4hbtn").onclick = () => post("/bubble", {hand_for_hand: !(state && state.hand_for_hand)});
 const events = new EventSource("/events");

@@ -153,7 +153,7 @@ class EntryJson(_Struct):
     card: Name = ""  # the player card's id, if any
     person: Name = ""  # a re-entry: the first entry of the same player
     paid: Chips = 0
-    chips: Chips = 0  # a rebuy's or add-on's chips (an entry brings the starting stack)
+    chips: Chips = 0  # the chips it brought: an entry's starting stack, a rebuy's or add-on's chips
     table: Name = ""  # a rebuy or add-on: the table and its hand count when bought (its undo: no hand since)
     hand: Count = 0
     alternate: bool = False  # waiting for a seat (every seat taken): seated when one opens, in order

@@ -204,7 +204,7 @@ def test_director_page_registers_a_late_entry_shows_its_seat_and_undoes_it(broke
         page.fill("#regname", "Ada <b>Late</b>")
         page.fill("#regcard", "CARD-9")
         page.click("#regform button")
-        expect(page.locator("#entries")).to_contain_text("1. entry: Ada <b>Late</b> (card CARD-9), paid 20")
+        expect(page.locator("#entries")).to_contain_text("1. entry: Ada <b>Late</b> (card CARD-9), 1,500 chips, paid 20")
         entry = director.actions[0]
         player = director.tournament.players[entry.player]
         assert player.table is not None and player.card == "CARD-9" and director.pool == 16 * 20
@@ -213,6 +213,10 @@ def test_director_page_registers_a_late_entry_shows_its_seat_and_undoes_it(broke
         page.click("#entries button")  # Undo
         expect(page.locator("#entries")).to_contain_text("undone")
         assert entry.player not in director.tournament.players and director.pool == 15 * 20
+        short = min(director.tournament.in_play(), key=lambda p: p.chips)  # at or below 1,500: may rebuy
+        page.fill("#buyid", short.id)
+        page.click("#rebuybtn")
+        expect(page.locator("#entries")).to_contain_text(f"2. rebuy: {short.name}, 1,500 chips, paid 20")
         director.sim_t = 4 * 15 * 60 + 10 * 60 + 1  # level 5: late registration closed
         body = json.dumps({"name": "Too late"}).encode()
         request = urllib.request.Request(server.url + "/register", data=body, method="POST", headers={

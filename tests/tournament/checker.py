@@ -48,6 +48,13 @@ def check(log: Sequence[Any], *, profile: str, capacity: int, entrants: int, sta
     last_place = entrants + 1
     for n, d in enumerate(log):
         kind = d.kind
+        if kind == "seated" and d.why == "late":
+            # a late entry (UPT Tournaments 6, RPL Tournaments 5): a seat at a table with the fewest players among
+            # those with an open seat, so the tables stay balanced
+            open_counts = {t: len(s) for t, s in room.seats.items() if len(s) < capacity}
+            if open_counts and len(room.seats.get(d.table, {})) != min(open_counts.values()):
+                fail(f"#{n} late entry {d.player} drawn to {d.table} ({len(room.seats.get(d.table, {}))} players), "
+                     f"not a table with the fewest ({open_counts})")
         if kind == "seated":
             table = room.seats.setdefault(d.table, {})
             if d.seat in table:
@@ -181,6 +188,10 @@ def check(log: Sequence[Any], *, profile: str, capacity: int, entrants: int, sta
                 if not least <= after - before <= most:
                     fail(f"#{n} the race at {d.table} seat {seat}: {before} to {after} (the {profile} book allows "
                          f"{least:+} to {most:+})")
+        elif kind == "withdrawn":  # a late entry undone: its seat opens
+            if room.seats.get(d.table, {}).get(d.seat) != d.player:
+                fail(f"#{n} {d.player} withdrawn from {d.table} seat {d.seat}, where it does not sit")
+            room.seats.get(d.table, {}).pop(d.seat, None)
         elif kind == "finished":
             left = [p for t in room.seats.values() for p in t.values()]
             if left != [d.winner]:
@@ -195,3 +206,38 @@ def balanced(views: Sequence[Any], profile: str) -> bool:
         return True
     spread = (2 if len(counts) > 6 else 1) if profile == "upt" else 1
     return max(counts) - min(counts) <= spread
+
+
+def check_chips(log: Sequence[Any], entries: Sequence[Any], *, first_field: int, stack: int,
+                chips_in_play: int) -> list[str]:
+    """The room's chips from the director's books alone: every entry's starting stack (the draw's field, the late
+    entries and re-entries), every rebuy and add-on, and what the color-up races moved; nothing else makes chips.
+    `entries` are the state's actions (EntryJson as JSON or structs)."""
+
+    def get(e: Any, key: str) -> Any:
+        return e[key] if isinstance(e, dict) else getattr(e, key)
+
+    live = [e for e in entries if not get(e, "undone") and not get(e, "alternate")]
+    late = sum(1 for e in live if get(e, "kind") in ("entry", "re-entry"))
+    bought = sum(get(e, "chips") for e in live if get(e, "kind") in ("rebuy", "add-on"))
+    raced = sum(after - before for d in log if d.kind == "raced" for _s, before, after in d.changes)
+    expected = (first_field + late) * stack + bought + raced
+    if chips_in_play != expected:
+        return [f"{chips_in_play:,} chips in play, the books say {expected:,} = ({first_field} + {late} entries) x "
+                f"{stack:,} + {bought:,} rebuys and add-ons {raced:+,} races"]
+    return []
+
+
+def check_places(places: Sequence[tuple[int, tuple[int, int] | None]], entrants: int) -> list[str]:
+    """Every entry has its own place, 1..entrants (equal stacks out on one hand share a range)."""
+    groups: dict[tuple[int, int], int] = {}
+    for place, shared in places:
+        key = shared if shared else (place, place)
+        groups[key] = groups.get(key, 0) + 1
+    bad = [g for g, count in groups.items() if g[1] - g[0] + 1 != count]
+    if bad:
+        return [f"shared places {bad} do not have as many players as places"]
+    taken = sorted(p for first, last in groups for p in range(first, last + 1))
+    if taken != list(range(1, entrants + 1)):
+        return [f"the places {sorted(taken)} are not 1..{entrants}"]
+    return []
