@@ -36,6 +36,7 @@ from firmware_py.room.tournament_messages import (
     DirectorState,
     EntryJson,
     LevelJson,
+    MoneyJson,
     PlaceJson,
     PotJson,
     RaceJson,
@@ -65,6 +66,7 @@ from firmware_py.tournament import (
     prizes,
     shared_prizes,
 )
+from firmware_py.tournament.money import Money, Pool, parse_money, parse_payout_table, pool
 
 logger = logging.getLogger(__name__)
 KEEP_DECISIONS = 200
@@ -195,12 +197,18 @@ class Director:
     def __init__(self, *, room: str, tournament: Tournament, structure: Structure, payouts: Sequence[int] = (),
                  sim_clock: bool = False, on_change: Callable[[DirectorState], None] | None = None,
                  journal: Any = None, tournament_id: str = "", pool: int = 0,
-                 wall: Callable[[], float] = time.time, percents: Sequence[float] = (), buy_in: int = 0) -> None:
+                 wall: Callable[[], float] = time.time, percents: Sequence[float] = (), buy_in: int = 0,
+                 money: Money | None = None) -> None:
         self.room, self.tournament, self.structure = room, tournament, structure
         self.payouts = list(payouts)
         self.pool = pool
         self.percents = list(percents)  # the payout table (percent of the pool): the prizes follow the pool
         self.buy_in = buy_in
+        # With a money file: buy-in and fee, rake, guarantee, the payout table by entries, the unit; the prizes are
+        # locked (`locked`: the entries the table's row was read for) when the players left reach the places paid.
+        self.money = money
+        self.purse: Pool | None = None
+        self.locked = 0
         # Entries after the draw (late registrations, re-entries), rebuys and add-ons: each an action of the
         # director, numbered, journaled and undoable (`undo`); alternates wait for a seat in the order they came.
         self.actions: list[EntryJson] = []
@@ -246,6 +254,8 @@ class Director:
         self.color_up = ""
         self.race: tuple[int, int, int] | None = None  # (n, chip, to) of the latest color-up
         self._describe(tournament.log)
+        if money is not None:
+            self._money()
 
     # -- the journal -------------------------------------------------------------------------------
 
@@ -359,7 +369,8 @@ class Director:
             raise ValueError("an entry needs the player's name")
         with self.lock:
             event = {"kind": "register", "elapsed": self.elapsed(), "entry": f"p{self.next_entry + 1:04d}",
-                     "name": name, "card": str(card).strip()[:64], "person": str(person)[:64], "paid": self.buy_in}
+                     "name": name, "card": str(card).strip()[:64], "person": str(person)[:64],
+                     "paid": self._price("entry")}
             entry = self._action(event)
         self._changed()
         return entry
@@ -373,7 +384,7 @@ class Director:
     def _buy(self, kind: str, player: str) -> EntryJson:
         with self.lock:
             entry = self._action({"kind": kind, "elapsed": self.elapsed(), "entry": str(player)[:64],
-                                  "paid": self.buy_in})
+                                  "paid": self._price("add-on" if kind == "add_on" else kind)})
         self._changed()
         return entry
 
@@ -411,6 +422,8 @@ class Director:
 
     def _on_register(self, event: Mapping[str, Any]) -> EntryJson:
         t = self.tournament
+        if self.locked:
+            raise ValueError("the money is reached: the prizes are locked, no entry is taken")
         entries = self.structure.entries
         clock = self.structure.at(self.elapsed())
         started = any(table.hands for table in t.tables.values())
@@ -477,6 +490,16 @@ class Director:
                     entry.alternate = False
             self._money()
             self._enter(pid, name, card, person, f"Alternate {name}")
+
+    def _lock(self) -> None:
+        """In the money (the players left no more than the places paid): the prizes are locked."""
+        left = len(self.tournament.in_play())
+        if self.money is None or self.locked or not self.payouts or left > len(self.payouts):
+            return
+        self.locked = self.tournament.entrants
+        self._money()
+        self._note("money", f"In the money: {left} players left, {len(self.payouts)} places paid; the prizes are "
+                            f"locked: " + ", ".join(f"{i}. {v:,}" for i, v in enumerate(self.payouts, 1)), [], [])
 
     def _on_rebuy(self, event: Mapping[str, Any]) -> EntryJson:
         return self._bought(event, "rebuy")
@@ -546,8 +569,26 @@ class Director:
             self._seat_alternates()
         return entry
 
+    def _price(self, kind: str) -> int:
+        money = self.money
+        if money is None:
+            return self.buy_in
+        if kind == "rebuy":
+            return money.rebuy_price or money.buy_in
+        if kind == "add-on":
+            return money.add_on_price or money.buy_in
+        return money.buy_in + money.fee
+
     def _money(self) -> None:
         """The prize pool from what the entries, rebuys and add-ons paid; the prizes from the payout table."""
+        if self.money is not None:
+            live = [a for a in self.actions if not a.undone and not a.alternate]
+            self.purse = pool(self.money, entries=self.tournament.entrants,
+                              rebuys=sum(1 for a in live if a.kind == "rebuy"),
+                              add_ons=sum(1 for a in live if a.kind == "add-on"),
+                              table_entries=self.locked or None)
+            self.pool, self.payouts = self.purse.prize_pool, list(self.purse.prizes)
+            return
         self.pool = self.buy_in * self.first_field + sum(a.paid for a in self.actions
                                                          if not a.undone and not a.alternate)
         self.payouts = prizes(self.pool, self.percents) if self.pool and self.percents else self.payouts
@@ -702,6 +743,7 @@ class Director:
             self.moved -= dealt - {d.player for d in decisions if isinstance(d, Moved | Seated)}
             self._describe(decisions)
             self._seat_alternates()
+            self._lock()
         self._tick_clock()
         return decisions
 
@@ -858,7 +900,16 @@ class Director:
                 race=RaceJson(n=self.race[0], chip=self.race[1], to=self.race[2]) if self.race else None,
                 session=self.session, tournament=self.tournament_id, over=self.over, pool=self.pool,
                 refused=list(self.refused), refused_total=self.refused_total, entries=list(self.actions),
-                alternates=[self.waiting[a][0] for a in self.alternates], late=self._late_words(clock))
+                alternates=[self.waiting[a][0] for a in self.alternates], late=self._late_words(clock),
+                money=self._money_json())
+
+    def _money_json(self) -> MoneyJson | None:
+        purse, money = self.purse, self.money
+        if purse is None or money is None:
+            return None
+        return MoneyJson(collected=purse.collected, fees=purse.fees, rake=purse.rake, overlay=purse.overlay,
+                         guarantee=money.guarantee, prize_pool=purse.prize_pool, unit=money.unit,
+                         table=purse.table[:4000], locked=bool(self.locked))
 
     def _late_words(self, clock: Any) -> str:
         entries = self.structure.entries
@@ -909,12 +960,16 @@ def director_from(begin: Mapping[str, Any], *, journal: Any = None,
         if len(e) > 2:
             tournament.players[e[0]].card = e[2][:64]
     buy_in = int(begin.get("buy_in", 0))
-    pool = buy_in * len(entrants)
-    payouts = prizes(pool, [float(p) for p in begin.get("percents", [])]) if pool else []
+    money = None
+    if begin.get("money"):
+        table = parse_payout_table(str(begin["payouts_text"]), str(begin.get("payouts_source", "the journal")))
+        money = parse_money(str(begin["money"]), str(begin.get("money_source", "the journal")), table)
+    purse = buy_in * len(entrants)
+    payouts = prizes(purse, [float(p) for p in begin.get("percents", [])]) if purse else []
     return Director(room=str(begin["room"]), tournament=tournament, structure=structure, payouts=payouts,
                     sim_clock=bool(begin.get("sim_clock", False)), journal=journal,
-                    tournament_id=str(begin.get("tournament", "")), pool=pool, wall=wall,
-                    percents=[float(p) for p in begin.get("percents", [])], buy_in=buy_in)
+                    tournament_id=str(begin.get("tournament", "")), pool=purse, wall=wall,
+                    percents=[float(p) for p in begin.get("percents", [])], buy_in=buy_in, money=money)
 
 
 def start(begin: dict[str, Any], journal: Any) -> Director:

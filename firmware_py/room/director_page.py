@@ -261,7 +261,7 @@ table.places td { padding:2px 4px; border-top:1px solid var(--line); }
       <div class="dim" id="alternates"></div>
       <div class="placesbox" id="entries"></div>
     </div>
-    <div class="panel"><h2>Places and payouts</h2><div class="placesbox"><table class="places" id="places"></table></div></div>
+    <div class="panel"><h2>Places and payouts</h2><div class="dim" id="money"></div><div class="placesbox"><table class="places" id="places"></table></div></div>
     <div class="panel"><h2>Decisions (newest first)</h2><div id="decisions"></div></div>
   </aside>
 </main>
@@ -345,6 +345,10 @@ function render(s) {
     (r.kind === "hand" ? "" : esc(r.kind.replace("_", " ")) + " ") + (r.hand ? "hand " + r.hand : "") +
     (r.seq ? " (report " + r.seq + (r.session ? " of session " + esc(r.session) : "") + ")" : "") + "<div class='why'>" + esc(r.reason) + "</div></div>").join("");
   renderEntries(s);
+  const m = s.money;
+  $("money").textContent = m ? "Prize pool " + n(m.prize_pool) + (m.overlay ? " (guarantee " + n(m.guarantee) + ": overlay " + n(m.overlay) + ")" : "") +
+    "; collected " + n(m.collected) + ", fees " + n(m.fees) + (m.rake ? ", rake " + n(m.rake) : "") + "; " + m.table +
+    (m.unit > 1 ? "; prizes in units of " + n(m.unit) : "") + (m.locked ? "; LOCKED (in the money)" : "") : "";
   setStale(false);
   tick();
 }

@@ -160,6 +160,20 @@ class EntryJson(_Struct):
     undone: bool = False
 
 
+class MoneyJson(_Struct):
+    """Where the money went (firmware_py.tournament.money.Pool): collected + overlay == prize pool + fees + rake."""
+
+    collected: Chips
+    fees: Chips
+    rake: Chips
+    overlay: Chips  # what the house adds to meet the guarantee
+    guarantee: Chips
+    prize_pool: Chips
+    unit: Chips  # prizes are rounded to it
+    table: Text  # the payout table and the row used
+    locked: bool = False  # the money is reached: the prizes no longer change
+
+
 class RefusedJson(_Struct):
     """A table's report the director refused: never applied, shown with the reason."""
 
@@ -204,6 +218,7 @@ class DirectorState(_Struct):
     refused_total: Count = 0
     entries: Annotated[list[EntryJson], msgspec.Meta(max_length=4 * MAX_PLAYERS)] = []  # the actions, in order
     alternates: Annotated[list[Name], msgspec.Meta(max_length=MAX_PLAYERS)] = []  # waiting for a seat, in order
+    money: MoneyJson | None = None  # with a money file: the prize pool's account
     late: Text = ""  # what entries the structure takes now ("" : none), e.g. "late registration through level 4"
 
 

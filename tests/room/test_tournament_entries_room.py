@@ -15,7 +15,7 @@ from firmware_py.simulation.tournament_sim import simulate_room
 from tests.room.conftest import broker_config
 from tests.room.services import Mosquitto
 from tests.room.test_tournament_room import ROOT, _args
-from tests.tournament.checker import check, check_chips, check_places
+from tests.tournament.checker import check, check_chips, check_money, check_places
 
 HOUSE = str(ROOT / "config/tournament/house-rebuy.toml")
 
@@ -58,7 +58,8 @@ class Desk:
 
 def test_a_rebuy_tournament_with_late_entries_re_entries_and_the_add_on_runs_to_its_end_with_every_chip_counted(
         broker: Mosquitto) -> None:
-    args = _args(profile="upt", tables="2", players=12, seats=9, seed=6, buy_in=50, structure=HOUSE)
+    args = _args(profile="upt", tables="2", players=12, seats=9, seed=6, buy_in=0, structure=HOUSE,
+                 money=str(ROOT / "config/tournament/money/nightly.toml"))
     from firmware_py.commands.tournament import build  # noqa: PLC0415
 
     director = build(args, "main", sim_clock=True)
@@ -77,4 +78,8 @@ def test_a_rebuy_tournament_with_late_entries_re_entries_and_the_add_on_runs_to_
     assert check(t.log, profile="upt", capacity=9, entrants=16, starting_tables=2, break_order=t.break_order) == []
     assert check_chips(t.log, director.actions, first_field=12, stack=1500, chips_in_play=t.total_chips()) == []
     assert check_places([(p.place or 0, p.shared) for p in t.players.values()], t.entrants) == []
-    assert state.pool == 50 * (16 + kinds.count("rebuy") + kinds.count("add-on"))
+    # the money: 100 + 20 an entry, rebuys and add-ons at 100, a 2,000 guarantee, prizes in units of 5
+    assert state.money is not None and state.money.locked
+    assert check_money(state.money, director.actions, first_field=12, buy_in=100, fee=20, rake_percent=0,
+                       guarantee=2000, unit=5, places=[(p.place, p.prize) for p in state.places]) == []
+    assert state.pool == max(2000, 100 * (16 + kinds.count("rebuy") + kinds.count("add-on")))

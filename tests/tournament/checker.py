@@ -241,3 +241,40 @@ def check_places(places: Sequence[tuple[int, tuple[int, int] | None]], entrants:
     if taken != list(range(1, entrants + 1)):
         return [f"the places {sorted(taken)} are not 1..{entrants}"]
     return []
+
+
+def check_money(money: Any, entries: Sequence[Any], *, first_field: int, buy_in: int, fee: int, rake_percent: float,
+                guarantee: int, unit: int, places: Sequence[tuple[int, int]]) -> list[str]:
+    """The money from the books alone (the state's `money`, its actions, each place's prize): what the players paid
+    (the draw's field and every entry at buy-in + fee, every rebuy and add-on at its price), the house's fees and
+    rake, the overlay up to the guarantee; collected + overlay == prize pool + fees + rake, and the prizes paid add
+    up to the prize pool, each a multiple of the unit but first place's."""
+
+    def get(e: Any, key: str) -> Any:
+        return e[key] if isinstance(e, dict) else getattr(e, key)
+
+    problems: list[str] = []
+    live = [e for e in entries if not get(e, "undone") and not get(e, "alternate")]
+    entered = first_field + sum(1 for e in live if get(e, "kind") in ("entry", "re-entry"))
+    bought = sum(get(e, "paid") for e in live if get(e, "kind") in ("rebuy", "add-on"))
+    buy_ins = entered * buy_in + bought
+    fees = entered * fee
+    rake = int(buy_ins * rake_percent // 100)
+    overlay = max(0, guarantee - (buy_ins - rake))
+    prize_pool = buy_ins - rake + overlay
+    paid_in = sum(get(e, "paid") for e in live) + first_field * (buy_in + fee)
+    if paid_in != buy_ins + fees:
+        problems.append(f"the entries paid {paid_in:,}, buy-ins and fees are {buy_ins + fees:,}")
+    got = (get(money, "collected"), get(money, "fees"), get(money, "rake"), get(money, "overlay"),
+           get(money, "prize_pool"))
+    if got != (buy_ins + fees, fees, rake, overlay, prize_pool):
+        problems.append(f"the money says (collected, fees, rake, overlay, prize pool) {got}, the books "
+                        f"{(buy_ins + fees, fees, rake, overlay, prize_pool)}")
+    if buy_ins + fees + overlay != prize_pool + fees + rake:
+        problems.append("collected + overlay is not prize pool + fees + rake")
+    prizes = [prize for _place, prize in sorted(places) if prize]
+    if sum(prizes) != prize_pool:
+        problems.append(f"the places are paid {sum(prizes):,}, the prize pool is {prize_pool:,}")
+    if any(p % unit for p in prizes[1:]):
+        problems.append(f"prizes {prizes} not in units of {unit} below first place")
+    return problems
