@@ -32,6 +32,8 @@ import msgspec
 from firmware_py.room.messages import BadMessage
 from firmware_py.room.tournament_messages import (
     CiteJson,
+    DealJson,
+    DealShareJson,
     DecisionJson,
     DirectorState,
     EntryJson,
@@ -66,6 +68,7 @@ from firmware_py.tournament import (
     prizes,
     shared_prizes,
 )
+from firmware_py.tournament.deals import make_deal
 from firmware_py.tournament.money import Money, Pool, parse_money, parse_payout_table, pool
 
 logger = logging.getLogger(__name__)
@@ -209,6 +212,7 @@ class Director:
         self.money = money
         self.purse: Pool | None = None
         self.locked = 0
+        self.deal: DealJson | None = None
         # Entries after the draw (late registrations, re-entries), rebuys and add-ons: each an action of the
         # director, numbered, journaled and undoable (`undo`); alternates wait for a seat in the order they came.
         self.actions: list[EntryJson] = []
@@ -579,6 +583,67 @@ class Director:
             return money.add_on_price or money.buy_in
         return money.buy_in + money.fee
 
+    # -- a deal among the players left ---------------------------------------------------------------------------
+
+    def make_deal(self, method: str, *, agreed: Sequence[str], play_for: int = 0,
+                  custom: Mapping[str, int] | None = None) -> DealJson:
+        """The players left agree to split the prizes of their places (ICM, chip-chop, custom), leaving `play_for` to
+        be played for; every player left must agree (ValueError saying who has not). Journaled."""
+        with self.lock:
+            event = {"kind": "deal", "elapsed": self.elapsed(), "method": str(method)[:32],
+                     "agreed": [str(p)[:64] for p in agreed], "play_for": int(play_for),
+                     "custom": {str(k)[:64]: int(v) for k, v in (custom or {}).items()}}
+            frozen = self._at is None
+            if frozen:
+                self._at = self.elapsed()
+            self._counted_before = self.counted
+            try:
+                deal = self._on_deal(event)
+            finally:
+                if frozen:
+                    self._at = None
+            self._record({**event, "decided": [[d.n, d.kind, d.text] for d in self.decisions
+                                               if d.n > self._counted_before]})
+        self._changed()
+        return deal
+
+    def _on_deal(self, event: Mapping[str, Any]) -> DealJson:
+        t = self.tournament
+        if self.over:
+            raise ValueError("the tournament is over: no deal")
+        if self.deal is not None:
+            raise ValueError("a deal has been made already")
+        left = sorted(t.in_play(), key=lambda p: (-p.chips, p.id))
+        missing = [p.name for p in left if p.id not in set(event["agreed"])]
+        if missing:
+            raise ValueError(f"a deal needs every player left to agree: not {', '.join(missing)}")
+        strangers = sorted(set(event["agreed"]) - {p.id for p in left})
+        if strangers:
+            raise ValueError(f"{', '.join(strangers)}: not players left in the tournament")
+        if not self.payouts:
+            raise ValueError("no prizes to deal: the tournament has no prize pool")
+        unit = self.money.unit if self.money is not None else 1
+        made = make_deal(str(event["method"]), players=[p.id for p in left], stacks=[p.chips for p in left],
+                         prizes=self.payouts[:len(left)], play_for=int(event.get("play_for", 0)), unit=unit,
+                         custom=event.get("custom") or None)
+        self._note("deal", f"Deal ({made.method}) agreed by all {len(left)} players left: " + "; ".join(
+            f"{p.name} {share:,}" for p, share in zip(left, made.shares, strict=True))
+            + (f"; {made.play_for:,} played for" if made.play_for else "; the places are played out"), [], [])
+        self.deal = DealJson(n=self.counted, method=made.method, split=sum(made.shares), play_for=made.play_for,
+                             shares=[DealShareJson(player=p.id, name=p.name[:200], chips=p.chips, share=share)
+                                     for p, share in zip(left, made.shares, strict=True)])
+        return self.deal
+
+    def _prize(self, pid: str, first: int, last: int) -> int:
+        """A place's prize: by the payouts, or by the deal for the players who made it (the winner takes what was
+        played for besides)."""
+        deal = self.deal
+        if deal is not None:
+            share = next((s.share for s in deal.shares if s.player == pid), None)
+            if share is not None:
+                return share + (deal.play_for if first == 1 else 0)
+        return shared_prizes(self.payouts, first, last)[0] if self.payouts and first <= len(self.payouts) else 0
+
     def _money(self) -> None:
         """The prize pool from what the entries, rebuys and add-ons paid; the prizes from the payout table."""
         if self.money is not None:
@@ -879,8 +944,7 @@ class Director:
             for p in t.places():
                 assert p.place is not None
                 first, last = p.shared if p.shared else (p.place, p.place)
-                prize = shared_prizes(self.payouts, first, last)[0] if self.payouts and first <= len(
-                    self.payouts) else 0
+                prize = self._prize(p.id, first, last)
                 cite = rules.get(p.id)
                 rule = f"{cite}" + (f" ({cite.note})" if cite is not None and cite.note else "") if cite else ""
                 places.append(PlaceJson(place=p.place, player=p.id, name=p.name[:200],
@@ -901,7 +965,7 @@ class Director:
                 session=self.session, tournament=self.tournament_id, over=self.over, pool=self.pool,
                 refused=list(self.refused), refused_total=self.refused_total, entries=list(self.actions),
                 alternates=[self.waiting[a][0] for a in self.alternates], late=self._late_words(clock),
-                money=self._money_json())
+                money=self._money_json(), deal=self.deal)
 
     def _money_json(self) -> MoneyJson | None:
         purse, money = self.purse, self.money

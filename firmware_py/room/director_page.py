@@ -10,6 +10,8 @@ tracker's page), with the clock's start and pause and hand-for-hand on the direc
     POST /register {"name": "...", "card": "..."} a late entry (seat by draw, or an alternate);
                    {"person": "<busted entry>"} a re-entry
     POST /rebuy    {"player": "<entry>"}    POST /add_on {"player": "<entry>"}
+    POST /deal     {"method": "icm"|"chip-chop"|"custom", "agreed": [<every player left>], "play_for": 0,
+                   "custom": {"<player>": amount}}
     POST /undo     {"n": <action number>}   each answers {"ok": true, "entry": {...}} or 409 with the reason
 
 Behind the room's guards (firmware_py/web/guard.py): only its own Host, POSTs only from its own Origin,
@@ -57,6 +59,7 @@ class DirectorPage:
             Route("/rebuy", self._rebuy, methods=["POST"]),
             Route("/add_on", self._add_on, methods=["POST"]),
             Route("/undo", self._undo, methods=["POST"]),
+            Route("/deal", self._deal, methods=["POST"]),
         ])
         self.guard = OriginGuard(Bounded(app, limit=32, streams=16, stream_paths=["/events"]), hosts=hosts)
         self.app = Contained(self.guard, name="tournament page")
@@ -158,6 +161,18 @@ class DirectorPage:
 
     async def _add_on(self, request: Request) -> Response:
         return await self._act(request, lambda b: self.director.add_on(_text(b, "player", required=True)))
+
+    async def _deal(self, request: Request) -> Response:
+        def deal(body: dict[str, Any]) -> Any:
+            agreed, play_for, custom = body.get("agreed"), body.get("play_for", 0), body.get("custom") or {}
+            if not isinstance(agreed, list) or not all(isinstance(p, str) for p in agreed) or len(agreed) > 64:
+                raise ValueError("agreed: the ids of the players who agree (every player left)")
+            if isinstance(play_for, bool) or not isinstance(play_for, int) or not isinstance(custom, dict) or any(
+                    isinstance(v, bool) or not isinstance(v, int) for v in custom.values()):
+                raise ValueError("play_for: an amount; custom: {player: amount}")
+            return self.director.make_deal(_text(body, "method", required=True), agreed=agreed, play_for=play_for,
+                                           custom=custom)
+        return await self._act(request, deal)
 
     async def _undo(self, request: Request) -> Response:
         def undo(body: dict[str, Any]) -> Any:

@@ -174,6 +174,25 @@ class MoneyJson(_Struct):
     locked: bool = False  # the money is reached: the prizes no longer change
 
 
+class DealShareJson(_Struct):
+    player: Id
+    name: Name
+    chips: Chips  # the stack when the deal was made
+    share: Chips  # the money the deal gives the player (the winner takes `play_for` besides)
+    agreed: bool = True
+
+
+class DealJson(_Struct):
+    """A deal the players left agreed on (ICM, chip-chop or custom), each player's agreement and share; what is
+    left (`play_for`) is played for."""
+
+    n: Count  # the director's decision that recorded it
+    method: Name
+    split: Chips  # the money shared by the deal
+    play_for: Chips
+    shares: Annotated[list[DealShareJson], msgspec.Meta(max_length=MAX_SEATS * 4)]
+
+
 class RefusedJson(_Struct):
     """A table's report the director refused: never applied, shown with the reason."""
 
@@ -219,6 +238,7 @@ class DirectorState(_Struct):
     entries: Annotated[list[EntryJson], msgspec.Meta(max_length=4 * MAX_PLAYERS)] = []  # the actions, in order
     alternates: Annotated[list[Name], msgspec.Meta(max_length=MAX_PLAYERS)] = []  # waiting for a seat, in order
     money: MoneyJson | None = None  # with a money file: the prize pool's account
+    deal: DealJson | None = None  # a deal the players left made
     late: Text = ""  # what entries the structure takes now ("" : none), e.g. "late registration through level 4"
 
 
