@@ -31,12 +31,14 @@ import msgspec
 
 from firmware_py.room.messages import BadMessage
 from firmware_py.room.tournament_messages import (
+    BountyJson,
     CiteJson,
     DealJson,
     DealShareJson,
     DecisionJson,
     DirectorState,
     EntryJson,
+    KnockoutJson,
     LevelJson,
     MoneyJson,
     PlaceJson,
@@ -69,7 +71,7 @@ from firmware_py.tournament import (
     shared_prizes,
 )
 from firmware_py.tournament.deals import make_deal
-from firmware_py.tournament.money import Money, Pool, parse_money, parse_payout_table, pool
+from firmware_py.tournament.money import Money, Pool, knockout, parse_money, parse_payout_table, pool
 
 logger = logging.getLogger(__name__)
 KEEP_DECISIONS = 200
@@ -213,6 +215,10 @@ class Director:
         self.purse: Pool | None = None
         self.locked = 0
         self.deal: DealJson | None = None
+        # Bounties (a money file's `bounty`): on each entry's head, won by eliminators (from the table's pots)
+        self.heads: dict[str, int] = dict.fromkeys(tournament.players, money.bounty) if money and money.bounty else {}
+        self.bounty_won: dict[str, int] = {}
+        self.knockouts: list[KnockoutJson] = []
         # Entries after the draw (late registrations, re-entries), rebuys and add-ons: each an action of the
         # director, numbered, journaled and undoable (`undo`); alternates wait for a seat in the order they came.
         self.actions: list[EntryJson] = []
@@ -473,6 +479,8 @@ class Director:
 
     def _enter(self, pid: str, name: str, card: str, person: str, words: str) -> None:
         decisions = self.tournament.enter(pid, name, card=card, person=person)
+        if self.money is not None and self.money.bounty:
+            self.heads[pid] = self.money.bounty
         seated = decisions[0]
         assert isinstance(seated, Seated)
         self.moved.add(pid)  # dealt in as a moved player is, by the table's book
@@ -494,6 +502,45 @@ class Director:
                     entry.alternate = False
             self._money()
             self._enter(pid, name, card, person, f"Alternate {name}")
+
+    def _knockouts(self, report: TableReport, seated: Mapping[int, str], decisions: Sequence[Decision]) -> None:
+        """Each player eliminated: its bounty to who knocked it out, from the table's own ruling of the pot (the
+        winners of the last pot it could win: its last chips), shared like that pot when split; progressive: half
+        in cash, half onto the eliminator's head. The winner collects its own head."""
+        money = self.money
+        if money is None or not money.bounty:
+            return
+        pots = report.pots or []
+        for d in decisions:
+            if not isinstance(d, Eliminated):
+                continue
+            value = self.heads.pop(d.player, 0)
+            ruling = [(i, p) for i, p in enumerate(pots) if d.seat in p.seats and p.amount and p.winners
+                      and d.seat not in p.winners]
+            if not ruling or not value:
+                continue
+            index, pot = ruling[-1]
+            order = [share.seat for share in pot.shares] or list(pot.winners)  # the core's order (odd chips first)
+            by = [seated[s] for s in order if s in seated]
+            cash, head = knockout(value, len(by), progressive=money.progressive)
+            for pid, c, h in zip(by, cash, head, strict=True):
+                self.bounty_won[pid] = self.bounty_won.get(pid, 0) + c
+                self.heads[pid] = self.heads.get(pid, 0) + h
+            names = " and ".join(self._name(pid) for pid in by)
+            how = (f"{value:,}: " + ", ".join(f"{self._name(pid)} {c:,} cash" + (f" and {h:,} onto the head" if h
+                                                                                   else "")
+                                              for pid, c, h in zip(by, cash, head, strict=True)))
+            self._note("knockout", f"{names} knocked out {self._name(d.player)} ({d.table} hand {d.hand}, "
+                                   f"{_pot_name(index)} as the table ruled it): bounty {how}", [d.table], [],
+                       d.player)
+            self.knockouts.append(KnockoutJson(n=self.counted, player=d.player, by=by, cash=cash, head=head,
+                                               table=d.table, hand=d.hand, pot=index))
+        for d in decisions:
+            if isinstance(d, Finished) and self.heads.get(d.winner):
+                own = self.heads.pop(d.winner)
+                self.bounty_won[d.winner] = self.bounty_won.get(d.winner, 0) + own
+                self._note("knockout", f"{self._name(d.winner)} wins and collects the bounty on its own head: "
+                                       f"{own:,}", [], [], d.winner)
 
     def _lock(self) -> None:
         """In the money (the players left no more than the places paid): the prizes are locked."""
@@ -564,6 +611,7 @@ class Director:
         else:
             decisions = t.withdraw(entry.player)  # ValueError once dealt a hand
             self.moved.discard(entry.player)
+            self.heads.pop(entry.player, None)
             self._describe(decisions)
         entry.undone = True
         self._money()
@@ -581,7 +629,7 @@ class Director:
             return money.rebuy_price or money.buy_in
         if kind == "add-on":
             return money.add_on_price or money.buy_in
-        return money.buy_in + money.fee
+        return money.buy_in + money.fee + money.bounty
 
     # -- a deal among the players left ---------------------------------------------------------------------------
 
@@ -800,6 +848,7 @@ class Director:
             self._ack(report)
             self.last_hand[report.table] = report.hand
             self.sim_t = max(self.sim_t, report.t)
+            seated = dict(table.seats)  # seat -> player as the hand was dealt (the knockouts' eliminators)
             decisions = t.hand_done(report.table, hand=report.hand, start=start, end=end, button=report.button,
                                     big_blind=report.big_blind)
             self.bubble.hand_over(report.table, t.tables)
@@ -807,6 +856,7 @@ class Director:
                      if s in start} if report.table in t.tables else set()
             self.moved -= dealt - {d.player for d in decisions if isinstance(d, Moved | Seated)}
             self._describe(decisions)
+            self._knockouts(report, seated, decisions)
             self._seat_alternates()
             self._lock()
         self._tick_clock()
@@ -948,7 +998,8 @@ class Director:
                 cite = rules.get(p.id)
                 rule = f"{cite}" + (f" ({cite.note})" if cite is not None and cite.note else "") if cite else ""
                 places.append(PlaceJson(place=p.place, player=p.id, name=p.name[:200],
-                                        shared=list(p.shared) if p.shared else None, prize=prize, rule=rule[:4000]))
+                                        shared=list(p.shared) if p.shared else None, prize=prize, rule=rule[:4000],
+                                        bounty=self.bounty_won.get(p.id, 0)))
             winner = next((t.players[d.winner].name for d in t.log if isinstance(d, Finished)), "")
             self.seq += 1
             return DirectorState(
@@ -965,13 +1016,17 @@ class Director:
                 session=self.session, tournament=self.tournament_id, over=self.over, pool=self.pool,
                 refused=list(self.refused), refused_total=self.refused_total, entries=list(self.actions),
                 alternates=[self.waiting[a][0] for a in self.alternates], late=self._late_words(clock),
-                money=self._money_json(), deal=self.deal)
+                money=self._money_json(), deal=self.deal, knockouts=list(self.knockouts[-200:]),
+                bounties=[BountyJson(player=pid, name=t.players[pid].name[:200], head=self.heads.get(pid, 0),
+                                     won=self.bounty_won.get(pid, 0))
+                          for pid in sorted(set(self.heads) | set(self.bounty_won)) if pid in t.players][:1000])
 
     def _money_json(self) -> MoneyJson | None:
         purse, money = self.purse, self.money
         if purse is None or money is None:
             return None
         return MoneyJson(collected=purse.collected, fees=purse.fees, rake=purse.rake, overlay=purse.overlay,
+                         bounties=purse.bounties, bounty=money.bounty, progressive=money.progressive,
                          guarantee=money.guarantee, prize_pool=purse.prize_pool, unit=money.unit,
                          table=purse.table[:4000], locked=bool(self.locked))
 

@@ -350,7 +350,8 @@ function render(s) {
     esc(d.text) + "</div>" + (d.cites.length ? "<div class='cite'>" + d.cites.map(cite).join("; ") + "</div>" : "") + "</div>").join("");
   const places = s.places.slice(0, 30).map(p => "<tr><td>" + (p.shared ? p.shared[0] + "-" + p.shared[1] : p.place) +
     "</td><td>" + esc(p.name) + (p.rule ? "<div class='rule'>" + esc(p.rule) + "</div>" : "") +
-    "</td><td style='text-align:right'>" + (s.payouts.length && p.prize ? n(p.prize) : "") + "</td></tr>").join("");
+    "</td><td style='text-align:right'>" + (s.payouts.length && p.prize ? n(p.prize) : "") +
+    (p.bounty ? "<div class='rule'>bounties " + n(p.bounty) + "</div>" : "") + "</td></tr>").join("");
   const pays = s.payouts.map((v, i) => (i + 1) + ": " + n(v)).join(", ");
   $("places").innerHTML = (pays ? "<tr><td colspan=3 class='dim'>Prize pool " + n(s.pool) + ". Payouts " + esc(pays) + "</td></tr>"
     : "<tr><td colspan=3 class='dim' id='nopool'>No prize pool configured (start with --buy-in): places only, no payouts</td></tr>") + places;

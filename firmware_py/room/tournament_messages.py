@@ -138,6 +138,7 @@ class PlaceJson(_Struct):
     name: Name
     shared: Annotated[list[Count], msgspec.Meta(max_length=2)] | None = None
     prize: Chips = 0
+    bounty: Chips = 0  # bounties the entry collected
     rule: Text = ""  # the rule that decided the place ("wfp Section 2 WFP Tournament Rules 28"), with its note
 
 
@@ -172,6 +173,29 @@ class MoneyJson(_Struct):
     unit: Chips  # prizes are rounded to it
     table: Text  # the payout table and the row used
     locked: bool = False  # the money is reached: the prizes no longer change
+    bounties: Chips = 0  # the entries' bounties (to eliminators, or on heads still in)
+    bounty: Chips = 0  # each entry's bounty
+    progressive: bool = False  # progressive knockout: half in cash, half onto the eliminator's head
+
+
+class KnockoutJson(_Struct):
+    """Who knocked out whom, from the table's own ruling of the pot, and the bounty each eliminator took."""
+
+    n: Count  # the decision
+    player: Id  # out
+    by: Annotated[list[Id], msgspec.Meta(max_length=MAX_SEATS)]  # the winners of the pot (a split: several)
+    cash: Annotated[list[Chips], msgspec.Meta(max_length=MAX_SEATS)]
+    head: Annotated[list[Chips], msgspec.Meta(max_length=MAX_SEATS)]  # progressive: onto each eliminator's head
+    table: Name
+    hand: Count
+    pot: Count  # the pot's index in the report (0: the main pot)
+
+
+class BountyJson(_Struct):
+    player: Id
+    name: Name
+    head: Chips  # the bounty on the player's head now
+    won: Chips  # bounties collected
 
 
 class DealShareJson(_Struct):
@@ -239,6 +263,8 @@ class DirectorState(_Struct):
     alternates: Annotated[list[Name], msgspec.Meta(max_length=MAX_PLAYERS)] = []  # waiting for a seat, in order
     money: MoneyJson | None = None  # with a money file: the prize pool's account
     deal: DealJson | None = None  # a deal the players left made
+    knockouts: Annotated[list[KnockoutJson], msgspec.Meta(max_length=200)] = []  # the latest
+    bounties: Annotated[list[BountyJson], msgspec.Meta(max_length=MAX_PLAYERS)] = []
     late: Text = ""  # what entries the structure takes now ("" : none), e.g. "late registration through level 4"
 
 

@@ -12,6 +12,8 @@ text and the file's name for the messages (MoneyError names the file, the key an
     unit = 5                         # prizes are rounded down to this unit; the rest goes to first place
     rebuy_price = 100                # (default: the buy-in)
     add_on_price = 100               # (default: the buy-in)
+    bounty = 20                      # besides the buy-in, each entry: the bounty on the entrant's head
+    progressive = true               # progressive knockout: half to the eliminator, half onto its own head
     payouts = "standard"             # a file in config/tournament/payouts/ (or a path)
 
     [payouts]                        # a payout table file
@@ -61,13 +63,16 @@ class Money:
     unit: int = 1
     rebuy_price: int = 0  # 0: the buy-in
     add_on_price: int = 0  # 0: the buy-in
+    bounty: int = 0  # each entry's bounty (paid besides the buy-in), 0: none
+    progressive: bool = False  # progressive knockout: half the bounty in cash, half onto the eliminator's head
     table: PayoutTable
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Pool:
-    """Where the money went: collected from the players, to the house (fees, rake), from the house (overlay), and
-    the prize pool with each paid place's prize. collected + overlay == prize_pool + fees + rake."""
+    """Where the money went: collected from the players, to the house (fees, rake), from the house (overlay), to
+    the bounties, and the prize pool with each paid place's prize. collected + overlay == prize_pool + fees + rake +
+    bounties."""
 
     collected: int
     fees: int
@@ -76,9 +81,10 @@ class Pool:
     prize_pool: int
     prizes: tuple[int, ...]
     table: str  # the payout table and the row it used
+    bounties: int = 0  # the entries' bounties (paid to eliminators, or on heads still in)
 
     def conserved(self) -> bool:
-        return self.collected + self.overlay == self.prize_pool + self.fees + self.rake and sum(
+        return self.collected + self.overlay == self.prize_pool + self.fees + self.rake + self.bounties and sum(
             self.prizes) == self.prize_pool
 
 
@@ -144,7 +150,8 @@ def parse_payout_table(text: str, source: str) -> PayoutTable:
     return PayoutTable(name=name, source=str(head.get("source", "")), rows=tuple(rows))
 
 
-MONEY_KEYS = ("buy_in", "fee", "rake_percent", "guarantee", "unit", "rebuy_price", "add_on_price", "payouts")
+MONEY_KEYS = ("buy_in", "fee", "rake_percent", "guarantee", "unit", "rebuy_price", "add_on_price", "bounty",
+              "progressive", "payouts")
 
 
 def parse_money(text: str, source: str, table: PayoutTable) -> Money:
@@ -164,7 +171,15 @@ def parse_money(text: str, source: str, table: PayoutTable) -> Money:
                  guarantee=_whole(head.get("guarantee", 0), f"{source}: [money] guarantee"),
                  unit=_whole(head.get("unit", 1), f"{source}: [money] unit", least=1),
                  rebuy_price=_whole(head.get("rebuy_price", 0), f"{source}: [money] rebuy_price"),
-                 add_on_price=_whole(head.get("add_on_price", 0), f"{source}: [money] add_on_price"), table=table)
+                 add_on_price=_whole(head.get("add_on_price", 0), f"{source}: [money] add_on_price"),
+                 bounty=_whole(head.get("bounty", 0), f"{source}: [money] bounty"),
+                 progressive=_flag(head.get("progressive", False), f"{source}: [money] progressive"), table=table)
+
+
+def _flag(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise MoneyError(f"{where}: {value!r} must be true or false")
+    return value
 
 
 def payouts_name(text: str, source: str) -> str:
@@ -194,17 +209,31 @@ def pool(money: Money, *, entries: int, rebuys: int = 0, add_ons: int = 0,
     add_on = money.add_on_price or money.buy_in
     buy_ins = entries * money.buy_in + rebuys * rebuy + add_ons * add_on
     fees = entries * money.fee
+    bounties = entries * money.bounty
     rake = int(buy_ins * money.rake_percent // 100)
     net = buy_ins - rake
     overlay = max(0, money.guarantee - net)
     prize_pool = net + overlay
     count = entries if table_entries is None else table_entries
     percents = money.table.percents(count) if count >= 2 else (100.0,)
-    return Pool(collected=buy_ins + fees, fees=fees, rake=rake, overlay=overlay, prize_pool=prize_pool,
+    return Pool(collected=buy_ins + fees + bounties, bounties=bounties, fees=fees, rake=rake, overlay=overlay,
+                prize_pool=prize_pool,
                 prizes=round_prizes(prize_pool, percents, money.unit),
                 table=f"{money.table.name}, {count} entries: " + ", ".join(f"{p:g}%" for p in percents))
 
 
 def money_json(money: Money) -> Mapping[str, Any]:
     return {"buy_in": money.buy_in, "fee": money.fee, "rake_percent": money.rake_percent,
-            "guarantee": money.guarantee, "unit": money.unit}
+            "guarantee": money.guarantee, "unit": money.unit, "bounty": money.bounty, "progressive": money.progressive}
+
+
+def knockout(value: int, winners: int, *, progressive: bool) -> tuple[list[int], list[int]]:
+    """A bounty of `value` to `winners` eliminators (a split pot: shared equally, the odd amount to the first listed,
+    as the pot's odd chips go): each one's cash and (progressive) what goes onto its own head."""
+    cash = value - value // 2 if progressive else value
+    head = value - cash
+
+    def split(amount: int) -> list[int]:
+        each, odd = divmod(amount, winners)
+        return [each + (odd if i == 0 else 0) for i in range(winners)]
+    return split(cash), split(head)

@@ -20,7 +20,7 @@ from firmware_py.simulation.tournament_sim import simulate_room
 from tests.room.conftest import broker_config
 from tests.room.services import Mosquitto
 from tests.room.test_tournament_room import ROOT, _args
-from tests.tournament.checker import check, check_chips, check_money, check_places
+from tests.tournament.checker import check, check_bounties, check_chips, check_money, check_places
 from tests.tournament.test_deals import brute_force_icm
 
 HOUSE = str(ROOT / "config/tournament/house-rebuy.toml")
@@ -73,7 +73,7 @@ def test_a_rebuy_tournament_with_late_entries_re_entries_the_add_on_a_guarantee_
     from firmware_py.room.director import resume  # noqa: PLC0415
 
     args = _args(profile="upt", tables="2", players=12, seats=9, seed=6, buy_in=0, structure=HOUSE,
-                 money=str(ROOT / "config/tournament/money/nightly.toml"))
+                 money=str(ROOT / "config/tournament/money/nightly-pko.toml"))
     from firmware_py.commands.tournament import build  # noqa: PLC0415
 
     journal = Journal.open(tmp_path / "director.sqlite3")
@@ -93,10 +93,16 @@ def test_a_rebuy_tournament_with_late_entries_re_entries_the_add_on_a_guarantee_
     assert check(t.log, profile="upt", capacity=9, entrants=16, starting_tables=2, break_order=t.break_order) == []
     assert check_chips(t.log, director.actions, first_field=12, stack=1500, chips_in_play=t.total_chips()) == []
     assert check_places([(p.place or 0, p.shared) for p in t.players.values()], t.entrants) == []
-    # the money: 100 + 20 an entry, rebuys and add-ons at 100, a 2,000 guarantee, prizes in units of 5
+    # the money: 100 + 20 + a 20 bounty an entry, rebuys and add-ons at 100, a 2,000 guarantee, prizes in units of 5
     assert state.money is not None and state.money.locked
     assert check_money(state.money, director.actions, first_field=12, buy_in=100, fee=20, rake_percent=0,
-                       guarantee=2000, unit=5, places=[(p.place, p.prize) for p in state.places]) == []
+                       guarantee=2000, unit=5, places=[(p.place, p.prize) for p in state.places], bounty=20) == []
+    # progressive knockouts from the tables' own rulings of the pots: every entry but the winner knocked out by
+    # someone, every bounty accounted for
+    assert len(director.knockouts) == 15
+    assert check_bounties(director.knockouts, state.bounties, entries=16, bounty=20, progressive=True,
+                          winner=next(p.player for p in state.places if p.place == 1)) == []
+    assert all(s.head == 0 for s in state.bounties)  # all won at the end
     assert state.pool == max(2000, 100 * (16 + kinds.count("rebuy") + kinds.count("add-on")))
     # the deal: ICM of the three stacks for the prizes of 1st to 3rd less the 100 played for, by an independent
     # brute force over every finishing order; the winner takes the 100 besides

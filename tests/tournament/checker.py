@@ -244,7 +244,7 @@ def check_places(places: Sequence[tuple[int, tuple[int, int] | None]], entrants:
 
 
 def check_money(money: Any, entries: Sequence[Any], *, first_field: int, buy_in: int, fee: int, rake_percent: float,
-                guarantee: int, unit: int, places: Sequence[tuple[int, int]]) -> list[str]:
+                guarantee: int, unit: int, places: Sequence[tuple[int, int]], bounty: int = 0) -> list[str]:
     """The money from the books alone (the state's `money`, its actions, each place's prize): what the players paid
     (the draw's field and every entry at buy-in + fee, every rebuy and add-on at its price), the house's fees and
     rake, the overlay up to the guarantee; collected + overlay == prize pool + fees + rake, and the prizes paid add
@@ -259,22 +259,62 @@ def check_money(money: Any, entries: Sequence[Any], *, first_field: int, buy_in:
     bought = sum(get(e, "paid") for e in live if get(e, "kind") in ("rebuy", "add-on"))
     buy_ins = entered * buy_in + bought
     fees = entered * fee
+    bounties = entered * bounty
     rake = int(buy_ins * rake_percent // 100)
     overlay = max(0, guarantee - (buy_ins - rake))
     prize_pool = buy_ins - rake + overlay
-    paid_in = sum(get(e, "paid") for e in live) + first_field * (buy_in + fee)
-    if paid_in != buy_ins + fees:
-        problems.append(f"the entries paid {paid_in:,}, buy-ins and fees are {buy_ins + fees:,}")
+    paid_in = sum(get(e, "paid") for e in live) + first_field * (buy_in + fee + bounty)
+    if paid_in != buy_ins + fees + bounties:
+        problems.append(f"the entries paid {paid_in:,}, buy-ins, fees and bounties are {buy_ins + fees + bounties:,}")
     got = (get(money, "collected"), get(money, "fees"), get(money, "rake"), get(money, "overlay"),
            get(money, "prize_pool"))
-    if got != (buy_ins + fees, fees, rake, overlay, prize_pool):
+    if got != (buy_ins + fees + bounties, fees, rake, overlay, prize_pool):
         problems.append(f"the money says (collected, fees, rake, overlay, prize pool) {got}, the books "
-                        f"{(buy_ins + fees, fees, rake, overlay, prize_pool)}")
-    if buy_ins + fees + overlay != prize_pool + fees + rake:
+                        f"{(buy_ins + fees + bounties, fees, rake, overlay, prize_pool)}")
+    if buy_ins + fees + bounties + overlay != prize_pool + fees + rake + bounties:
         problems.append("collected + overlay is not prize pool + fees + rake")
     prizes = [prize for _place, prize in sorted(places) if prize]
     if sum(prizes) != prize_pool:
         problems.append(f"the places are paid {sum(prizes):,}, the prize pool is {prize_pool:,}")
     if any(p % unit for p in prizes[1:]):
         problems.append(f"prizes {prizes} not in units of {unit} below first place")
+    return problems
+
+
+def check_bounties(knockouts: Sequence[Any], bounties: Sequence[Any], *, entries: int, bounty: int,
+                   progressive: bool, winner: str) -> list[str]:
+    """The bounties replayed from the knockouts alone: each entry starts with `bounty` on its head; a knockout pays
+    the whole head of the player out to its eliminators (progressive: half, the odd half-chip to the cash, in cash
+    and half onto their heads; a split shared equally, the odd amount to the first); the winner collects its own
+    head. Every bounty paid is accounted for: won + on heads == entries x bounty."""
+
+    def get(e: Any, key: str) -> Any:
+        return e[key] if isinstance(e, dict) else getattr(e, key)
+
+    problems: list[str] = []
+    heads: dict[str, int] = {}
+    won: dict[str, int] = {}
+    for k in knockouts:
+        out = get(k, "player")
+        value = heads.pop(out, bounty)
+        by, cash, head = list(get(k, "by")), list(get(k, "cash")), list(get(k, "head"))
+        if sum(cash) + sum(head) != value:
+            problems.append(f"{out}'s bounty of {value} paid as {cash} + {head}")
+        expect_cash = value - value // 2 if progressive else value
+        if sum(cash) != expect_cash:
+            problems.append(f"{out}'s bounty: {sum(cash)} in cash, {expect_cash} by the rule")
+        if max(cash) - min(cash) > (sum(cash) % len(by)):
+            problems.append(f"{out}'s bounty split unevenly: {cash}")
+        for pid, c, h in zip(by, cash, head, strict=True):
+            won[pid] = won.get(pid, 0) + c
+            heads[pid] = heads.get(pid, bounty) + h
+    total_won = sum(get(b, "won") for b in bounties)
+    on_heads = sum(get(b, "head") for b in bounties)
+    if total_won + on_heads != entries * bounty:
+        problems.append(f"bounties won {total_won} + on heads {on_heads} != {entries} x {bounty}")
+    stated = {get(b, "player"): get(b, "won") for b in bounties}
+    won[winner] = won.get(winner, 0) + heads.get(winner, bounty)
+    for pid, amount in won.items():
+        if stated.get(pid, 0) != amount:
+            problems.append(f"{pid} won {stated.get(pid, 0)} in bounties, the knockouts say {amount}")
     return problems
