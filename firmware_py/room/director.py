@@ -1045,6 +1045,52 @@ class Director:
             words.append(f"the add-on of {entries.add_on_chips:,} (this break)")
         return "; ".join(words)
 
+    def results(self) -> dict[str, Any]:
+        """The results as the export has them (JSON; `results_csv` the same places as CSV): each entry's place,
+        prize, bounties, rebuys and add-ons, the entry it re-entered for, its deal share; the money and the deal."""
+        with self.lock:
+            state = self.state()
+            t = self.tournament
+            bought: dict[str, dict[str, int]] = {}
+            for a in self.actions:
+                if not a.undone and a.kind in ("rebuy", "add-on"):
+                    bought.setdefault(a.player, {}).setdefault(a.kind, 0)
+                    bought[a.player][a.kind] += 1
+            shares = {s.player: s.share for s in self.deal.shares} if self.deal else {}
+            rows = []
+            for p in state.places:
+                player = t.players.get(p.player)
+                rows.append({"place": p.place, "shared": p.shared, "entry": p.player, "name": p.name,
+                             "card": player.card if player else "", "re_entry_of": player.person if player else "",
+                             "prize": p.prize, "bounties": p.bounty, "deal_share": shares.get(p.player),
+                             "rebuys": bought.get(p.player, {}).get("rebuy", 0),
+                             "add_ons": bought.get(p.player, {}).get("add-on", 0), "rule": p.rule})
+            return {"tournament": self.tournament_id, "room": self.room, "title": state.title,
+                    "structure": state.structure, "over": state.over, "winner": state.winner,
+                    "entries": state.entrants, "re_entries": sum(1 for a in self.actions
+                                                                if a.kind == "re-entry" and not a.undone),
+                    "pool": state.pool, "payouts": state.payouts,
+                    "money": msgspec.to_builtins(state.money) if state.money else None,
+                    "deal": msgspec.to_builtins(state.deal) if state.deal else None, "places": rows}
+
+    def results_csv(self) -> str:
+        import csv  # noqa: PLC0415
+        import io  # noqa: PLC0415
+
+        out = io.StringIO()
+        fields = ["place", "shared", "entry", "name", "card", "re_entry_of", "prize", "bounties", "deal_share",
+                  "rebuys", "add_ons", "rule"]
+        writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+        for row in self.results()["places"]:
+            shared = row["shared"]
+            cells = {**row, "shared": f"{shared[0]}-{shared[1]}" if shared else "",
+                     "deal_share": "" if row["deal_share"] is None else row["deal_share"]}
+            # a spreadsheet must not read a name as a formula
+            writer.writerow({k: ("'" + v if isinstance(v, str) and v[:1] in "=+-@\t\r" else v)
+                             for k, v in cells.items()})
+        return out.getvalue()
+
     def _changed(self) -> None:
         self.version += 1
         if self.on_change is not None:

@@ -3,6 +3,7 @@ tracker's page), with the clock's start and pause and hand-for-hand on the direc
 
     GET  /         the page
     GET  /state    the state as JSON (the DirectorState the room reads)
+    GET  /results.json, /results.csv   the results (places, prizes, bounties, re-entries, rebuys, add-ons, deal)
     GET  /events   the same, pushed on every change (server-sent events), and a `ping` every KEEPALIVE_S:
                    a page that hears nothing for STALE_S says it has lost the director and stops its clock
     POST /clock    {"run": true|false}: start or pause the clock
@@ -53,6 +54,8 @@ class DirectorPage:
             Route("/", self._page, methods=["GET"]),
             Route("/state", self._state, methods=["GET"]),
             Route("/events", self._events, methods=["GET"]),
+            Route("/results.json", self._results_json, methods=["GET"]),
+            Route("/results.csv", self._results_csv, methods=["GET"]),
             Route("/clock", self._clock, methods=["POST"]),
             Route("/bubble", self._bubble, methods=["POST"]),
             Route("/register", self._register, methods=["POST"]),
@@ -139,6 +142,14 @@ class DirectorPage:
         self.director.hand_for_hand(on)
         return JSONResponse({"ok": True}, headers=HEADERS)
 
+
+    async def _results_json(self, _request: Request) -> Response:
+        return JSONResponse(self.director.results(), headers={
+            **HEADERS, "Content-Disposition": "attachment; filename=results.json"})
+
+    async def _results_csv(self, _request: Request) -> Response:
+        return Response(self.director.results_csv(), media_type="text/csv; charset=utf-8", headers={
+            **HEADERS, "Content-Disposition": "attachment; filename=results.csv"})
 
     async def _act(self, request: Request, act: Any) -> Response:
         """An action on the field or the money: done and journaled, or refused with the director's reason (409)."""
@@ -276,7 +287,8 @@ table.places td { padding:2px 4px; border-top:1px solid var(--line); }
       <div class="dim" id="alternates"></div>
       <div class="placesbox" id="entries"></div>
     </div>
-    <div class="panel"><h2>Places and payouts</h2><div class="dim" id="money"></div><div class="placesbox"><table class="places" id="places"></table></div></div>
+    <div class="panel"><h2>Places and payouts</h2><div class="dim" id="money"></div>
+      <div class="dim">Results: <a href="/results.csv" style="color:var(--blue)">CSV</a> <a href="/results.json" style="color:var(--blue)">JSON</a></div><div class="placesbox"><table class="places" id="places"></table></div></div>
     <div class="panel"><h2>Decisions (newest first)</h2><div id="decisions"></div></div>
   </aside>
 </main>

@@ -9,6 +9,8 @@ its journal to the same state."""
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 import msgspec
@@ -118,6 +120,16 @@ def test_a_rebuy_tournament_with_late_entries_re_entries_the_add_on_a_guarantee_
     winner = next(p.player for p in state.places if p.place == 1)
     for s in deal.shares:
         assert prize[s.player] == s.share + (100 if s.player == winner else 0)
+    # the results as exported (JSON and CSV): every entry placed once, the prizes the pool, the bounties, the deal
+    results = director.results()
+    assert len(results["places"]) == 16 and results["re_entries"] == 2 and results["deal"]["method"] == "icm"
+    assert sum(r["prize"] for r in results["places"]) == results["pool"] == state.pool
+    assert sum(r["bounties"] for r in results["places"]) == 16 * 20
+    assert sum(r["rebuys"] for r in results["places"]) == kinds.count("rebuy")
+    assert sum(r["add_ons"] for r in results["places"]) == kinds.count("add-on")
+    rows = list(csv.DictReader(io.StringIO(director.results_csv())))
+    assert [int(r["place"]) for r in rows] == [r["place"] for r in results["places"]]
+    assert sum(int(r["prize"]) for r in rows) == state.pool and rows[0]["deal_share"] != ""
     # the director resumed from its journal: the same event (field, actions, money, deal, places)
     journal.close()
     with Journal.open(tmp_path / "director.sqlite3") as again:

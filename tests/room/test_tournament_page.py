@@ -226,5 +226,7 @@ def test_director_page_registers_a_late_entry_shows_its_seat_and_undoes_it(broke
             urllib.request.urlopen(request, timeout=5)
         assert refused.value.code == 409
         assert "through level 4 and the clock is at level 5" in json.loads(refused.value.read())["error"]
+        with urllib.request.urlopen(server.url + "/results.csv", timeout=5) as answer:
+            assert answer.read().decode().startswith("place,shared,entry,name,card,re_entry_of,prize,bounties,")
     finally:
         server.stop()

@@ -140,3 +140,16 @@ def test_the_prizes_are_locked_when_the_money_is_reached() -> None:
         d.register("Too late")
     places = {p.place: p.prize for p in state.places}
     assert places[3] == 0 and places.get(10) == 0
+
+
+def test_the_floor_shows_the_prize_pool_and_each_paid_places_prize() -> None:
+    import msgspec  # noqa: PLC0415
+
+    from display.floor import prize_line  # noqa: PLC0415
+    from firmware_py.room.director import Director  # noqa: PLC0415
+
+    d = _director()
+    assert isinstance(d, Director)
+    state = msgspec.to_builtins(d.state())
+    assert prize_line(state) == "Prize pool 2,000 (overlay 1,000): 1. 1,300  2. 700"
+    assert prize_line({**state, "payouts": []}) == ""
