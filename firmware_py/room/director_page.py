@@ -3,6 +3,8 @@ tracker's page), with the clock's start and pause and hand-for-hand on the direc
 
     GET  /         the page
     GET  /state    the state as JSON (the DirectorState the room reads)
+    GET  /screen   the room's clock screen (a TV); GET /player: a player's view on a phone (both read-only,
+                   firmware_py/room/tournament_screens.py); GET /public, /public/events: what they read
     GET  /results.json, /results.csv   the results (places, prizes, bounties, re-entries, rebuys, add-ons, deal)
     GET  /events   the same, pushed on every change (server-sent events), and a `ping` every KEEPALIVE_S:
                    a page that hears nothing for STALE_S says it has lost the director and stops its clock
@@ -33,6 +35,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from firmware_py.room.tournament_screens import CLOCK_PAGE, PLAYER_PAGE, public_state
 from firmware_py.web.guard import Bounded, Contained, OriginGuard
 
 logger = logging.getLogger(__name__)
@@ -54,6 +57,10 @@ class DirectorPage:
             Route("/", self._page, methods=["GET"]),
             Route("/state", self._state, methods=["GET"]),
             Route("/events", self._events, methods=["GET"]),
+            Route("/screen", self._screen, methods=["GET"]),
+            Route("/player", self._player, methods=["GET"]),
+            Route("/public", self._public, methods=["GET"]),
+            Route("/public/events", self._public_events, methods=["GET"]),
             Route("/results.json", self._results_json, methods=["GET"]),
             Route("/results.csv", self._results_csv, methods=["GET"]),
             Route("/clock", self._clock, methods=["POST"]),
@@ -64,7 +71,7 @@ class DirectorPage:
             Route("/undo", self._undo, methods=["POST"]),
             Route("/deal", self._deal, methods=["POST"]),
         ])
-        self.guard = OriginGuard(Bounded(app, limit=32, streams=16, stream_paths=["/events"]), hosts=hosts)
+        self.guard = OriginGuard(Bounded(app, limit=32, streams=16, stream_paths=["/events", "/public/events"]), hosts=hosts)
         self.app = Contained(self.guard, name="tournament page")
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -79,7 +86,25 @@ class DirectorPage:
     async def _state(self, _request: Request) -> Response:
         return Response(self.state_json(), media_type="application/json", headers=HEADERS)
 
+    async def _screen(self, _request: Request) -> Response:
+        return HTMLResponse(CLOCK_PAGE, headers=HEADERS)
+
+    async def _player(self, _request: Request) -> Response:
+        return HTMLResponse(PLAYER_PAGE, headers=HEADERS)
+
+    def public_json(self) -> str:
+        return json.dumps(public_state(self.director.state()), separators=(",", ":"))
+
+    async def _public(self, _request: Request) -> Response:
+        return Response(self.public_json(), media_type="application/json", headers=HEADERS)
+
+    async def _public_events(self, request: Request) -> Response:
+        return self._stream(request, self.public_json)
+
     async def _events(self, request: Request) -> Response:
+        return self._stream(request, self.state_json)
+
+    def _stream(self, request: Request, body: Any) -> Response:
         async def stream() -> AsyncIterator[str]:
             sent = -1
             quiet = 0.0
@@ -88,7 +113,7 @@ class DirectorPage:
                 if version != sent:
                     sent = version
                     quiet = 0.0
-                    yield f"event: state\ndata: {self.state_json()}\n\n"
+                    yield f"event: state\ndata: {body()}\n\n"
                 await asyncio.sleep(POLL_S)
                 quiet += POLL_S
                 if quiet >= KEEPALIVE_S:
