@@ -655,6 +655,21 @@ class Director:
         self._changed()
         return deal
 
+    def deal_preview(self, method: str, *, play_for: int = 0, custom: Mapping[str, int] | None = None) -> DealJson:
+        """What a deal would give each player left (nothing recorded): the players look before they agree."""
+        with self.lock:
+            left = sorted(self.tournament.in_play(), key=lambda p: (-p.chips, p.id))
+            if not self.payouts:
+                raise ValueError("no prizes to deal: the tournament has no prize pool")
+            unit = self.money.unit if self.money is not None else 1
+            made = make_deal(str(method), players=[p.id for p in left], stacks=[p.chips for p in left],
+                             prizes=self.payouts[:len(left)], play_for=int(play_for), unit=unit,
+                             custom=custom or None)
+            return DealJson(n=0, method=made.method, split=sum(made.shares), play_for=made.play_for,
+                            shares=[DealShareJson(player=p.id, name=p.name[:200], chips=p.chips, share=share,
+                                                  agreed=False)
+                                    for p, share in zip(left, made.shares, strict=True)])
+
     def _on_deal(self, event: Mapping[str, Any]) -> DealJson:
         t = self.tournament
         if self.over:

@@ -15,6 +15,7 @@ tracker's page), with the clock's start and pause and hand-for-hand on the direc
     POST /rebuy    {"player": "<entry>"}    POST /add_on {"player": "<entry>"}
     POST /deal     {"method": "icm"|"chip-chop"|"custom", "agreed": [<every player left>], "play_for": 0,
                    "custom": {"<player>": amount}}
+    POST /deal/preview  the same without "agreed": each player's share, nothing recorded
     POST /undo     {"n": <action number>}   each answers {"ok": true, "entry": {...}} or 409 with the reason
 
 Behind the room's guards (firmware_py/web/guard.py): only its own Host, POSTs only from its own Origin,
@@ -70,6 +71,7 @@ class DirectorPage:
             Route("/add_on", self._add_on, methods=["POST"]),
             Route("/undo", self._undo, methods=["POST"]),
             Route("/deal", self._deal, methods=["POST"]),
+            Route("/deal/preview", self._deal_preview, methods=["POST"]),
         ])
         self.guard = OriginGuard(Bounded(app, limit=32, streams=16, stream_paths=["/events", "/public/events"]), hosts=hosts)
         self.app = Contained(self.guard, name="tournament page")
@@ -200,15 +202,19 @@ class DirectorPage:
 
     async def _deal(self, request: Request) -> Response:
         def deal(body: dict[str, Any]) -> Any:
-            agreed, play_for, custom = body.get("agreed"), body.get("play_for", 0), body.get("custom") or {}
+            agreed = body.get("agreed")
             if not isinstance(agreed, list) or not all(isinstance(p, str) for p in agreed) or len(agreed) > 64:
                 raise ValueError("agreed: the ids of the players who agree (every player left)")
-            if isinstance(play_for, bool) or not isinstance(play_for, int) or not isinstance(custom, dict) or any(
-                    isinstance(v, bool) or not isinstance(v, int) for v in custom.values()):
-                raise ValueError("play_for: an amount; custom: {player: amount}")
+            play_for, custom = _deal_terms(body)
             return self.director.make_deal(_text(body, "method", required=True), agreed=agreed, play_for=play_for,
                                            custom=custom)
         return await self._act(request, deal)
+
+    async def _deal_preview(self, request: Request) -> Response:
+        def preview(body: dict[str, Any]) -> Any:
+            play_for, custom = _deal_terms(body)
+            return self.director.deal_preview(_text(body, "method", required=True), play_for=play_for, custom=custom)
+        return await self._act(request, preview)
 
     async def _undo(self, request: Request) -> Response:
         def undo(body: dict[str, Any]) -> Any:
@@ -217,6 +223,14 @@ class DirectorPage:
                 raise ValueError("say {\"n\": <the action's number>}")
             return self.director.undo(n)
         return await self._act(request, undo)
+
+
+def _deal_terms(body: dict[str, Any]) -> tuple[int, dict[str, int]]:
+    play_for, custom = body.get("play_for", 0), body.get("custom") or {}
+    if isinstance(play_for, bool) or not isinstance(play_for, int) or not isinstance(custom, dict) or any(
+            isinstance(v, bool) or not isinstance(v, int) for v in custom.values()) or len(custom) > 64:
+        raise ValueError("play_for: an amount; custom: {player: amount}")
+    return play_for, custom
 
 
 def _text(body: dict[str, Any], key: str, *, required: bool = False) -> str:
@@ -272,6 +286,7 @@ body.is-stale main, body.is-stale header { opacity:.55; }
 .over { display:none; background:#1f5134; color:#dff7e6; padding:10px 18px; font-size:18px; font-weight:700; }
 button:disabled { opacity:.45; cursor:not-allowed; }
 .rule { color:var(--dim); font-size:11px; }
+.dealrow { display:block; }
 #decisions { max-height:520px; overflow-y:auto; }
 .placesbox { max-height:190px; overflow-y:auto; }
 table.places { width:100%; border-collapse:collapse; font-size:13px; }
@@ -311,6 +326,14 @@ table.places td { padding:2px 4px; border-top:1px solid var(--line); }
         <button type="button" id="reenterbtn">Re-enter</button></form>
       <div class="dim" id="alternates"></div>
       <div class="placesbox" id="entries"></div>
+    </div>
+    <div class="panel" id="dealbox" style="display:none"><h2>Deal</h2>
+      <div><select id="dealmethod"><option value="icm">ICM</option><option value="chip-chop">Chip-chop</option></select>
+        Played for <input id="playfor" type="number" min="0" value="0" style="width:90px">
+        <button type="button" id="previewbtn">Show the split</button></div>
+      <div id="dealrows"></div>
+      <button type="button" id="dealbtn" disabled>Record the deal (every player agrees)</button>
+      <div class="dim" id="dealdone"></div>
     </div>
     <div class="panel"><h2>Places and payouts</h2><div class="dim" id="money"></div>
       <div class="dim">Results: <a href="/results.csv" style="color:var(--blue)">CSV</a> <a href="/results.json" style="color:var(--blue)">JSON</a></div><div class="placesbox"><table class="places" id="places"></table></div></div>
@@ -398,6 +421,7 @@ function render(s) {
     (r.kind === "hand" ? "" : esc(r.kind.replace("_", " ")) + " ") + (r.hand ? "hand " + r.hand : "") +
     (r.seq ? " (report " + r.seq + (r.session ? " of session " + esc(r.session) : "") + ")" : "") + "<div class='why'>" + esc(r.reason) + "</div></div>").join("");
   renderEntries(s);
+  renderDeal(s);
   const m = s.money;
   $("money").textContent = m ? "Prize pool " + n(m.prize_pool) + (m.overlay ? " (guarantee " + n(m.guarantee) + ": overlay " + n(m.overlay) + ")" : "") +
     "; collected " + n(m.collected) + ", fees " + n(m.fees) + (m.rake ? ", rake " + n(m.rake) : "") + "; " + m.table +
@@ -425,6 +449,29 @@ function renderEntries(s) {
   $("entries").replaceChildren(...rows);
 }
 $("regform").onsubmit = e => { e.preventDefault(); post("/register", {name: $("regname").value, card: $("regcard").value}).then(() => { $("regname").value = ""; $("regcard").value = ""; }); };
+async function previewDeal() {
+  const r = await fetch("/deal/preview", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({method: $("dealmethod").value, play_for: Number($("playfor").value) || 0})});
+  const body = await r.json();
+  if (!r.ok) { $("dealrows").replaceChildren(el("div", body.error, "why")); return; }
+  $("dealrows").replaceChildren(...body.entry.shares.map(x => {
+    const row = el("label", undefined, "decision dealrow"); const box = el("input"); box.type = "checkbox"; box.dataset.player = x.player;
+    box.onchange = () => { $("dealbtn").disabled = ![...document.querySelectorAll("#dealrows input")].every(b => b.checked); };
+    row.append(box, el("span", " " + x.name + " (" + n(x.chips) + " chips): " + n(x.share) + " agrees"));
+    return row;
+  }));
+  $("dealbtn").disabled = true;
+}
+$("previewbtn").onclick = previewDeal;
+$("dealbtn").onclick = () => post("/deal", {method: $("dealmethod").value, play_for: Number($("playfor").value) || 0,
+  agreed: [...document.querySelectorAll("#dealrows input")].filter(b => b.checked).map(b => b.dataset.player)});
+function renderDeal(s) {
+  $("dealbox").style.display = (s.deal || (s.payouts.length && s.remaining >= 2 && s.remaining <= 10 && !s.over)) ? "block" : "none";
+  $("dealdone").textContent = s.deal ? "Deal (" + s.deal.method + ") agreed by " + s.deal.shares.map(x => x.name + " " + n(x.share)).join(", ") +
+    (s.deal.play_for ? "; " + n(s.deal.play_for) + " played for" : "") : "";
+  $("previewbtn").disabled = $("dealmethod").disabled = !!s.deal;
+  if (s.deal) { $("dealrows").replaceChildren(); $("dealbtn").disabled = true; }
+}
 $("rebuybtn").onclick = () => post("/rebuy", {player: $("buyid").value});
 $("addonbtn").onclick = () => post("/add_on", {player: $("buyid").value});
 $("reenterbtn").onclick = () => post("/register", {person: $("buyid").value});

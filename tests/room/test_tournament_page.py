@@ -230,3 +230,44 @@ def test_director_page_registers_a_late_entry_shows_its_seat_and_undoes_it(broke
             assert answer.read().decode().startswith("place,shared,entry,name,card,re_entry_of,prize,bounties,")
     finally:
         server.stop()
+
+
+def test_director_page_shows_an_icm_split_and_records_the_deal_only_when_every_player_agrees(
+        page: Any) -> None:  # noqa: F811
+    from tests.tournament.test_money import _director  # noqa: PLC0415
+    from tests.tournament.test_registration import Hands  # noqa: PLC0415
+
+    director = _director()
+    hands = Hands(director)
+    while len(director.tournament.in_play()) > 3:
+        table = max(director.tournament.tables.values(), key=lambda t: len(t.seats))
+        hands.seq.setdefault(table.id, director.acked.get(table.id, 0))
+        chips = director.tournament.players
+        hands.play(table.id, losers=[min(table.seats, key=lambda s: chips[table.seats[s]].chips)])
+    app = director_app(director, hosts=[])
+    server = WebServer(app, host="127.0.0.1", port=0, name="tournament page").start()
+    app.guard.set_hosts(page_hosts(*server.address))
+    try:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(server.url + "/")
+        expect(page.locator("#dealbox")).to_be_visible()
+        page.fill("#playfor", "100")
+        page.click("#previewbtn")
+        rows = page.locator("#dealrows label")
+        expect(rows).to_have_count(3)
+        preview = director.deal_preview("icm", play_for=100)
+        for i, share in enumerate(preview.shares):
+            expect(rows.nth(i)).to_contain_text(f"{share.name} ({share.chips:,} chips): {share.share:,} agrees")
+        boxes = page.locator("#dealrows input")
+        boxes.nth(0).check()
+        boxes.nth(1).check()
+        expect(page.locator("#dealbtn")).to_be_disabled()  # the third has not agreed
+        boxes.nth(2).check()
+        shot(page, "tournament-director-deal-1280x800.png")
+        page.click("#dealbtn")
+        expect(page.locator("#dealdone")).to_contain_text("Deal (icm) agreed by")
+        assert director.deal is not None and [s.share for s in director.deal.shares] == [
+            s.share for s in preview.shares]
+    finally:
+        app.closing = True
+        server.stop()
