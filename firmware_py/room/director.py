@@ -531,8 +531,8 @@ class Director:
                                                                                    else "")
                                               for pid, c, h in zip(by, cash, head, strict=True)))
             self._note("knockout", f"{names} knocked out {self._name(d.player)} ({d.table} hand {d.hand}, "
-                                   f"{_pot_name(index)} as the table ruled it): bounty {how}", [d.table], [],
-                       d.player)
+                                   f"{_pot_name(index)} as the table ruled it): bounty {how}", [d.table],
+                       [self.tournament.book.odd_chip_rule] if len(by) > 1 else [], d.player)
             self.knockouts.append(KnockoutJson(n=self.counted, player=d.player, by=by, cash=cash, head=head,
                                                table=d.table, hand=d.hand, pot=index))
         for d in decisions:

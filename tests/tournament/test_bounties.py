@@ -62,6 +62,9 @@ def test_two_players_splitting_the_pot_that_knocked_a_player_out_split_its_bount
                                             "shares": [{"seat": c, "chips": 2250}, {"seat": b, "chips": 2250}]}])
     k = d.state().knockouts[-1]
     assert k.by == [seats[c], seats[b]] and k.cash == [5, 5] and k.head == [5, 5]
+    said = next(x for x in d.state().decisions if x.kind == "knockout")
+    assert [(c.profile, c.section, c.rule) for c in said.cites] == [("robert", "Ties", "5(a)")]  # UPT's source
+    assert "split its bounty as they split the pot" in said.cites[0].note
 
 
 def test_one_pot_knocking_out_three_pays_each_bounty_to_its_winner_who_collects_its_own_at_the_win() -> None:
