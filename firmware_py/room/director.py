@@ -11,8 +11,14 @@ reason (the state's `refused`).
 Every input is an event in the director's journal (SQLite, firmware_py/daemon/journal.py: one JSON line a
 row, checksummed and chained), written before the room hears of it: `begin` (the field, structure, seed and
 payouts), `report` (taken in, with the decisions it led to: number, kind, text), `refused`, `clock`,
-`bubble` and `tick` (the clock reaching a new step). `Director.resume` replays them: the same players,
-level, clock and places. Later kinds (registration, rebuys, payouts...) add their own `kind` and `_on_<kind>`.
+`bubble` and `tick` (the clock reaching a new step), and the desk's actions: `register` (a late entry or a
+re-entry, with its payment; seated by draw or an alternate), `rebuy`, `add_on`, `undo` and `deal`.
+`Director.resume` replays them: the same players, level, clock, places, money, bounties and deal. A new kind adds
+its own `kind` and `_on_<kind>`.
+
+The money (a money file: firmware_py/tournament/money.py): buy-in, fee, rake, guarantee and overlay, the payout
+table's row by entries, prizes rounded to the house's unit and locked in the money; bounties and progressive
+knockouts paid from the tables' own rulings of the pots (`_knockouts`); deals (firmware_py/tournament/deals.py).
 
 The clock runs on the wall (`time.time`, paused and resumed from the page: it goes on while the director
 is down, as the tables play on) or, for a simulated room, on the tables' own session time (`sim_clock`).
