@@ -5,7 +5,10 @@ clock."""
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.error
+import urllib.request
 from typing import Any
 
 import pytest
@@ -18,6 +21,7 @@ from tests.browser import browser, page  # noqa: F401  (the fixtures)
 from tests.room.services import Mosquitto
 from tests.room.test_tournament_page import _run, shot
 from tests.room.test_tournament_room import _args
+from tests.tracker_table import http_pair
 
 expect: Any = pytest.importorskip("playwright.sync_api", reason="playwright is not installed").expect
 
@@ -91,6 +95,51 @@ def test_a_players_phone_shows_the_level_and_its_own_table_and_seat(broker: Mosq
         shot(page, "tournament-player-390x844.png")
         page.reload()  # remembered on the phone
         expect(page.locator("#seat")).to_have_text(f"Table {me.table}, seat {me.seat}")
+    finally:
+        app.closing = True
+        server.stop()
+
+
+def test_the_room_screens_open_without_pairing_and_the_desk_needs_a_paired_session(broker: Mosquitto) -> None:
+    """The TV and the players' phones have no code to type: /screen, /player, /public, /public/events and the
+    results answer without a session, read-only and public only; the desk's actions and the director's whole
+    state answer 401 until the browser pairs."""
+    director = _director(broker)
+    app = director_app(director, hosts=[])
+    server = WebServer(app, host="127.0.0.1", port=0, name="tournament page").start()
+    try:
+        for path in ("/screen", "/player", "/public", "/results.json", "/results.csv"):
+            with urllib.request.urlopen(server.url + path, timeout=5) as answer:
+                assert answer.status == 200, path
+                body = answer.read().decode()
+            assert "pairing code" not in body, path
+        with urllib.request.urlopen(server.url + "/public", timeout=5) as answer:
+            public = json.loads(answer.read())
+        assert "tables" not in public and "refused" not in public and "entries" not in public  # public data only
+        with urllib.request.urlopen(server.url + "/public/events", timeout=5) as stream:
+            assert stream.readline().decode().startswith("event: state")  # the stream, unpaired
+        for path in ("/state", "/events"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(server.url + path, timeout=5)
+            assert refused.value.code == 401, path
+        bodies = {"/clock": {"run": True}, "/bubble": {"hand_for_hand": True}, "/register": {"name": "Eve"},
+                  "/rebuy": {"player": "p0001"}, "/add_on": {"player": "p0001"}, "/undo": {"n": 1},
+                  "/deal": {"method": "icm", "agreed": []}, "/deal/preview": {"method": "icm"}}
+        entrants = director.tournament.entrants
+        for path, body in bodies.items():
+            request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), method="POST",
+                                             headers={"Origin": server.url, "Content-Type": "application/json"})
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=5)
+            assert refused.value.code == 401, path
+        assert director.tournament.entrants == entrants and not director.actions  # nothing acted
+        cookie = http_pair(server.url, app.pairing.code)
+        request = urllib.request.Request(server.url + "/register", data=b'{"name": "Eve", "seat": 1}', method="POST",
+                                         headers={"Origin": server.url, "Content-Type": "application/json",
+                                                  "Cookie": cookie})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)
+        assert refused.value.code == 400 and "seat" in json.loads(refused.value.read())["error"]  # the schema's
     finally:
         app.closing = True
         server.stop()
