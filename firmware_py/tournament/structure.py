@@ -280,8 +280,38 @@ def structure_from(data: Mapping[str, Any], source: str) -> Structure:
     chips = _denominations(head.get("denominations"), source)
     if chips:
         _check_chips(chips, stack, steps, source)
-    return Structure(name=name, source=source_text, starting_stack=stack, steps=tuple(steps), denominations=chips,
-                     entries=_entries(data.get("entries", {}), source, levels=levels, steps=steps))
+    structure = Structure(name=name, source=source_text, starting_stack=stack, steps=tuple(steps),
+                          denominations=chips, entries=_entries(data.get("entries", {}), source, levels=levels,
+                                                                steps=steps))
+    if chips:
+        _check_entry_chips(structure, source)
+    return structure
+
+
+def _check_entry_chips(structure: Structure, source: str) -> None:
+    """A late entry's stack, a rebuy's and an add-on's chips made of the chips in play when they are taken (the
+    smallest chip only grows at each color-up, so the last step of each window is the one to check)."""
+    entries, steps = structure.entries, structure.steps
+
+    def step_of_level(number: int) -> int:
+        return next(i for i, s in enumerate(steps) if isinstance(s, Level) and s.number == number)
+
+    windows = []
+    if entries.late_registration_until_level:
+        windows.append(("starting_stack", "[structure] starting_stack", structure.starting_stack,
+                        step_of_level(entries.late_registration_until_level), "a late entry"))
+    if entries.rebuys:
+        windows.append(("rebuy_chips", "[entries] rebuy_chips", entries.rebuy_chips,
+                        step_of_level(entries.rebuy_until_level), "a rebuy"))
+    first_break = structure.first_break()
+    if entries.add_ons and first_break is not None:
+        windows.append(("add_on_chips", "[entries] add_on_chips", entries.add_on_chips, first_break, "the add-on"))
+    for _key, where, amount, step, what in windows:
+        smallest = structure.chips_at(step)[0]
+        if amount % smallest:
+            raise StructureError(f"{source}: {where} = {amount}: {what} is paid in chips, and {amount:,} is no whole "
+                                 f"number of the smallest chip in play then, {smallest:,} (e.g. "
+                                 f"{max(smallest, amount - amount % smallest)})")
 
 
 def _denominations(given: Any, source: str) -> tuple[int, ...]:
