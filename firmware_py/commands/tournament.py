@@ -252,6 +252,8 @@ def _run(command: RoomCommand, args: argparse.Namespace) -> int:
             lambda code: print(f"tournament: next pairing code {shown_code(code)}", flush=True))
         print(f"tournament: the director's page is on {server.url}/ (any address of this machine with "
               f"--listen 0.0.0.0); pair a browser with the code {shown_code(page.pairing.code)}", flush=True)
+        print(f"tournament: the room's clock screen is on {server.url}/screen and the players' view on "
+              f"{server.url}/player (read-only, open without pairing)", flush=True)
     try:
         if args.simulate:
             status = simulate(args, room, broker, director)
