@@ -1067,9 +1067,10 @@ class Director:
             words.append(f"the add-on of {entries.add_on_chips:,} (this break)")
         return "; ".join(words)
 
-    def results(self) -> dict[str, Any]:
+    def results(self, *, cards: bool = True) -> dict[str, Any]:
         """The results as the export has them (JSON; `results_csv` the same places as CSV): each entry's place,
-        prize, bounties, rebuys and add-ons, the entry it re-entered for, its deal share; the money and the deal."""
+        prize, bounties, rebuys and add-ons, the entry it re-entered for, its deal share; the money and the deal.
+        `cards=False` (the page's public results): each player card's id left empty."""
         with self.lock:
             state = self.state()
             t = self.tournament
@@ -1083,7 +1084,8 @@ class Director:
             for p in state.places:
                 player = t.players.get(p.player)
                 rows.append({"place": p.place, "shared": p.shared, "entry": p.player, "name": p.name,
-                             "card": player.card if player else "", "re_entry_of": player.person if player else "",
+                             "card": player.card if player and cards else "",
+                             "re_entry_of": player.person if player else "",
                              "prize": p.prize, "bounties": p.bounty, "deal_share": shares.get(p.player),
                              "rebuys": bought.get(p.player, {}).get("rebuy", 0),
                              "add_ons": bought.get(p.player, {}).get("add-on", 0), "rule": p.rule})
@@ -1095,7 +1097,7 @@ class Director:
                     "money": msgspec.to_builtins(state.money) if state.money else None,
                     "deal": msgspec.to_builtins(state.deal) if state.deal else None, "places": rows}
 
-    def results_csv(self) -> str:
+    def results_csv(self, *, cards: bool = True) -> str:
         import csv  # noqa: PLC0415
         import io  # noqa: PLC0415
 
@@ -1104,7 +1106,7 @@ class Director:
                   "rebuys", "add_ons", "rule"]
         writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
         writer.writeheader()
-        for row in self.results()["places"]:
+        for row in self.results(cards=cards)["places"]:
             shared = row["shared"]
             cells = {**row, "shared": f"{shared[0]}-{shared[1]}" if shared else "",
                      "deal_share": "" if row["deal_share"] is None else row["deal_share"]}

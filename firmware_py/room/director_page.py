@@ -22,7 +22,8 @@ nor the director's controls), for the room's TV and the players' phones:
 
     GET  /screen   the room's clock screen (static/screen.html); GET /player: a player's view on a phone
                    (static/player.html); both read /public, /public/events (tournament_screens.public_state)
-    GET  /results.json, /results.csv   the results (places, prizes, bounties, re-entries, rebuys, add-ons, deal)
+    GET  /results.json, /results.csv   the results (places, prizes, bounties, re-entries, rebuys, add-ons, deal);
+                   a player card's id only for a paired session (the director's export)
 
 Every other path but the pairing page's needs a paired session: the code is printed on the director's
 console (and its log) at start and after each pairing (the director has no venue screen). Behind
@@ -46,7 +47,7 @@ from starlette.routing import Route
 
 from firmware_py.room.tournament_screens import public_state
 from firmware_py.web.body import BodyError, parse_body
-from firmware_py.web.page import WebPage, body_error, html_file
+from firmware_py.web.page import WebPage, body_error, html_file, session_of
 from firmware_py.web.pairing import Pairing
 
 logger = logging.getLogger(__name__)
@@ -56,6 +57,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 WHERE = "Type the pairing code printed on the director's console when the tournament started (and after each pairing)."
 # read-only, public data only: the room's TV, the players' phones, the results
 PUBLIC = ("/screen", "/player", "/public", "/public/events", "/results.json", "/results.csv")
+STREAMS = 80  # the page's streams in all (its bound: the next gets 503 "busy")
+PUBLIC_STREAMS = 64  # of them the screens' and phones' at most: a crowd of phones never takes the director's /events
 
 T = TypeVar("T")
 Text = Annotated[str, msgspec.Meta(max_length=200)]
@@ -118,7 +121,9 @@ class DirectorPage:
             Route("/deal/preview", self._deal_preview, methods=["POST"]),
         ], name="tournament director's page", pairing=self.pairing, where=WHERE, hosts=hosts, pages=("/",),
             public=PUBLIC, stream_paths=("/events", "/public/events"), folders=(STATIC,), limit=32, unpaired=32,
-            streams=64)
+            streams=STREAMS)
+        self.public_streams = 0
+        self.public_limit = PUBLIC_STREAMS
         self.guard = self.web.hosts  # `guard.add(names)`: more names the page answers at
 
     @property
@@ -149,15 +154,21 @@ class DirectorPage:
         return Response(self.public_json(), media_type="application/json")
 
     async def _public_events(self, request: Request) -> Response:
-        return self.web.event_stream(request, version=lambda: int(self.director.version), data=self.public_json,
-                                     poll_s=POLL_S, keepalive_s=KEEPALIVE_S, public=True)
+        if self.public_streams >= self.public_limit:
+            return JSONResponse({"ok": False, "error": f"busy: {self.public_limit} screens are already open here"},
+                                status_code=503, headers={"Retry-After": "5"})
+        stream = self.web.event_stream(request, version=lambda: int(self.director.version), data=self.public_json,
+                                       poll_s=POLL_S, keepalive_s=KEEPALIVE_S, public=True)
+        return _Counted(stream, self)
 
-    async def _results_json(self, _request: Request) -> Response:
-        return JSONResponse(self.director.results(), headers={
+
+    async def _results_json(self, request: Request) -> Response:
+        return JSONResponse(self.director.results(cards=session_of(request) is not None), headers={
             "Content-Disposition": "attachment; filename=results.json"})
 
-    async def _results_csv(self, _request: Request) -> Response:
-        return Response(self.director.results_csv(), media_type="text/csv; charset=utf-8", headers={
+    async def _results_csv(self, request: Request) -> Response:
+        return Response(self.director.results_csv(cards=session_of(request) is not None),
+                        media_type="text/csv; charset=utf-8", headers={
             "Content-Disposition": "attachment; filename=results.csv"})
 
     async def _clock(self, request: Request) -> Response:
@@ -222,3 +233,18 @@ class DirectorPage:
 def director_app(director: Any, *, hosts: Iterable[str] = (), pairing: Pairing | None = None) -> DirectorPage:
     """The page's ASGI app; its pairing code is `app.pairing.code` (print it: the director has no venue screen)."""
     return DirectorPage(director, hosts=hosts, pairing=pairing)
+
+
+class _Counted(Response):
+    """A public stream counted while it runs (`DirectorPage.public_streams`), apart from the director's own."""
+
+    def __init__(self, inner: Response, page: DirectorPage) -> None:
+        self.inner = inner
+        self.page = page
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self.page.public_streams += 1
+        try:
+            await self.inner(scope, receive, send)
+        finally:
+            self.page.public_streams -= 1

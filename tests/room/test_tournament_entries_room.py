@@ -130,6 +130,12 @@ def test_a_rebuy_tournament_with_late_entries_re_entries_the_add_on_a_guarantee_
     rows = list(csv.DictReader(io.StringIO(director.results_csv())))
     assert [int(r["place"]) for r in rows] == [r["place"] for r in results["places"]]
     assert sum(int(r["prize"]) for r in rows) == state.pool and rows[0]["deal_share"] != ""
+    # the public results (the page's /results.* unpaired): the same places, no player card's id
+    assert any(r["card"] == "CARD-1" for r in results["places"])
+    public = director.results(cards=False)
+    assert [r["card"] for r in public["places"]] == [""] * 16
+    assert [{**r, "card": ""} for r in results["places"]] == public["places"]
+    assert "CARD-1" not in director.results_csv(cards=False) and "CARD-1" in director.results_csv()
     # the director resumed from its journal: the same event (field, actions, money, deal, places)
     journal.close()
     with Journal.open(tmp_path / "director.sqlite3") as again:

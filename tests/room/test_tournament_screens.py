@@ -103,7 +103,7 @@ def test_a_players_phone_shows_the_level_and_its_own_table_and_seat(broker: Mosq
 def test_the_room_screens_open_without_pairing_and_the_desk_needs_a_paired_session(broker: Mosquitto) -> None:
     """The TV and the players' phones have no code to type: /screen, /player, /public, /public/events and the
     results answer without a session, read-only and public only; the desk's actions and the director's whole
-    state answer 401 until the browser pairs."""
+    state answer 401 until the browser pairs; the phones' streams are bounded apart from the director's."""
     director = _director(broker)
     app = director_app(director, hosts=[])
     server = WebServer(app, host="127.0.0.1", port=0, name="tournament page").start()
@@ -140,6 +140,21 @@ def test_the_room_screens_open_without_pairing_and_the_desk_needs_a_paired_sessi
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=5)
         assert refused.value.code == 400 and "seat" in json.loads(refused.value.read())["error"]  # the schema's
+        # a crowd of phones fills only its own share of the streams: the director's own stream still opens
+        app.public_limit = 2
+        phones = [urllib.request.urlopen(server.url + "/public/events", timeout=5) for _ in range(2)]
+        try:
+            for phone in phones:
+                assert phone.readline().decode().startswith("event: state")
+            with pytest.raises(urllib.error.HTTPError) as busy:
+                urllib.request.urlopen(server.url + "/public/events", timeout=5)
+            assert busy.value.code == 503 and "busy" in json.loads(busy.value.read())["error"]
+            paired = urllib.request.Request(server.url + "/events", headers={"Cookie": cookie})
+            with urllib.request.urlopen(paired, timeout=5) as stream:
+                assert stream.readline().decode().startswith("event: state")
+        finally:
+            for phone in phones:
+                phone.close()
     finally:
         app.closing = True
         server.stop()
