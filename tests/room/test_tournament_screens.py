@@ -53,7 +53,8 @@ def test_the_room_clock_screen_on_a_tv_and_when_it_loses_the_director(broker: Mo
         page.set_viewport_size({"width": 1920, "height": 1080})
         page.goto(server.url + "/screen")
         state = director.state()
-        expect(page.locator("#levelno")).to_have_text(f"Level {state.level.number}")
+        # the first state: a shared, loaded machine may take a while to start the stream
+        expect(page.locator("#levelno")).to_have_text(f"Level {state.level.number}", timeout=15_000)
         expect(page.locator("#blinds")).to_contain_text(f"{state.level.small:,} / {state.level.big:,}")
         expect(page.locator("#stats")).to_contain_text(f"{state.remaining} of {state.entrants}")
         expect(page.locator("#pool")).to_contain_text(f"{state.pool:,}")
