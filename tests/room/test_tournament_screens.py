@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -83,6 +84,8 @@ def test_a_players_phone_shows_the_level_and_its_own_table_and_seat(broker: Mosq
     server = WebServer(app, host="127.0.0.1", port=0, name="tournament page").start()
     try:
         page.set_viewport_size({"width": 390, "height": 844})
+        # a slow phone: the page's own script arrives after the first state (which must not be lost)
+        page.route("**/static/player.js", lambda route: (time.sleep(1.5), route.continue_()))
         page.goto(server.url + "/player")
         me = director.tournament.in_play()[0]
         page.fill("#me", me.name)

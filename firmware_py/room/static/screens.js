@@ -42,12 +42,16 @@ function row(parent, cls, cells) {
   parent.append(r);
 }
 
-const events = new EventSource("/public/events");
-events.addEventListener("state", (e) => {
-  state = JSON.parse(e.data); shownAt = heardAt = Date.now();
-  render(state);  // eslint-disable-line no-undef -- the page's own script defines it
-  setStale(false);
+// The stream starts once every script of the page has run: the page's own script (loaded after this one)
+// defines `render`, and a state arriving before it would be dropped (no next one comes until the state changes).
+document.addEventListener("DOMContentLoaded", () => {
+  const events = new EventSource("/public/events");
+  events.addEventListener("state", (e) => {
+    state = JSON.parse(e.data); shownAt = heardAt = Date.now();
+    render(state);  // eslint-disable-line no-undef -- the page's own script defines it
+    setStale(false);
+  });
+  events.addEventListener("ping", () => { heardAt = Date.now(); if (stale && state) setStale(false); });
+  events.onerror = () => { if (state) setStale(true); };
+  setInterval(tick, 250);
 });
-events.addEventListener("ping", () => { heardAt = Date.now(); if (stale && state) setStale(false); });
-events.onerror = () => { if (state) setStale(true); };
-setInterval(tick, 250);
