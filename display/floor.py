@@ -102,6 +102,19 @@ def _tournament_title(state: dict[str, Any]) -> str:
             f"{state['remaining']}/{state['entrants']} players")
 
 
+def prize_line(state: dict[str, Any]) -> str:
+    """The prize pool and each paid place's prize (the director's payouts, locked or not; a deal's shares)."""
+    payouts = state.get("payouts") or []
+    if not payouts:
+        return ""
+    money = state.get("money") or {}
+    overlay = f" (overlay {money['overlay']:,})" if money.get("overlay") else ""
+    locked = " LOCKED" if money.get("locked") else ""
+    deal = " - deal made" if state.get("deal") else ""
+    places = "  ".join(f"{i}. {v:,}" for i, v in enumerate(payouts[:6], 1)) + ("  ..." if len(payouts) > 6 else "")
+    return f"Prize pool {state.get('pool', 0):,}{overlay}{locked}{deal}: {places}"
+
+
 def _tournament_side(surface: pygame.Surface, rect: pygame.Rect, state: dict[str, Any], *, s: Scale) -> int:
     """The tournament's part of the side panel: hand-for-hand and holds, the latest moves, breaks and
     eliminations with their rules. Returns the height used."""
@@ -118,6 +131,12 @@ def _tournament_side(surface: pygame.Surface, rect: pygame.Rect, state: dict[str
     if state.get("over"):
         theme.draw_text(surface, "OVER: clock stopped, tables stop", body, theme.ACCENT, (x, y), max_width=width)
         y += body + s.px(4)
+    prize = prize_line(state)
+    if prize:
+        for line in theme.wrap(prize, body, width, 2):
+            theme.draw_text(surface, line, body, theme.TEXT, (x, y), max_width=width)
+            y += body + s.px(2)
+        y += s.px(2)
     for refused in list(reversed(state.get("refused", [])))[:2]:  # a report the director did not apply, and why
         hand = f" hand {refused['hand']}" if refused.get("hand") else ""
         theme.draw_text(surface, f"REFUSED {refused['table']}{hand}", body, theme.ALARM, (x, y), max_width=width)
@@ -134,7 +153,8 @@ def _tournament_side(surface: pygame.Surface, rect: pygame.Rect, state: dict[str
         theme.draw_text(surface, "HAND-FOR-HAND", body, theme.WARN, (x, y), max_width=width)
         y += body + s.px(4)
     limit = rect.top + round(rect.height * 0.42) - body
-    wanted = ("moved", "broken", "redrawn", "eliminated", "finished", "level", "color_up")
+    wanted = ("moved", "broken", "redrawn", "eliminated", "finished", "level", "color_up", "seated", "knockout",
+              "deal", "money")
     for decision in reversed([d for d in state.get("decisions", []) if d["kind"] in wanted]):
         lines = theme.wrap(decision["text"], body, width, 2)
         cites = "; ".join(f"{c['profile']} {c['section']} {c['rule']}".strip() for c in decision["cites"][:2])

@@ -36,12 +36,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the tables: a count (t01..tNN) or their ids in order; the last breaks first")
     parser.add_argument("--players", type=int, default=None, metavar="N",
                         help="the field: N entrants named Player 1..N (default: every seat of every table)")
-    parser.add_argument("--entrants", metavar="FILE", help="the field, one name a line (instead of --players)")
+    parser.add_argument("--entrants", metavar="FILE", help="the field registered before the event, one a line: the "
+                        "name, then optionally a tab and the player card's id (instead of --players)")
     parser.add_argument("--seats", type=int, default=9, help="seats a table (2..10, default 9)")
     parser.add_argument("--seed", type=int, default=0, help="the seat draw's seed (the same seed, the same draw)")
     parser.add_argument("--payouts", default="50,30,20", metavar="P1,P2,...",
                         help="the payout table in percent of the prize pool, first place first")
     parser.add_argument("--buy-in", type=int, default=0, help="each entrant's share of the prize pool")
+    parser.add_argument("--money", metavar="FILE.toml", help="the event's money: buy-in and fee, rake, guarantee, "
+                        "rounding unit and payout table by entries (config/tournament/money/nightly.toml; "
+                        "instead of --buy-in and --payouts)")
     parser.add_argument("--listen", default="127.0.0.1:8095", metavar="HOST:PORT",
                         help="the director's page (port 0: any free port; default 127.0.0.1:8095)")
     parser.add_argument("--page-name", action="append", metavar="NAME",
@@ -96,16 +100,47 @@ def begin_from(args: argparse.Namespace, room: str, *, sim_clock: bool = False) 
     else:
         count = args.players if args.players is not None else args.seats * len(tables)
         names = [f"Player {i}" for i in range(1, count + 1)]
-    entrants = [(f"p{i:04d}", name[:200]) for i, name in enumerate(names, start=1)]
+    entrants = [(f"p{i:04d}", *(part.strip()[:200] for part in name.split("\t", 1)))
+                for i, name in enumerate(names, start=1)]
     try:
         percents = [float(p) for p in args.payouts.split(",") if p.strip()]
     except ValueError:
         raise ValueError(f"--payouts {args.payouts!r}: percentages separated by commas, e.g. 50,30,20") from None
     if args.buy_in < 0:
         raise ValueError(f"--buy-in {args.buy_in}: an amount of 0 or more")
-    return begin_event(room=room, profile=args.profile, structure_text=text, structure_source=str(path),
-                       tables=tables, seats=args.seats, entrants=entrants, seed=args.seed, percents=percents,
-                       buy_in=args.buy_in, sim_clock=sim_clock)
+    begin = begin_event(room=room, profile=args.profile, structure_text=text, structure_source=str(path),
+                        tables=tables, seats=args.seats, entrants=entrants, seed=args.seed, percents=percents,
+                        buy_in=args.buy_in, sim_clock=sim_clock)
+    if getattr(args, "money", None):
+        begin.update(money_files(args.money))
+        begin["buy_in"], begin["percents"] = 0, []
+    return begin
+
+
+PAYOUTS = ROOT / "config/tournament/payouts"
+
+
+def money_files(path_text: str) -> dict[str, Any]:
+    """The money file and the payout table it names, read and checked (ValueError naming the file and key): the
+    texts the journal's `begin` keeps."""
+    from firmware_py.tournament.money import parse_money, parse_payout_table, payouts_name  # noqa: PLC0415
+
+    path = Path(path_text)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"--money {path}: cannot read it ({exc.strerror}); an example is "
+                         f"{ROOT / 'config/tournament/money/nightly.toml'}") from None
+    name = payouts_name(text, str(path))
+    table_path = (path.parent / name) if name.endswith(".toml") else PAYOUTS / f"{name}.toml"
+    try:
+        table_text = table_path.read_text(encoding="utf-8")
+    except OSError as exc:
+        shipped = ", ".join(sorted(p.stem for p in PAYOUTS.glob("*.toml")))
+        raise ValueError(f"{path}: [money] payouts = {name!r}: cannot read {table_path} ({exc.strerror}); the "
+                         f"shipped tables: {shipped}, or a file name ending in .toml next to {path.name}") from None
+    parse_money(text, str(path), parse_payout_table(table_text, str(table_path)))
+    return {"money": text, "money_source": str(path), "payouts_text": table_text, "payouts_source": str(table_path)}
 
 
 def build(args: argparse.Namespace, room: str, *, sim_clock: bool = False, journal: Any = None) -> Any:
@@ -217,6 +252,8 @@ def _run(command: RoomCommand, args: argparse.Namespace) -> int:
             lambda code: print(f"tournament: next pairing code {shown_code(code)}", flush=True))
         print(f"tournament: the director's page is on {server.url}/ (any address of this machine with "
               f"--listen 0.0.0.0); pair a browser with the code {shown_code(page.pairing.code)}", flush=True)
+        print(f"tournament: the room's clock screen is on {server.url}/screen and the players' view on "
+              f"{server.url}/player (read-only, open without pairing)", flush=True)
     try:
         if args.simulate:
             status = simulate(args, room, broker, director)

@@ -11,8 +11,14 @@ reason (the state's `refused`).
 Every input is an event in the director's journal (SQLite, firmware_py/daemon/journal.py: one JSON line a
 row, checksummed and chained), written before the room hears of it: `begin` (the field, structure, seed and
 payouts), `report` (taken in, with the decisions it led to: number, kind, text), `refused`, `clock`,
-`bubble` and `tick` (the clock reaching a new step). `Director.resume` replays them: the same players,
-level, clock and places. Later kinds (registration, rebuys, payouts...) add their own `kind` and `_on_<kind>`.
+`bubble` and `tick` (the clock reaching a new step), and the desk's actions: `register` (a late entry or a
+re-entry, with its payment; seated by draw or an alternate), `rebuy`, `add_on`, `undo` and `deal`.
+`Director.resume` replays them: the same players, level, clock, places, money, bounties and deal. A new kind adds
+its own `kind` and `_on_<kind>`.
+
+The money (a money file: firmware_py/tournament/money.py): buy-in, fee, rake, guarantee and overlay, the payout
+table's row by entries, prizes rounded to the house's unit and locked in the money; bounties and progressive
+knockouts paid from the tables' own rulings of the pots (`_knockouts`); deals (firmware_py/tournament/deals.py).
 
 The clock runs on the wall (`time.time`, paused and resumed from the page: it goes on while the director
 is down, as the tables play on) or, for a simulated room, on the tables' own session time (`sim_clock`).
@@ -31,11 +37,18 @@ import msgspec
 
 from firmware_py.room.messages import BadMessage
 from firmware_py.room.tournament_messages import (
+    BountyJson,
     CiteJson,
+    DealJson,
+    DealShareJson,
     DecisionJson,
     DirectorState,
+    EntryJson,
+    KnockoutJson,
     LevelJson,
+    MoneyJson,
     PlaceJson,
+    PotJson,
     RaceJson,
     RefusedJson,
     SeatJson,
@@ -63,6 +76,8 @@ from firmware_py.tournament import (
     prizes,
     shared_prizes,
 )
+from firmware_py.tournament.deals import make_deal
+from firmware_py.tournament.money import Money, Pool, knockout, parse_money, parse_payout_table, pool
 
 logger = logging.getLogger(__name__)
 KEEP_DECISIONS = 200
@@ -91,12 +106,76 @@ class Refused(ValueError):
     """A report the director's books cannot explain: never applied (the message says why)."""
 
 
+def _pot_name(index: int) -> str:
+    return "the main pot" if index == 0 else f"side pot {index}"
+
+
+def check_pots(*, table: str, start: Mapping[int, int], end: Mapping[int, int],
+               pots: Sequence[PotJson] | None) -> None:
+    """Every stack change explained by the pots as the table's core ruled them (Refused saying why): each pot's
+    seats at the table, its winners among the seats that could win it, its shares adding up to it; each seat's
+    change its shares in less what it put in (never less than nothing, never more than its stack); a seat that
+    could win a pot put chips in; the pots hold what the seats put in. A report without pots (a table older than
+    them) is taken only if no stack moved.
+
+    >>> from firmware_py.room.tournament_messages import PotShare
+    >>> pot = PotJson(amount=100, seats=[1, 2], winners=[2], shares=[PotShare(seat=2, chips=100)])
+    >>> check_pots(table="t01", start={1: 500, 2: 500}, end={1: 300, 2: 700}, pots=[pot])
+    Traceback (most recent call last):
+    ...
+    firmware_py.room.director.Refused: t01: seat 2 went from 500 to 700, the pots give it 100: 100 chips unexplained
+    """
+    if pots is None:
+        moved = [s for s in sorted(start) if start[s] != end.get(s)]
+        if moved:
+            raise Refused(f"{table}: a hand's report that moves the chips of seat {moved[0]} without its pots (the "
+                          "director takes a change only as the pots explain it)")
+        return
+    won = dict.fromkeys(start, 0)
+    eligible: dict[int, list[str]] = {}
+    for index, pot in enumerate(pots):
+        name = _pot_name(index)
+        strangers = sorted(set(pot.seats) - set(start))
+        if strangers or not pot.seats:
+            raise Refused(f"{table}: {name} of {pot.amount:,} names seats {sorted(pot.seats)}, not the hand's "
+                          f"{sorted(start)}")
+        wrong = sorted(set(pot.winners) - set(pot.seats))
+        if wrong:
+            raise Refused(f"{table}: {name} was awarded to seat {wrong[0]}, which could not win it (its seats: "
+                          f"{sorted(pot.seats)})")
+        paid = 0
+        for share in pot.shares:
+            if share.seat not in pot.winners:
+                raise Refused(f"{table}: {name} pays seat {share.seat} a share, not one of its winners "
+                              f"{sorted(pot.winners)}")
+            won[share.seat] += share.chips
+            paid += share.chips
+        if paid != pot.amount:
+            raise Refused(f"{table}: {name} of {pot.amount:,} chips was paid out as {paid:,}")
+        for seat in pot.seats:
+            eligible.setdefault(seat, []).append(name)
+    for seat in sorted(start):
+        put_in = start[seat] - end[seat] + won[seat]
+        if put_in < 0:
+            raise Refused(f"{table}: seat {seat} went from {start[seat]:,} to {end[seat]:,}, the pots give it "
+                          f"{won[seat]:,}: {-put_in:,} chips unexplained")
+        if put_in > start[seat]:
+            raise Refused(f"{table}: seat {seat} would have put {put_in:,} chips in the pots from a stack of "
+                          f"{start[seat]:,} ({start[seat]:,} to {end[seat]:,}, {won[seat]:,} won)")
+        if put_in == 0 and seat in eligible and any(p.amount for p in pots):
+            raise Refused(f"{table}: seat {seat} could win {eligible[seat][0]} but put nothing in")
+    put = sum(start[s] - end[s] + won[s] for s in start)
+    held = sum(p.amount for p in pots)
+    if put != held:
+        raise Refused(f"{table}: the seats put {put:,} chips in, the pots hold {held:,}")
+
+
 def check_hand(*, table: str, books: Mapping[int, int], start: Mapping[int, int], end: Mapping[int, int],
-               in_play: int) -> None:
+               in_play: int, pots: Sequence[PotJson] | None = None) -> None:
     """A hand's report against the director's books (Refused saying why): the same seats, starting stacks equal
     to the director's, every stack within the chips in play, the chips conserved (the pots move chips, they make
-    none), and no player winning from another more than the smaller of their two stacks (a side pot holds of each
-    player at most what the smallest of them put in).
+    none), no player winning from another more than the smaller of their two stacks (a side pot holds of each
+    player at most what the smallest of them put in), and every change explained by the pots (`check_pots`).
 
     >>> check_hand(table="t01", books={1: 500, 2: 500}, start={1: 500, 2: 500}, end={1: 0, 2: 900}, in_play=1000)
     Traceback (most recent call last):
@@ -122,16 +201,38 @@ def check_hand(*, table: str, books: Mapping[int, int], start: Mapping[int, int]
         if gain > most:
             raise Refused(f"{table}: seat {seat} won {gain:,} chips, more than its {start[seat]:,} could win from "
                           f"the others ({most:,} at most)")
+    check_pots(table=table, start=start, end=end, pots=pots)
 
 
 class Director:
     def __init__(self, *, room: str, tournament: Tournament, structure: Structure, payouts: Sequence[int] = (),
                  sim_clock: bool = False, on_change: Callable[[DirectorState], None] | None = None,
                  journal: Any = None, tournament_id: str = "", pool: int = 0,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = time.time, percents: Sequence[float] = (), buy_in: int = 0,
+                 money: Money | None = None) -> None:
         self.room, self.tournament, self.structure = room, tournament, structure
         self.payouts = list(payouts)
         self.pool = pool
+        self.percents = list(percents)  # the payout table (percent of the pool): the prizes follow the pool
+        self.buy_in = buy_in
+        # With a money file: buy-in and fee, rake, guarantee, the payout table by entries, the unit; the prizes are
+        # locked (`locked`: the entries the table's row was read for) when the players left reach the places paid.
+        self.money = money
+        self.purse: Pool | None = None
+        self.locked = 0
+        self.deal: DealJson | None = None
+        # Bounties (a money file's `bounty`): on each entry's head, won by eliminators (from the table's pots)
+        self.heads: dict[str, int] = dict.fromkeys(tournament.players, money.bounty) if money and money.bounty else {}
+        self.bounty_won: dict[str, int] = {}
+        self.knockouts: list[KnockoutJson] = []
+        # Entries after the draw (late registrations, re-entries), rebuys and add-ons: each an action of the
+        # director, numbered, journaled and undoable (`undo`); alternates wait for a seat in the order they came.
+        self.actions: list[EntryJson] = []
+        self.alternates: list[str] = []  # entry ids waiting for a seat
+        self.waiting: dict[str, tuple[str, str, str]] = {}  # alternate id -> (name, card, person)
+        self.next_entry = len(tournament.players)
+        self.first_field = tournament.entrants  # the entrants of the draw (each paid the buy-in)
+        self.pending: dict[str, int] = {}  # chips bought since the player's table last reported (played behind)
         self.lock = threading.RLock()
         self.seq = 0
         self.bubble = Bubble()
@@ -169,6 +270,8 @@ class Director:
         self.color_up = ""
         self.race: tuple[int, int, int] | None = None  # (n, chip, to) of the latest color-up
         self._describe(tournament.log)
+        if money is not None:
+            self._money()
 
     # -- the journal -------------------------------------------------------------------------------
 
@@ -269,6 +372,360 @@ class Director:
             self.bubble.stop()
         self._note("bubble", "Hand-for-hand " + ("started: each table plays one hand, then waits for the others"
                                                  if on else "ended"), [], [])
+
+    # -- entries: late registration, re-entries, alternates, rebuys and add-ons (every one an undoable action) -----
+
+    def register(self, name: str, *, card: str = "", person: str = "") -> EntryJson:
+        """A new entry (`person`: a busted entry of the same player re-entering): seated by draw, or an alternate
+        when every seat is taken; journaled with its payment. Refused (ValueError) outside the structure's window."""
+        name = " ".join(str(name).split())[:200]
+        if not name and person in self.tournament.players:
+            name = self.tournament.players[person].name
+        if not name:
+            raise ValueError("an entry needs the player's name")
+        with self.lock:
+            event = {"kind": "register", "elapsed": self.elapsed(), "entry": f"p{self.next_entry + 1:04d}",
+                     "name": name, "card": str(card).strip()[:64], "person": str(person)[:64],
+                     "paid": self._price("entry")}
+            entry = self._action(event)
+        self._changed()
+        return entry
+
+    def rebuy(self, player: str) -> EntryJson:
+        return self._buy("rebuy", player)
+
+    def add_on(self, player: str) -> EntryJson:
+        return self._buy("add_on", player)
+
+    def _buy(self, kind: str, player: str) -> EntryJson:
+        with self.lock:
+            entry = self._action({"kind": kind, "elapsed": self.elapsed(), "entry": str(player)[:64],
+                                  "paid": self._price("add-on" if kind == "add_on" else kind)})
+        self._changed()
+        return entry
+
+    def undo(self, n: int) -> EntryJson:
+        """Take back action `n` (an entry not yet dealt a hand, an alternate, a rebuy or add-on its table has not
+        dealt with yet): its seat opens, its payment is returned. ValueError saying why not."""
+        with self.lock:
+            entry = self._action({"kind": "undo", "elapsed": self.elapsed(), "n": int(n)})
+        self._changed()
+        return entry
+
+    def _action(self, event: dict[str, Any]) -> EntryJson:
+        """Check and apply an action, then journal it (with the decisions it led to); ValueError: not applied."""
+        frozen = self._at is None
+        if frozen:
+            self._at = self.elapsed()
+        self._counted_before = self.counted
+        try:
+            entry = getattr(self, f"_on_{event['kind']}")(event)
+        finally:
+            if frozen:
+                self._at = None
+        self._record({**event, "decided": [[d.n, d.kind, d.text] for d in self.decisions
+                                           if d.n > self._counted_before]})
+        return entry
+
+    def _window(self, what: str, is_open: bool, until: int) -> None:
+        if self.over:
+            raise ValueError(f"the tournament is over: no {what}")
+        if not is_open:
+            level = self.structure.at(self.elapsed()).level.number
+            raise ValueError(f"no {what} now: the structure {self.structure.name} takes them through level {until} "
+                             f"and the clock is at level {level}" if until else
+                             f"no {what}: the structure {self.structure.name} allows none")
+
+    def _on_register(self, event: Mapping[str, Any]) -> EntryJson:
+        t = self.tournament
+        if self.locked:
+            raise ValueError("the money is reached: the prizes are locked, no entry is taken")
+        entries = self.structure.entries
+        clock = self.structure.at(self.elapsed())
+        started = any(table.hands for table in t.tables.values())
+        person = str(event.get("person", ""))
+        if person:
+            self._window("re-entry", self.structure.late_open(clock), entries.late_registration_until_level)
+            first = t.players.get(person)
+            if first is None or first.place is None or first.table is not None:
+                raise ValueError(f"{person}: a re-entry is of a busted entry of this tournament")
+            root = first.person or first.id
+            live = [p for p in t.players.values() if (p.person or p.id) == root and p.table is not None]
+            if live or any(self.waiting.get(a, ("", "", ""))[2] == root for a in self.alternates):
+                raise ValueError(f"{first.name} has an entry in play already")
+            made = sum(1 for a in self.actions if a.kind == "re-entry" and a.person == root and not a.undone)
+            if made >= entries.re_entries:
+                raise ValueError(f"{first.name} has re-entered {made} time{'s' if made != 1 else ''}: the structure "
+                                 f"allows {entries.re_entries}")
+            person = root
+        elif started:
+            self._window("late registration", self.structure.late_open(clock), entries.late_registration_until_level)
+        pid, name, card = str(event["entry"]), str(event["name"]), str(event.get("card", ""))
+        if card and any(p.card == card and p.table is not None and (p.person or p.id) != (person or pid)
+                        for p in t.players.values()):
+            raise ValueError(f"player card {card} is already in play for another entry")
+        self.next_entry = max(self.next_entry + 1, int(pid[1:]) if pid[1:].isdigit() else 0)
+        kind = "re-entry" if person else "entry"
+        entry = EntryJson(n=len(self.actions) + 1, kind=kind, player=pid, name=name, card=card, person=person,
+                          paid=int(event.get("paid", 0)), chips=t.stack)
+        self.actions.append(entry)
+        words = f"{name}{' (re-entry of ' + t.players[person].name + ')' if person else ''}"
+        if self.alternates or not t.open_seats():
+            self.alternates.append(pid)
+            self.waiting[pid] = (name, card, person)
+            entry.alternate = True
+            self._money()
+            self._note("alternate", f"{words} registers as alternate {len(self.alternates)}: every seat is taken",
+                       [], [], pid)
+            self._seat_alternates()
+            return entry
+        self._money()
+        self._enter(pid, name, card, person, words)
+        return entry
+
+    def _enter(self, pid: str, name: str, card: str, person: str, words: str) -> None:
+        decisions = self.tournament.enter(pid, name, card=card, person=person)
+        if self.money is not None and self.money.bounty:
+            self.heads[pid] = self.money.bounty
+        seated = decisions[0]
+        assert isinstance(seated, Seated)
+        self.moved.add(pid)  # dealt in as a moved player is, by the table's book
+        self._note("seated", f"{words} draws {seated.table} seat {seated.seat} with "
+                             f"{self.tournament.stack:,} chips", [seated.table], [seated.cite], pid)
+        self._describe(decisions[1:])
+
+    def _seat_alternates(self) -> None:
+        """Alternates take the seats open now, in the order they registered (while entries are taken)."""
+        t = self.tournament
+        clock = self.structure.at(self.elapsed())
+        started = any(table.hands for table in t.tables.values())
+        while self.alternates and t.open_seats() and not self.over and (
+                not started or self.structure.late_open(clock)):
+            pid = self.alternates.pop(0)
+            name, card, person = self.waiting.pop(pid)
+            for entry in self.actions:
+                if entry.player == pid:
+                    entry.alternate = False
+            self._money()
+            self._enter(pid, name, card, person, f"Alternate {name}")
+
+    def _knockouts(self, report: TableReport, seated: Mapping[int, str], decisions: Sequence[Decision]) -> None:
+        """Each player eliminated: its bounty to who knocked it out, from the table's own ruling of the pot (the
+        winners of the last pot it could win: its last chips), shared like that pot when split; progressive: half
+        in cash, half onto the eliminator's head. The winner collects its own head."""
+        money = self.money
+        if money is None or not money.bounty:
+            return
+        pots = report.pots or []
+        for d in decisions:
+            if not isinstance(d, Eliminated):
+                continue
+            value = self.heads.pop(d.player, 0)
+            ruling = [(i, p) for i, p in enumerate(pots) if d.seat in p.seats and p.amount and p.winners
+                      and d.seat not in p.winners]
+            if not ruling or not value:
+                continue
+            index, pot = ruling[-1]
+            order = [share.seat for share in pot.shares] or list(pot.winners)  # the core's order (odd chips first)
+            by = [seated[s] for s in order if s in seated]
+            cash, head = knockout(value, len(by), progressive=money.progressive)
+            for pid, c, h in zip(by, cash, head, strict=True):
+                self.bounty_won[pid] = self.bounty_won.get(pid, 0) + c
+                self.heads[pid] = self.heads.get(pid, 0) + h
+            names = " and ".join(self._name(pid) for pid in by)
+            how = (f"{value:,}: " + ", ".join(f"{self._name(pid)} {c:,} cash" + (f" and {h:,} onto the head" if h
+                                                                                   else "")
+                                              for pid, c, h in zip(by, cash, head, strict=True)))
+            self._note("knockout", f"{names} knocked out {self._name(d.player)} ({d.table} hand {d.hand}, "
+                                   f"{_pot_name(index)} as the table ruled it): bounty {how}", [d.table],
+                       [self.tournament.book.odd_chip_rule] if len(by) > 1 else [], d.player)
+            self.knockouts.append(KnockoutJson(n=self.counted, player=d.player, by=by, cash=cash, head=head,
+                                               table=d.table, hand=d.hand, pot=index))
+        for d in decisions:
+            if isinstance(d, Finished) and self.heads.get(d.winner):
+                own = self.heads.pop(d.winner)
+                self.bounty_won[d.winner] = self.bounty_won.get(d.winner, 0) + own
+                self._note("knockout", f"{self._name(d.winner)} wins and collects the bounty on its own head: "
+                                       f"{own:,}", [], [], d.winner)
+
+    def _lock(self) -> None:
+        """In the money (the players left no more than the places paid): the prizes are locked."""
+        left = len(self.tournament.in_play())
+        if self.money is None or self.locked or not self.payouts or left > len(self.payouts):
+            return
+        self.locked = self.tournament.entrants
+        self._money()
+        self._note("money", f"In the money: {left} players left, {len(self.payouts)} places paid; the prizes are "
+                            f"locked: " + ", ".join(f"{i}. {v:,}" for i, v in enumerate(self.payouts, 1)), [], [])
+
+    def _on_rebuy(self, event: Mapping[str, Any]) -> EntryJson:
+        return self._bought(event, "rebuy")
+
+    def _on_add_on(self, event: Mapping[str, Any]) -> EntryJson:
+        return self._bought(event, "add-on")
+
+    def _bought(self, event: Mapping[str, Any], kind: str) -> EntryJson:
+        t, entries = self.tournament, self.structure.entries
+        clock = self.structure.at(self.elapsed())
+        pid = str(event["entry"])
+        player = t.players.get(pid)
+        if player is None or player.table is None:
+            raise ValueError(f"{pid}: a {kind} is for a player in play")
+        made = sum(1 for a in self.actions if a.kind == kind and a.player == pid and not a.undone)
+        if kind == "rebuy":
+            self._window("rebuy", self.structure.rebuy_open(clock), entries.rebuy_until_level)
+            limit, chips = entries.rebuys, entries.rebuy_chips
+            most = entries.rebuy_at_or_below or t.stack
+            if player.chips > most:
+                raise ValueError(f"{player.name} has {player.chips:,} chips: a rebuy is taken at or below {most:,}")
+        else:
+            first = self.structure.first_break()
+            self._window("add-on", first is not None and clock.on_break is not None and clock.step == first,
+                         0 if first is None else clock.level.number)
+            limit, chips = entries.add_ons, entries.add_on_chips
+        if made >= limit:
+            raise ValueError(f"{player.name} has made {made} {kind}{'s' if made != 1 else ''}: the structure allows "
+                             f"{limit}")
+        t.add_chips(pid, chips)
+        self.pending[pid] = self.pending.get(pid, 0) + chips
+        entry = EntryJson(n=len(self.actions) + 1, kind=kind, player=pid, name=player.name, card=player.card,
+                          paid=int(event.get("paid", 0)), chips=chips, table=player.table, hand=t.tables[
+                              player.table].hands)
+        self.actions.append(entry)
+        self._money()
+        self._note(kind, f"{player.name} at {player.table} seat {player.seat}: {kind} of {chips:,} chips, "
+                         f"{player.chips:,} from the next deal", [player.table], [], pid)
+        return entry
+
+    def _on_undo(self, event: Mapping[str, Any]) -> EntryJson:
+        n = int(event["n"])
+        if not 1 <= n <= len(self.actions):
+            raise ValueError(f"no action {n} to undo (there are {len(self.actions)})")
+        entry = self.actions[n - 1]
+        if entry.undone:
+            raise ValueError(f"action {n} ({entry.kind} of {entry.name}) is undone already")
+        t = self.tournament
+        if entry.kind in ("rebuy", "add-on"):
+            player = t.players[entry.player]
+            if player.table != entry.table or t.tables[player.table].hands != entry.hand:
+                raise ValueError(f"the {entry.kind} of {entry.name} has been played with already: it stands")
+            player.chips -= entry.chips
+            self.pending[entry.player] = self.pending.get(entry.player, 0) - entry.chips
+        elif entry.player in self.waiting:
+            self.alternates.remove(entry.player)
+            del self.waiting[entry.player]
+        else:
+            decisions = t.withdraw(entry.player)  # ValueError once dealt a hand
+            self.moved.discard(entry.player)
+            self.heads.pop(entry.player, None)
+            self._describe(decisions)
+        entry.undone = True
+        self._money()
+        self._note("undo", f"Undone: {entry.kind} {n} of {entry.name} ({entry.paid:,} paid back)",
+                   [entry.table] if entry.table else [], [], entry.player)
+        if entry.kind in ("entry", "re-entry"):
+            self._seat_alternates()
+        return entry
+
+    def _price(self, kind: str) -> int:
+        money = self.money
+        if money is None:
+            return self.buy_in
+        if kind == "rebuy":
+            return money.rebuy_price or money.buy_in
+        if kind == "add-on":
+            return money.add_on_price or money.buy_in
+        return money.buy_in + money.fee + money.bounty
+
+    # -- a deal among the players left ---------------------------------------------------------------------------
+
+    def make_deal(self, method: str, *, agreed: Sequence[str], play_for: int = 0,
+                  custom: Mapping[str, int] | None = None) -> DealJson:
+        """The players left agree to split the prizes of their places (ICM, chip-chop, custom), leaving `play_for` to
+        be played for; every player left must agree (ValueError saying who has not). Journaled."""
+        with self.lock:
+            event = {"kind": "deal", "elapsed": self.elapsed(), "method": str(method)[:32],
+                     "agreed": [str(p)[:64] for p in agreed], "play_for": int(play_for),
+                     "custom": {str(k)[:64]: int(v) for k, v in (custom or {}).items()}}
+            frozen = self._at is None
+            if frozen:
+                self._at = self.elapsed()
+            self._counted_before = self.counted
+            try:
+                deal = self._on_deal(event)
+            finally:
+                if frozen:
+                    self._at = None
+            self._record({**event, "decided": [[d.n, d.kind, d.text] for d in self.decisions
+                                               if d.n > self._counted_before]})
+        self._changed()
+        return deal
+
+    def deal_preview(self, method: str, *, play_for: int = 0, custom: Mapping[str, int] | None = None) -> DealJson:
+        """What a deal would give each player left (nothing recorded): the players look before they agree."""
+        with self.lock:
+            left = sorted(self.tournament.in_play(), key=lambda p: (-p.chips, p.id))
+            if not self.payouts:
+                raise ValueError("no prizes to deal: the tournament has no prize pool")
+            unit = self.money.unit if self.money is not None else 1
+            made = make_deal(str(method), players=[p.id for p in left], stacks=[p.chips for p in left],
+                             prizes=self.payouts[:len(left)], play_for=int(play_for), unit=unit,
+                             custom=custom or None)
+            return DealJson(n=0, method=made.method, split=sum(made.shares), play_for=made.play_for,
+                            shares=[DealShareJson(player=p.id, name=p.name[:200], chips=p.chips, share=share,
+                                                  agreed=False)
+                                    for p, share in zip(left, made.shares, strict=True)])
+
+    def _on_deal(self, event: Mapping[str, Any]) -> DealJson:
+        t = self.tournament
+        if self.over:
+            raise ValueError("the tournament is over: no deal")
+        if self.deal is not None:
+            raise ValueError("a deal has been made already")
+        left = sorted(t.in_play(), key=lambda p: (-p.chips, p.id))
+        missing = [p.name for p in left if p.id not in set(event["agreed"])]
+        if missing:
+            raise ValueError(f"a deal needs every player left to agree: not {', '.join(missing)}")
+        strangers = sorted(set(event["agreed"]) - {p.id for p in left})
+        if strangers:
+            raise ValueError(f"{', '.join(strangers)}: not players left in the tournament")
+        if not self.payouts:
+            raise ValueError("no prizes to deal: the tournament has no prize pool")
+        unit = self.money.unit if self.money is not None else 1
+        made = make_deal(str(event["method"]), players=[p.id for p in left], stacks=[p.chips for p in left],
+                         prizes=self.payouts[:len(left)], play_for=int(event.get("play_for", 0)), unit=unit,
+                         custom=event.get("custom") or None)
+        self._note("deal", f"Deal ({made.method}) agreed by all {len(left)} players left: " + "; ".join(
+            f"{p.name} {share:,}" for p, share in zip(left, made.shares, strict=True))
+            + (f"; {made.play_for:,} played for" if made.play_for else "; the places are played out"), [], [])
+        self.deal = DealJson(n=self.counted, method=made.method, split=sum(made.shares), play_for=made.play_for,
+                             shares=[DealShareJson(player=p.id, name=p.name[:200], chips=p.chips, share=share)
+                                     for p, share in zip(left, made.shares, strict=True)])
+        return self.deal
+
+    def _prize(self, pid: str, first: int, last: int) -> int:
+        """A place's prize: by the payouts, or by the deal for the players who made it (the winner takes what was
+        played for besides)."""
+        deal = self.deal
+        if deal is not None:
+            share = next((s.share for s in deal.shares if s.player == pid), None)
+            if share is not None:
+                return share + (deal.play_for if first == 1 else 0)
+        return shared_prizes(self.payouts, first, last)[0] if self.payouts and first <= len(self.payouts) else 0
+
+    def _money(self) -> None:
+        """The prize pool from what the entries, rebuys and add-ons paid; the prizes from the payout table."""
+        if self.money is not None:
+            live = [a for a in self.actions if not a.undone and not a.alternate]
+            self.purse = pool(self.money, entries=self.tournament.entrants,
+                              rebuys=sum(1 for a in live if a.kind == "rebuy"),
+                              add_ons=sum(1 for a in live if a.kind == "add-on"),
+                              table_entries=self.locked or None)
+            self.pool, self.payouts = self.purse.prize_pool, list(self.purse.prizes)
+            return
+        self.pool = self.buy_in * self.first_field + sum(a.paid for a in self.actions
+                                                         if not a.undone and not a.alternate)
+        self.payouts = prizes(self.pool, self.percents) if self.pool and self.percents else self.payouts
 
     # -- the tables' reports -------------------------------------------------------------------------
 
@@ -401,10 +858,18 @@ class Director:
             if report.hand <= last:
                 raise Refused(f"{report.table}: hand {report.hand} again: the director took in hand {last} from this "
                               f"table already (session {report.session}: a report replayed?)")
-            check_hand(table=report.table, books=books, start=start, end=end, in_play=t.total_chips())
+            # chips bought (a rebuy, an add-on) while the table dealt this hand: played behind, on from the next
+            behind = {s: self.pending.get(pid, 0) for s, pid in table.seats.items() if self.pending.get(pid, 0)}
+            behind = {s: c for s, c in behind.items() if start.get(s) == books[s] - c}
+            check_hand(table=report.table, books={s: c - behind.get(s, 0) for s, c in books.items()}, start=start,
+                       end=end, in_play=t.total_chips(), pots=report.pots)
+            end = {s: c + behind.get(s, 0) for s, c in end.items()}
+            for pid in table.seats.values():
+                self.pending.pop(pid, None)
             self._ack(report)
             self.last_hand[report.table] = report.hand
             self.sim_t = max(self.sim_t, report.t)
+            seated = dict(table.seats)  # seat -> player as the hand was dealt (the knockouts' eliminators)
             decisions = t.hand_done(report.table, hand=report.hand, start=start, end=end, button=report.button,
                                     big_blind=report.big_blind)
             self.bubble.hand_over(report.table, t.tables)
@@ -412,6 +877,9 @@ class Director:
                      if s in start} if report.table in t.tables else set()
             self.moved -= dealt - {d.player for d in decisions if isinstance(d, Moved | Seated)}
             self._describe(decisions)
+            self._knockouts(report, seated, decisions)
+            self._seat_alternates()
+            self._lock()
         self._tick_clock()
         return decisions
 
@@ -547,12 +1015,12 @@ class Director:
             for p in t.places():
                 assert p.place is not None
                 first, last = p.shared if p.shared else (p.place, p.place)
-                prize = shared_prizes(self.payouts, first, last)[0] if self.payouts and first <= len(
-                    self.payouts) else 0
+                prize = self._prize(p.id, first, last)
                 cite = rules.get(p.id)
                 rule = f"{cite}" + (f" ({cite.note})" if cite is not None and cite.note else "") if cite else ""
                 places.append(PlaceJson(place=p.place, player=p.id, name=p.name[:200],
-                                        shared=list(p.shared) if p.shared else None, prize=prize, rule=rule[:4000]))
+                                        shared=list(p.shared) if p.shared else None, prize=prize, rule=rule[:4000],
+                                        bounty=self.bounty_won.get(p.id, 0)))
             winner = next((t.players[d.winner].name for d in t.log if isinstance(d, Finished)), "")
             self.seq += 1
             return DirectorState(
@@ -568,7 +1036,84 @@ class Director:
                 race=RaceJson(n=self.race[0], chip=self.race[1], to=self.race[2]) if self.race else None,
                 session=self.session, tournament=self.tournament_id, over=self.over, pool=self.pool,
                 refused=list(self.refused), refused_total=self.refused_total,
-                denominations=list(self.structure.chips_at(clock.step)))
+                denominations=list(self.structure.chips_at(clock.step)), entries=list(self.actions),
+                alternates=[self.waiting[a][0] for a in self.alternates], late=self._late_words(clock),
+                money=self._money_json(), deal=self.deal, knockouts=list(self.knockouts[-200:]),
+                bounties=[BountyJson(player=pid, name=t.players[pid].name[:200], head=self.heads.get(pid, 0),
+                                     won=self.bounty_won.get(pid, 0))
+                          for pid in sorted(set(self.heads) | set(self.bounty_won)) if pid in t.players][:1000])
+
+    def _money_json(self) -> MoneyJson | None:
+        purse, money = self.purse, self.money
+        if purse is None or money is None:
+            return None
+        return MoneyJson(collected=purse.collected, fees=purse.fees, rake=purse.rake, overlay=purse.overlay,
+                         bounties=purse.bounties, bounty=money.bounty, progressive=money.progressive,
+                         guarantee=money.guarantee, prize_pool=purse.prize_pool, unit=money.unit,
+                         table=purse.table[:4000], locked=bool(self.locked))
+
+    def _late_words(self, clock: Any) -> str:
+        entries = self.structure.entries
+        if self.over:
+            return ""
+        words = []
+        if self.structure.late_open(clock):
+            words.append(f"late registration through level {entries.late_registration_until_level}"
+                         + (f", {entries.re_entries} re-entr{'y' if entries.re_entries == 1 else 'ies'} a player"
+                            if entries.re_entries else ""))
+        if entries.rebuys and self.structure.rebuy_open(clock):
+            words.append(f"rebuys of {entries.rebuy_chips:,} through level {entries.rebuy_until_level}")
+        if entries.add_ons and clock.on_break is not None and clock.step == self.structure.first_break():
+            words.append(f"the add-on of {entries.add_on_chips:,} (this break)")
+        return "; ".join(words)
+
+    def results(self, *, cards: bool = True) -> dict[str, Any]:
+        """The results as the export has them (JSON; `results_csv` the same places as CSV): each entry's place,
+        prize, bounties, rebuys and add-ons, the entry it re-entered for, its deal share; the money and the deal.
+        `cards=False` (the page's public results): each player card's id left empty."""
+        with self.lock:
+            state = self.state()
+            t = self.tournament
+            bought: dict[str, dict[str, int]] = {}
+            for a in self.actions:
+                if not a.undone and a.kind in ("rebuy", "add-on"):
+                    bought.setdefault(a.player, {}).setdefault(a.kind, 0)
+                    bought[a.player][a.kind] += 1
+            shares = {s.player: s.share for s in self.deal.shares} if self.deal else {}
+            rows = []
+            for p in state.places:
+                player = t.players.get(p.player)
+                rows.append({"place": p.place, "shared": p.shared, "entry": p.player, "name": p.name,
+                             "card": player.card if player and cards else "",
+                             "re_entry_of": player.person if player else "",
+                             "prize": p.prize, "bounties": p.bounty, "deal_share": shares.get(p.player),
+                             "rebuys": bought.get(p.player, {}).get("rebuy", 0),
+                             "add_ons": bought.get(p.player, {}).get("add-on", 0), "rule": p.rule})
+            return {"tournament": self.tournament_id, "room": self.room, "title": state.title,
+                    "structure": state.structure, "over": state.over, "winner": state.winner,
+                    "entries": state.entrants, "re_entries": sum(1 for a in self.actions
+                                                                if a.kind == "re-entry" and not a.undone),
+                    "pool": state.pool, "payouts": state.payouts,
+                    "money": msgspec.to_builtins(state.money) if state.money else None,
+                    "deal": msgspec.to_builtins(state.deal) if state.deal else None, "places": rows}
+
+    def results_csv(self, *, cards: bool = True) -> str:
+        import csv  # noqa: PLC0415
+        import io  # noqa: PLC0415
+
+        out = io.StringIO()
+        fields = ["place", "shared", "entry", "name", "card", "re_entry_of", "prize", "bounties", "deal_share",
+                  "rebuys", "add_ons", "rule"]
+        writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+        for row in self.results(cards=cards)["places"]:
+            shared = row["shared"]
+            cells = {**row, "shared": f"{shared[0]}-{shared[1]}" if shared else "",
+                     "deal_share": "" if row["deal_share"] is None else row["deal_share"]}
+            # a spreadsheet must not read a name as a formula
+            writer.writerow({k: ("'" + v if isinstance(v, str) and v[:1] in "=+-@\t\r" else v)
+                             for k, v in cells.items()})
+        return out.getvalue()
 
     def _changed(self) -> None:
         self.version += 1
@@ -582,7 +1127,7 @@ class Director:
 # -- making a director: from the options (a new journal) or from its journal ----------------------------------
 
 def begin_event(*, room: str, profile: str, structure_text: str, structure_source: str, tables: Sequence[str],
-                seats: int, entrants: Sequence[tuple[str, str]], seed: int, percents: Sequence[float],
+                seats: int, entrants: Sequence[tuple[str, ...]], seed: int, percents: Sequence[float],
                 buy_in: int, sim_clock: bool = False) -> dict[str, Any]:
     """The journal's first event: everything the tournament is made from (its field, structure, seed, payouts)."""
     return {"kind": "begin", "v": 1, "room": room, "profile": profile, "structure": structure_text,
@@ -595,16 +1140,25 @@ def director_from(begin: Mapping[str, Any], *, journal: Any = None,
                   wall: Callable[[], float] = time.time) -> Director:
     """The director a `begin` event describes (ValueError naming what is wrong)."""
     structure = parse_structure(str(begin["structure"]), str(begin.get("structure_source", "the journal")))
-    entrants = [(str(pid), str(name)) for pid, name in begin["entrants"]]
+    field = [[str(x) for x in e] for e in begin["entrants"]]  # [id, name] or [id, name, player card]
+    entrants = [(e[0], e[1]) for e in field]
     tournament = Tournament(book=book_for(str(begin["profile"])), tables=list(begin["tables"]),
                             capacity=int(begin["seats"]), entrants=entrants, stack=structure.starting_stack,
                             seed=int(begin["seed"]))
+    for e in field:
+        if len(e) > 2:
+            tournament.players[e[0]].card = e[2][:64]
     buy_in = int(begin.get("buy_in", 0))
-    pool = buy_in * len(entrants)
-    payouts = prizes(pool, [float(p) for p in begin.get("percents", [])]) if pool else []
+    money = None
+    if begin.get("money"):
+        table = parse_payout_table(str(begin["payouts_text"]), str(begin.get("payouts_source", "the journal")))
+        money = parse_money(str(begin["money"]), str(begin.get("money_source", "the journal")), table)
+    purse = buy_in * len(entrants)
+    payouts = prizes(purse, [float(p) for p in begin.get("percents", [])]) if purse else []
     return Director(room=str(begin["room"]), tournament=tournament, structure=structure, payouts=payouts,
                     sim_clock=bool(begin.get("sim_clock", False)), journal=journal,
-                    tournament_id=str(begin.get("tournament", "")), pool=pool, wall=wall)
+                    tournament_id=str(begin.get("tournament", "")), pool=purse, wall=wall,
+                    percents=[float(p) for p in begin.get("percents", [])], buy_in=buy_in, money=money)
 
 
 def start(begin: dict[str, Any], journal: Any) -> Director:

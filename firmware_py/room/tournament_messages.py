@@ -43,9 +43,25 @@ class SeatStack(_Struct):
     chips: Chips
 
 
+class PotShare(_Struct):
+    seat: SeatNo
+    chips: Chips
+
+
+class PotJson(_Struct):
+    """A pot as the table's core ruled it (firmware_py.core.pots.Pot): its chips, the seats that could win it,
+    who did and each winner's share (odd chips included)."""
+
+    amount: Chips
+    seats: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)]
+    winners: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)] = []
+    shares: Annotated[list[PotShare], msgspec.Meta(max_length=MAX_SEATS)] = []
+
+
 class TableReport(_Struct):
     """A table's word to the director: `hand` finished (stacks before and after, the button and big blind it
-    was dealt with), or an all in called in `hand` (the bubble's hold)."""
+    was dealt with, and its pots as the core ruled them), or an all in called in `hand` (the bubble's hold).
+    `pots` is None in a report of a table older than the pots (the director takes it only if no stack moved)."""
 
     v: Literal[1]
     room: Id
@@ -61,6 +77,7 @@ class TableReport(_Struct):
     start: Annotated[list[SeatStack], msgspec.Meta(max_length=MAX_SEATS)] = []
     end: Annotated[list[SeatStack], msgspec.Meta(max_length=MAX_SEATS)] = []
     race: Count = 0  # with kind race: the director's race number it ran
+    pots: Annotated[list[PotJson], msgspec.Meta(max_length=2 * MAX_SEATS)] | None = None  # with kind hand
 
 
 class RaceJson(_Struct):
@@ -121,7 +138,83 @@ class PlaceJson(_Struct):
     name: Name
     shared: Annotated[list[Count], msgspec.Meta(max_length=2)] | None = None
     prize: Chips = 0
+    bounty: Chips = 0  # bounties the entry collected
     rule: Text = ""  # the rule that decided the place ("wfp Section 2 WFP Tournament Rules 28"), with its note
+
+
+class EntryJson(_Struct):
+    """One of the director's actions on the field and the money, numbered (the number undoes it): an entry after
+    the draw (a late registration, a re-entry: a new entry of a busted player, a new seat by draw), a rebuy or an
+    add-on, with what was paid and the chips it brought."""
+
+    n: Count
+    kind: Name  # entry, re-entry, rebuy, add-on
+    player: Id  # the entry (its own place in the places)
+    name: Name
+    card: Name = ""  # the player card's id, if any
+    person: Name = ""  # a re-entry: the first entry of the same player
+    paid: Chips = 0
+    chips: Chips = 0  # the chips it brought: an entry's starting stack, a rebuy's or add-on's chips
+    table: Name = ""  # a rebuy or add-on: the table and its hand count when bought (its undo: no hand since)
+    hand: Count = 0
+    alternate: bool = False  # waiting for a seat (every seat taken): seated when one opens, in order
+    undone: bool = False
+
+
+class MoneyJson(_Struct):
+    """Where the money went (firmware_py.tournament.money.Pool): collected + overlay == prize pool + fees + rake."""
+
+    collected: Chips
+    fees: Chips
+    rake: Chips
+    overlay: Chips  # what the house adds to meet the guarantee
+    guarantee: Chips
+    prize_pool: Chips
+    unit: Chips  # prizes are rounded to it
+    table: Text  # the payout table and the row used
+    locked: bool = False  # the money is reached: the prizes no longer change
+    bounties: Chips = 0  # the entries' bounties (to eliminators, or on heads still in)
+    bounty: Chips = 0  # each entry's bounty
+    progressive: bool = False  # progressive knockout: half in cash, half onto the eliminator's head
+
+
+class KnockoutJson(_Struct):
+    """Who knocked out whom, from the table's own ruling of the pot, and the bounty each eliminator took."""
+
+    n: Count  # the decision
+    player: Id  # out
+    by: Annotated[list[Id], msgspec.Meta(max_length=MAX_SEATS)]  # the winners of the pot (a split: several)
+    cash: Annotated[list[Chips], msgspec.Meta(max_length=MAX_SEATS)]
+    head: Annotated[list[Chips], msgspec.Meta(max_length=MAX_SEATS)]  # progressive: onto each eliminator's head
+    table: Name
+    hand: Count
+    pot: Count  # the pot's index in the report (0: the main pot)
+
+
+class BountyJson(_Struct):
+    player: Id
+    name: Name
+    head: Chips  # the bounty on the player's head now
+    won: Chips  # bounties collected
+
+
+class DealShareJson(_Struct):
+    player: Id
+    name: Name
+    chips: Chips  # the stack when the deal was made
+    share: Chips  # the money the deal gives the player (the winner takes `play_for` besides)
+    agreed: bool = True
+
+
+class DealJson(_Struct):
+    """A deal the players left agreed on (ICM, chip-chop or custom), each player's agreement and share; what is
+    left (`play_for`) is played for."""
+
+    n: Count  # the director's decision that recorded it
+    method: Name
+    split: Chips  # the money shared by the deal
+    play_for: Chips
+    shares: Annotated[list[DealShareJson], msgspec.Meta(max_length=MAX_SEATS * 4)]
 
 
 class RefusedJson(_Struct):
@@ -169,6 +262,13 @@ class DirectorState(_Struct):
     # The chips in play now by the structure (its denominations less those the color-ups passed removed), smallest
     # first; [] when the structure names none. A table set up by the director deals with them.
     denominations: Annotated[list[Chips], msgspec.Meta(max_length=20)] = []
+    entries: Annotated[list[EntryJson], msgspec.Meta(max_length=4 * MAX_PLAYERS)] = []  # the actions, in order
+    alternates: Annotated[list[Name], msgspec.Meta(max_length=MAX_PLAYERS)] = []  # waiting for a seat, in order
+    money: MoneyJson | None = None  # with a money file: the prize pool's account
+    deal: DealJson | None = None  # a deal the players left made
+    knockouts: Annotated[list[KnockoutJson], msgspec.Meta(max_length=200)] = []  # the latest
+    bounties: Annotated[list[BountyJson], msgspec.Meta(max_length=MAX_PLAYERS)] = []
+    late: Text = ""  # what entries the structure takes now ("" : none), e.g. "late registration through level 4"
 
 
 def newer(state: DirectorState, than: DirectorState | None) -> bool:

@@ -34,6 +34,8 @@ from firmware_py.room.messages import BadMessage
 from firmware_py.room.room_config import RoomConfig
 from firmware_py.room.tournament_messages import (
     DirectorState,
+    PotJson,
+    PotShare,
     SeatJson,
     SeatStack,
     TableJson,
@@ -60,6 +62,16 @@ def all_in_called(snap: TableSnapshot) -> bool:
     if len(live) < 2 or not any(v.state is PlayerState.ALLIN for v in live):
         return False
     return snap.phase is not Phase.BETTING or snap.to_act is None
+
+
+def pots_of(snap: TableSnapshot) -> list[PotJson]:
+    """The hand's pots as the core ruled them (main pot first; a last one-seat pot is chips nobody could match,
+    going back): what the director checks every stack change against. None of a hand with no chips view."""
+    if snap.chips is None:
+        return []
+    return [PotJson(amount=pot.amount, seats=list(pot.seats), winners=list(pot.winners),
+                    shares=[PotShare(seat=seat, chips=chips) for seat, chips in pot.shares])
+            for pot in snap.chips.pots]
 
 
 class TableFollower:
@@ -201,7 +213,7 @@ class TableFollower:
                     v=1, room=self.room, table=self.table, session=self.session, seq=self.seq, kind="hand",
                     hand=snap.hand_number + self.offset, t=snap.t, draw=self.draw or 0, button=snap.button,
                     big_blind=snap.big_blind, start=[SeatStack(seat=s, chips=self.start[s]) for s in seats],
-                    end=[SeatStack(seat=s, chips=stacks[s]) for s in seats]))
+                    end=[SeatStack(seat=s, chips=stacks[s]) for s in seats], pots=pots_of(snap)))
             self.start = {s: c for s, c in stacks.items() if s in self.players}
         events = self._sync()
         if events:
@@ -251,7 +263,8 @@ class TableFollower:
                            hand=snap.hand_number, t=snap.t, draw=self.entry.draw if self.entry else 0,
                            button=snap.button, big_blind=snap.big_blind,
                            start=[SeatStack(seat=s, chips=c) for s, c in sorted(director.items())],
-                           end=[SeatStack(seat=s, chips=self.start[s]) for s in sorted(director)])
+                           end=[SeatStack(seat=s, chips=self.start[s]) for s in sorted(director)],
+                           pots=pots_of(snap))
 
     def _reseat(self, snap: TableSnapshot, wanted: dict[int, SeatJson], occupied: set[int], *,
                 redraw: bool) -> list[Event]:

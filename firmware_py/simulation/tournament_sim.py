@@ -217,12 +217,15 @@ def no_delay(client: Any) -> None:
 def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tuple[Any, Any], tables: Sequence[str],
                seed: int, entrants: int, max_hands: int = 100_000, timeout: float = 30.0,
                client_id: str = "tables.sim", log: Any = None, director_session: str | None = None,
-               speed: float = 0.0) -> SimResult:
+               speed: float = 0.0, between: Any = None) -> SimResult:
     """Deal the tables until the director names a winner (the director runs elsewhere, on the same broker).
 
     `speed` paces the tables: X times real time (a hand that takes 90 s at a table takes 90/X s here; 0: as fast
     as they can). After the first hands the director's answer time is looked at: a broker that leaves Nagle's
-    algorithm on (no `set_tcp_nodelay`) makes each answer wait ~40 ms, and the log says so."""
+    algorithm on (no `set_tcp_nodelay`) makes each answer wait ~40 ms, and the log says so.
+
+    `between(hands, state)` (optional) is the director's desk between two hands (registrations, rebuys, add-ons,
+    a deal): it returns how many actions the director's state must list before the tables deal on (0: none)."""
     from firmware_py.room.mqtt import connect_first, connect_properties, make_client  # noqa: PLC0415
 
     inbox = _Inbox()
@@ -252,6 +255,9 @@ def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tupl
         total = sum(s.chips for t in state.tables for s in t.seats)
         turn = 0
         while not state.winner and result.hands < max_hands:
+            wanted = between(result.hands, state) if between is not None else 0
+            if wanted:
+                state = inbox.wait(lambda s, n=wanted: len(s.entries) >= n, timeout)
             open_tables = [t for t in state.tables if t.table in sims and len(t.seats) >= 2]
             if not open_tables:
                 raise AssertionError("no table can deal and no winner")
@@ -294,9 +300,11 @@ def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tupl
                     time.sleep(rest)
             room_chips = sum(s.chips for t in state.tables for s in t.seats)
             result.chip_checks += 1
-            if room_chips != total or state.chips_in_play != total:
+            # chips that came in at the director's desk: entries' starting stacks, rebuys and add-ons
+            bought = sum(e.chips for e in state.entries if not e.undone and not e.alternate)
+            if room_chips != total + bought or state.chips_in_play != total + bought:
                 raise ChipsNotConserved(f"after {sim.id} hand {report.hand}: {room_chips} chips in the room, "
-                                        f"{total} at the start")
+                                        f"{total} at the start and {bought} bought since")
             if log is not None and result.hands % 100 == 0:
                 log(f"{result.hands} hands, {state.remaining} players on {len(state.tables)} tables, level "
                     f"{state.level.number} ({state.level.small}/{state.level.big})")
@@ -316,7 +324,7 @@ def run_tables(broker: BrokerConfig, *, room: str, profile: Profile, decks: tupl
 def simulate_room(director: Any, broker: BrokerConfig, *, room: str, profile: Profile, decks: tuple[Any, Any],
                   seed: int, max_hands: int = 100_000, timeout: float = 30.0, log: Any = None,
                   director_client_id: str = "director.sim", tables_client_id: str = "tables.sim",
-                  speed: float = 0.0) -> SimResult:
+                  speed: float = 0.0, between: Any = None) -> SimResult:
     """The director (a firmware_py.room.director.Director, on its own broker connection, as the `tournament`
     command runs it) and the simulated tables, through `broker`, to one winner."""
     from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
@@ -335,7 +343,8 @@ def simulate_room(director: Any, broker: BrokerConfig, *, room: str, profile: Pr
         publish(director.state())
         return run_tables(broker, room=room, profile=profile, decks=decks, tables=list(director.tournament.tables),
                           seed=seed, entrants=director.tournament.entrants, max_hands=max_hands, timeout=timeout,
-                          client_id=tables_client_id, log=log, director_session=director.session, speed=speed)
+                          client_id=tables_client_id, log=log, director_session=director.session, speed=speed,
+                          between=between)
     finally:
         director.on_change = None
         subscriber.stop()

@@ -12,6 +12,7 @@ from firmware_py.tournament.room import (
     Eliminated,
     Finished,
     Moved,
+    NoSeat,
     Player,
     Raced,
     Redrawn,
@@ -19,12 +20,14 @@ from firmware_py.tournament.room import (
     Table,
     TableView,
     Tournament,
+    Withdrawn,
     decision_json,
 )
 from firmware_py.tournament.structure import (
     Break,
     Clock,
     ColorUp,
+    Entries,
     Level,
     Step,
     Structure,
@@ -34,8 +37,9 @@ from firmware_py.tournament.structure import (
 )
 
 __all__ = [
-    "BOOKS", "HOLD_RULE", "Book", "Break", "Breaking", "Broken", "Bubble", "ButtonPlaced", "Cite", "Clock", "ColorUp",
-    "DealtIn", "Decision", "Eliminated", "Finished", "Level", "Moved", "Mover", "Player", "Raced", "Redrawn", "Seated",
-    "Step", "Structure", "StructureError", "Table", "TableView", "Target", "Tournament", "book_for", "decision_json",
-    "parse_structure", "prizes", "shared_prizes", "structure_from",
+    "BOOKS", "HOLD_RULE", "Book", "Break", "Breaking", "Broken", "Bubble", "ButtonPlaced", "Cite", "Clock",
+    "ColorUp", "DealtIn", "Decision", "Eliminated", "Entries", "Finished", "Level", "Moved", "Mover", "NoSeat",
+    "Player", "Raced", "Redrawn", "Seated", "Step", "Structure", "StructureError", "Table", "TableView", "Target",
+    "Tournament", "Withdrawn", "book_for", "decision_json", "parse_structure", "prizes", "shared_prizes",
+    "structure_from",
 ]

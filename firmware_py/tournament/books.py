@@ -93,6 +93,8 @@ class Book:
     short_stack_rule: Cite
     bubble_rule: Cite
     race_rule: Cite  # the color-up's chip race (run by each table's core, core/race.py)
+    odd_chip_rule: Cite  # a split pot's odd chip (Ties): a split bounty's odd amount follows it
+    late_entry_rule: Cite  # a late entrant (a late registration, a re-entry, an alternate) gets a starting stack
 
     def spread(self, tables: int) -> int:
         """How many players the largest table may have more than the smallest."""
@@ -101,6 +103,8 @@ class Book:
 
 OUT_ALONE = ("the book is silent on the place of a player out alone: the house reading is the order of elimination, "
              "the highest place not yet taken")
+BOUNTY_SPLIT = ("the books are silent on bounties: two players splitting the "
+                "pot that knocked a player out split its bounty as they split the pot, the odd amount as the odd chip")
 WINNER = "the book takes it as given: the last player with chips wins the tournament"
 
 
@@ -142,6 +146,14 @@ def _wfp(profile: str, title: str) -> Book:
         winner_rule=c("28", "(silent)", WINNER),
         short_stack_rule=c("15", "If a player lacks sufficient chips for a blind or a forced bet, the player is "
                                  "entitled to get action on whatever amount of money is left in his stack."),
+        odd_chip_rule=Cite(profile="wfp", section="Ties", rule="5(a)",
+                           says="If two or more hands tie, an odd chip will be awarded as follows: (a) The first hand "
+                                "clockwise from the button gets the odd chip.", note=BOUNTY_SPLIT),
+        late_entry_rule=Cite(profile="wfp-dealer", section="Sit & Go", rule="",
+                             says="The late or replacement player will start with a full stack.",
+                             note="WFP's tournament rules are silent on late entries: the seat is drawn among the "
+                                  "open seats of the tables with the fewest players (balancing applies); the "
+                                  "entrant is dealt in as a moved player is (WFP 12)"),
         race_rule=c("6", "The method for removal of odd chips is to deal one card to a player for each odd chip "
                          "possessed. [...] A player may not be eliminated from the event by the chip-change process."),
         bubble_rule=Cite(profile="wfp-dealer", section="All In / Bubble", rule="",
@@ -196,6 +208,14 @@ def _upt() -> Book:
         winner_rule=c("35", "(silent)", WINNER),
         short_stack_rule=c("19", "If a player lacks sufficient chips for a blind or a forced bet, the player is "
                                  "entitled to get action on whatever amount of money is left in his stack."),
+        odd_chip_rule=Cite(profile="robert", section="Ties", rule="5(a)",
+                           says="If two or more hands tie, an odd chip will be awarded as follows: (a) In a button "
+                                "game, the first hand clockwise from the button gets the odd chip.",
+                           note="UPT's abbreviated rules leave Ties to Robert's Rules, their source; " + BOUNTY_SPLIT),
+        late_entry_rule=c("6", "A starting stack of chips may be placed in a seat to accommodate late entrants (so "
+                               "all antes and blinds have been appropriately paid).",
+                          "the seat is drawn among the open seats of the tables with the fewest players (balancing "
+                          "applies); the entrant is dealt in as a moved player is"),
         race_rule=c("11", "The method for removal of odd chips is to deal one card to a player for each odd chip "
                           "possessed. [...] A player may not be eliminated from the event by the chip-change process."),
         bubble_rule=Cite(profile="upt", section="Section 15 - Tournaments", rule="",
@@ -247,6 +267,13 @@ def _rpl() -> Book:
         winner_rule=c("31", "(silent)", WINNER),
         short_stack_rule=c("19", "You must have at least 1 chip after posting ante's to be considered a live person "
                                  "in tournament."),
+        odd_chip_rule=c("4(a)", "If two or more hands tie, an odd chip will be awarded as follows: (a) In a button "
+                                "game, the first hand clockwise from the button gets the odd chip.", BOUNTY_SPLIT,
+                        section="Ties"),
+        late_entry_rule=c("5", "A starting stack of chips may be placed in a seat to accommodate late entrants (so "
+                               "all antes and blinds have been appropriately paid).",
+                          "the seat is drawn among the open seats of the tables with the fewest players (balancing "
+                          "applies); the entrant is dealt in as a moved player is"),
         race_rule=c("10", "Any odd amount chips will be chipped up to the next amount."),
         bubble_rule=Cite(profile="rpl", section="Tournaments", rule="", says="(silent)",
                          note="the hold of wfp-dealer \"All In / Bubble\" when the director starts hand-for-hand"),

@@ -31,6 +31,9 @@ class Player:
     seat: int | None = None
     place: int | None = None  # set when eliminated (or 1 for the winner)
     shared: tuple[int, int] | None = None  # (first, last) place when shared with players of equal stacks
+    card: str = ""  # the player card's id (check-in), if any
+    person: str = ""  # the first entry's id of the same person (a re-entry), or ""
+    seated_at: int = 0  # the hands its table had played when the player last sat there (undo: none since)
 
 
 @dataclass(kw_only=True)
@@ -184,7 +187,21 @@ class Raced:
     cite: Cite
 
 
-Decision = Seated | ButtonPlaced | Eliminated | Moved | Broken | Redrawn | Finished | Raced
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Withdrawn:
+    """A late entry taken back (the director's undo) before its table dealt it a hand: its seat is open again."""
+
+    kind: str = "withdrawn"
+    player: str
+    table: str
+    seat: int
+
+
+Decision = Seated | ButtonPlaced | Eliminated | Moved | Broken | Redrawn | Finished | Raced | Withdrawn
+
+
+class NoSeat(ValueError):
+    """Every seat of every table in play is taken: the entrant waits as an alternate."""
 
 
 def decision_json(decision: Decision) -> dict[str, Any]:
@@ -349,6 +366,71 @@ class Tournament:
             out.append(Finished(winner=winner.id, cite=book.winner_rule))
         return out
 
+    # -- entries after the draw: late registrations, re-entries, alternates, chips bought ----------------------
+
+    def open_seats(self) -> int:
+        return sum(t.capacity - len(t.seats) for t in self.tables.values())
+
+    def enter(self, pid: str, name: str, *, card: str = "", person: str = "") -> list[Decision]:
+        """A new entry after the draw (a late registration, a re-entry, an alternate's turn): a starting stack in
+        a seat drawn among the open seats of the tables with the fewest players, so the tables stay balanced
+        (then balanced by the book if they are not). NoSeat when every seat is taken. The places already decided
+        move down one: the new entry is still in."""
+        if self.finished:
+            raise ValueError("the tournament is over: no entry is taken")
+        if pid in self.players:
+            raise ValueError(f"an entry {pid!r} exists already")
+        open_tables = [t for t in self.tables.values() if len(t.seats) < t.capacity]
+        if not open_tables:
+            raise NoSeat(f"every seat of the {len(self.tables)} tables in play is taken")
+        fewest = min(len(t.seats) for t in open_tables)
+        choices = [(t.id, seat) for t in open_tables if len(t.seats) == fewest
+                   for seat in range(1, t.capacity + 1) if seat not in t.seats]
+        table_id, seat = self.rng.choice(choices)
+        self._shift_places(+1)
+        self.players[pid] = Player(id=pid, name=name, chips=self.stack, card=card, person=person)
+        self.entrants += 1
+        self._sit(pid, table_id, seat)
+        out: list[Decision] = [Seated(player=pid, table=table_id, seat=seat, why="late",
+                                      cite=self.book.late_entry_rule)]
+        out.extend(self.rebalance())
+        self.log.extend(out)
+        return out
+
+    def withdraw(self, pid: str) -> list[Decision]:
+        """A late entry undone: allowed while its table has dealt no hand since it sat (its chips untouched)."""
+        player = self.players.get(pid)
+        if player is None:
+            raise ValueError(f"no entry {pid!r}")
+        if player.table is None or player.seat is None:
+            raise ValueError(f"{player.name} is not seated (out, or never seated)")
+        table = self.tables[player.table]
+        if table.hands != player.seated_at or player.chips != self.stack:
+            raise ValueError(f"{player.name} has been dealt in at {table.id} already: the entry stands")
+        del table.seats[player.seat]
+        decision = Withdrawn(player=pid, table=table.id, seat=player.seat)
+        del self.players[pid]
+        self.entrants -= 1
+        self._shift_places(-1)
+        self.log.append(decision)
+        return [decision]
+
+    def add_chips(self, pid: str, chips: int) -> None:
+        """A rebuy or an add-on: chips bought, on the player's stack from its table's next deal."""
+        player = self.players[pid]
+        if player.table is None:
+            raise ValueError(f"{player.name} is not in play")
+        if chips <= 0:
+            raise ValueError("chips bought must be above zero")
+        player.chips += chips
+
+    def _shift_places(self, by: int) -> None:
+        for player in self.players.values():
+            if player.place is not None:
+                player.place += by
+                if player.shared is not None:
+                    player.shared = (player.shared[0] + by, player.shared[1] + by)
+
     # -- balancing, breaking, redraws ------------------------------------------------------------
 
     def tables_wanted(self) -> int:
@@ -446,6 +528,7 @@ class Tournament:
             raise AssertionError(f"{table_id} seat {seat} is taken")
         table.seats[seat] = pid
         self.players[pid].table, self.players[pid].seat = table_id, seat
+        self.players[pid].seated_at = table.hands
 
     def _balance(self) -> list[Decision]:
         book = self.book

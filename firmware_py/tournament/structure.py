@@ -25,6 +25,16 @@ run `elapsed` seconds stands.
 
     [[steps]]
     break_minutes = 10
+
+    [entries]                      # optional: a freezeout without it
+    late_registration_until_level = 4   # new entries taken through level 4 (and the break after it)
+    re_entries = 1                 # a busted player may enter again this many times (a new entry, a new seat)
+    rebuys = 2                     # rebuys a player may make, each of rebuy_chips, through rebuy_until_level,
+    rebuy_chips = 1500             #   while at or below rebuy_at_or_below chips (0: the starting stack)
+    rebuy_until_level = 3
+    rebuy_at_or_below = 0
+    add_ons = 1                    # add-ons a player may make, each of add_on_chips, at the first break
+    add_on_chips = 3000
 """
 
 from __future__ import annotations
@@ -94,12 +104,31 @@ class Clock:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class Entries:
+    """What the structure allows besides the first entry: late registration (through a named level), re-entries,
+    rebuys and add-ons (their limits, chips and windows). All 0: a freezeout."""
+
+    late_registration_until_level: int = 0
+    re_entries: int = 0
+    rebuys: int = 0
+    rebuy_chips: int = 0
+    rebuy_until_level: int = 0
+    rebuy_at_or_below: int = 0  # 0: the starting stack
+    add_ons: int = 0
+    add_on_chips: int = 0
+
+
+ENTRIES_KEYS = tuple(Entries.__dataclass_fields__)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Structure:
     name: str
     source: str
     starting_stack: int
     steps: tuple[Step, ...]
     denominations: tuple[int, ...] = ()  # the chips in play at the start, smallest first (): not given
+    entries: Entries = Entries()
 
     def chips_at(self, step: int) -> tuple[int, ...]:
         """The chips in play at step index `step`: the start's, less the lowest at each color-up passed (its
@@ -109,6 +138,18 @@ class Structure:
             if chips and isinstance(passed, ColorUp):
                 chips = tuple(sorted({*chips, passed.to} - {passed.remove}))
         return chips
+
+    def late_open(self, clock: Clock) -> bool:
+        """Whether new entries (late registrations, re-entries) are taken with the clock where it stands: through
+        the level the structure names and the break after it."""
+        return clock.level.number <= self.entries.late_registration_until_level
+
+    def rebuy_open(self, clock: Clock) -> bool:
+        return clock.level.number <= self.entries.rebuy_until_level
+
+    def first_break(self) -> int | None:
+        """The step index of the first break (the add-on's), or None."""
+        return next((i for i, s in enumerate(self.steps) if isinstance(s, Break)), None)
 
     @property
     def levels(self) -> tuple[Level, ...]:
@@ -179,8 +220,8 @@ def parse_structure(text: str, source: str) -> Structure:
 
 def structure_from(data: Mapping[str, Any], source: str) -> Structure:
     for key in data:
-        if key not in ("structure", "steps"):
-            raise StructureError(f"{source}: unknown section [{key}]{_suggest(key, ['structure', 'steps'])}")
+        if key not in ("structure", "steps", "entries"):
+            raise StructureError(f"{source}: unknown section [{key}]{_suggest(key, ['structure', 'steps', 'entries'])}")
     head = data.get("structure")
     if not isinstance(head, dict):
         raise StructureError(f"{source}: no [structure] section (name, source, starting_stack)")
@@ -239,7 +280,38 @@ def structure_from(data: Mapping[str, Any], source: str) -> Structure:
     chips = _denominations(head.get("denominations"), source)
     if chips:
         _check_chips(chips, stack, steps, source)
-    return Structure(name=name, source=source_text, starting_stack=stack, steps=tuple(steps), denominations=chips)
+    structure = Structure(name=name, source=source_text, starting_stack=stack, steps=tuple(steps),
+                          denominations=chips, entries=_entries(data.get("entries", {}), source, levels=levels,
+                                                                steps=steps))
+    if chips:
+        _check_entry_chips(structure, source)
+    return structure
+
+
+def _check_entry_chips(structure: Structure, source: str) -> None:
+    """A late entry's stack, a rebuy's and an add-on's chips made of the chips in play when they are taken (the
+    smallest chip only grows at each color-up, so the last step of each window is the one to check)."""
+    entries, steps = structure.entries, structure.steps
+
+    def step_of_level(number: int) -> int:
+        return next(i for i, s in enumerate(steps) if isinstance(s, Level) and s.number == number)
+
+    windows = []
+    if entries.late_registration_until_level:
+        windows.append(("starting_stack", "[structure] starting_stack", structure.starting_stack,
+                        step_of_level(entries.late_registration_until_level), "a late entry"))
+    if entries.rebuys:
+        windows.append(("rebuy_chips", "[entries] rebuy_chips", entries.rebuy_chips,
+                        step_of_level(entries.rebuy_until_level), "a rebuy"))
+    first_break = structure.first_break()
+    if entries.add_ons and first_break is not None:
+        windows.append(("add_on_chips", "[entries] add_on_chips", entries.add_on_chips, first_break, "the add-on"))
+    for _key, where, amount, step, what in windows:
+        smallest = structure.chips_at(step)[0]
+        if amount % smallest:
+            raise StructureError(f"{source}: {where} = {amount}: {what} is paid in chips, and {amount:,} is no whole "
+                                 f"number of the smallest chip in play then, {smallest:,} (e.g. "
+                                 f"{max(smallest, amount - amount % smallest)})")
 
 
 def _denominations(given: Any, source: str) -> tuple[int, ...]:
@@ -281,3 +353,31 @@ def _check_chips(chips: tuple[int, ...], stack: int, steps: Sequence[Step], sour
                 raise StructureError(f"{where}: {', '.join(odd)} is no whole number of the smallest chip in play "
                                      f"then, {chips[0]:,}: a blind or ante is made of chips (move the color-up "
                                      "after this level, or change it)")
+
+
+def _entries(raw: Any, source: str, *, levels: int, steps: Sequence[Step]) -> Entries:
+    if not isinstance(raw, dict):
+        raise StructureError(f"{source}: [entries] must be a table of keys")
+    values: dict[str, int] = {}
+    for key, value in raw.items():
+        if key not in ENTRIES_KEYS:
+            raise StructureError(f"{source}: [entries] unknown key {key!r}{_suggest(key, ENTRIES_KEYS)}")
+        values[key] = _number(value, f"{source}: [entries] {key}", positive=False)
+    entries = Entries(**values)
+    for key in ("late_registration_until_level", "rebuy_until_level"):
+        if getattr(entries, key) > levels:
+            raise StructureError(f"{source}: [entries] {key} = {getattr(entries, key)}: the structure has "
+                                 f"{levels} levels (name one of 1..{levels})")
+    if entries.rebuys and not (entries.rebuy_chips and entries.rebuy_until_level):
+        raise StructureError(f"{source}: [entries] rebuys = {entries.rebuys} needs rebuy_chips and "
+                             "rebuy_until_level (e.g. rebuy_chips = 1500, rebuy_until_level = 3)")
+    if entries.add_ons and not entries.add_on_chips:
+        raise StructureError(f"{source}: [entries] add_ons = {entries.add_ons} needs add_on_chips "
+                             "(e.g. add_on_chips = 3000)")
+    if entries.add_ons and not any(isinstance(s, Break) for s in steps):
+        raise StructureError(f"{source}: [entries] add_ons = {entries.add_ons}: the add-on is taken at the first "
+                             "break, and the structure has no break (add [[steps]] break_minutes = 10)")
+    if entries.re_entries and not entries.late_registration_until_level:
+        raise StructureError(f"{source}: [entries] re_entries = {entries.re_entries}: a re-entry is a late entry, "
+                             "and late_registration_until_level is 0 (name the last level entries are taken)")
+    return entries

@@ -201,17 +201,18 @@ class WebPage:
 
     def event_stream(self, request: Request, *, version: Callable[[], int], data: Callable[[], str],
                      wake: asyncio.Event | None = None, poll_s: float = 0.25,
-                     keepalive_s: float = 15.0) -> StreamingResponse:
+                     keepalive_s: float = 15.0, public: bool = False) -> StreamingResponse:
         """The pages' one server-sent-events stream: `event: state` with `data()` whenever `version()`
         changes (looked at when `wake` is set, or every `poll_s`), an `event: ping` every `keepalive_s` (a page
         that hears nothing for a while can say it lost its server); it ends
         when the page closes, the session expires or is revoked (the page then asks for a code), or the
-        browser goes away."""
+        browser goes away. `public`: a stream of a public path (read-only, public data), open without a
+        session: it ends only when the page closes or the browser goes away."""
 
         async def stream() -> AsyncIterator[str]:
             sent: int | None = None
             quiet = 0.0
-            while self.alive(request):
+            while not self.closing if public else self.alive(request):
                 now = version()
                 if now != sent:
                     sent, quiet = now, 0.0

@@ -8,6 +8,7 @@ screenshots of docs/tournament.md."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import urllib.error
@@ -181,6 +182,95 @@ def test_director_page_shows_refused_reports_and_says_when_it_has_lost_the_direc
         page.wait_for_timeout(2500)
         assert page.locator("#clock").inner_text() == shown
         shot(page, "tournament-director-stale-1280x800.png")
+    finally:
+        app.closing = True
+        server.stop()
+
+
+def test_director_page_registers_a_late_entry_shows_its_seat_and_undoes_it(broker: Mosquitto,
+                                                                           page: Any) -> None:  # noqa: F811
+    """Issue 39 item 1 on the page, in Chromium: the form registers a late entry (name and player card), the
+    entry is listed with its payment and drawn to a seat; Undo takes it back (seat open, payment returned);
+    a request outside the window answers 409 with the director's reason."""
+    director = build(_args(tables="2", players=15, seats=9, seed=5, buy_in=20,
+                           structure=str(ROOT / "config/tournament/house-rebuy.toml")), "main", sim_clock=True)
+    _run(broker, director, 4)
+    app = director_app(director, hosts=[])
+    server = WebServer(app, host="127.0.0.1", port=0, name="tournament page").start()
+    try:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        open_paired(page, server.url + "/", app.pairing.code)
+        expect(page.locator("#late")).to_contain_text("late registration through level 4, 1 re-entry a player")
+        page.fill("#regname", "Ada <b>Late</b>")
+        page.fill("#regcard", "CARD-9")
+        page.click("#regform button")
+        expect(page.locator("#entries")).to_contain_text(
+            "1. entry: Ada <b>Late</b> (card CARD-9), 1,500 chips, paid 20")
+        entry = director.actions[0]
+        player = director.tournament.players[entry.player]
+        assert player.table is not None and player.card == "CARD-9" and director.pool == 16 * 20
+        expect(page.locator(f".table[data-table='{player.table}']")).to_contain_text("Ada <b>Late</b>")
+        shot(page, "tournament-director-registration-1280x800.png")
+        page.click("#entries button")  # Undo
+        expect(page.locator("#entries")).to_contain_text("undone")
+        assert entry.player not in director.tournament.players and director.pool == 15 * 20
+        short = min(director.tournament.in_play(), key=lambda p: p.chips)  # at or below 1,500: may rebuy
+        page.fill("#buyid", short.id)
+        page.click("#rebuybtn")
+        expect(page.locator("#entries")).to_contain_text(f"2. rebuy: {short.name}, 1,500 chips, paid 20")
+        director.sim_t = 4 * 15 * 60 + 10 * 60 + 1  # level 5: late registration closed
+        body = json.dumps({"name": "Too late"}).encode()
+        request = urllib.request.Request(server.url + "/register", data=body, method="POST", headers={
+            "Content-Type": "application/json", "Origin": server.url})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)
+        assert refused.value.code == 401  # the desk's actions need a paired session
+        request.add_header("Cookie", http_pair(server.url, app.pairing.code))
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)
+        assert refused.value.code == 409
+        assert "through level 4 and the clock is at level 5" in json.loads(refused.value.read())["error"]
+        with urllib.request.urlopen(server.url + "/results.csv", timeout=5) as answer:  # open: no credential
+            assert answer.read().decode().startswith("place,shared,entry,name,card,re_entry_of,prize,bounties,")
+    finally:
+        server.stop()
+
+
+def test_director_page_shows_an_icm_split_and_records_the_deal_only_when_every_player_agrees(
+        page: Any) -> None:  # noqa: F811
+    from tests.tournament.test_money import _director  # noqa: PLC0415
+    from tests.tournament.test_registration import Hands  # noqa: PLC0415
+
+    director = _director()
+    hands = Hands(director)
+    while len(director.tournament.in_play()) > 3:
+        table = max(director.tournament.tables.values(), key=lambda t: len(t.seats))
+        hands.seq.setdefault(table.id, director.acked.get(table.id, 0))
+        chips = director.tournament.players
+        hands.play(table.id, losers=[min(table.seats, key=lambda s: chips[table.seats[s]].chips)])
+    app = director_app(director, hosts=[])
+    server = WebServer(app, host="127.0.0.1", port=0, name="tournament page").start()
+    try:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        open_paired(page, server.url + "/", app.pairing.code)
+        expect(page.locator("#dealbox")).to_be_visible()
+        page.fill("#playfor", "100")
+        page.click("#previewbtn")
+        rows = page.locator("#dealrows label")
+        expect(rows).to_have_count(3)
+        preview = director.deal_preview("icm", play_for=100)
+        for i, share in enumerate(preview.shares):
+            expect(rows.nth(i)).to_contain_text(f"{share.name} ({share.chips:,} chips): {share.share:,} agrees")
+        boxes = page.locator("#dealrows input")
+        boxes.nth(0).check()
+        boxes.nth(1).check()
+        expect(page.locator("#dealbtn")).to_be_disabled()  # the third has not agreed
+        boxes.nth(2).check()
+        shot(page, "tournament-director-deal-1280x800.png")
+        page.click("#dealbtn")
+        expect(page.locator("#dealdone")).to_contain_text("Deal (icm) agreed by")
+        assert director.deal is not None and [s.share for s in director.deal.shares] == [
+            s.share for s in preview.shares]
     finally:
         app.closing = True
         server.stop()

@@ -24,6 +24,7 @@ from firmware_py.room.tournament_messages import DirectorState, director_topic, 
 from tests.room.conftest import USERS, Listener, broker_config
 from tests.room.services import ACL_FILE, Mosquitto
 from tests.room.test_tournament_room import _args
+from tests.tournament.pots import pots_for
 
 ROOM_USERS = {**USERS, "director": "director-secret"}
 
@@ -62,7 +63,8 @@ class Room:
         return {seat: t.players[pid].chips for seat, pid in t.tables["t01"].seats.items()}
 
     def report(self, *, start: dict[int, int] | None = None, end: dict[int, int], hand: int,
-               session: str | None = None, seq: int | None = None) -> dict[str, Any]:
+               session: str | None = None, seq: int | None = None,
+               pots: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         if seq is None:
             self.seq += 1
         books = self.books()
@@ -71,7 +73,8 @@ class Room:
                 "seq": self.seq if seq is None else seq, "kind": "hand", "hand": hand, "t": 60.0 * hand,
                 "draw": self.director.draws["t01"], "button": seats[0], "big_blind": seats[2],
                 "start": [{"seat": s, "chips": c} for s, c in sorted((start or books).items())],
-                "end": [{"seat": s, "chips": c} for s, c in sorted(end.items())]}
+                "end": [{"seat": s, "chips": c} for s, c in sorted(end.items())],
+                "pots": pots_for(start or books, end) if pots is None else pots}
 
     def send(self, body: dict[str, Any]) -> None:
         before = self.director.refused_total + self.director.acked.get("t01", 0) * 1000
@@ -189,3 +192,52 @@ def test_a_gain_beyond_what_the_pots_could_give_is_refused(room: Room) -> None:
     room.send(room.report(end={**books, a: books[a] + 1400, b: books[b] - 1400}, hand=1))
     assert "more than its 100 could win" in room.director.state().refused[-1].reason
     assert room.books() == books
+
+
+def test_chips_conserved_but_not_explained_by_the_pots_are_refused(room: Room) -> None:
+    """Issue 34 item 2: the totals conserve and every gain is within the bound, but the table's pots (as its core
+    ruled them) do not explain the change: the main pot of 200 paid to seat b, yet seat b gained 300 and seat c,
+    who won nothing, lost 100 more than it put in. Never applied, shown with the reason."""
+    chips, players = room.director.tournament.total_chips(), len(room.director.tournament.in_play())
+    books = room.books()
+    a, b, c = sorted(books)[:3]
+    end = {**books, a: books[a] - 200, b: books[b] + 300, c: books[c] - 100}
+    pots = [{"amount": 200, "seats": [a, b], "winners": [b], "shares": [{"seat": b, "chips": 200}]}]
+    room.send(room.report(end=end, hand=1, pots=pots))
+    _unchanged(room, chips, players)
+    reason = room.director.state().refused[-1].reason
+    assert f"seat {b} went from {books[b]:,} to {books[b] + 300:,}, the pots give it 200: 100 chips unexplained" \
+        in reason
+    assert room.books() == books and room.director.acked.get("t01", 0) == 0
+    _refused_on_the_floor(room, "the pots give it 200")
+
+
+@pytest.mark.parametrize(("name", "forged", "words"), [
+    ("a pot won by a seat that could not win it",
+     lambda a, b, c: [{"amount": 200, "seats": [a, c], "winners": [b], "shares": [{"seat": b, "chips": 200}]}],
+     "which could not win it"),
+    ("a pot paid out as more than it holds",
+     lambda a, b, c: [{"amount": 200, "seats": [a, b], "winners": [b], "shares": [{"seat": b, "chips": 250}]}],
+     "was paid out as 250"),
+    ("no pots at all", lambda a, b, c: [], "the pots give it 0"),
+])
+def test_pots_that_are_not_a_ruling_of_the_hand_are_refused(room: Room, name: str, forged: Any, words: str) -> None:
+    books = room.books()
+    a, b, c = sorted(books)[:3]
+    end = {**books, a: books[a] - 200, b: books[b] + 200}  # a real-looking hand: seat b wins 200 from seat a
+    room.send(room.report(end=end, hand=1, pots=forged(a, b, c)))
+    assert words in room.director.state().refused[-1].reason, name
+    assert room.books() == books
+
+
+def test_a_hand_report_without_pots_that_moves_chips_is_refused(room: Room) -> None:
+    books = room.books()
+    a, b = sorted(books)[:2]
+    body = room.report(end={**books, a: books[a] - 200, b: books[b] + 200}, hand=1)
+    del body["pots"]  # a table older than the pots: the schema takes it, the director does not believe the change
+    room.send(body)
+    assert "without its pots" in room.director.state().refused[-1].reason
+    assert room.books() == books
+    honest = room.report(end={**books, a: books[a] - 200, b: books[b] + 200}, hand=2)
+    room.send(honest)  # the same hand with the pots that explain it is taken in
+    assert room.director.acked["t01"] == honest["seq"] and room.books()[b] == books[b] + 200

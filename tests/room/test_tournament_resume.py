@@ -19,6 +19,7 @@ from typing import Any
 from firmware_py.commands.tournament import ROOT
 from tests.room.conftest import Listener, broker_config
 from tests.room.services import Mosquitto, wait_subscribed
+from tests.tournament.pots import pots_for
 from tests.tracker_table import http_pair
 
 STRUCTURE = """
@@ -40,12 +41,12 @@ minutes = 30
 
 
 class Command:
-    def __init__(self, broker: Mosquitto, tmp: Path, name: str) -> None:
+    def __init__(self, broker: Mosquitto, tmp: Path, name: str, money: list[str] | None = None) -> None:
         self.log = tmp / f"{name}.log"
         argv = [sys.executable, "-m", "firmware_py", "tournament", "--room", "main", "--broker",
                 f"127.0.0.1:{broker.port}", "--tables", "2", "--players", "12", "--seed", "3", "--structure",
                 str(tmp / "quick.toml"), "--journal", str(tmp / "director.sqlite3"), "--listen", "127.0.0.1:0",
-                "--buy-in", "10", "--client-id", f"director.{name}"]
+                *(money or ["--buy-in", "10"]), "--client-id", f"director.{name}"]
         self.process = subprocess.Popen(argv, stdout=self.log.open("w"), stderr=subprocess.STDOUT, cwd=ROOT, text=True)
         wait_subscribed(self.process, self.log)
         found = re.search(r"page is on (http://[0-9.:]+)/", self.log.read_text())
@@ -55,12 +56,14 @@ class Command:
         assert code, self.log.read_text()
         self.cookie = http_pair(self.url, code.group(1))  # the director's page acts for a paired client only
 
-    def post(self, path: str, body: dict[str, Any]) -> None:
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
                                          headers={"Origin": self.url, "Content-Type": "application/json",
                                                   "Cookie": self.cookie})
         with urllib.request.urlopen(request, timeout=5) as answer:
             assert answer.status == 200
+            reply: dict[str, Any] = json.loads(answer.read())
+            return reply
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
@@ -97,7 +100,7 @@ def _hand(state: dict[str, Any], table: str, *, session: str, seq: int, hand: in
     return {"v": 1, "room": "main", "table": table, "session": session, "seq": seq, "kind": "hand", "hand": hand,
             "t": 30.0 * hand, "draw": entry["draw"], "button": seats[0], "big_blind": seats[2],
             "start": [{"seat": s, "chips": c} for s, c in sorted(start.items())],
-            "end": [{"seat": s, "chips": c} for s, c in sorted(end.items())]}
+            "end": [{"seat": s, "chips": c} for s, c in sorted(end.items())], "pots": pots_for(start, end)}
 
 
 def _same_room(before: dict[str, Any], after: dict[str, Any]) -> None:
@@ -156,6 +159,57 @@ def test_director_killed_mid_tournament_resumes_with_the_same_players_level_cloc
                               qos=1).wait_for_publish(5)
         state = _latest(room, lambda s: s["refused_total"] == 1)
         assert "hand 1 again" in state["refused"][0]["reason"]
+    finally:
+        first.stop()
+        if second is not None:
+            second.stop()
+        room.close()
+        tables.close()
+
+
+def test_director_killed_after_late_entries_rebuys_an_undo_and_a_knockout_resumes_the_whole_event(
+        broker: Mosquitto, tmp_path: Path) -> None:
+    """Issue 39: the desk's actions through the page (a late entry with its player card, an entry undone, a
+    re-entry, a rebuy), the money (a guarantee, bounties) and a knockout from a table's pots, then a SIGKILL: the
+    director comes back with the same field, actions, money, bounties and places, and numbers its next entry on."""
+    (tmp_path / "quick.toml").write_text(STRUCTURE.replace("minutes = 0.1", "minutes = 30") + """
+[entries]
+late_registration_until_level = 2
+re_entries = 1
+rebuys = 1
+rebuy_chips = 1500
+rebuy_until_level = 2
+""")
+    money = ["--money", str(ROOT / "config/tournament/money/nightly-pko.toml")]
+    room = Listener(broker_config(broker), "pokertable/main/director/tournament", client_id="watch")
+    tables = Listener(broker_config(broker), client_id="tables")
+    first = Command(broker, tmp_path, "one", money)
+    second = None
+    try:
+        assert room.wait_connected() and tables.wait_connected()
+        state = _latest(room, lambda s: s["entrants"] == 12)
+        report1 = _hand(state, "t01", session="t01-a", seq=1, hand=1, swing=(0, 1, 10**6))  # a knockout
+        tables.client.publish("pokertable/main/t01/tournament", json.dumps(report1), qos=1).wait_for_publish(5)
+        state = _latest(room, lambda s: any(t["table"] == "t01" and t["acked"] == 1 for t in s["tables"]))
+        assert len(state["knockouts"]) == 1
+        ada = first.post("/register", {"name": "Ada", "card": "C-1"})["entry"]
+        oops = first.post("/register", {"name": "Oops"})["entry"]
+        first.post("/undo", {"n": oops["n"]})
+        busted = state["places"][0]["player"]
+        first.post("/register", {"person": busted})
+        short = min((s for t in state["tables"] for s in t["seats"]), key=lambda s: s["chips"])
+        first.post("/rebuy", {"player": short["player"]})
+        before = _latest(room, lambda s: len(s["entries"]) == 4)
+        assert before["money"]["collected"] == 14 * 140 + 100 and before["entrants"] == 14
+        first.kill()
+        room.messages.clear()
+        second = Command(broker, tmp_path, "two", money)
+        after = _latest(room, lambda s: s["session"] != before["session"])
+        for key in ("entrants", "remaining", "chips_in_play", "tables", "places", "entries", "alternates", "money",
+                    "pool", "payouts", "knockouts", "bounties"):
+            assert after[key] == before[key], (key, before[key], after[key])
+        assert ada["player"] == "p0013"
+        assert second.post("/register", {"name": "Bea"})["entry"]["player"] == "p0016"  # ids go on, never reused
     finally:
         first.stop()
         if second is not None:

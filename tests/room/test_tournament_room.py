@@ -6,6 +6,7 @@ the room's chips checked at every hand (the run raises ChipsNotConserved otherwi
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 import pytest
@@ -89,6 +90,7 @@ def test_tournament_command_simulates_and_serves(broker: Mosquitto, tmp_path: An
                                 capture_output=True, text=True, timeout=60, cwd=ROOT)
         assert served.returncode == 0, served.stderr[-2000:]
         assert "the director's page is on http://127.0.0.1:" in served.stdout
+        assert re.search(r"clock screen is on http://127\.0\.0\.1:\d+/screen .*open without pairing", served.stdout)
         assert listener.wait_for(lambda: any(isinstance(b, dict) and b.get("entrants") == 20
                                              for _t, b, _r in listener.messages))
     finally:

@@ -48,6 +48,13 @@ def check(log: Sequence[Any], *, profile: str, capacity: int, entrants: int, sta
     last_place = entrants + 1
     for n, d in enumerate(log):
         kind = d.kind
+        if kind == "seated" and d.why == "late":
+            # a late entry (UPT Tournaments 6, RPL Tournaments 5): a seat at a table with the fewest players among
+            # those with an open seat, so the tables stay balanced
+            open_counts = {t: len(s) for t, s in room.seats.items() if len(s) < capacity}
+            if open_counts and len(room.seats.get(d.table, {})) != min(open_counts.values()):
+                fail(f"#{n} late entry {d.player} drawn to {d.table} ({len(room.seats.get(d.table, {}))} players), "
+                     f"not a table with the fewest ({open_counts})")
         if kind == "seated":
             table = room.seats.setdefault(d.table, {})
             if d.seat in table:
@@ -181,6 +188,10 @@ def check(log: Sequence[Any], *, profile: str, capacity: int, entrants: int, sta
                 if not least <= after - before <= most:
                     fail(f"#{n} the race at {d.table} seat {seat}: {before} to {after} (the {profile} book allows "
                          f"{least:+} to {most:+})")
+        elif kind == "withdrawn":  # a late entry undone: its seat opens
+            if room.seats.get(d.table, {}).get(d.seat) != d.player:
+                fail(f"#{n} {d.player} withdrawn from {d.table} seat {d.seat}, where it does not sit")
+            room.seats.get(d.table, {}).pop(d.seat, None)
         elif kind == "finished":
             left = [p for t in room.seats.values() for p in t.values()]
             if left != [d.winner]:
@@ -195,3 +206,115 @@ def balanced(views: Sequence[Any], profile: str) -> bool:
         return True
     spread = (2 if len(counts) > 6 else 1) if profile == "upt" else 1
     return max(counts) - min(counts) <= spread
+
+
+def check_chips(log: Sequence[Any], entries: Sequence[Any], *, first_field: int, stack: int,
+                chips_in_play: int) -> list[str]:
+    """The room's chips from the director's books alone: every entry's starting stack (the draw's field, the late
+    entries and re-entries), every rebuy and add-on, and what the color-up races moved; nothing else makes chips.
+    `entries` are the state's actions (EntryJson as JSON or structs)."""
+
+    def get(e: Any, key: str) -> Any:
+        return e[key] if isinstance(e, dict) else getattr(e, key)
+
+    live = [e for e in entries if not get(e, "undone") and not get(e, "alternate")]
+    late = sum(1 for e in live if get(e, "kind") in ("entry", "re-entry"))
+    bought = sum(get(e, "chips") for e in live if get(e, "kind") in ("rebuy", "add-on"))
+    raced = sum(after - before for d in log if d.kind == "raced" for _s, before, after in d.changes)
+    expected = (first_field + late) * stack + bought + raced
+    if chips_in_play != expected:
+        return [f"{chips_in_play:,} chips in play, the books say {expected:,} = ({first_field} + {late} entries) x "
+                f"{stack:,} + {bought:,} rebuys and add-ons {raced:+,} races"]
+    return []
+
+
+def check_places(places: Sequence[tuple[int, tuple[int, int] | None]], entrants: int) -> list[str]:
+    """Every entry has its own place, 1..entrants (equal stacks out on one hand share a range)."""
+    groups: dict[tuple[int, int], int] = {}
+    for place, shared in places:
+        key = shared if shared else (place, place)
+        groups[key] = groups.get(key, 0) + 1
+    bad = [g for g, count in groups.items() if g[1] - g[0] + 1 != count]
+    if bad:
+        return [f"shared places {bad} do not have as many players as places"]
+    taken = sorted(p for first, last in groups for p in range(first, last + 1))
+    if taken != list(range(1, entrants + 1)):
+        return [f"the places {sorted(taken)} are not 1..{entrants}"]
+    return []
+
+
+def check_money(money: Any, entries: Sequence[Any], *, first_field: int, buy_in: int, fee: int, rake_percent: float,
+                guarantee: int, unit: int, places: Sequence[tuple[int, int]], bounty: int = 0) -> list[str]:
+    """The money from the books alone (the state's `money`, its actions, each place's prize): what the players paid
+    (the draw's field and every entry at buy-in + fee, every rebuy and add-on at its price), the house's fees and
+    rake, the overlay up to the guarantee; collected + overlay == prize pool + fees + rake, and the prizes paid add
+    up to the prize pool, each a multiple of the unit but first place's."""
+
+    def get(e: Any, key: str) -> Any:
+        return e[key] if isinstance(e, dict) else getattr(e, key)
+
+    problems: list[str] = []
+    live = [e for e in entries if not get(e, "undone") and not get(e, "alternate")]
+    entered = first_field + sum(1 for e in live if get(e, "kind") in ("entry", "re-entry"))
+    bought = sum(get(e, "paid") for e in live if get(e, "kind") in ("rebuy", "add-on"))
+    buy_ins = entered * buy_in + bought
+    fees = entered * fee
+    bounties = entered * bounty
+    rake = int(buy_ins * rake_percent // 100)
+    overlay = max(0, guarantee - (buy_ins - rake))
+    prize_pool = buy_ins - rake + overlay
+    paid_in = sum(get(e, "paid") for e in live) + first_field * (buy_in + fee + bounty)
+    if paid_in != buy_ins + fees + bounties:
+        problems.append(f"the entries paid {paid_in:,}, buy-ins, fees and bounties are {buy_ins + fees + bounties:,}")
+    got = (get(money, "collected"), get(money, "fees"), get(money, "rake"), get(money, "overlay"),
+           get(money, "prize_pool"))
+    if got != (buy_ins + fees + bounties, fees, rake, overlay, prize_pool):
+        problems.append(f"the money says (collected, fees, rake, overlay, prize pool) {got}, the books "
+                        f"{(buy_ins + fees + bounties, fees, rake, overlay, prize_pool)}")
+    if buy_ins + fees + bounties + overlay != prize_pool + fees + rake + bounties:
+        problems.append("collected + overlay is not prize pool + fees + rake")
+    prizes = [prize for _place, prize in sorted(places) if prize]
+    if sum(prizes) != prize_pool:
+        problems.append(f"the places are paid {sum(prizes):,}, the prize pool is {prize_pool:,}")
+    if any(p % unit for p in prizes[1:]):
+        problems.append(f"prizes {prizes} not in units of {unit} below first place")
+    return problems
+
+
+def check_bounties(knockouts: Sequence[Any], bounties: Sequence[Any], *, entries: int, bounty: int,
+                   progressive: bool, winner: str) -> list[str]:
+    """The bounties replayed from the knockouts alone: each entry starts with `bounty` on its head; a knockout pays
+    the whole head of the player out to its eliminators (progressive: half, the odd half-chip to the cash, in cash
+    and half onto their heads; a split shared equally, the odd amount to the first); the winner collects its own
+    head. Every bounty paid is accounted for: won + on heads == entries x bounty."""
+
+    def get(e: Any, key: str) -> Any:
+        return e[key] if isinstance(e, dict) else getattr(e, key)
+
+    problems: list[str] = []
+    heads: dict[str, int] = {}
+    won: dict[str, int] = {}
+    for k in knockouts:
+        out = get(k, "player")
+        value = heads.pop(out, bounty)
+        by, cash, head = list(get(k, "by")), list(get(k, "cash")), list(get(k, "head"))
+        if sum(cash) + sum(head) != value:
+            problems.append(f"{out}'s bounty of {value} paid as {cash} + {head}")
+        expect_cash = value - value // 2 if progressive else value
+        if sum(cash) != expect_cash:
+            problems.append(f"{out}'s bounty: {sum(cash)} in cash, {expect_cash} by the rule")
+        if max(cash) - min(cash) > (sum(cash) % len(by)):
+            problems.append(f"{out}'s bounty split unevenly: {cash}")
+        for pid, c, h in zip(by, cash, head, strict=True):
+            won[pid] = won.get(pid, 0) + c
+            heads[pid] = heads.get(pid, bounty) + h
+    total_won = sum(get(b, "won") for b in bounties)
+    on_heads = sum(get(b, "head") for b in bounties)
+    if total_won + on_heads != entries * bounty:
+        problems.append(f"bounties won {total_won} + on heads {on_heads} != {entries} x {bounty}")
+    stated = {get(b, "player"): get(b, "won") for b in bounties}
+    won[winner] = won.get(winner, 0) + heads.get(winner, bounty)
+    for pid, amount in won.items():
+        if stated.get(pid, 0) != amount:
+            problems.append(f"{pid} won {stated.get(pid, 0)} in bounties, the knockouts say {amount}")
+    return problems

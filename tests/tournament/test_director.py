@@ -7,6 +7,7 @@ import json
 from firmware_py.room.director import Director
 from firmware_py.room.tournament_messages import report_topic
 from firmware_py.tournament import Tournament, book_for, parse_structure
+from tests.tournament.pots import pots_for
 from tests.tournament.test_tournament_books import ROOT
 
 
@@ -27,7 +28,9 @@ def _report(director: Director, seq: int, *, bust: bool = False) -> bytes:
         end[0]["chips"] = 0
     return json.dumps({"v": 1, "room": "main", "table": "t01", "session": "s", "seq": seq, "kind": "hand",
                        "hand": seq, "t": 60.0 * seq, "draw": 1, "button": seats[0], "big_blind": seats[2],
-                       "start": start, "end": end}).encode()
+                       "start": start, "end": end,
+                       "pots": pots_for({x["seat"]: x["chips"] for x in start}, {x["seat"]: x["chips"] for x in end})
+                       }).encode()
 
 
 def test_the_director_survives_any_message_and_counts_it() -> None:
@@ -76,7 +79,7 @@ def _bust(director: Director, seq: int, losers: list[int], *, hand: int | None =
         "v": 1, "room": "main", "table": "t01", "session": "s", "seq": seq, "kind": "hand", "hand": hand or seq,
         "t": 60.0 * seq, "draw": 1, "button": seats[0], "big_blind": seats[-1],
         "start": [{"seat": s, "chips": c} for s, c in start.items()],
-        "end": [{"seat": s, "chips": c} for s, c in end.items()]}).encode())
+        "end": [{"seat": s, "chips": c} for s, c in end.items()], "pots": pots_for(start, end)}).encode())
 
 
 def _short(director: Director) -> list[int]:

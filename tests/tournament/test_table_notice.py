@@ -14,11 +14,12 @@ from firmware_py.core import Button, ButtonName
 from firmware_py.core.engine import TableCore
 from firmware_py.profiles import load_profiles
 from firmware_py.room.director import Director
-from firmware_py.room.tournament_messages import DecisionJson, DirectorState, SeatStack, TableReport
+from firmware_py.room.tournament_messages import DecisionJson, DirectorState, PotJson, SeatStack, TableReport
 from firmware_py.room.tournament_table import TableFollower, all_in_called
 from firmware_py.session import load_deck
 from firmware_py.simulation.dealer import DealerBot
 from firmware_py.tournament import Tournament, book_for, parse_structure
+from tests.tournament.pots import pots_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,7 +97,7 @@ def test_wfp_dealer_all_in_bubble_holds_the_other_table_until_it_is_resolved() -
     # the hand is over and the all in player survived (the director's chips as they were: nobody busts here,
     # where the bot's shoving table would break)
     chips = [SeatStack(seat=s.seat, chips=s.chips) for s in next(x for x in state.tables if x.table == "t02").seats]
-    director.apply(msgspec.structs.replace(reports[1], start=chips, end=chips))  # the hold is released
+    director.apply(msgspec.structs.replace(reports[1], start=chips, end=chips, pots=[]))  # the hold is released
     state = director.state()
     t01.follow(state)
     assert t01.follower.notice.hold == ""
@@ -257,7 +258,8 @@ def test_a_restarted_table_reports_as_a_new_session_so_the_director_takes_its_re
     state = director.state()
     entry = next(x for x in state.tables if x.table == "t01")
     chips = [SeatStack(seat=s.seat, chips=s.chips) for s in entry.seats]
-    later = msgspec.structs.replace(report, session=again.follower.session, seq=1, hand=2, start=chips, end=chips)
+    later = msgspec.structs.replace(report, session=again.follower.session, seq=1, hand=2, start=chips, end=chips,
+                                   pots=[])
     director.apply(later)
     entry = next(x for x in director.state().tables if x.table == "t01")
     assert (entry.session, entry.acked) == (again.follower.session, 1)
@@ -274,7 +276,9 @@ def test_wfp_9_a_broken_tables_players_are_called_by_name_from_their_seat_to_the
     end = [SeatStack(seat=s.seat, chips=0 if s.seat in busted else s.chips + (3 * s.chips if s.seat == winner else 0))
            for s in t02.seats]
     director.apply(TableReport(v=1, room="main", table="t02", session="s", seq=1, kind="hand", hand=1, t=30.0,
-                               draw=t02.draw, button=seats[0], big_blind=seats[2], start=start, end=end))
+                               draw=t02.draw, button=seats[0], big_blind=seats[2], start=start, end=end,
+                               pots=msgspec.convert(pots_for({x.seat: x.chips for x in start},
+                                                             {x.seat: x.chips for x in end}), list[PotJson])))
     seated = [d for d in director.decisions if d.kind == "seated"]
     assert len(seated) == 3, [d.text for d in director.decisions]
     before = {s.player: s.seat for s in t02.seats}

@@ -195,6 +195,15 @@ def test_wfp_tournament_procedures_6_each_color_up_removes_the_lowest_chip_in_pl
      "minutes=5\n[[steps]]\ncolor_up=100\nto=500\n", r"number 2 color_up: 100 is not the lowest chip in play"),
     ("[structure]\nname='x'\nstarting_stack=1500\ndenominations=[25, 10]\n[[steps]]\nsmall=25\nbig=50\nminutes=5\n",
      "the 25 chip is not a whole number of the smallest, 10"),
+    # a late entry's stack and a rebuy's chips made of the chips in play when they are taken (after the color-up)
+    ("[structure]\nname='x'\nstarting_stack=1550\ndenominations=[25, 100]\n[[steps]]\nsmall=25\nbig=50\nminutes=5\n"
+     "[[steps]]\ncolor_up=25\nto=100\n[[steps]]\nsmall=100\nbig=200\nminutes=5\n[entries]\n"
+     "late_registration_until_level=2\n",
+     r"starting_stack = 1550: a late entry is paid in chips.*smallest chip in play then, 100 \(e.g. 1500\)"),
+    ("[structure]\nname='x'\nstarting_stack=1500\ndenominations=[25, 100]\n[[steps]]\nsmall=25\nbig=50\nminutes=5\n"
+     "[[steps]]\ncolor_up=25\nto=100\n[[steps]]\nsmall=100\nbig=200\nminutes=5\n[entries]\nrebuys=1\n"
+     "rebuy_chips=1525\nrebuy_until_level=2\n",
+     r"\[entries\] rebuy_chips = 1525: a rebuy is paid in chips.*smallest chip in play then, 100"),
     ("[structure]\nname='x'\nstarting_stack=1500\ndenomination=[25]\n[[steps]]\nsmall=25\nbig=50\nminutes=5\n",
      "did you mean 'denominations'"),
 ])

@@ -369,6 +369,8 @@ def test_every_page_sends_the_strict_csp_and_runs_under_it(page: Any, table: Tra
                                   (tracker, "/static/tracker.js", None), (tracker, "/static/amounts.js", None),
                                   (director.url(), "/", None), (director.url(), "/state", None),
                                   (director.url(), "/static/director.js", None),
+                                  (director.url(), "/screen", None), (director.url(), "/player", None),
+                                  (director.url(), "/public", None), (director.url(), "/static/screens.js", None),
                                   (overlay.url, "/", None), (overlay.url, "/control", None),
                                   (overlay.url, "/feed.json", None), (overlay.url, "/api/status", None),
                                   (overlay.url, "/static/overlay.js", None), (overlay.url, "/nowhere", None)]:
@@ -377,6 +379,9 @@ def test_every_page_sends_the_strict_csp_and_runs_under_it(page: Any, table: Tra
         expect(page.locator("#who")).to_be_visible()
         open_paired(page, director.url() + "/", director.app.pairing.code)
         expect(page.locator("#title")).to_contain_text("tournament")
+        for screen in ("/screen", "/player"):  # the room's open screens run under it too
+            page.goto(director.url() + screen)
+            expect(page.locator("#levelno")).to_contain_text("Level")
         open_paired(page, overlay.url + "/control", overlay_app.pairing.code)
         expect(page.locator("#instance")).not_to_be_empty()
         page.goto(overlay.url + "/")
@@ -395,7 +400,8 @@ def test_no_page_builds_markup_from_data_nor_has_inline_script_or_style() -> Non
     """The grep of the issue, kept: no `innerHTML` (nor its kin) in any page's script, no inline script,
     handler or style attribute in any page's HTML (the CSP would block them; the page must not need them)."""
     files = [*ROOT.glob("firmware_py/**/static/*.js"), *ROOT.glob("firmware_py/**/static/*.html"),
-             ROOT / "firmware_py/daemon/tracker_page.py", ROOT / "firmware_py/room/director_page.py"]
+             ROOT / "firmware_py/daemon/tracker_page.py", ROOT / "firmware_py/room/director_page.py",
+             ROOT / "firmware_py/room/tournament_screens.py"]
     found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()[:80]}" for path in files
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if MARKUP_FROM_DATA.search(line) and not line.lstrip().startswith("//")]

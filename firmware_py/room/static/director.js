@@ -1,5 +1,5 @@
 // The director's page: the tournament's state pushed (server-sent events /events), the clock and
-// hand-for-hand on its buttons. Every text from the state goes in as text (textContent, never
+// hand-for-hand on its buttons, registration (late entries, re-entries, rebuys, add-ons, undo) and a deal. Every text from the state goes in as text (textContent, never
 // innerHTML): a table's or a player's name is shown, never run.
 "use strict";
 let state = null, shownAt = 0, heardAt = Date.now(), stale = false, frozen = null;
@@ -105,7 +105,8 @@ function render(s) {
   const rows = s.places.slice(0, 30).map((p) => el("tr", null,
     el("td", null, p.shared ? p.shared[0] + "-" + p.shared[1] : p.place),
     el("td", null, p.name, p.rule ? el("div", {class: "rule"}, p.rule) : null),
-    el("td", {class: "prize"}, s.payouts.length && p.prize ? n(p.prize) : "")));
+    el("td", {class: "prize"}, s.payouts.length && p.prize ? n(p.prize) : "",
+       p.bounty ? el("div", {class: "rule"}, "bounties " + n(p.bounty)) : null)));
   const pays = s.payouts.map((v, i) => (i + 1) + ": " + n(v)).join(", ");
   rows.unshift(pays ? el("tr", null, el("td", {colspan: "3", class: "dim"}, "Prize pool " + n(s.pool) + ". Payouts " + pays))
     : el("tr", null, el("td", {colspan: "3", class: "dim", id: "nopool"},
@@ -119,7 +120,59 @@ function render(s) {
       (r.kind === "hand" ? "" : r.kind.replace("_", " ") + " ") + (r.hand ? "hand " + r.hand : "") +
       (r.seq ? " (report " + r.seq + (r.session ? " of session " + r.session : "") + ")" : ""),
       el("div", {class: "why"}, r.reason))));
+  renderEntries(s);
+  renderDeal(s);
+  const m = s.money;
+  $("money").textContent = m ? "Prize pool " + n(m.prize_pool) +
+    (m.overlay ? " (guarantee " + n(m.guarantee) + ": overlay " + n(m.overlay) + ")" : "") +
+    "; collected " + n(m.collected) + ", fees " + n(m.fees) + (m.rake ? ", rake " + n(m.rake) : "") + "; " + m.table +
+    (m.unit > 1 ? "; prizes in units of " + n(m.unit) : "") + (m.locked ? "; LOCKED (in the money)" : "") : "";
   setStale(false);
+}
+
+// Registration: late entries, re-entries, rebuys and add-ons, each journaled and undoable.
+function renderEntries(s) {
+  $("late").textContent = s.late ? "Taken now: " + s.late : "No entries, rebuys or add-ons taken now";
+  $("alternates").textContent = s.alternates.length ? "Alternates (in order): " + s.alternates.join(", ") : "";
+  $("entries").replaceChildren(...s.entries.slice().reverse().map((a) => {
+    const undo = !a.undone && !s.over ? el("button", {type: "button"}, "Undo") : null;
+    if (undo) undo.addEventListener("click", () => post("/undo", {n: a.n}));
+    return el("div", {class: "decision" + (a.undone ? " dim" : ""), data: {n: a.n}},
+      el("span", null, a.n + ". " + a.kind + ": " + a.name + (a.card ? " (card " + a.card + ")" : "") +
+        (a.chips ? ", " + n(a.chips) + " chips" : "") + (a.paid ? ", paid " + n(a.paid) : "") +
+        (a.alternate ? ", alternate" : "") + (a.undone ? ", undone" : "") + " "),
+      undo);
+  }));
+}
+
+// A deal: the split shown first (ICM or chip-chop), recorded only when every player left agrees.
+function dealTerms() { return {method: $("dealmethod").value, play_for: Number($("playfor").value) || 0}; }
+
+function agreeBoxes() { return [...document.querySelectorAll("#dealrows input")]; }
+
+async function previewDeal() {
+  const r = await fetch("/deal/preview", {method: "POST", headers: {"Content-Type": "application/json"},
+                                          body: JSON.stringify(dealTerms())});
+  if (r.status === 401) { location.reload(); return; }
+  const body = await r.json();
+  if (!r.ok) { $("dealrows").replaceChildren(el("div", {class: "why"}, body.error)); return; }
+  $("dealrows").replaceChildren(...body.entry.shares.map((x) => {
+    const box = el("input", {type: "checkbox", data: {player: x.player}});
+    box.addEventListener("change", () => { $("dealbtn").disabled = !agreeBoxes().every((b) => b.checked); });
+    return el("label", {class: "decision dealrow"}, box,
+              el("span", null, " " + x.name + " (" + n(x.chips) + " chips): " + n(x.share) + " agrees"));
+  }));
+  $("dealbtn").disabled = true;
+}
+
+function renderDeal(s) {
+  $("dealbox").style.display = (s.deal || (s.payouts.length && s.remaining >= 2 && s.remaining <= 10 && !s.over))
+    ? "block" : "none";
+  $("dealdone").textContent = s.deal ? "Deal (" + s.deal.method + ") agreed by " +
+    s.deal.shares.map((x) => x.name + " " + n(x.share)).join(", ") +
+    (s.deal.play_for ? "; " + n(s.deal.play_for) + " played for" : "") : "";
+  $("previewbtn").disabled = $("dealmethod").disabled = !!s.deal;
+  if (s.deal) { $("dealrows").replaceChildren(); $("dealbtn").disabled = true; }
 }
 
 async function post(path, body) {
@@ -128,6 +181,17 @@ async function post(path, body) {
   if (!r.ok) alert((await r.json()).error || r.statusText);
 }
 
+$("regform").addEventListener("submit", (e) => {
+  e.preventDefault();
+  post("/register", {name: $("regname").value, card: $("regcard").value})
+    .then(() => { $("regname").value = ""; $("regcard").value = ""; });
+});
+$("rebuybtn").addEventListener("click", () => post("/rebuy", {player: $("buyid").value}));
+$("addonbtn").addEventListener("click", () => post("/add_on", {player: $("buyid").value}));
+$("reenterbtn").addEventListener("click", () => post("/register", {person: $("buyid").value}));
+$("previewbtn").addEventListener("click", previewDeal);
+$("dealbtn").addEventListener("click", () => post("/deal", {...dealTerms(),
+  agreed: agreeBoxes().filter((b) => b.checked).map((b) => b.dataset.player)}));
 $("clockbtn").onclick = () => post("/clock", {run: !(state && state.running)});
 $("h4hbtn").onclick = () => post("/bubble", {hand_for_hand: !(state && state.hand_for_hand)});
 const events = new EventSource("/events");
