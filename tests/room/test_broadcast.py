@@ -273,3 +273,63 @@ def test_one_tables_deals_wait_for_the_chances_worker_at_most_a_bounded_number_a
         assert chances.chances(other) is not None
     finally:
         chances.close()
+
+
+def _watched_broadcast_subscriber(broker: Mosquitto) -> tuple[object, object]:
+    """The broadcast's own subscription (its topics, as `broadcast` makes them) on `broker`, with its Watch,
+    and t01 online (its retained status) but publishing no broadcast."""
+    import threading  # noqa: PLC0415
+
+    from firmware_py.commands import Watch  # noqa: PLC0415
+    from firmware_py.room.mqtt import make_client  # noqa: PLC0415
+    from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
+
+    client = make_client(broker_config(broker), client_id="t01.by-hand")
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    client.publish("pokertable/main/t01/status", json.dumps(message("status", "t01", 0, dealer="Dana")), qos=1,
+                   retain=True).wait_for_publish(5)
+    client.disconnect()
+    client.loop_stop()
+    subscriber = RoomSubscriber(broker_config(broker), ["pokertable/main/+/broadcast",
+                                                        "pokertable/main/production/control",
+                                                        "pokertable/main/director/tournament"],
+                                client_id="production.watch-test", on_message=lambda *_: None)
+    subscriber.start(deadline=time.monotonic() + 10)
+    assert subscriber.subscribed.wait(5)
+    deadline = time.monotonic() + 5
+    while not subscriber.online.get("t01") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return subscriber, Watch(subscriber, "broadcast", threading.Event(), silence_s=1.0)
+
+
+def test_the_broadcasts_silence_warning_on_an_open_broker_names_no_table_publishing_not_the_acl(
+        broker: Mosquitto, capsys: pytest.CaptureFixture[str]) -> None:
+    subscriber, watch = _watched_broadcast_subscriber(broker)
+    try:
+        watch.check(time.monotonic() + 60)  # a minute of silence on the broadcast topic, t01 online
+    finally:
+        subscriber.stop()
+    said = capsys.readouterr().err
+    assert "no table is publishing on pokertable/main/+/broadcast" in said and "broadcast = false" in said
+    assert "refused" not in said and "does not let" not in said  # the broker granted every subscription
+    assert "production/control" not in said  # no control until a producer changes something: no fault
+
+
+def test_the_broadcasts_warning_names_the_acl_only_when_the_suback_refused_the_subscription(
+        broker: Mosquitto, capsys: pytest.CaptureFixture[str]) -> None:
+    from paho.mqtt.packettypes import PacketTypes  # noqa: PLC0415
+    from paho.mqtt.reasoncodes import ReasonCode  # noqa: PLC0415
+
+    subscriber, watch = _watched_broadcast_subscriber(broker)
+    try:  # the broker's SUBACK for the broadcast topic, as a broker whose ACL checks subscriptions answers it
+        mid = next(m for m, name in subscriber._subscribing.items() if name.endswith("/+/broadcast"))
+        subscriber._on_subscribe(subscriber.client, None, mid, [ReasonCode(PacketTypes.SUBACK, "Not authorized")],
+                                 None)
+        watch.check(time.monotonic())  # at once: the broker said so
+        watch.check(time.monotonic() + 60)
+    finally:
+        subscriber.stop()
+    said = capsys.readouterr().err
+    assert said.count("the broker refused the subscription to pokertable/main/+/broadcast (Not authorized)") == 1
+    assert "no table is publishing" not in said
