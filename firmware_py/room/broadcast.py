@@ -424,6 +424,8 @@ class Control(msgspec.Struct, kw_only=True):
         return self.reveal.get(table, Reveal.IMMEDIATELY)
 
 
+POLICIES = ", ".join(policy.value for policy in Reveal)  # what a refusal lists
+CHIPS = "amounts, bb"
 FUTURE_STAMP_S = 300.0  # a control stamped further ahead than this (two machines' clocks apart) is refused
 
 
@@ -536,9 +538,14 @@ class Production:
         for key, value in changes.items():
             if key == "reveal":
                 if not isinstance(value, dict):
-                    raise ControlError("reveal: give {table: policy}")
+                    raise ControlError(f"reveal: give {{table: policy}}, each policy one of {POLICIES}")
+                for table in value:
+                    self._check_known(table, "reveal")
                 current["reveal"] = {**current["reveal"], **value}
-            elif key in ("feature", "chips", "delay_s"):
+            elif key == "feature":
+                self._check_known(value, "feature")
+                current[key] = value
+            elif key in ("chips", "delay_s"):
                 current[key] = value
             else:
                 raise ControlError(f"{key}: unknown; one of feature, reveal, chips, delay_s")
@@ -549,19 +556,46 @@ class Production:
             self.on_control(control)
         return control
 
+    def known_tables(self) -> list[str]:
+        """The tables this instance has heard of (a message of theirs passed its schema), and the feature table."""
+        with self._lock:
+            heard = {name for name, feed in self.tables.items() if feed.received}
+        return sorted(heard | {self.control.feature})
+
+    def _check_known(self, table: Any, what: str) -> None:
+        """A change from this instance's page may name only a table it has heard of: one that does not exist
+        would put nothing on air (or keep a policy for nobody) and say nothing. The other instance's retained
+        control is not checked so: it may have heard of a table before this one did."""
+        from firmware_py.room.room_config import check_table_id  # noqa: PLC0415
+
+        known = self.known_tables()
+        if isinstance(table, str) and table in known:
+            return
+        if isinstance(table, str):
+            try:
+                check_table_id(table, f"{what} table")
+            except ValueError as exc:
+                raise ControlError(str(exc)) from None
+        shown = repr(table)[:80]
+        raise ControlError(f"{what} {shown}: no such table on pokertable/{self.room}/+/broadcast (heard of: "
+                           f"{', '.join(known)}); a table appears here once it publishes its broadcast")
+
     def _validated(self, data: dict[str, Any]) -> Control:
         from firmware_py.room.room_config import check_table_id  # noqa: PLC0415
 
         try:
             control = msgspec.convert(data, Control)
         except msgspec.ValidationError as exc:
-            raise ControlError(str(exc).replace("$.", "")) from None
+            text = str(exc).replace("$.", "")
+            if text.startswith("Invalid enum value") and "reveal" in text:  # say which values there are
+                text = f"{text}: a reveal policy is one of {POLICIES}"
+            raise ControlError(text) from None
         try:
             check_table_id(control.feature, "feature table")
         except ValueError as exc:
             raise ControlError(str(exc)) from None
         if control.chips not in ("amounts", "bb"):
-            raise ControlError(f"chips {control.chips!r}: amounts or bb")
+            raise ControlError(f"chips {control.chips[:80]!r}: one of {CHIPS} (chips as amounts, or in big blinds)")
         if control.stamp > self.wall() + FUTURE_STAMP_S:  # it would win over every change made for days
             raise ControlError(f"stamp {control.stamp:.0f}: in the future (this machine's clock says "
                                f"{self.wall():.0f}); set the clocks of both instances right")
