@@ -333,3 +333,59 @@ def test_the_broadcasts_warning_names_the_acl_only_when_the_suback_refused_the_s
     said = capsys.readouterr().err
     assert said.count("the broker refused the subscription to pokertable/main/+/broadcast (Not authorized)") == 1
     assert "no table is publishing" not in said
+
+
+def _theme_with(tmp_path: Path, delay: str) -> Path:
+    """The shipped theme file with its [delay] section replaced (the house's own bounds)."""
+    shipped = (ROOT / "config" / "overlay" / "theme.toml").read_text()
+    theme = tmp_path / "theme.toml"
+    theme.write_text(shipped.split("[delay]")[0] + "[delay]\n" + delay)
+    for name in ("logo.svg", "theme.css"):
+        (tmp_path / name).write_bytes((ROOT / "config" / "overlay" / name).read_bytes())
+    return theme
+
+
+def test_the_houses_delay_floor_and_ceiling_from_the_theme_file_bound_the_producers_changes(tmp_path: Path) -> None:
+    from firmware_py.room.broadcast import ControlError  # noqa: PLC0415
+
+    theme = load_theme(_theme_with(tmp_path, "floor_s = 30\nceiling_s = 600\n"))
+    assert (theme.delay_floor_s, theme.delay_ceiling_s) == (30.0, 600.0)
+    production = Production(room="main", feature="t01", delay_s=120.0, delay_floor_s=theme.delay_floor_s,
+                            delay_ceiling_s=theme.delay_ceiling_s, bounds_from="[delay] in theme.toml")
+    for delay_s in (20.0, 700.0):  # inside the built-in bounds (10 to 1800), outside the house's
+        with pytest.raises(ControlError, match=r"from 30 to 600 seconds .*the bounds: \[delay\] in theme.toml"):
+            production.change(delay_s=delay_s)
+    production.change(delay_s=30.0)
+    assert production.operator(0.0)["delay_bounds_s"] == [30.0, 600.0]
+    production.close()
+    shipped = load_theme()  # the shipped file says the built-in ones, with the reason beside them
+    assert (shipped.delay_floor_s, shipped.delay_ceiling_s) == (10.0, 1800.0)
+    assert "a betting decision takes a few seconds" in (ROOT / "config" / "overlay" / "theme.toml").read_text()
+
+
+@pytest.mark.parametrize("delay, says", [
+    ("floor_s = 2\n", "[delay] floor_s: 2 s is under the hard minimum of 5 s"),
+    ("ceiling_s = 7200\n", "[delay] ceiling_s: 7200 s is over the most the broadcast holds, 1800 s"),
+    ("floor_s = 600\nceiling_s = 60\n", "[delay] floor_s: the floor 600 s is above the ceiling 60 s"),
+    ("floor_s = \"ten\"\n", "[delay] floor_s: must be a number of seconds"),
+    ("flor_s = 10\n", "[delay] flor_s: unknown key (did you mean 'floor_s'?)"),
+])
+def test_a_wrong_delay_bound_in_the_theme_file_names_the_file_the_key_and_the_fix(tmp_path: Path, delay: str,
+                                                                                  says: str) -> None:
+    from firmware_py.errors import ConfigError  # noqa: PLC0415
+
+    theme = _theme_with(tmp_path, delay)
+    with pytest.raises(ConfigError) as refused:
+        load_theme(theme)
+    assert str(theme) in str(refused.value) and says in str(refused.value)
+    with pytest.raises(ValueError, match="the floor at least 5"):  # nor by a caller that skips the file
+        Production(room="main", feature="t01", delay_s=120.0, delay_floor_s=1.0)
+
+
+def test_the_broadcast_command_refuses_a_delay_over_the_houses_ceiling_naming_the_file(tmp_path: Path) -> None:
+    theme = _theme_with(tmp_path, "ceiling_s = 60\n")
+    result = subprocess.run([sys.executable, "-m", "firmware_py", "broadcast", "--room", "main", "--table", "t01",
+                             "--headless", "--theme", str(theme), "--delay", "90"], cwd=ROOT, env=environment(),
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2, result.stderr
+    assert "--delay 90: at most 60 seconds" in result.stderr and f"[delay] in {theme}" in result.stderr
