@@ -20,7 +20,15 @@ UNREACHABLE, REFUSED = 3, 4
 TAKEN_OVER = 2  # another process connected with our client id, again and again: stop, rather than fight it
 SILENCE_WARN_S = 30.0  # subscribed this long, tables online, and nothing of a kind: warn once
 SLOW_KINDS = {"ruling": 20, "hand": 20}  # these may not come for minutes: warn after 20 times as long
-OPTIONAL_KINDS = frozenset({"tournament"})  # only when a tournament runs: silence says nothing of the ACL
+# Silence on these says nothing: a tournament's state comes only while a tournament runs, the production room's
+# control only once a producer changed something (it is retained from then on).
+OPTIONAL_KINDS = frozenset({"tournament", "control"})
+# Why the tables online may send nothing of a kind, the first thing to look at (Watch.check).
+SILENT_WHY = {
+    "broadcast": "a table publishes its broadcast once it seats players or deals, and never when its room file "
+                 "says broadcast = false",
+    "": "they may not have played yet",
+}
 
 
 def start_subscriber(subscriber: RoomSubscriber, command: str, *, seconds: float | None,
@@ -85,16 +93,23 @@ class Watch:
             self.status = TAKEN_OVER
             self.stop.set()
             return
-        if subscriber.subscribed_at is None or now - subscriber.subscribed_at < self.silence_s:
+        if subscriber.subscribed_at is None:
+            return
+        user = subscriber.broker.username or "(anonymous)"
+        for name, reason in list(subscriber.subscription_refused.items()):  # the broker said so: certain, at once
+            if f"refused:{name}" not in self.warned:
+                self.warned.update((f"refused:{name}", name.rsplit("/", 1)[-1]))
+                print(f"{self.command}: the broker refused the subscription to {name} ({reason}): its ACL does "
+                      f"not let user {user!r} read it (check --user)", file=sys.stderr, flush=True)
+        if now - subscriber.subscribed_at < self.silence_s:
             return
         waited = now - subscriber.subscribed_at
-        user = subscriber.broker.username or "(anonymous)"
         if not subscriber.received and "*" not in self.warned:
             self.warned.add("*")
             print(f"{self.command}: subscribed {self.silence_s:g} s as user {user!r} and nothing has come, not "
-                  f"even a table's status: either no table has ever connected to this broker, or its ACL lets "
-                  f"{user!r} read nothing under {', '.join(subscriber.topics)} (check --user)",
-                  file=sys.stderr, flush=True)
+                  f"even a table's status: either no table has ever connected to this broker, or its ACL (which "
+                  f"grants a subscription and then withholds what a user may not read) lets {user!r} read nothing "
+                  f"under {', '.join(subscriber.topics)} (check --user)", file=sys.stderr, flush=True)
             return
         online = sum(subscriber.online.values())
         if not online:
@@ -105,8 +120,11 @@ class Watch:
                     or waited < self.silence_s * SLOW_KINDS.get(kind, 1):
                 continue
             self.warned.add(kind)
-            print(f"{self.command}: subscribed {waited:.0f} s as user {user!r}, {online} tables online, and "
-                  f"no {kind} message: the broker's ACL does not let {user!r} read {name} (check --user)",
+            # The subscription was granted (a refusal is told above): the tables are not sending it, or the ACL
+            # withholds it; the first is the usual cause, and what to look at comes first.
+            print(f"{self.command}: subscribed {waited:.0f} s as user {user!r}, {online} tables online, and no "
+                  f"table is publishing on {name}: {SILENT_WHY.get(kind, SILENT_WHY[''])} (the broker granted "
+                  f"this subscription; if the tables do send it, its ACL withholds it from {user!r}: check --user)",
                   file=sys.stderr, flush=True)
 
     def final(self) -> None:

@@ -63,11 +63,20 @@ def run(args: argparse.Namespace) -> int:
         return command.usage(exc if str(exc).startswith("--") else f"{exc} (--size is e.g. 1920x1080)")
     if args.delay == 0 and not args.allow_zero_delay:
         return command.usage(ZERO_DELAY)
-    from firmware_py.room.bounds import DELAY_CEILING_S  # noqa: PLC0415
+    from firmware_py.errors import ConfigError  # noqa: PLC0415
+    from firmware_py.room.overlay_theme import DEFAULT_THEME, Theme, load_theme  # noqa: PLC0415
 
-    if args.delay > DELAY_CEILING_S:
-        return command.usage(f"--delay {args.delay:g}: at most {DELAY_CEILING_S:g} seconds (every table is held "
-                             "for the delay in memory; firmware_py/room/bounds.py)")
+    try:  # the shipped theme file is in the source tree's config/; installed elsewhere, its colours are built in
+        theme = load_theme(args.theme) if args.theme else load_theme() if DEFAULT_THEME.exists() else Theme()
+    except ConfigError as exc:
+        print(f"broadcast: {exc}", file=sys.stderr)
+        return 2
+    # The delay's bounds: the theme file's [delay] (the house's), else the built-in ones (firmware_py/room/bounds.py)
+    bounds_from = f"[delay] in {args.theme or DEFAULT_THEME}" if args.theme or DEFAULT_THEME.exists() \
+        else "firmware_py/room/bounds.py"
+    if args.delay > theme.delay_ceiling_s:
+        return command.usage(f"--delay {args.delay:g}: at most {theme.delay_ceiling_s:g} seconds (every table is "
+                             f"held for the delay in memory; the ceiling: {bounds_from})")
     if not args.headless and not has_screen():
         return command.usage(f"{NO_SCREEN}: use --headless (the feed, and --snapshot FILE.png)")
     options = {"broadcast_delay_s": args.delay, "allow_zero_delay": args.allow_zero_delay}
@@ -75,20 +84,14 @@ def run(args: argparse.Namespace) -> int:
     if not -1 <= args.feed_port <= 65535:
         print(f"broadcast: --feed-port {args.feed_port}: a TCP port 0..65535, or -1 for no feed", file=sys.stderr)
         return 2
-    from firmware_py.errors import ConfigError  # noqa: PLC0415
     from firmware_py.room.overlay import make_app  # noqa: PLC0415
-    from firmware_py.room.overlay_theme import DEFAULT_THEME, Theme, load_theme  # noqa: PLC0415
     from firmware_py.web.pairing import shown_code  # noqa: PLC0415
     from firmware_py.web.server import serve  # noqa: PLC0415
 
-    try:  # the shipped theme file is in the source tree's config/; installed elsewhere, its colours are built in
-        theme = load_theme(args.theme) if args.theme else load_theme() if DEFAULT_THEME.exists() else Theme()
-    except ConfigError as exc:
-        print(f"broadcast: {exc}", file=sys.stderr)
-        return 2
     production = Production(room=room, feature=table, delay_s=config.broadcast_delay_s,
                             allow_zero_delay=config.allow_zero_delay, chances=ChancesAhead(background=True),
-                            instance=instance)
+                            instance=instance, delay_floor_s=theme.delay_floor_s,
+                            delay_ceiling_s=theme.delay_ceiling_s, bounds_from=bounds_from)
     server = None
     if args.feed_port >= 0:
         try:

@@ -34,9 +34,13 @@ Digest = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{1,64}$")]
 # is no delay at all (issue 34: a crafted message set 0.001 s). An instance started with a shorter --delay (a test,
 # a demonstration) has that --delay as its floor; --allow-zero-delay (a private game) has none.
 DELAY_FLOOR_S = 10.0
+# The house may set its own floor and ceiling ([delay] in config/overlay/theme.toml, the file the broadcast reads),
+# never the floor below this hard minimum: under five seconds the picture shows a player's cards while the very
+# bet they are deciding is still to be made, whatever the house wants.
+DELAY_FLOOR_MIN_S = 5.0
 # The ceiling: half an hour, the longest delay live poker streams use (a whole level's hands held back). Every
 # table's messages are held for the delay in the broadcast's memory (MAX_HELD below), so the ceiling bounds it.
-DELAY_CEILING_S = 1800.0
+DELAY_CEILING_S = 1800.0  # also the most a house's ceiling may be: MAX_HELD holds no longer a delay
 # What the broadcast holds per table for the delay, at most: a table sends a few messages a second, so half an hour
 # at 5 a second is 9,000 of them, of 1 to 3 kB each. Beyond either bound the oldest held are dropped (counted):
 # a table that floods cannot grow the process without end, and what is dropped was not yet on air.

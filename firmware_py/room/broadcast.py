@@ -41,6 +41,7 @@ from firmware_py.core.snapshot import Phase, PlayerState, SeatView
 from firmware_py.room.bounds import (
     CHANCES_GRACE_S,
     DELAY_CEILING_S,
+    DELAY_FLOOR_MIN_S,
     DELAY_FLOOR_S,
     MAX_CHANCES_PENDING,
     MAX_HELD,
@@ -424,6 +425,8 @@ class Control(msgspec.Struct, kw_only=True):
         return self.reveal.get(table, Reveal.IMMEDIATELY)
 
 
+POLICIES = ", ".join(policy.value for policy in Reveal)  # what a refusal lists
+CHIPS = "amounts, bb"
 FUTURE_STAMP_S = 300.0  # a control stamped further ahead than this (two machines' clocks apart) is refused
 
 
@@ -434,21 +437,30 @@ class ControlError(ValueError):
 class Production:
     """Every table of the room on its delay, the producer's control, and what the page shows.
 
-    The delay a change may set is bounded (bounds.DELAY_FLOOR_S, or this instance's own `delay_s` when that is
-    shorter; bounds.DELAY_CEILING_S). A retained control older than this instance (made before it started) is
-    followed, but never below this instance's own `delay_s`. A change the broker refuses to pass on to the
+    The delay a change may set is bounded: `delay_floor_s` (the house's, else bounds.DELAY_FLOOR_S; this
+    instance's own `delay_s` when that is shorter) to `delay_ceiling_s` (at most bounds.DELAY_CEILING_S). A
+    retained control older than this instance (made before it started) is followed, but never below this
+    instance's own `delay_s`. A change the broker refuses to pass on to the
     other instance is a fault on the status (`control_published`)."""
 
     def __init__(self, *, room: str, feature: str, delay_s: float, allow_zero_delay: bool = False,
                  chances: ChancesAhead | None = None, instance: str = "primary",
-                 clock: Callable[[], float] | None = None, wall: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, wall: Callable[[], float] | None = None,
+                 delay_floor_s: float = DELAY_FLOOR_S, delay_ceiling_s: float = DELAY_CEILING_S,
+                 bounds_from: str = "firmware_py/room/bounds.py") -> None:
         self.room, self.instance = room, instance
         self.allow_zero_delay = allow_zero_delay
         self.chances = chances or ChancesAhead(background=False)
         self.clock = clock or time.monotonic
         self.wall = wall or time.time
         self.own_delay_s = delay_s  # the --delay this instance was started with
-        self.delay_floor_s = 0.0 if allow_zero_delay else min(DELAY_FLOOR_S, delay_s)
+        # The house's bounds ([delay] in the theme file), never past the hard ones (bounds.py): a caller's
+        # mistake must not lower the floor under DELAY_FLOOR_MIN_S nor raise the ceiling over what is held.
+        if not DELAY_FLOOR_MIN_S <= delay_floor_s <= delay_ceiling_s <= DELAY_CEILING_S:
+            raise ValueError(f"delay bounds {delay_floor_s:g}..{delay_ceiling_s:g} s: the floor at least "
+                             f"{DELAY_FLOOR_MIN_S:g}, the ceiling at most {DELAY_CEILING_S:g} ({bounds_from})")
+        self.delay_ceiling_s, self.bounds_from = delay_ceiling_s, bounds_from
+        self.delay_floor_s = 0.0 if allow_zero_delay else min(delay_floor_s, delay_s)
         self.started = self.wall()  # a retained control stamped before this is older than us
         self.control = Control(feature=feature, delay_s=delay_s)
         self.tables: dict[str, DelayedFeed] = {}
@@ -536,9 +548,14 @@ class Production:
         for key, value in changes.items():
             if key == "reveal":
                 if not isinstance(value, dict):
-                    raise ControlError("reveal: give {table: policy}")
+                    raise ControlError(f"reveal: give {{table: policy}}, each policy one of {POLICIES}")
+                for table in value:
+                    self._check_known(table, "reveal")
                 current["reveal"] = {**current["reveal"], **value}
-            elif key in ("feature", "chips", "delay_s"):
+            elif key == "feature":
+                self._check_known(value, "feature")
+                current[key] = value
+            elif key in ("chips", "delay_s"):
                 current[key] = value
             else:
                 raise ControlError(f"{key}: unknown; one of feature, reveal, chips, delay_s")
@@ -549,27 +566,54 @@ class Production:
             self.on_control(control)
         return control
 
+    def known_tables(self) -> list[str]:
+        """The tables this instance has heard of (a message of theirs passed its schema), and the feature table."""
+        with self._lock:
+            heard = {name for name, feed in self.tables.items() if feed.received}
+        return sorted(heard | {self.control.feature})
+
+    def _check_known(self, table: Any, what: str) -> None:
+        """A change from this instance's page may name only a table it has heard of: one that does not exist
+        would put nothing on air (or keep a policy for nobody) and say nothing. The other instance's retained
+        control is not checked so: it may have heard of a table before this one did."""
+        from firmware_py.room.room_config import check_table_id  # noqa: PLC0415
+
+        known = self.known_tables()
+        if isinstance(table, str) and table in known:
+            return
+        if isinstance(table, str):
+            try:
+                check_table_id(table, f"{what} table")
+            except ValueError as exc:
+                raise ControlError(str(exc)) from None
+        shown = repr(table)[:80]
+        raise ControlError(f"{what} {shown}: no such table on pokertable/{self.room}/+/broadcast (heard of: "
+                           f"{', '.join(known)}); a table appears here once it publishes its broadcast")
+
     def _validated(self, data: dict[str, Any]) -> Control:
         from firmware_py.room.room_config import check_table_id  # noqa: PLC0415
 
         try:
             control = msgspec.convert(data, Control)
         except msgspec.ValidationError as exc:
-            raise ControlError(str(exc).replace("$.", "")) from None
+            text = str(exc).replace("$.", "")
+            if text.startswith("Invalid enum value") and "reveal" in text:  # say which values there are
+                text = f"{text}: a reveal policy is one of {POLICIES}"
+            raise ControlError(text) from None
         try:
             check_table_id(control.feature, "feature table")
         except ValueError as exc:
             raise ControlError(str(exc)) from None
         if control.chips not in ("amounts", "bb"):
-            raise ControlError(f"chips {control.chips!r}: amounts or bb")
+            raise ControlError(f"chips {control.chips[:80]!r}: one of {CHIPS} (chips as amounts, or in big blinds)")
         if control.stamp > self.wall() + FUTURE_STAMP_S:  # it would win over every change made for days
             raise ControlError(f"stamp {control.stamp:.0f}: in the future (this machine's clock says "
                                f"{self.wall():.0f}); set the clocks of both instances right")
-        if not self.delay_floor_s <= control.delay_s <= DELAY_CEILING_S:
+        if not self.delay_floor_s <= control.delay_s <= self.delay_ceiling_s:
             why = ("0 only for a private game started with --allow-zero-delay" if control.delay_s == 0 and
                    not self.allow_zero_delay else "under it, the picture shows cards while their hand is played")
-            raise ControlError(f"delay_s {control.delay_s:g}: from {self.delay_floor_s:g} to {DELAY_CEILING_S:g} "
-                               f"seconds ({why}; the bounds: firmware_py/room/bounds.py)")
+            raise ControlError(f"delay_s {control.delay_s:g}: from {self.delay_floor_s:g} to "
+                               f"{self.delay_ceiling_s:g} seconds ({why}; the bounds: {self.bounds_from})")
         return control
 
     def apply_remote(self, body: Any) -> None:
@@ -649,7 +693,7 @@ class Production:
                 "starts_in_s": None if shown is not None or first is None else round(max(first - now, 0.0), 1),
                 "held": feed.held(now), "received": feed.received, "rejected": self.rejected + feed.rejected,
                 "dropped": feed.dropped, "late": feed.late, "chances_skipped": self.chances.skipped,
-                "delay_bounds_s": [self.delay_floor_s, DELAY_CEILING_S], "control_refused": self.control_refused,
+                "delay_bounds_s": [self.delay_floor_s, self.delay_ceiling_s], "control_refused": self.control_refused,
                 "publish_refused": self.publish_refused, "faults": list(self.faults)}
 
     def close(self) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from firmware_py.config_toolkit import ConfigMistakes, Section, read_text, read_toml, shown
 from firmware_py.errors import ConfigError
+from firmware_py.room.bounds import DELAY_CEILING_S, DELAY_FLOOR_MIN_S, DELAY_FLOOR_S
 
 DEFAULT_THEME = Path(__file__).resolve().parents[2] / "config" / "overlay" / "theme.toml"
 COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
@@ -34,6 +35,9 @@ class Theme:
     scale: float = 1.0  # every size on the page, times this
     logo: Path | None = None
     css: str = ""  # the theme's own CSS, after the built-in styles
+    # [delay]: the bounds of a delay the producer's control may set (bounds.py says why; the house may tighten them)
+    delay_floor_s: float = DELAY_FLOOR_S
+    delay_ceiling_s: float = DELAY_CEILING_S
 
     def variables(self) -> str:
         """The CSS that sets the theme's variables (the page's stylesheet reads only these)."""
@@ -54,7 +58,7 @@ def load_theme(path: str | Path = DEFAULT_THEME) -> Theme:
     path = Path(path)
     data = read_toml(path, what="overlay theme")
     source, mistakes = str(path), ConfigMistakes()
-    top = Section(source, "", data, ("name", "font", "scale", "logo", "css", "colours"), mistakes=mistakes)
+    top = Section(source, "", data, ("name", "font", "scale", "logo", "css", "colours", "delay"), mistakes=mistakes)
     name = mistakes.attempt(lambda: top.string("name", "default"), "default")
 
     def font() -> str:
@@ -95,8 +99,41 @@ def load_theme(path: str | Path = DEFAULT_THEME) -> Theme:
                                                 f"not {shown(value)}", key))
                 else:
                     colours[key] = value
+    floor, ceiling = DELAY_FLOOR_S, DELAY_CEILING_S
+    if top.has("delay"):
+        delay = mistakes.section(source, "delay", top.get("delay"), ("floor_s", "ceiling_s"))
+        if delay is not None:
+            floor, ceiling = delay_bounds(delay, mistakes)
     mistakes.raise_if_any()
-    return Theme(name=name, colours=colours, font=family, scale=scale, logo=logo, css=css)
+    return Theme(name=name, colours=colours, font=family, scale=scale, logo=logo, css=css, delay_floor_s=floor,
+                 delay_ceiling_s=ceiling)
+
+
+def delay_bounds(section: Section, mistakes: ConfigMistakes) -> tuple[float, float]:
+    """`[delay] floor_s, ceiling_s`: the floor never under DELAY_FLOOR_MIN_S, the ceiling never over DELAY_CEILING_S
+    (what the broadcast can hold in memory), the floor under the ceiling; each mistake noted with the fix."""
+    def floor() -> float:
+        value = section.number("floor_s", DELAY_FLOOR_S, what="a number of seconds")
+        if value < DELAY_FLOOR_MIN_S:
+            raise section.error(f"{value:g} s is under the hard minimum of {DELAY_FLOOR_MIN_S:g} s (under it the "
+                                f"picture shows the cards of a bet still to be made); write floor_s = "
+                                f"{DELAY_FLOOR_S:g}, or start a private game with --allow-zero-delay", "floor_s")
+        return value
+
+    def ceiling() -> float:
+        value = section.number("ceiling_s", DELAY_CEILING_S, what="a number of seconds")
+        if value > DELAY_CEILING_S:
+            raise section.error(f"{value:g} s is over the most the broadcast holds, {DELAY_CEILING_S:g} s (every "
+                                f"table's messages are held in memory for the delay); write ceiling_s = "
+                                f"{DELAY_CEILING_S:g} or less", "ceiling_s")
+        return value
+
+    low = mistakes.attempt(floor, DELAY_FLOOR_S)
+    high = mistakes.attempt(ceiling, DELAY_CEILING_S)
+    if low > high:
+        mistakes.note(section.error(f"the floor {low:g} s is above the ceiling {high:g} s: write floor_s at most "
+                                    "ceiling_s", "floor_s"))
+    return low, high
 
 
 __all__ = ["DEFAULT_THEME", "ConfigError", "Theme", "load_theme"]

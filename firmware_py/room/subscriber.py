@@ -65,8 +65,12 @@ class RoomSubscriber:
         self.connected = threading.Event()
         self.subscribed = threading.Event()  # the broker has answered every SUBSCRIBE (SUBACK)
         self.refused = ""
-        # What has come, by kind, and which tables say they are online: the broker grants any subscription
-        # and delivers only what the ACL lets us read, so silence is the only sign of a wrong user. The
+        # The broker's answer to each subscription (SUBACK): the topics it refused, with its reason. Mosquitto
+        # 2.0's file ACL grants every subscription and delivers only what the ACL lets us read, so a refusal
+        # here is certain, and silence with everything granted may be the ACL or simply nobody publishing.
+        self.subscription_refused: dict[str, str] = {}
+        self._subscribing: dict[int, str] = {}
+        # What has come, by kind, and which tables say they are online. The
         # retained status (every room reader may read it) is watched too, to tell silence from no tables;
         # never shared (a shared subscription gets no retained message, and every member must watch).
         self.received: dict[str, int] = {}
@@ -113,16 +117,21 @@ class RoomSubscriber:
         self.refused = ""
         self._connected_at = time.monotonic()
         self.subscribed.clear()
-        self._pending_subscriptions = {client.subscribe(name, qos=1)[1] for name in self.topics}
+        self._subscribing = {client.subscribe(name, qos=1)[1]: name for name in self.topics}
+        self._pending_subscriptions = set(self._subscribing)
         logger.info("room: subscribed to %s on %s:%d", ", ".join(self.topics), self.broker.host, self.broker.port)
         if self.subscribed_at is None:
             self.subscribed_at = time.monotonic()
         self.connected.set()
 
     def _on_subscribe(self, _client: Any, _userdata: Any, mid: int, reasons: Any, _properties: Any) -> None:
+        name = self._subscribing.get(mid, "?")
         for reason in reasons:
             if getattr(reason, "is_failure", False):
-                logger.error("room: the broker refused a subscription: %s", reason)
+                self.subscription_refused[name] = str(reason)
+                logger.error("room: the broker refused the subscription to %s: %s", name, reason)
+            else:
+                self.subscription_refused.pop(name, None)
         self._pending_subscriptions.discard(mid)
         if not self._pending_subscriptions:
             self.subscribed.set()

@@ -138,6 +138,8 @@ def test_the_producers_changes_are_checked_and_the_newest_wins_between_instances
     standby = Production(room="main", feature="t01", delay_s=60.0, instance="standby")
     primary.on_control = lambda control: standby.offer("pokertable/main/production/control",
                                                        msgspec.to_builtins(control), 0.0)
+    for table in ("t01", "t02"):  # heard of: a table the producer names must exist
+        primary.table(table).push(hand_messages(table=table)[0].feed, 0.0)
     primary.change(feature="t02", reveal={"t02": "showdown"}, chips="bb", delay_s=90)
     assert standby.control.feature == "t02" and standby.control.policy("t02") is Reveal.SHOWDOWN
     assert standby.control.chips == "bb" and standby.control.delay_s == 90
@@ -145,7 +147,7 @@ def test_the_producers_changes_are_checked_and_the_newest_wins_between_instances
     standby.offer("pokertable/main/production/control", stale, 0.0)
     assert standby.control.feature == "t02"
     for bad, message in (({"delay_s": 0}, "0 only for a private game"), ({"reveal": {"t01": "later"}}, "later"),
-                         ({"chips": "euros"}, "amounts or bb"), ({"feature": "t/01"}, "letters, digits"),
+                         ({"chips": "euros"}, "one of amounts, bb"), ({"feature": "t/01"}, "letters, digits"),
                          ({"volume": 11}, "unknown")):
         with pytest.raises(ControlError, match=message):
             primary.change(**bad)

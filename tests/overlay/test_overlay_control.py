@@ -97,6 +97,23 @@ def test_the_page_never_gets_timing_and_the_control_page_does(room_factory: Any)
     assert "delay_s -3" in refused.value.read().decode()
 
 
+
+def test_the_control_page_refuses_a_feature_table_never_heard_of_and_lists_the_allowed_values(
+        room_factory: Any) -> None:
+    clock = Clock()
+    room, _steps = loaded(room_factory, clock)
+    for change, says in (({"feature": "t99"}, "feature 't99': no such table on pokertable/"),
+                         ({"reveal": {"t99": "never"}}, "reveal 't99': no such table"),
+                         ({"reveal": {"t01": "later"}}, "one of immediately, first_action, showdown, never"),
+                         ({"chips": "euros"}, "one of amounts, bb")):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            post(room.url + "/api/control", change)
+        text = json.loads(refused.value.read())["error"]
+        assert refused.value.code == 400 and says in text, (change, text)
+        if "no such table" in text:
+            assert "(heard of: t01)" in text
+    assert room.production.control.feature == "t01" and not room.production.control.reveal
+
 def test_chips_in_big_blinds(browser: Any, room_factory: Any) -> None:
     clock = Clock()
     room, steps = loaded(room_factory, clock)

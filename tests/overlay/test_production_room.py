@@ -27,6 +27,7 @@ from firmware_py.room.broadcast import Production
 from firmware_py.room.overlay import make_app
 from firmware_py.room.overlay_theme import load_theme
 from firmware_py.web.server import serve
+from tests.overlay.hand import hand_messages
 from tests.overlay.page import PAIRED
 from tests.overlay.test_overlay_delay import post
 from tests.room.conftest import ROOT, USERS, Listener, broker_config, table_file
@@ -242,6 +243,7 @@ def test_the_served_control_page_refuses_another_sites_post_and_a_foreign_host(t
     """The broadcast command serves its pages behind the pages' Host/Origin guard (docs/web.md): a page on
     another site open in the producer's browser cannot switch the feature table or reveal cards."""
     production = Production(room="main", feature="t01", delay_s=60.0)
+    production.table("t02").push(hand_messages(table="t02")[0].feed, 0.0)  # a table the broadcast has heard of
     app = make_app(production, load_theme())
     server = serve(app, name="overlay")
     port = server.address[1]

@@ -273,3 +273,119 @@ def test_one_tables_deals_wait_for_the_chances_worker_at_most_a_bounded_number_a
         assert chances.chances(other) is not None
     finally:
         chances.close()
+
+
+def _watched_broadcast_subscriber(broker: Mosquitto) -> tuple[object, object]:
+    """The broadcast's own subscription (its topics, as `broadcast` makes them) on `broker`, with its Watch,
+    and t01 online (its retained status) but publishing no broadcast."""
+    import threading  # noqa: PLC0415
+
+    from firmware_py.commands import Watch  # noqa: PLC0415
+    from firmware_py.room.mqtt import make_client  # noqa: PLC0415
+    from firmware_py.room.subscriber import RoomSubscriber  # noqa: PLC0415
+
+    client = make_client(broker_config(broker), client_id="t01.by-hand")
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    client.publish("pokertable/main/t01/status", json.dumps(message("status", "t01", 0, dealer="Dana")), qos=1,
+                   retain=True).wait_for_publish(5)
+    client.disconnect()
+    client.loop_stop()
+    subscriber = RoomSubscriber(broker_config(broker), ["pokertable/main/+/broadcast",
+                                                        "pokertable/main/production/control",
+                                                        "pokertable/main/director/tournament"],
+                                client_id="production.watch-test", on_message=lambda *_: None)
+    subscriber.start(deadline=time.monotonic() + 10)
+    assert subscriber.subscribed.wait(5)
+    deadline = time.monotonic() + 5
+    while not subscriber.online.get("t01") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return subscriber, Watch(subscriber, "broadcast", threading.Event(), silence_s=1.0)
+
+
+def test_the_broadcasts_silence_warning_on_an_open_broker_names_no_table_publishing_not_the_acl(
+        broker: Mosquitto, capsys: pytest.CaptureFixture[str]) -> None:
+    subscriber, watch = _watched_broadcast_subscriber(broker)
+    try:
+        watch.check(time.monotonic() + 60)  # a minute of silence on the broadcast topic, t01 online
+    finally:
+        subscriber.stop()
+    said = capsys.readouterr().err
+    assert "no table is publishing on pokertable/main/+/broadcast" in said and "broadcast = false" in said
+    assert "refused" not in said and "does not let" not in said  # the broker granted every subscription
+    assert "production/control" not in said  # no control until a producer changes something: no fault
+
+
+def test_the_broadcasts_warning_names_the_acl_only_when_the_suback_refused_the_subscription(
+        broker: Mosquitto, capsys: pytest.CaptureFixture[str]) -> None:
+    from paho.mqtt.packettypes import PacketTypes  # noqa: PLC0415
+    from paho.mqtt.reasoncodes import ReasonCode  # noqa: PLC0415
+
+    subscriber, watch = _watched_broadcast_subscriber(broker)
+    try:  # the broker's SUBACK for the broadcast topic, as a broker whose ACL checks subscriptions answers it
+        mid = next(m for m, name in subscriber._subscribing.items() if name.endswith("/+/broadcast"))
+        subscriber._on_subscribe(subscriber.client, None, mid, [ReasonCode(PacketTypes.SUBACK, "Not authorized")],
+                                 None)
+        watch.check(time.monotonic())  # at once: the broker said so
+        watch.check(time.monotonic() + 60)
+    finally:
+        subscriber.stop()
+    said = capsys.readouterr().err
+    assert said.count("the broker refused the subscription to pokertable/main/+/broadcast (Not authorized)") == 1
+    assert "no table is publishing" not in said
+
+
+def _theme_with(tmp_path: Path, delay: str) -> Path:
+    """The shipped theme file with its [delay] section replaced (the house's own bounds)."""
+    shipped = (ROOT / "config" / "overlay" / "theme.toml").read_text()
+    theme = tmp_path / "theme.toml"
+    theme.write_text(shipped.split("[delay]")[0] + "[delay]\n" + delay)
+    for name in ("logo.svg", "theme.css"):
+        (tmp_path / name).write_bytes((ROOT / "config" / "overlay" / name).read_bytes())
+    return theme
+
+
+def test_the_houses_delay_floor_and_ceiling_from_the_theme_file_bound_the_producers_changes(tmp_path: Path) -> None:
+    from firmware_py.room.broadcast import ControlError  # noqa: PLC0415
+
+    theme = load_theme(_theme_with(tmp_path, "floor_s = 30\nceiling_s = 600\n"))
+    assert (theme.delay_floor_s, theme.delay_ceiling_s) == (30.0, 600.0)
+    production = Production(room="main", feature="t01", delay_s=120.0, delay_floor_s=theme.delay_floor_s,
+                            delay_ceiling_s=theme.delay_ceiling_s, bounds_from="[delay] in theme.toml")
+    for delay_s in (20.0, 700.0):  # inside the built-in bounds (10 to 1800), outside the house's
+        with pytest.raises(ControlError, match=r"from 30 to 600 seconds .*the bounds: \[delay\] in theme.toml"):
+            production.change(delay_s=delay_s)
+    production.change(delay_s=30.0)
+    assert production.operator(0.0)["delay_bounds_s"] == [30.0, 600.0]
+    production.close()
+    shipped = load_theme()  # the shipped file says the built-in ones, with the reason beside them
+    assert (shipped.delay_floor_s, shipped.delay_ceiling_s) == (10.0, 1800.0)
+    assert "a betting decision takes a few seconds" in (ROOT / "config" / "overlay" / "theme.toml").read_text()
+
+
+@pytest.mark.parametrize("delay, says", [
+    ("floor_s = 2\n", "[delay] floor_s: 2 s is under the hard minimum of 5 s"),
+    ("ceiling_s = 7200\n", "[delay] ceiling_s: 7200 s is over the most the broadcast holds, 1800 s"),
+    ("floor_s = 600\nceiling_s = 60\n", "[delay] floor_s: the floor 600 s is above the ceiling 60 s"),
+    ("floor_s = \"ten\"\n", "[delay] floor_s: must be a number of seconds"),
+    ("flor_s = 10\n", "[delay] flor_s: unknown key (did you mean 'floor_s'?)"),
+])
+def test_a_wrong_delay_bound_in_the_theme_file_names_the_file_the_key_and_the_fix(tmp_path: Path, delay: str,
+                                                                                  says: str) -> None:
+    from firmware_py.errors import ConfigError  # noqa: PLC0415
+
+    theme = _theme_with(tmp_path, delay)
+    with pytest.raises(ConfigError) as refused:
+        load_theme(theme)
+    assert str(theme) in str(refused.value) and says in str(refused.value)
+    with pytest.raises(ValueError, match="the floor at least 5"):  # nor by a caller that skips the file
+        Production(room="main", feature="t01", delay_s=120.0, delay_floor_s=1.0)
+
+
+def test_the_broadcast_command_refuses_a_delay_over_the_houses_ceiling_naming_the_file(tmp_path: Path) -> None:
+    theme = _theme_with(tmp_path, "ceiling_s = 60\n")
+    result = subprocess.run([sys.executable, "-m", "firmware_py", "broadcast", "--room", "main", "--table", "t01",
+                             "--headless", "--theme", str(theme), "--delay", "90"], cwd=ROOT, env=environment(),
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2, result.stderr
+    assert "--delay 90: at most 60 seconds" in result.stderr and f"[delay] in {theme}" in result.stderr
