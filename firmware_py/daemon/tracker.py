@@ -338,10 +338,6 @@ class ActionTracker:
             events = events_of()
         except ValueError as exc:
             return _error(400, str(exc))
-        if not events:  # a name only: the page's own, not the table's
-            self._refresh()
-            return JSONResponse({"ok": True, "taken": True, "verdict": "taken", "refused": [],
-                                 "said": ["name changed"], "rulings": []})
         return await self._verdict(events)
 
     async def _verdict(self, events: list[Any]) -> Response:
