@@ -92,8 +92,9 @@ def name(table: TableState, event: Name) -> None:
     """A player's name for the seat (an empty one: the seat's default again); in and between hands alike."""
     if event.name:
         table.names[event.seat] = event.name
-    else:
-        table.names.pop(event.seat, None)
+        table.notice(NoticeKind.CORRECTED, f"name changed: seat {event.seat} is {event.name}")
+    elif table.names.pop(event.seat, None) is not None:
+        table.notice(NoticeKind.CORRECTED, f"name changed: seat {event.seat} has its default name again")
 
 
 def confirm(table: TableState, number: int | None = None) -> None:

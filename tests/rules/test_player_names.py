@@ -1,5 +1,6 @@
 """The `name` event (docs/table-events-chips.md): the core keeps a player's name in its snapshot, through
-an undo; the exchange format reads and writes it, and a bad one is refused naming what is wrong."""
+an undo, said as a correction; the exchange format reads and writes it, and a bad one is refused naming
+what is wrong."""
 
 from __future__ import annotations
 
@@ -22,9 +23,10 @@ def test_a_name_event_is_kept_in_the_snapshot_through_an_undo_and_an_empty_one_c
     t.press("call")
     t.press("undo")  # the replay keeps the names the log holds
     assert t.core.snapshot().names == ((2, "Bo"), (3, "Gus"))
-    t._feed(Name(t=t.tick(), seat=3, name=""))
+    assert t._feed(Name(t=t.tick(), seat=3, name="")) == []  # no ruling: said as a correction, as a rebuy is
     assert t.core.snapshot().names == ((2, "Bo"),)
-    assert not any("name" in notice for notice in t.notices)  # nothing to rule on or say
+    assert t.core.snapshot().corrections[-1] == "name changed: seat 3 has its default name again"
+    assert "name changed: seat 2 is Bo" in t.notices
 
 
 def test_a_name_line_round_trips_through_the_exchange_format() -> None:
