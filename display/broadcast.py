@@ -68,6 +68,8 @@ def render_broadcast(surface: pygame.Surface, frame: BroadcastFrame, *, config: 
         theme.draw_text(surface, text, s.px(40), theme.TEXT, body.center, anchor="center",
                         max_width=body.width - s.px(20))
         return
+    if shown.names:  # names typed on the tracker (journaled `name` events), as the delayed snapshot has them
+        config = replace(config, seat_names={**config.seat_names, **dict(shown.names)})
     if shown.phase == Phase.IDLE:  # between hands the cards are gone: so are the board, the pot and the result
         shown = replace(shown, board=(), showdown=None, chips=None)
     board_area = pygame.Rect(0, body.top, width, round(body.height * 0.36))

@@ -40,6 +40,8 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
                           if snapshot else [])
     if tournament is not None and tournament.names:  # the players as the director has the field
         config = dataclasses.replace(config, seat_names={**config.seat_names, **dict(tournament.names)})
+    if snapshot is not None and snapshot.names:  # names typed on the tracker (journaled `name` events)
+        config = dataclasses.replace(config, seat_names={**config.seat_names, **dict(snapshot.names)})
     rows = strip_rows(tournament)
     layout = venue_layout(width, height, places=places, strip_rows=rows)
     surface.fill(theme.BACKGROUND)

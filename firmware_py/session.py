@@ -20,6 +20,7 @@ from firmware_py.core import (
     Event,
     Gone,
     Level,
+    Name,
     Race,
     Read,
     RegistryError,
@@ -31,7 +32,7 @@ from firmware_py.core import (
     normalise_uid,
 )
 from firmware_py.core.chips import denominations_problem
-from firmware_py.core.events import AMOUNT_ACTIONS, MAX_SEATS, STACK_REASONS
+from firmware_py.core.events import AMOUNT_ACTIONS, MAX_SEATS, NAME_MAX, STACK_REASONS
 from firmware_py.core.game import DEFAULT as DEFAULT_GAME
 from firmware_py.core.game import GAMES
 from firmware_py.errors import DeckFileError, SessionError
@@ -40,6 +41,7 @@ from firmware_py.session_schema import (
     ButtonLine,
     GoneLine,
     LevelLine,
+    NameLine,
     RaceLine,
     ReadLine,
     SeatLine,
@@ -48,7 +50,7 @@ from firmware_py.session_schema import (
     TickLine,
 )
 
-KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level", "race", "tick")
+KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level", "race", "tick", "name")
 BUTTONS = {button.value: button for button in ButtonName}  # a dict look-up: calling the enum is slower
 NUMBER = (int, float)
 MAX_T_S = 1e9  # session seconds: some 30 years
@@ -65,6 +67,7 @@ _LevelLine: Final = LevelLine
 _RaceLine: Final = RaceLine
 _SetupLine: Final = SetupLine
 _TickLine: Final = TickLine
+_NameLine: Final = NameLine
 
 def load_deck(path: str | Path) -> Deck:
     """Load and validate one deck registry file; a broken one names the file, entry and reason."""
@@ -179,6 +182,8 @@ class SessionReader:
             return Race(t=line.t, chip=line.chip, to=line.to, odd=_seat_pairs(line.odd))
         if type(line) is _TickLine:
             return Tick(t=line.t)
+        if type(line) is _NameLine:
+            return Name(t=line.t, seat=line.seat, name=line.name.strip())
         if type(line) is not _SetupLine:
             return None  # (there is no other kind)
         return self._schema_setup(line)
@@ -285,6 +290,8 @@ class SessionReader:
             return _race(obj, at)
         if kind == "tick":
             return Tick(t=at)
+        if kind == "name":
+            return _name(obj, at)
         return self._setup(obj, at)
 
     def _setup(self, obj: dict[str, Any], t: float) -> Setup:
@@ -448,6 +455,15 @@ def _race(obj: dict[str, Any], t: float) -> Race:
     return Race(t=t, chip=chip, to=to, odd=tuple(sorted(pairs)))
 
 
+def _name(obj: dict[str, Any], t: float) -> Name:
+    seat_no = _seat_number(obj.get("seat"), "seat")
+    name = obj.get("name")
+    if not isinstance(name, str) or len(name) > NAME_MAX:
+        raise ValueError(f"'name' must be text of at most {NAME_MAX} characters (\"\" for the seat's default), "
+                         f"not {shown(name)}")
+    return Name(t=t, seat=seat_no, name=name.strip())
+
+
 def _seat(obj: dict[str, Any], t: float) -> Seat:
     seat_no = _seat_number(obj.get("seat"), "seat")
     status = _string(obj, "status")
@@ -552,6 +568,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
         return race
     if isinstance(event, Tick):
         return {"t": event.t, "kind": "tick"}
+    if isinstance(event, Name):
+        return {"t": event.t, "kind": "name", "seat": event.seat, "name": event.name}
     if isinstance(event, Level):
         line: dict[str, Any] = {"t": event.t, "kind": "level", "small": event.small, "big": event.big,
                                 "ante": event.ante}

@@ -24,7 +24,7 @@ from typing import Annotated, Literal, TypeAlias
 
 import msgspec
 
-from firmware_py.core.events import ButtonName, SeatStatus
+from firmware_py.core.events import NAME_MAX, ButtonName, SeatStatus
 
 # Every bound is at least as strict as the hand-written check's, with an upper one on each number: a
 # number past it (a whole number of 5,000 digits, which the standard library refuses) goes the
@@ -88,6 +88,12 @@ class SeatLine(Line, tag="seat"):
     moved: bool = False
 
 
+class NameLine(Line, tag="name"):
+    """A player's name for a seat (docs/table-events-chips.md); an empty one gives the seat its default back."""
+    seat: SeatNo
+    name: Annotated[str, msgspec.Meta(max_length=NAME_MAX)]
+
+
 class StacksLine(Line, tag="stacks"):
     stacks: Annotated[dict[SeatKey, Chips], msgspec.Meta(min_length=1)]
     why: StackReason | None = None
@@ -123,5 +129,5 @@ class TickLine(Line, tag="tick"):
 
 
 AnyLine: TypeAlias = (ReadLine | GoneLine | ButtonLine | SeatLine | StacksLine | LevelLine | RaceLine | SetupLine
-                      | TickLine)
+                      | TickLine | NameLine)
 DECODER: msgspec.json.Decoder[AnyLine] = msgspec.json.Decoder(AnyLine)

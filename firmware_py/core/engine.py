@@ -338,7 +338,7 @@ class TableCore:
             "notices": table.notices.copy(),  # of strings
             "corrections": table.corrections.copy(), "chips": table.chips.copy(),
             "race": _clone(table.race) if table.race is not None else None,
-            "time_banks": table.time_banks.copy(),
+            "time_banks": table.time_banks.copy(), "names": table.names.copy(),
         }
 
     def _copy(self, state: Mapping[str, object]) -> dict[str, object]:

@@ -185,6 +185,20 @@ class Stacks:
     why: str | None = None  # one of STACK_REASONS: what the operator did (journaled, shown on the venue screen)
 
 
+NAME_MAX = 24  # characters in a player's name (the tracker's field, the venue screen's seat box)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Name:
+    """The name a seat's player goes by from now on, as the operator typed it (the action tracker): every surface
+    (venue screen, broadcast, floor, hand histories) shows it over the table file's `[display.seat_names]`;
+    an empty name gives the seat back to that default. Rules nothing: the core only keeps it in its snapshot."""
+
+    t: float
+    seat: int
+    name: str
+
+
 STACK_REASONS = ("rebuy", "add_on", "correction", "moved")  # moved: a player moved here by the tournament director
 
 
@@ -221,4 +235,4 @@ class Tick:
     t: float
 
 
-Event = Setup | Read | Gone | Button | Seat | Stacks | Level | Race | Tick
+Event = Setup | Read | Gone | Button | Seat | Stacks | Level | Race | Tick | Name

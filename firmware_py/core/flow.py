@@ -8,7 +8,7 @@ from __future__ import annotations
 from firmware_py.core import transitions
 from firmware_py.core.chips import NO_LIMIT, Limits, denominations_problem
 from firmware_py.core.decks import Deck
-from firmware_py.core.events import Seat, SeatStatus, Setup
+from firmware_py.core.events import Name, Seat, SeatStatus, Setup
 from firmware_py.core.game import GAMES, Structure
 from firmware_py.core.hand import CardInfo, Dealt, Hand
 from firmware_py.core.phase import BETTING, BOARD, DEALING, IDLE, IN_PLAY, MISDEALT, SHOWDOWN
@@ -86,6 +86,15 @@ def seat_change(table: TableState, event: Seat) -> None:
         hand.betting.folded.add(event.seat)
         table.notice(NoticeKind.IGNORED, f"seat {event.seat} left during the hand: folded")
         transitions.after_action(table, hand)
+
+
+def name(table: TableState, event: Name) -> None:
+    """A player's name for the seat (an empty one: the seat's default again); in and between hands alike."""
+    if event.name:
+        table.names[event.seat] = event.name
+        table.notice(NoticeKind.CORRECTED, f"name changed: seat {event.seat} is {event.name}")
+    elif table.names.pop(event.seat, None) is not None:
+        table.notice(NoticeKind.CORRECTED, f"name changed: seat {event.seat} has its default name again")
 
 
 def confirm(table: TableState, number: int | None = None) -> None:

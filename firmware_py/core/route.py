@@ -31,6 +31,7 @@ from firmware_py.core.events import (
     Event,
     Gone,
     Level,
+    Name,
     Race,
     Read,
     Seat,
@@ -70,6 +71,8 @@ def apply(table: TableState, event: Event) -> None:
             shotclock.level(table, event)
     elif type(event) is Seat:
         flow.seat_change(table, event)
+    elif type(event) is Name:
+        flow.name(table, event)
     elif type(event) is Race:
         color_up(table, event)
     elif type(event) is Tick:

@@ -163,7 +163,7 @@ class NoticeKind(StrEnum):
     IGNORED = "ignored"
     CONFIRMED = "confirmed"
     UNDONE = "undone"
-    CORRECTED = "corrected"  # a seat's chips changed between hands (rebuy, add-on, correction)
+    CORRECTED = "corrected"  # a seat's chips changed between hands (rebuy, add-on, correction), a name typed
     CLOCK = "clock"  # the shot clock: called, its warnings and its count of the last seconds
 
 

@@ -99,6 +99,7 @@ class TableSnapshot:
     corrections: tuple[str, ...] = ()  # the operator's corrections (undo, stacks) since the hand began
     game: str = "holdem"  # the hand's game (the next hand's between hands): a name in core/game.py's GAMES
     race: RaceView | None = None  # a chip race being dealt, or its result until the next hand (race.py)
+    names: tuple[tuple[int, str], ...] = ()  # (seat, name) the operator gave (`name` events), by seat
 
     def seat(self, number: int) -> SeatView:
         for view in self.seats:
@@ -165,6 +166,7 @@ def snapshot_of(table: TableState) -> TableSnapshot:
         corrections=tuple(table.corrections),
         game=hand.game.name if hand is not None and phase is not IDLE else table.game.name,
         race=view_of(table.race) if table.race is not None else None,
+        names=tuple(sorted(table.names.items())),
     )
 
 

@@ -47,6 +47,7 @@ class TableState:
     chips: TableChips = field(default_factory=TableChips)  # amounts, once a `stacks` event gave the seats' chips
     race: RaceState | None = None  # a chip race being dealt, or its result until the next hand (race.py)
     time_banks: dict[int, int] = field(default_factory=dict)  # a house's action clock: extension chips left by seat
+    names: dict[int, str] = field(default_factory=dict)  # the players' names by seat, as `name` events gave them
     out_rulings: list[Ruling] = field(default_factory=list)  # outputs of one event, never saved
     out_notices: list[Notice] = field(default_factory=list)
     out_refused: str | None = None  # why the event fed was not taken (None: it was): its verdict, never saved

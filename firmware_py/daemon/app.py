@@ -35,6 +35,7 @@ from firmware_py.core import (
     Event,
     Gone,
     Level,
+    Name,
     Race,
     Read,
     Ruling,
@@ -266,7 +267,7 @@ class Daemon:
             return self._sources.get(event.antenna, f"antenna {event.antenna}")
         if isinstance(event, Button):
             return f"button {event.name}"
-        if isinstance(event, Seat):
+        if isinstance(event, Seat | Name):
             return f"seat {event.seat}"
         if isinstance(event, Stacks | Level | Race):
             return "chips"
@@ -422,7 +423,7 @@ class Daemon:
             events: list[Event] = []
             stop: Stop | None = None
             for item in batch:
-                if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level | Race | Tick):
+                if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level | Race | Tick | Name):
                     events.append(item)
                 elif isinstance(item, tuple):  # events that go together (a tournament's seats): one commit
                     events.extend(e for e in item if isinstance(e, Setup | Seat | Stacks | Level | Race))

@@ -86,6 +86,7 @@ class HandRecord:
     played: bool = True
     ended: bool = False
     game: str = "holdem"  # the hand's game (core/game.py): it names the PHH variant
+    names: dict[int, str] = field(default_factory=dict)  # names typed for seats (`name` events), as the hand had them
 
 
 def _play_order(snapshot: TableSnapshot) -> list[int]:
@@ -143,7 +144,8 @@ class HandCutter:
             if current is not None and not current.ended:  # the next hand's deal ends the open one
                 current.ended = True
                 ended.append(current)
-            current = self.current = HandRecord(number=after.hand_number, t=event.t, seats=[], game=after.game)
+            current = self.current = HandRecord(number=after.hand_number, t=event.t, seats=[], game=after.game,
+                                                names=dict(after.names))
             chips = core.hand_chips
             if chips is not None:
                 current.stacks = {seat: chips.stacks[seat] for seat in chips.order}
@@ -180,6 +182,7 @@ class HandCutter:
             current.seats = _play_order(after) or current.seats
             current.hole = {v.seat: v.cards for v in after.seats if v.cards}
             current.board, current.burns = after.board, after.burns
+            current.names = dict(after.names)
             live = [v.seat for v in after.seats if v.seat in current.seats and v.state in ("active", "allin")]
             if after.phase is Phase.SHOWDOWN and current.winners is None and len(live) == 1:
                 current.winners = (live[0],)  # uncontested: the last live hand takes the pot
@@ -314,7 +317,8 @@ def hand_history(record: HandRecord, *, table: str = "", names: Mapping[int, str
     hh = HandHistory.from_game_state(game, state)
     hh.seats = list(seats)
     hh.seat_count = 10
-    hh.players = [(names or {}).get(s) or f"Seat {s}" for s in seats]
+    named = {**(names or {}), **record.names}  # a name typed on the tracker over the table file's
+    hh.players = [named.get(s) or f"Seat {s}" for s in seats]
     hh.hand = record.number
     if table:
         hh.table = table

@@ -27,9 +27,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from firmware_py.config_toolkit import ConfigMistakes, Section, how_to_write, shown
-from firmware_py.core import Button, ButtonName, Seat, SeatStatus, Stacks, TableSnapshot, Verdict
+from firmware_py.core import Button, ButtonName, Name, Seat, SeatStatus, Stacks, TableSnapshot, Verdict
 from firmware_py.core.engine import Outcome
-from firmware_py.core.events import MAX_SEATS, PLAYER_ACTIONS
+from firmware_py.core.events import MAX_SEATS, NAME_MAX, PLAYER_ACTIONS
 from firmware_py.core.game import GAMES, HOLDEM
 from firmware_py.core.snapshot import IN_HAND, IN_PLAY, LIVE, Phase, PlayerState
 from firmware_py.daemon.app import Awaited
@@ -49,7 +49,6 @@ PRESSES = {*PLAYER_ACTIONS, ButtonName.UNDO, ButtonName.MISDEAL, ButtonName.CONF
            ButtonName.RETRIEVE, ButtonName.EXTEND, ButtonName.ROUND_DONE}
 SEAT_PRESSES = {*PLAYER_ACTIONS, ButtonName.CLOCK, ButtonName.RETRIEVE}  # clock: the caller; retrieve: whose hand
 AMOUNT_ACTIONS = {ButtonName.BET, ButtonName.RAISE}
-NAME_MAX = 24
 WHERE = "Type the code shown on the table's screen."
 
 
@@ -169,7 +168,9 @@ def legal_actions(snapshot: TableSnapshot) -> dict[str, Any] | None:
 
 
 def public_state(snapshot: TableSnapshot, names: dict[int, str]) -> dict[str, Any]:
-    """What the operator sees: seats, names, stacks, bets, who acts, the pots, the board. No hole card."""
+    """What the operator sees: seats, names, stacks, bets, who acts, the pots, the board. No hole card.
+    `names`: the table file's (`[display.seat_names]`); a name typed here (the snapshot's) goes over it."""
+    names = {**names, **dict(snapshot.names)}
     chips = snapshot.chips
     between = snapshot.phase not in IN_PLAY
     seats = []
@@ -337,10 +338,6 @@ class ActionTracker:
             events = events_of()
         except ValueError as exc:
             return _error(400, str(exc))
-        if not events:  # a name only: the page's own, not the table's
-            self._refresh()
-            return JSONResponse({"ok": True, "taken": True, "verdict": "taken", "refused": [],
-                                 "said": ["name changed"], "rulings": []})
         return await self._verdict(events)
 
     async def _verdict(self, events: list[Any]) -> Response:
@@ -390,11 +387,9 @@ class ActionTracker:
             name = body.name
             if not isinstance(name, str) or len(name.strip()) > NAME_MAX:
                 raise ValueError(f"a name is text of at most {NAME_MAX} characters")
-            if name.strip():
-                self.names[seat] = name.strip()
-            else:
-                self.names.pop(seat, None)
-            return []
+            # A journaled event, as any other: the core keeps it in its snapshot, where the venue screen, the
+            # broadcast, the floor and the hand histories read it (not this page's memory alone).
+            return [Name(t=now, seat=seat, name=name.strip())]
         if op == "seat":
             if seat in views and views[seat].state is not PlayerState.EMPTY:
                 raise ValueError(f"seat {seat} is taken")
@@ -407,8 +402,10 @@ class ActionTracker:
         if op in ("unseat", "bust"):
             if op == "bust" and views[seat].stack not in (0, None):
                 raise ValueError(f"seat {seat} still has {views[seat].stack:,} chips: unseat it instead")
-            self.names.pop(seat, None)
-            return [Seat(t=now, seat=seat, status=SeatStatus.OUT)]
+            gone: list[Any] = [Seat(t=now, seat=seat, status=SeatStatus.OUT)]
+            if snapshot is not None and seat in dict(snapshot.names):  # the name leaves with its player
+                gone.append(Name(t=now, seat=seat, name=""))
+            return gone
         if op in ("rebuy", "add_on", "stack"):
             if not between:
                 raise ValueError(f"{op.replace('_', '-')} is between hands only: finish the hand first")

@@ -262,10 +262,15 @@ class FeedBuilder:
 
     def build(self, snapshot: TableSnapshot, *, seq: int, held_s: float = 0.0) -> BroadcastFeed:
         self.observe(snapshot)
+        typed = dict(snapshot.names)  # a name typed on the tracker (a `name` event) over the table file's
+
+        def name(seat: int) -> str:
+            return typed.get(seat) or self.name(seat)
+
         idle = snapshot.phase is Phase.IDLE  # between hands: no cards, so no board and no result either
         hands = {} if idle else best_hands(snapshot)
         seats = tuple(FeedSeat(
-            seat=v.seat, name=self.name(v.seat), state=str(v.state), cards=() if idle else tuple(v.cards),
+            seat=v.seat, name=name(v.seat), state=str(v.state), cards=() if idle else tuple(v.cards),
             stack=v.stack, bet=v.bet or None, action=None if idle else v.last_action, acted=self.acted(v.seat),
             button=v.is_button, small_blind=v.is_small_blind, big_blind=v.is_big_blind, to_act=v.to_act,
             hand=hands.get(v.seat)) for v in snapshot.seats)
@@ -294,7 +299,7 @@ class FeedBuilder:
             pot=None if chips is None or idle else chips.pot, pots=pots,
             level=level, clock=feed_clock, rulings=tuple(feed_ruling(r) for r in snapshot.unconfirmed),
             showdown=None if idle or snapshot.showdown is None else feed_ruling(snapshot.showdown),
-            result=None if idle else result_of(snapshot, self.name, hands))
+            result=None if idle else result_of(snapshot, name, hands))
 
 
 def picture_key(feed: BroadcastFeed) -> tuple[Any, ...]:
