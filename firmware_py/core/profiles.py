@@ -438,24 +438,23 @@ def _validate_rule(source: str, name_of_rule: str, entry: Any, mistakes: Mistake
         mistakes.note(ProfileError(source, f"{where}.games", "missing: a rule's text for some games names them, "
                                    'e.g. games = ["holdem", "limit_holdem"]'))
     for field_name, value in entry.items():
-        with mistakes.check():
+        with mistakes.check():  # no `continue` in here: mypyc does not compile one inside try/finally
             if isinstance(value, dict) and not variant:
                 _validate_rule(source, f"{name_of_rule}.{field_name}", value, mistakes, variant=True)
-                continue
-            if field_name not in fields:
+            elif field_name not in fields:
                 raise ProfileError(source, f"{where}.{field_name}", f"unknown key{_hint(field_name, fields)}")
-            if field_name == "games":
+            elif field_name == "games":
                 _check(source, f"{where}.games", value, list)
                 _check_games(source, value, where=f"{where}.games")
-                continue
-            _check(source, f"{where}.{field_name}", value, fields[field_name])
-            if field_name == "remedy" or field_name.endswith("_remedy"):
-                check_remedy(source, f"{where}.{field_name}", value)
-            if field_name in WORDS:
-                _check_words(source, f"{where}.{field_name}", value, *WORDS[field_name])
-            if field_name == "procedure" and value not in PROCEDURES[key]:
-                raise ProfileError(source, f"{where}.procedure",
-                                   f"must be one of {', '.join(PROCEDURES[key])}, not {shown(value)}")
+            else:
+                _check(source, f"{where}.{field_name}", value, fields[field_name])
+                if field_name == "remedy" or field_name.endswith("_remedy"):
+                    check_remedy(source, f"{where}.{field_name}", value)
+                if field_name in WORDS:
+                    _check_words(source, f"{where}.{field_name}", value, *WORDS[field_name])
+                if field_name == "procedure" and value not in PROCEDURES[key]:
+                    raise ProfileError(source, f"{where}.procedure",
+                                       f"must be one of {', '.join(PROCEDURES[key])}, not {shown(value)}")
 
 
 def _check_games(source: str, games: list[Any], *, where: str = "games") -> None:
