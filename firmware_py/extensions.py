@@ -1,15 +1,19 @@
-"""Features as extensions: each optional part of the daemon declares its config section and attaches itself here.
+"""Features as extensions: each optional part of the table declares its config section and attaches itself here.
 
 The shape is Mopidy's extension API: an `Extension` has a name, the config section it owns and its schema
 (`parse`: the raw TOML table to a typed, frozen config, every mistake in one ConfigError naming the file,
-the section and the key, through the config toolkit), and `setup(registry, config)`, which attaches the
-feature to the daemon (its components, its snapshot and ruling listeners). `EXTENSIONS` is the one
-registration point: the table and hardware loaders accept the sections registered there (an unknown one gets
-a "did you mean" among them too) and `attach_extensions` wires every configured one, in registration order.
+the section and the key, through the config toolkit), an optional `validate_environment` (what the config
+needs of the machine: a device plugged in, an address to listen on; a ConfigError naming the file, the key
+and what to do), and `setup(port, config)`, which attaches the feature through the table's port
+(`firmware_py.ports.TablePort`: its components, its snapshot and ruling listeners; never the daemon).
+`EXTENSIONS` is the one registration point: the table and hardware loaders accept the sections registered
+there (an unknown one gets a "did you mean" among them too) and `attach_extensions` wires every configured
+one, in registration order.
 
 A new feature is one module with an `Extension` and one line in `BUILT_IN` (or `EXTENSIONS.register(...)`
 from a plugin or a test); the loaders, the daemon and `run` are not edited. The module named in `BUILT_IN`
-is imported only when its section is in the file, so a table without `[room]` never loads paho.
+is imported only when its section is in the file, so a table without `[room]` never loads paho. This module
+imports no daemon, hardware or simulation module (tests/test_adapter_layers.py).
 
 >>> from firmware_py.config_toolkit import Section
 >>> lamp = Extension(name="lamp", section="lamp",
@@ -25,21 +29,24 @@ True
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
-if TYPE_CHECKING:
-    from firmware_py.core import Ruling, TableSnapshot
-    from firmware_py.daemon.app import Component, Daemon
-    from firmware_py.daemon.journal import Journal
-    from firmware_py.daemon.table_config import TableConfig
+from firmware_py.errors import TableError
+from firmware_py.ports import TableFacts, TablePort
 
-__all__ = ["BUILT_IN", "EXTENSIONS", "ConfigFile", "Extension", "Extensions", "Registry", "Where",
+__all__ = ["BUILT_IN", "EXTENSIONS", "ConfigFile", "Extension", "Extensions", "FileSections", "Registry", "Where",
            "attach_extensions"]
+
+logger = logging.getLogger(__name__)
+
+# What an extension's `setup` is handed: the table's port (the name kept from before the ports).
+Registry = TablePort
 
 C = TypeVar("C")
 
@@ -61,21 +68,30 @@ class Where:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Extension(Generic[C]):
-    """One optional feature. `parse` is its config schema; `setup` attaches it (its return value, e.g. the
-    room publisher, is handed back by `attach_extensions`). `real_hardware_only`: not attached to the
-    simulated table (a USB keypad is a device on the Pi, not part of the emulated rig)."""
+    """One optional feature. `parse` is its config schema; `validate_environment` checks what its config
+    needs of this machine, just before `setup` (Mopidy's: a ConfigError or TableError there leaves the feature
+    out, as a line in the fault state, and the table runs on without it); `setup` attaches it through the
+    table's port (its return value, e.g. the room publisher, is handed back by `attach_extensions`).
+    `real_hardware_only`: not attached to the simulated table (a USB keypad is a device on the Pi, not part
+    of the emulated rig)."""
 
     name: str  # in logs and the fault state: "action tracker"
     section: str  # its config section: "tracker" is [tracker]
     parse: Callable[[Any, Where], C]
-    setup: Callable[[Registry, C], object]
+    setup: Callable[[TablePort, C], object]
     file: ConfigFile = ConfigFile.TABLE
     real_hardware_only: bool = False
+    validate_environment: Callable[[C, Where], None] | None = None
 
-    def config_of(self, config: TableConfig) -> C | None:
+    def config_of(self, config: TableFacts) -> C | None:
         """This extension's typed config in a loaded table config, or None when its section is absent."""
         held = config.extensions if self.file is ConfigFile.TABLE else config.hardware.extensions
         return cast("C | None", held.get(self.section))
+
+    def where(self, config: TableFacts) -> Where:
+        """The file its section was read from."""
+        source = config.source if self.file is ConfigFile.TABLE else str(config.hardware_file)
+        return Where(source=source, base_dir=Path(source).parent)
 
 
 # The built-in optional features: section, file, and "module:attribute" of the Extension (imported on demand).
@@ -114,7 +130,7 @@ class Extensions:
             self._named[section] = (file, target)
         return target
 
-    def configured(self, config: TableConfig) -> Iterator[tuple[Extension[Any], object]]:
+    def configured(self, config: TableFacts) -> Iterator[tuple[Extension[Any], object]]:
         """Each extension whose section the table (or its hardware file) has, with its typed config, in
         registration order; an extension not configured is not imported."""
         for section, (file, _) in list(self._named.items()):
@@ -135,43 +151,44 @@ class Extensions:
         return parsed
 
 
+    def reader(self, file: ConfigFile) -> FileSections:
+        """The sections of `file` as its loader reads them (a `firmware_py.ports.SectionReader`)."""
+        return FileSections(extensions=self, file=file)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FileSections:
+    """The registered sections of one config file (the hardware loader's `SectionReader`)."""
+
+    extensions: Extensions
+    file: ConfigFile
+
+    def sections(self) -> tuple[str, ...]:
+        return self.extensions.sections(self.file)
+
+    def parse(self, data: Mapping[str, Any], *, source: str,
+              attempt: Callable[[Callable[[], Any], Any], Any]) -> dict[str, object]:
+        where = Where(source=source, base_dir=Path(source).parent)
+        return self.extensions.parse(data, file=self.file, where=where, attempt=attempt)
+
+
 EXTENSIONS = Extensions(BUILT_IN)
 
 
-class Registry:
-    """What an extension's `setup` attaches to: the daemon's components and listeners, and its journal."""
-
-    def __init__(self, daemon: Daemon, *, journal: Journal, simulated: bool) -> None:
-        self.daemon = daemon
-        self.journal = journal
-        self.simulated = simulated
-
-    def add_reader(self, component: Component) -> None:
-        """A reader thread: started with the readers, before the core."""
-        self.daemon.readers.append(component)
-
-    def add_component(self, component: Component, *, first: bool = False) -> None:
-        """Started after the core and the display (`first`: before the simulated dealer)."""
-        if first:
-            self.daemon.extras.insert(0, component)
-        else:
-            self.daemon.extras.append(component)
-
-    def on_snapshot(self, listener: Callable[[TableSnapshot], None]) -> None:
-        """Called with each new snapshot of the table, on the main loop: quick, or queue the work."""
-        self.daemon.on_snapshot.append(listener)
-
-    def on_ruling(self, listener: Callable[[Ruling], None]) -> None:
-        """Called with each ruling as it is made (the buzzer, a lamp); one that raises is logged, not fatal."""
-        self.daemon.on_ruling.append(listener)
-
-
-def attach_extensions(daemon: Daemon, *, journal: Journal, simulated: bool,
-                      extensions: Extensions = EXTENSIONS) -> dict[str, object]:
-    """Attach every extension whose section is configured; what each `setup` returned, by section."""
-    registry = Registry(daemon, journal=journal, simulated=simulated)
+def attach_extensions(port: TablePort, *, extensions: Extensions = EXTENSIONS) -> dict[str, object]:
+    """Attach every extension whose section is configured, through the table's port; what each `setup`
+    returned, by section. One whose environment is not right (`validate_environment`) is left out: its
+    ConfigError is a line in the fault state, and the table runs on without it."""
     attached: dict[str, object] = {}
-    for extension, config in extensions.configured(daemon.config):
-        if not (simulated and extension.real_hardware_only):
-            attached[extension.section] = extension.setup(registry, config)
+    for extension, config in extensions.configured(port.config):
+        if port.simulated and extension.real_hardware_only:
+            continue
+        if extension.validate_environment is not None:
+            try:
+                extension.validate_environment(config, extension.where(port.config))
+            except TableError as exc:  # a ConfigError among them: it names the file, the key and what to do
+                logger.error("%s: not attached: %s", extension.name, exc)
+                port.fault(extension.name, f"not started: {exc}")
+                continue
+        attached[extension.section] = extension.setup(port, config)
     return attached

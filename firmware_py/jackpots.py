@@ -31,7 +31,8 @@ from firmware_py.core.evaluator import hand_name, strength
 from firmware_py.core.game import GAMES, HandRule
 from firmware_py.core.snapshot import IN_HAND, LIVE
 from firmware_py.errors import ConfigError
-from firmware_py.extensions import Extension, Registry, Where
+from firmware_py.extensions import Extension, Where
+from firmware_py.ports import TablePort
 
 logger = logging.getLogger(__name__)
 ruling_log = logging.getLogger("firmware_py.ruling")
@@ -391,9 +392,9 @@ def _detail(index: int, line: bytes, first_seq: int) -> str:
 class JackpotWatch:
     """On each showdown ruling: qualify the hand, rule each jackpot it qualifies for, write its evidence packet."""
 
-    def __init__(self, registry: Registry, config: JackpotsConfig) -> None:
-        self.daemon = registry.daemon
-        self.journal = registry.journal
+    def __init__(self, port: TablePort, config: JackpotsConfig) -> None:
+        self.port = port
+        self.journal = port.journal
         self.config = config
         self.written: list[Path] = []
         self.rulings: list[dict[str, Any]] = []
@@ -401,7 +402,7 @@ class JackpotWatch:
     def __call__(self, ruling: Ruling) -> None:
         if ruling.ruling is not RulingKind.SHOWDOWN or ruling.rule.startswith("house ("):
             return
-        snapshot = self.daemon.core.snapshot()
+        snapshot = self.port.snapshot()
         for qualified in qualify(self.config.jackpots, snapshot, ruling):
             path = self.write(qualified, snapshot, ruling)
             line = jackpot_json(qualified)
@@ -419,12 +420,12 @@ class JackpotWatch:
         for seq, line, _crc, _chain in hand_rows:
             event = json.loads(line)
             if event.get("kind") == "read":
-                card = self.daemon.core.card(event["uid"])
+                card = self.port.card(event["uid"])
                 cards.append({"seq": seq, "t": event["t"], "reader": event["antenna"], "uid": event["uid"],
                               "card": card})
         key = read_key(self.config.key_file, where="[jackpots] key_file")
         data = build_packet(qualified=qualified, rows=hand_rows, chain_before=chain_before, cards=cards,
-                            snapshot=snapshot, showdown=showdown, key=key, table=self.daemon.config.source,
+                            snapshot=snapshot, showdown=showdown, key=key, table=self.port.config.source,
                             journal=str(self.journal.path),
                             written_utc=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
         self.config.packets.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -438,9 +439,9 @@ class JackpotWatch:
         return path
 
 
-def _attach(registry: Registry, config: JackpotsConfig) -> JackpotWatch:
-    watch = JackpotWatch(registry, config)
-    registry.on_ruling(watch)
+def _attach(port: TablePort, config: JackpotsConfig) -> JackpotWatch:
+    watch = JackpotWatch(port, config)
+    port.on_ruling(watch)
     return watch
 
 

@@ -6,15 +6,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from firmware_py.config_toolkit import ConfigMistakes, Section, did_you_mean, read_toml, shown, toml_value
 from firmware_py.core.events import ANTENNAS, ButtonName
 from firmware_py.errors import ConfigError
-from firmware_py.extensions import EXTENSIONS, ConfigFile, Where
 
 if TYPE_CHECKING:
-    from hardware.keypad import KeypadConfig  # imported on demand at run time: evdev only where a keypad is fitted
+    from firmware_py.ports import SectionReader
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "config" / "hardware.toml"
 
@@ -106,13 +105,9 @@ class HardwareConfig:
     readers: tuple[SpiReaderConfig, ...] = ()
     serial: SerialBoardConfig | None = None
     panel: PanelConfig | None = None
-    # The registered extensions' sections in this file (firmware_py.extensions), each typed by its own schema.
+    # The registered extensions' sections in this file (firmware_py.extensions), each typed by its own schema
+    # (`[keypad]`: hardware.keypad.keypad_of).
     extensions: Mapping[str, object] = field(default_factory=dict)
-
-    @property
-    def keypad(self) -> KeypadConfig | None:
-        """`[keypad]`: a USB numeric keypad for amounts, if fitted."""
-        return cast("KeypadConfig | None", self.extensions.get("keypad"))
 
     def timing_for(self, antenna: str) -> PresenceTiming:
         """The presence timing of one antenna (its own section, else `[presence]`)."""
@@ -148,15 +143,17 @@ def _timing(section: Section, default: PresenceTiming, mistakes: ConfigMistakes)
     return PresenceTiming(debounce_s=debounce_s, removal_delay_s=removal_delay_s)
 
 
-def load_hardware_config(path: str | Path = DEFAULT_PATH) -> HardwareConfig:
+def load_hardware_config(path: str | Path = DEFAULT_PATH, *, extensions: SectionReader | None = None) -> HardwareConfig:
     """Read and validate a hardware file; every mistake in it is one line of one ConfigError naming
-    the file, section and key."""
+    the file, section and key. `extensions`: the registered extensions' sections this file may have
+    (`firmware_py.extensions.EXTENSIONS.reader(ConfigFile.HARDWARE)`; none: only the hardware's own)."""
     path = Path(path)
     data = read_toml(path, what="hardware config")
-    return parse_hardware_config(data, source=str(path))
+    return parse_hardware_config(data, source=str(path), extensions=extensions)
 
 
-def parse_hardware_config(data: Mapping[str, Any], *, source: str = "hardware.toml") -> HardwareConfig:
+def parse_hardware_config(data: Mapping[str, Any], *, source: str = "hardware.toml",
+                          extensions: SectionReader | None = None) -> HardwareConfig:
     """Validate an already-parsed hardware config (the TOML document as a dict): all its mistakes at once.
 
     A section with a mistake is left out of the checks across sections (pins used twice, an antenna
@@ -175,13 +172,12 @@ def parse_hardware_config(data: Mapping[str, Any], *, source: str = "hardware.to
     serial = _serial(source, top.get("serial"), mistakes) if top.has("serial") else None
     sensors_complete = len(mistakes.errors) == before
     panel = _panel(source, top.get("panel"), mistakes) if top.has("panel") else None
-    where = Where(source=source, base_dir=Path(source).parent)
-    extensions = EXTENSIONS.parse(data, file=ConfigFile.HARDWARE, where=where, attempt=mistakes.attempt)
-    top.finish(extra=EXTENSIONS.sections(ConfigFile.HARDWARE))
+    extended = extensions.parse(data, source=source, attempt=mistakes.attempt) if extensions is not None else {}
+    top.finish(extra=extensions.sections() if extensions is not None else ())
 
     config = HardwareConfig(source=source, presence=presence, presence_overrides=overrides,
                             poll_interval_s=poll_interval_s, readers=readers, serial=serial, panel=panel,
-                            extensions=extensions)
+                            extensions=extended)
     _check_conflicts(config, mistakes, sensors_complete=sensors_complete)
     mistakes.raise_if_any()
     return config

@@ -19,6 +19,7 @@ feed it a recorded event stream or drive a real kernel device through evdev's UI
 from __future__ import annotations
 
 import logging
+import os
 import select
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -29,7 +30,8 @@ from evdev import InputDevice, ecodes
 from firmware_py.config_toolkit import ConfigMistakes, Section, did_you_mean, shown
 from firmware_py.core.events import AMOUNT_ACTIONS, PLAYER_ACTIONS, Button, ButtonName
 from firmware_py.errors import ConfigError
-from firmware_py.extensions import ConfigFile, Extension, Registry
+from firmware_py.extensions import ConfigFile, Extension, Where
+from firmware_py.ports import CallbackComponent, HardwareFacts, PortSink, Shown, TablePort
 from hardware.polling import Clock, EventSink
 from hardware.worker import Worker
 
@@ -191,12 +193,42 @@ def open_keypad(config: KeypadConfig) -> Any:
     return device
 
 
-def _attach(registry: Registry, config: KeypadConfig) -> None:
-    from firmware_py.daemon.wiring import add_keypad  # noqa: PLC0415 (the daemon's side, loaded with the daemon)
+def keypad_of(hardware: HardwareFacts) -> KeypadConfig | None:
+    """`[keypad]` of a loaded hardware file: a USB numeric keypad for amounts, if fitted."""
+    config = hardware.extensions.get("keypad")
+    return config if isinstance(config, KeypadConfig) else None
 
-    add_keypad(registry.daemon, config)
+
+def add_keypad(port: TablePort, keypad: KeypadConfig, *, device: Any = None) -> None:
+    """The keypad's reader thread, attached through the table's port: it posts actions with amounts to the main
+    loop's queue, and the digits keyed so far to the venue screen. `device`: an opened one (a test's); else the
+    configured device is opened when the readers start."""
+    running: dict[str, KeypadReader] = {}
+
+    def start() -> None:
+        reader = KeypadReader(keypad, device=device if device is not None else open_keypad(keypad),
+                              queue=PortSink(port), clock=port.clock,
+                              on_entry=lambda text: port.show(Shown.KEYED, text))
+        reader.start()
+        running["reader"] = reader
+
+    def stop() -> None:
+        reader = running.pop("reader", None)
+        if reader is not None:
+            reader.stop()
+
+    port.add_reader(CallbackComponent("keypad", start, stop))
+
+
+def check_keypad(config: KeypadConfig, where: Where) -> None:
+    """The keypad's environment (Mopidy's `validate_environment`): its device is there to be opened."""
+    if "/" in config.device and not os.path.exists(config.device):
+        raise ConfigError(f"{where.source}: [keypad] device: {config.device} does not exist; is the keypad plugged "
+                          "in? `ls /dev/input/by-id/` lists keyboards as ...-event-kbd: write that path, e.g. "
+                          "device = \"/dev/input/by-id/usb-...-event-kbd\"")
 
 
 # A keypad is a USB device on the Pi: the simulated table has none (its dealer bot keys no amounts).
 EXTENSION = Extension(name="keypad", section="keypad", file=ConfigFile.HARDWARE, real_hardware_only=True,
-                      parse=lambda raw, where: parse_keypad_config(raw, source=where.source), setup=_attach)
+                      parse=lambda raw, where: parse_keypad_config(raw, source=where.source),
+                      validate_environment=check_keypad, setup=add_keypad)

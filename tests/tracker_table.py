@@ -20,9 +20,10 @@ from firmware_py.core import Button, ButtonName, Read, Stacks, TableSnapshot
 from firmware_py.core.game import GAMES
 from firmware_py.daemon.app import Awaited, Daemon
 from firmware_py.daemon.journal import Journal
+from firmware_py.daemon.port import DaemonPort
 from firmware_py.daemon.table_config import load_table_config
-from firmware_py.daemon.tracker import ActionTracker, TrackerConfig
-from firmware_py.daemon.wiring import add_tracker
+from firmware_py.daemon.tracker import ActionTracker, add_tracker
+from firmware_py.daemon.tracker_config import TrackerConfig
 from firmware_py.web import Pairing
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +46,7 @@ class TrackerTable:
         self.daemon = Daemon(self.config, journal=self.journal, clock=self._clock, events=self.events,
                              stop_when_done=False)
         self.codes = iter(f"{n:06d}" for n in range(246810, 999999, 7))
-        self.tracker: ActionTracker = add_tracker(self.daemon, TrackerConfig(listen="127.0.0.1", port=0),
+        self.tracker: ActionTracker = add_tracker(DaemonPort(self.daemon), TrackerConfig(listen="127.0.0.1", port=0),
                                                   pairing=Pairing(new_code=lambda: next(self.codes)))
         self._cards = list(self.config.deck(self.config.game.in_play).cards)
         self._t = 1.0

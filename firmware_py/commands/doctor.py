@@ -8,6 +8,7 @@ from pathlib import Path
 
 from gpiozero.devices import Device
 
+from firmware_py.extensions import EXTENSIONS, ConfigFile
 from hardware.doctor import Check, check_panel, check_reader, check_serial
 from hardware.emulation.emulated_table import EmulatedTable
 from hardware.hardware_config import DEFAULT_PATH, load_hardware_config
@@ -25,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    config = load_hardware_config(args.config)
+    config = load_hardware_config(args.config, extensions=EXTENSIONS.reader(ConfigFile.HARDWARE))  # [keypad] too
     print(f"Checking the hardware of {config.source}")
     table = None
     if args.emulate:

@@ -15,6 +15,7 @@ from firmware_py.config_toolkit import did_you_mean
 from firmware_py.core.cards import JOKERS
 from firmware_py.core.events import Read
 from firmware_py.errors import DeckFileError
+from firmware_py.extensions import EXTENSIONS, ConfigFile
 from hardware.emulation.emulated_table import EmulatedTable
 from hardware.enrollment import Enrollment
 from hardware.hardware_config import DEFAULT_PATH, HardwareConfig, load_hardware_config
@@ -44,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    config = load_hardware_config(args.config)
+    config = load_hardware_config(args.config, extensions=EXTENSIONS.reader(ConfigFile.HARDWARE))  # [keypad] too
     if args.antenna not in config.antennas:
         hint = did_you_mean(args.antenna, config.antennas)
         print(f"enroll: --antenna {args.antenna!r} is not in {config.source}{hint}; configured antennas: "

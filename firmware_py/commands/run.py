@@ -14,7 +14,10 @@ from firmware_py.commands import NO_SCREEN, has_screen, number
 from firmware_py.errors import ConfigError
 
 if TYPE_CHECKING:
-    from firmware_py.daemon.tracker import ActionTracker
+    from firmware_py.daemon.app import Daemon
+    from firmware_py.daemon.tracker_config import TrackerConfig
+    from firmware_py.simulation.simulated_table import SimClock
+    from firmware_py.simulation.wiring import SimulationPlan
 
 HELP = "run the table: read the sensors, rule on the deal, drive the screen (--simulate: no hardware needed)"
 
@@ -58,9 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbose", action="store_true", help="debug logging")
 
 
-def _tracker_address(text: str) -> Any:
+def _tracker_address(text: str) -> TrackerConfig | None:
     """`ADDRESS:PORT` for the practice tracker (a TrackerConfig), or None when it is not one."""
-    from firmware_py.daemon.tracker import TrackerConfig  # noqa: PLC0415
+    from firmware_py.daemon.tracker_config import TrackerConfig  # noqa: PLC0415
 
     host, _, port = text.rpartition(":")
     host = host.strip("[]")
@@ -78,15 +81,10 @@ def run(args: argparse.Namespace) -> int:
     from firmware_py.daemon.app import Daemon, SessionClock, open_acks  # noqa: PLC0415
     from firmware_py.daemon.journal import Journal, JournalError  # noqa: PLC0415
     from firmware_py.daemon.logs import setup_logging  # noqa: PLC0415
+    from firmware_py.daemon.port import DaemonPort  # noqa: PLC0415
     from firmware_py.daemon.sdnotify import Notifier  # noqa: PLC0415
     from firmware_py.daemon.table_config import DEFAULT_PATH, load_table_config, with_game  # noqa: PLC0415
-    from firmware_py.daemon.wiring import (  # noqa: PLC0415
-        SIM_JOURNAL,
-        SimulationPlan,
-        add_real_hardware,
-        add_simulated_table,
-        open_simulation_journal,
-    )
+    from firmware_py.daemon.wiring import add_real_hardware  # noqa: PLC0415
     from firmware_py.extensions import attach_extensions  # noqa: PLC0415
 
     setup_logging(verbose=args.verbose)
@@ -119,11 +117,15 @@ def run(args: argparse.Namespace) -> int:
         if practice is None:
             print(f"run: --tracker {args.tracker!r}: give ADDRESS:PORT, e.g. 127.0.0.1:8080", file=sys.stderr)
             return 2
+        # the practice tracker, as if the table file had [tracker]
+        config = dataclasses.replace(config, extensions={**config.extensions, "tracker": practice})
     error_rate = args.error_rate if args.error_rate is not None else (0.0 if practice else 0.25)
-    plan = SimulationPlan(seed=args.seed, hands=args.hands, error_rate=error_rate)
+    plan = _simulation_plan(seed=args.seed, hands=args.hands, error_rate=error_rate) if args.simulate else None
     table_id = config.room.table if config.room is not None else ""  # the journal's writer, named by its lock
     try:
-        if args.simulate:
+        if plan is not None:
+            from firmware_py.simulation.wiring import SIM_JOURNAL, open_simulation_journal  # noqa: PLC0415
+
             path = Path(args.journal) if args.journal else config.journal_path.with_name(SIM_JOURNAL)
             journal, plan = open_simulation_journal(path, plan, fresh=args.fresh, table=table_id)
             if not headless:
@@ -134,46 +136,32 @@ def run(args: argparse.Namespace) -> int:
         print(f"run: {exc}", file=sys.stderr)
         return 3
 
-    if args.simulate:
-        from firmware_py.simulation.simulated_table import SimClock  # noqa: PLC0415
-
-        clock: object = SimClock()
-    else:
-        clock = SessionClock()
-    daemon = Daemon(config, journal=journal, clock=clock, notifier=Notifier(),  # type: ignore[arg-type]
-                    acks=open_acks(args.acks))
+    clock = _sim_clock() if plan is not None else SessionClock()
+    daemon = Daemon(config, journal=journal, clock=clock, notifier=Notifier(), acks=open_acks(args.acks))
+    port = DaemonPort(daemon, simulated=plan is not None)
     dealer = None
-    if args.simulate:
+    if plan is not None:
         speed = args.speed if args.speed is not None else (None if headless else 1.0)
         try:
-            dealer = add_simulated_table(daemon, config, plan, speed=speed, practice=practice is not None)
+            dealer = _add_simulated_table(port, config, plan, clock=clock, speed=speed, practice=practice is not None)
         except ConfigError as exc:
             journal.close()
             print(f"run: {exc}", file=sys.stderr)
             return 2
     else:
-        add_real_hardware(daemon, config)
-    if practice is not None:  # --tracker: the practice tracker, as if the table file had [tracker]
-        config = dataclasses.replace(config, extensions={**config.extensions, "tracker": practice})
-        daemon.config = config
+        add_real_hardware(port, config)
     try:
-        attached = attach_extensions(daemon, journal=journal, simulated=args.simulate)
+        attached = attach_extensions(port)
     except JournalError as exc:
         journal.close()
         print(f"run: {exc}", file=sys.stderr)
         return 3
-    if practice is not None:
-        from firmware_py.daemon.app import CallbackComponent  # noqa: PLC0415
+    if practice is not None and "tracker" in attached:
+        from firmware_py.daemon.tracker import ActionTracker, tell_on_console  # noqa: PLC0415
 
-        tracker: ActionTracker = attached["tracker"]  # type: ignore[assignment]
-        tracker.pairing.listeners.append(lambda code: print(f"action tracker: pairing code {code}", flush=True))
-
-        def tell() -> None:  # no venue screen headless: the console tells where and the code
-            host, port = tracker.address
-            print(f"action tracker: open http://{host}:{port}/ and pair with the code {tracker.pairing.code}",
-                  flush=True)
-
-        daemon.extras.insert(1, CallbackComponent("practice", tell, lambda: None))
+        tracker = attached["tracker"]
+        if isinstance(tracker, ActionTracker):  # no venue screen headless: the console tells where and the code
+            tell_on_console(tracker)
     status = connect_room(attached.get("room"))
     if status:
         journal.close()
@@ -195,26 +183,47 @@ def run(args: argparse.Namespace) -> int:
     try:
         status = daemon.run()
     finally:
-        if args.simulate and daemon.stop_reason == "the simulated session is over":
+        if plan is not None and daemon.stop_reason == "the simulated session is over":
             try:
                 journal.set_meta("simulation_done", True)
             except JournalError as exc:
                 print(f"run: {exc}", file=sys.stderr)
         journal.close()
-    elapsed = time.monotonic() - started
-    if args.simulate and dealer is not None:
-        # What happened in the session, a restart's replayed part included: the deals the core saw,
-        # less those a misdeal or a void ruling ended (never played), and every ruling made.
-        deals = daemon.core.snapshot().hand_number
-        hands = deals - daemon.void_deals
-        void = f" and {daemon.void_deals} misdealt or void" if daemon.void_deals else ""
-        # The pace at the table, in its own (simulated) time as a floor counts it: hands per hour. Per second of
-        # the wall clock it read 0.0 at real speed and said nothing of the table headless.
-        played_s = daemon.clock()
-        rate = f" ({hands * 3600 / played_s:.0f} hands per hour of play)" if played_s > 0 else ""
-        print(f"simulated table: {hands} hands played{void} (seed {plan.seed}), {daemon.events_fed} events, "
-              f"{daemon.rulings} rulings in {elapsed:.1f} s{rate}; journal {journal.path}", flush=True)
+    if plan is not None and dealer is not None:
+        _simulation_summary(daemon, plan, elapsed=time.monotonic() - started)
     return status
+
+
+def _simulation_plan(*, seed: int, hands: int, error_rate: float) -> SimulationPlan:
+    from firmware_py.simulation.wiring import SimulationPlan  # noqa: PLC0415
+
+    return SimulationPlan(seed=seed, hands=hands, error_rate=error_rate)
+
+
+def _sim_clock() -> SimClock:
+    from firmware_py.simulation.simulated_table import SimClock  # noqa: PLC0415
+
+    return SimClock()
+
+
+def _add_simulated_table(*args: Any, **kwargs: Any) -> Any:
+    from firmware_py.simulation import wiring  # noqa: PLC0415 (looked up when called: a test wraps it)
+
+    return wiring.add_simulated_table(*args, **kwargs)
+
+
+def _simulation_summary(daemon: Daemon, plan: SimulationPlan, *, elapsed: float) -> None:
+    """What happened in the simulated session, a restart's replayed part included: the deals the core saw, less
+    those a misdeal or a void ruling ended (never played), and every ruling made."""
+    deals = daemon.core.snapshot().hand_number
+    hands = deals - daemon.void_deals
+    void = f" and {daemon.void_deals} misdealt or void" if daemon.void_deals else ""
+    # The pace at the table, in its own (simulated) time as a floor counts it: hands per hour. Per second of
+    # the wall clock it read 0.0 at real speed and said nothing of the table headless.
+    played_s = daemon.clock()
+    rate = f" ({hands * 3600 / played_s:.0f} hands per hour of play)" if played_s > 0 else ""
+    print(f"simulated table: {hands} hands played{void} (seed {plan.seed}), {daemon.events_fed} events, "
+          f"{daemon.rulings} rulings in {elapsed:.1f} s{rate}; journal {daemon.journal.path}", flush=True)
 
 
 TABLE_CONNECT_S = 3.0  # at most this much later a table starts when its broker does not answer

@@ -24,10 +24,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, is_dataclass, replace
+from dataclasses import is_dataclass, replace
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from firmware_py.core import (
     Button,
@@ -54,6 +54,7 @@ from firmware_py.daemon.journal import Journal, JournalError, line_of
 from firmware_py.daemon.sdnotify import Notifier, watchdog_interval_s
 from firmware_py.daemon.table_config import TableConfig
 from firmware_py.errors import TableError
+from firmware_py.ports import CallbackComponent, Component
 from firmware_py.session import SessionReader
 
 if TYPE_CHECKING:
@@ -83,29 +84,6 @@ class Stop:
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
-
-
-class Component(Protocol):
-    name: str
-
-    def start(self) -> None: ...
-
-    def stop(self) -> None: ...
-
-
-@dataclass
-class CallbackComponent:
-    """A component made of two callables (the simulated sensors, the real readers, the panel...)."""
-
-    name: str
-    on_start: Callable[[], None]
-    on_stop: Callable[[], None]
-
-    def start(self) -> None:
-        self.on_start()
-
-    def stop(self) -> None:
-        self.on_stop()
 
 
 class SessionClock:
@@ -229,7 +207,10 @@ class Daemon:
         self.panel: Component | None = None
         self.display: DisplayComponent | None = None
         self.extras: list[Component] = []  # started last: the simulated dealer
-        self.tournament: Any = None  # `[room] tournament = true`: the table side (room/tournament_table.py)
+        # A feature that keeps the table's seats, button, chips and levels (a tournament's director, through
+        # the room's tournament table side): `firmware_py.ports.TablePort.hand_over_table`. None: the table file.
+        self.table_keeper: str | None = None
+        self.offers: dict[str, list[object]] = {}  # parts the features offer each other, by kind (TablePort.offer)
         self.on_snapshot: list[Callable[[TableSnapshot], None]] = []
         self.on_ruling: list[Callable[[Ruling], None]] = []
         self.resumed = 0  # events in the journal when the daemon started
@@ -402,7 +383,7 @@ class Daemon:
         except ValueError:
             return False
         want = self.config.setup()
-        if self.config.in_tournament and isinstance(last, Setup):  # seats, button and chips in play: the director's
+        if self.table_keeper is not None and isinstance(last, Setup):  # seats, button and chips: the keeper's
             last = replace(last, seats=want.seats, button=want.button, denominations=want.denominations)
         return isinstance(last, Setup) and (last.profile, last.seats, last.in_play, tuple(last.deck_files),
                                             last.game, last.denominations) == (
@@ -541,7 +522,7 @@ class Daemon:
         """A `level` line before each `new_hand` that starts a new blind level, when chips are counted (a
         starting stack in the table file, or stacks given on the way); a chip-free journal gets none."""
         schedule = self.config.schedule
-        if schedule is None or self.config.in_tournament:
+        if schedule is None or self.table_keeper is not None:
             return events  # a tournament's level is the director's (room/tournament_table.py), not the table file's
         counting = bool(self.config.starting_stack) or self.core.counts_chips
         out: list[Event] = []

@@ -37,7 +37,7 @@ from firmware_py.session import load_deck
 
 if TYPE_CHECKING:  # imported on demand at run time: pygame, starlette and paho only where they are used
     from display.display_config import DisplayConfig
-    from firmware_py.daemon.tracker import TrackerConfig
+    from firmware_py.daemon.tracker_config import TrackerConfig
     from firmware_py.room.room_config import RoomConfig
     from hardware.hardware_config import HardwareConfig
 
@@ -170,7 +170,8 @@ def _game(table: Section, base_dir: Path, mistakes: ConfigMistakes) -> dict[str,
         hardware_file = _path(base_dir, table.string("hardware", "hardware.toml"), table, "hardware")
         from hardware.hardware_config import load_hardware_config  # noqa: PLC0415 (the hardware layer loads on demand)
 
-        hardware = load_hardware_config(hardware_file)  # its ConfigError names its own file and key
+        # its ConfigError names its own file and key; the extensions' sections there ([keypad]) are read by theirs
+        hardware = load_hardware_config(hardware_file, extensions=EXTENSIONS.reader(ConfigFile.HARDWARE))
     game = Setup(t=0.0, profile=profile, seats=seats, button=button, decks=tuple(decks), in_play=in_play,
                  deck_files=tuple(str(p) for p in deck_paths), game=dealt)
     return {"game": game, "profiles": profiles, "profiles_dir": profiles_dir, "hardware_file": hardware_file,

@@ -7,18 +7,18 @@ the seat map with names, stacks, bets, button, blinds and who acts, the pots as 
 the board and the street; never a hole card. Each press carries the hand number and the action
 count it was made against and goes, like the panel's, through the daemon's one queue; the reply
 waits for the core's verdict and gives its words (taken, refused and why, a ruling).
+
+The app is here (the server and its wiring through the table's port: `firmware_py.ports.TablePort`); its
+config is `tracker_config.py`, what the page shows `tracker_view.py`, the page's files `tracker_page.py`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import logging
-import math
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 import msgspec
@@ -26,15 +26,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from firmware_py.config_toolkit import ConfigMistakes, Section, how_to_write, shown
-from firmware_py.core import Button, ButtonName, Name, Seat, SeatStatus, Stacks, TableSnapshot, Verdict
-from firmware_py.core.engine import Outcome
+from firmware_py.config_toolkit import shown
+from firmware_py.core import Button, ButtonName, Name, Seat, SeatStatus, Stacks, TableSnapshot
 from firmware_py.core.events import MAX_SEATS, NAME_MAX, PLAYER_ACTIONS
-from firmware_py.core.game import GAMES, HOLDEM
-from firmware_py.core.snapshot import IN_HAND, IN_PLAY, LIVE, Phase, PlayerState
+from firmware_py.core.snapshot import IN_PLAY, PlayerState
 from firmware_py.daemon.app import Awaited
+from firmware_py.daemon.tracker_config import TrackerConfig, check_tracker_environment, parse_tracker_config
 from firmware_py.daemon.tracker_page import STATIC
-from firmware_py.extensions import Extension, Registry
+from firmware_py.daemon.tracker_view import merged_verdict, public_state, verdict
+from firmware_py.extensions import Extension, Where
+from firmware_py.ports import CallbackComponent, Shown, TablePort
 from firmware_py.web import Pairing, WebServer
 from firmware_py.web.amounts import AMOUNT_JS, parse_amount
 from firmware_py.web.body import BodyError, parse_body
@@ -73,171 +74,6 @@ class PlayerBody(msgspec.Struct, forbid_unknown_fields=True):
     moved: bool = False
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class TrackerConfig:
-    """`[tracker]`: the address of the interface to listen on, the port, other names of the appliance."""
-
-    listen: str
-    port: int
-    hosts: tuple[str, ...] = ()  # e.g. "table1.local": the names the tablet may use besides the address
-
-
-def _attach(registry: Registry, config: TrackerConfig) -> ActionTracker:
-    from firmware_py.daemon.wiring import add_tracker  # noqa: PLC0415 (wiring imports this module)
-
-    tracker: ActionTracker = add_tracker(registry.daemon, config)
-    return tracker
-
-
-def parse_tracker_config(raw: Any, *, source: str) -> TrackerConfig:
-    """Validate `[tracker]`: every mistake in one ConfigError, each naming the file, the key and how to write it."""
-    mistakes = ConfigMistakes()
-    section = Section(source, "tracker", raw, ("listen", "port", "hosts"), mistakes=mistakes)
-    listen = mistakes.attempt(lambda: _listen(section), "")
-    port = mistakes.attempt(lambda: _port(section), 8080)
-    no_hosts: tuple[str, ...] = ()
-    hosts = mistakes.attempt(lambda: _hosts(section), no_hosts)
-    mistakes.raise_if_any()
-    return TrackerConfig(listen=listen, port=port, hosts=hosts)
-
-
-def _listen(section: Section) -> str:
-    listen = section.get("listen")
-    try:
-        address = ipaddress.ip_address(listen)
-    except ValueError:
-        raise section.error(f"{shown(listen)} is not an IP address; give the address of the interface the "
-                            "operator's tablet is on, e.g. listen = \"192.168.4.1\"", "listen") from None
-    if address.is_unspecified:
-        raise section.error(f"{listen} would listen on every interface; give the address of the one interface "
-                            "the tablet is on", "listen")
-    return str(address)
-
-
-def _port(section: Section) -> int:
-    port = section.get("port", 8080)
-    if isinstance(port, bool) or not isinstance(port, int) or not 1024 <= port <= 65535:
-        raise section.error(f"must be a port number 1024..65535, not {shown(port)}{how_to_write('port', port, 8080)}",
-                            "port")
-    return port
-
-
-def _hosts(section: Section) -> tuple[str, ...]:
-    hosts = section.get("hosts", [])
-    if not isinstance(hosts, list) or not all(isinstance(h, str) and h and " " not in h for h in hosts):
-        raise section.error(f'must be a list of host names, e.g. hosts = ["table1.local"], not {shown(hosts)}',
-                            "hosts")
-    return tuple(hosts)
-
-
-# -- what the page shows ----------------------------------------------------------------------------
-
-def legal_actions(snapshot: TableSnapshot) -> dict[str, Any] | None:
-    """What the seat to act may do, with the limits: check or call, bet or raise from..to, presets."""
-    seat, chips = snapshot.to_act, snapshot.chips
-    if seat is None or snapshot.phase is not Phase.BETTING:
-        return None
-    view = snapshot.seat(seat)
-    if chips is None or view.stack is None:
-        return {"seat": seat, "chips": False}
-    stack, bet = view.stack, view.bet or 0
-    most = stack + bet  # all in: the seat's total for the round
-    to_call = chips.to_call
-    level = bet + to_call  # the bet faced
-    least = chips.min_raise_to if chips.min_raise_to is not None else most
-    may_raise = chips.may_raise and most > level
-    pot_after_call = chips.pot + to_call
-    # Pot limit and fixed limit: the core's largest bet or raise; all in only within it.
-    top = min(most, chips.max_raise_to) if chips.max_raise_to is not None else most
-    allin_ok = top == most or most <= level
-
-    def clamp(to: int) -> int:
-        return max(least, min(top, to))
-
-    presets = {"min": min(least, most), "half_pot": clamp(level + pot_after_call // 2),
-               "pot": clamp(level + pot_after_call)}
-    if allin_ok:
-        presets["allin"] = most
-    return {
-        "seat": seat, "chips": True, "to_call": to_call, "stack": stack, "bet": bet,
-        "word": "raise" if level > 0 else "bet", "may_raise": may_raise, "min_to": min(least, most),
-        "max_to": top, "allin_to": most, "allin_ok": allin_ok,
-        "limit": GAMES.get(snapshot.game, HOLDEM).title if chips.max_raise_to is not None else None,
-        "presets": presets if may_raise else {},
-    }
-
-
-def public_state(snapshot: TableSnapshot, names: dict[int, str]) -> dict[str, Any]:
-    """What the operator sees: seats, names, stacks, bets, who acts, the pots, the board. No hole card.
-    `names`: the table file's (`[display.seat_names]`); a name typed here (the snapshot's) goes over it."""
-    names = {**names, **dict(snapshot.names)}
-    chips = snapshot.chips
-    between = snapshot.phase not in IN_PLAY
-    seats = []
-    for view in snapshot.seats:
-        if view.state is PlayerState.EMPTY:
-            continue  # a seat left (or never taken): the page offers it to seat a player
-        state = str(view.state)
-        if view.state is PlayerState.WAITING:
-            state = "no chips" if view.stack == 0 else ("seated" if between else "sitting out")
-        elif view.state is PlayerState.ALLIN:  # in words, as the venue screen says it
-            # All in during the hand, and given chips by the pots: no longer all in.
-            state = "active" if snapshot.phase is Phase.SHOWDOWN and view.stack else "all in"
-        seats.append({
-            "seat": view.seat, "name": names.get(view.seat, ""), "state": state, "stack": view.stack,
-            "bet": view.bet, "last_action": view.last_action, "declared": view.declared,
-            "button": view.is_button, "small_blind": view.is_small_blind, "big_blind": view.is_big_blind,
-            "to_act": view.to_act, "cards": len(view.cards),
-        })
-    pots = chips.contested() if chips else ()
-    in_hand = [v for v in snapshot.seats if v.state in IN_HAND]
-    live = [v.seat for v in in_hand if v.state in LIVE]
-    taken = {v.seat for v in snapshot.seats if v.state is not PlayerState.EMPTY}
-    return {
-        "hand": snapshot.hand_number, "count": snapshot.actions, "phase": str(snapshot.phase),
-        "street": str(snapshot.street) if snapshot.street else None, "board": list(snapshot.board),
-        "to_act": snapshot.to_act, "between_hands": between, "profile": snapshot.profile_title,
-        "pot": (chips.pot - chips.uncalled) if chips else None, "level": chips.level if chips else None,
-        "pots": [{"amount": pot.amount, "seats": list(pot.seats), "winners": list(pot.winners)} for pot in pots],
-        "uncalled": {"amount": chips.uncalled, "seat": chips.uncalled_seat} if chips and chips.uncalled else None,
-        "seats": seats, "legal": legal_actions(snapshot),
-        # A button on a seat nobody holds (it moved on past a player who left): shown, as a dead button.
-        "dead_button": snapshot.button if snapshot.button is not None and snapshot.button not in taken
-        and snapshot.phase is not Phase.IDLE else None,
-        # How the hand ended: a showdown, or one hand left when every other folded (no showdown).
-        "won_uncontested": live[0] if snapshot.phase is Phase.SHOWDOWN and len(live) == 1 and len(in_hand) > 1
-        else None,
-        "ruling": ({"ruling": str(r.ruling), "rule": r.rule, "remedy": r.remedy, "number": snapshot.ruling_number}
-                   if (r := snapshot.unconfirmed[0] if snapshot.unconfirmed else None) else None),
-        "notices": list(snapshot.notices[-3:]),
-        "clock": ({"seat": c.seat, "called_by": c.called_by, "seconds": c.seconds, "rule": c.rule,
-                   "left": max(0, math.ceil(c.left(snapshot.t))), "raise_said": c.raise_said, "action": c.action,
-                   "extensions_left": c.extensions_left}
-                  if (c := snapshot.clock) is not None else None),
-    }
-
-
-def verdict(outcome: Outcome) -> dict[str, Any]:
-    """The core's answer to one press in words: its verdict as the core gave it (taken, refused and why, or
-    ruled), the rulings it made and what else the table said (a notice about another seat is said, never
-    read as this press's refusal)."""
-    refused = [outcome.refused] if outcome.verdict is Verdict.REFUSED and outcome.refused else []
-    said = [n.message for n in outcome.notices if n.message not in refused]
-    rulings = [{"ruling": str(r.ruling), "rule": r.rule, "remedy": r.remedy} for r in outcome.rulings]
-    taken = outcome.verdict is not Verdict.REFUSED
-    return {"ok": taken, "taken": taken, "verdict": str(outcome.verdict), "refused": refused, "said": said,
-            "rulings": rulings}
-
-
-def merged_verdict(answers: list[dict[str, Any]]) -> dict[str, Any]:
-    """The verdicts of a request's events (a seat's stack, then the seat) as one: refused if any was."""
-    out = {key: [item for one in answers for item in one[key]] for key in ("refused", "said", "rulings")}
-    kinds = {one["verdict"] for one in answers}
-    kind = next((k for k in (Verdict.REFUSED, Verdict.RULED) if k in kinds), Verdict.TAKEN)
-    taken = kind is not Verdict.REFUSED
-    return {"ok": taken, "taken": taken, "verdict": str(kind), **out}
-
-
 # -- the server ---------------------------------------------------------------------------------------
 
 class ActionTracker:
@@ -256,6 +92,7 @@ class ActionTracker:
         self._version = 0
         self._changed: asyncio.Event | None = None
         self.ready = threading.Event()  # set once it listens and knows its own address
+        self.on_started: list[Callable[[], None]] = []  # told once it listens (the practice console's line)
         self.pairing.listeners.append(self._wake)
         self.page = WebPage([
             Route("/", html_file(STATIC / "tracker.html"), methods=["GET"]),
@@ -298,6 +135,8 @@ class ActionTracker:
         self.server.start()
         self.ready.set()
         logger.info("action tracker: pair a device with the code on the venue screen")
+        for listener in self.on_started:
+            listener()
 
     def stop(self) -> None:
         self.page.closing = True  # open pages' streams end now, not at the server's shutdown timeout
@@ -424,5 +263,45 @@ def _error(status: int, message: str) -> Response:
                          "said": [], "rulings": []}, status_code=status)
 
 
+# -- the wiring: the tracker attached through the table's port ----------------------------------------------
+
+def add_tracker(port: TablePort, config: TrackerConfig, *, pairing: Pairing | None = None) -> ActionTracker:
+    """The action-tracker page (only when `[tracker]` is configured), started after the core."""
+    tracker = ActionTracker(config, post=port.post, clock=port.clock, pairing=pairing)
+    # The players' names as the venue screen and the hand histories have them ([display.seat_names]), not
+    # "Seat N" on the operator's page beside "Ada" on the screen.
+    tracker.names.update(port.config.seat_names)
+    port.on_snapshot(tracker.update)
+
+    def show(code: str) -> None:  # the venue screen shows the code a device pairs with
+        port.show(Shown.PAIRING, code)
+
+    def start() -> None:
+        tracker.start()
+        tracker.pairing.listeners.append(show)
+        show(tracker.pairing.code)
+
+    port.add_component(CallbackComponent("action tracker", start, tracker.stop), first=True)
+    return tracker
+
+
+def tell_on_console(tracker: ActionTracker) -> None:
+    """Practice without a venue screen (`run --simulate --tracker`): the console tells where the page is and
+    the code to pair with, and each new code."""
+    tracker.pairing.listeners.append(lambda code: print(f"action tracker: pairing code {code}", flush=True))
+
+    def tell() -> None:
+        host, port = tracker.address
+        print(f"action tracker: open http://{host}:{port}/ and pair with the code {tracker.pairing.code}",
+              flush=True)
+
+    tracker.on_started.append(tell)
+
+
+def _check(config: TrackerConfig, where: Where) -> None:
+    check_tracker_environment(config, source=where.source)
+
+
 EXTENSION = Extension(name="action tracker", section="tracker",
-                      parse=lambda raw, where: parse_tracker_config(raw, source=where.source), setup=_attach)
+                      parse=lambda raw, where: parse_tracker_config(raw, source=where.source),
+                      validate_environment=_check, setup=add_tracker)

@@ -36,7 +36,7 @@ import msgspec
 from firmware_py.core.engine import TableCore
 from firmware_py.core.events import Button, ButtonName, Seat, Setup, Stacks
 from firmware_py.daemon.export import HandCutter, HandRecord, Step, hand_history
-from firmware_py.extensions import Extension, Registry
+from firmware_py.extensions import Extension
 from firmware_py.room.feed import BroadcastFeed, FeedBuilder, picture_key
 from firmware_py.room.messages import (
     MAX_MESSAGE_BYTES,
@@ -57,8 +57,7 @@ from firmware_py.room.room_config import RoomConfig, parse_room
 from firmware_py.session import SessionReader
 
 if TYPE_CHECKING:
-    from firmware_py.daemon.app import Daemon
-    from firmware_py.daemon.journal import Journal
+    from firmware_py.ports import TablePort
 
 logger = logging.getLogger("firmware_py.room")
 
@@ -552,46 +551,29 @@ class RoomPublisher:
             self._send(self._held.popleft()[1])
 
 
-def attach_publisher(daemon: Daemon, journal: Journal) -> RoomPublisher | None:
-    """Publish this daemon's journal to the room when its table file has `[room]`; else do nothing."""
-    config = daemon.config
-    if config.room is None:
-        return None
-    display = getattr(config.screen, "display", None)
-    schedule = config.schedule or display
+def attach_publisher(port: TablePort, room: RoomConfig) -> RoomPublisher:
+    """Publish this table's journal to the room (`[room]` in its table file), attached through the table's port;
+    a table in a tournament gets its table side too (`firmware_py.room.tournament_table.attach_tournament_table`)."""
+    config = port.config
+    schedule = config.schedule
 
     def level_at(t: float) -> tuple[int, float | None]:
         now = schedule.level_at(t)
         return now.number, now.seconds_left
 
-    publisher = RoomPublisher(config.room, journal_path=Path(journal.path), session=journal_session(journal),
-                              profiles=config.profiles, base_dir=config.hardware_file.parent, faults=daemon.faults,
+    journal = port.journal
+    publisher = RoomPublisher(room, journal_path=Path(journal.path), session=journal_session(journal),
+                              profiles=config.profiles, base_dir=config.hardware_file.parent, faults=port.faults,
                               names=config.seat_names, level_at=level_at if schedule is not None else None)
-    daemon.on_snapshot.append(publisher.wake)
-    daemon.extras.append(publisher)
-    if config.room.tournament:
-        from firmware_py.room.tournament_table import TournamentTable  # noqa: PLC0415
+    port.on_snapshot(publisher.wake)
+    port.add_component(publisher)
+    if room.tournament:
+        from firmware_py.room.tournament_table import attach_tournament_table  # noqa: PLC0415
 
-        follower = TournamentTable(config.room, post=daemon.queue.put, session=publisher.session,
-                                   setup=config.setup(t=0.0))
-        daemon.on_snapshot.append(follower.on_snapshot)
-        daemon.extras.append(follower)
-        daemon.tournament = follower  # a simulated table's dealer honours its hold (wiring.add_simulated_table)
-        publisher.tournament = follower  # the state topic carries what the table is told
-        follower.on_notice.append(publisher.wake)
-
-        def show(notice: object) -> None:  # the display starts after the extensions: looked up when told
-            if daemon.display is not None:
-                daemon.display.post_tournament(notice)
-
-        follower.on_notice.append(show)
-        follower.on_notice.append(lambda notice: publisher.rename(dict(notice.names)))  # the feed's and PHH's names
+        attach_tournament_table(port, room, publisher)
     return publisher
 
 
-def _attach(registry: Registry, _config: RoomConfig) -> RoomPublisher | None:
-    return attach_publisher(registry.daemon, registry.journal)
-
-
 EXTENSION = Extension(name="room publisher", section="room",
-                      parse=lambda raw, where: parse_room(where.source, raw, base_dir=where.base_dir), setup=_attach)
+                      parse=lambda raw, where: parse_room(where.source, raw, base_dir=where.base_dir),
+                      setup=attach_publisher)

@@ -24,12 +24,13 @@ import logging
 import threading
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware_py.core import Level, Race, Seat, SeatStatus, Setup, Stacks
 from firmware_py.core.chips import Stakes
 from firmware_py.core.phase import Phase
 from firmware_py.core.snapshot import LIVE, PlayerState, TableSnapshot
+from firmware_py.ports import Shown
 from firmware_py.room.messages import BadMessage
 from firmware_py.room.room_config import RoomConfig
 from firmware_py.room.tournament_messages import (
@@ -47,6 +48,9 @@ from firmware_py.room.tournament_messages import (
     report_topic,
 )
 from firmware_py.tournament.notice import TournamentNotice, hold_words
+
+if TYPE_CHECKING:
+    from firmware_py.ports import TablePort
 
 logger = logging.getLogger(__name__)
 Event = Setup | Seat | Stacks | Level
@@ -549,3 +553,23 @@ class TournamentTable:
         with self.lock:
             posted, self._posted = self._posted, []
         return posted
+
+
+def attach_tournament_table(port: TablePort, config: RoomConfig, publisher: Any = None) -> TournamentTable:
+    """The table side of a tournament (`[room] tournament = true`), attached through the table's port as an
+    extension is: the director keeps the table's seats, button, chips and levels from now on; what the director
+    says goes to the venue screen, and to the room publisher's `state` topic and hand histories (`publisher`);
+    a simulated dealer waits at it before each deal (it is offered as the "deal gate")."""
+    table = TournamentTable(config, post=port.post, session=publisher.session if publisher is not None else "",
+                            setup=port.config.setup(t=0.0))
+    port.hand_over_table("the tournament's director")
+    port.on_snapshot(table.on_snapshot)
+    port.add_component(table)
+    port.offer("deal gate", table)  # firmware_py.simulation.wiring.DEAL_GATE
+    if publisher is not None:
+        publisher.tournament = table  # the state topic carries what the table is told
+        table.on_notice.append(publisher.wake)
+    table.on_notice.append(lambda notice: port.show(Shown.TOURNAMENT, notice))
+    if publisher is not None:
+        table.on_notice.append(lambda notice: publisher.rename(dict(notice.names)))  # the feed's and PHH's names
+    return table

@@ -348,9 +348,9 @@ class EmulatedSensors:
         from hardware.panel import DealerPanel  # noqa: PLC0415
 
         self.panel = DealerPanel(self.config.panel, pin_factory=self.pin_factory, queue=self.tap, clock=self.clock)
-        from hardware.keypad import KeypadConfig, KeypadReader  # noqa: PLC0415
+        from hardware.keypad import KeypadConfig, KeypadReader, keypad_of  # noqa: PLC0415
 
-        keypad = self.config.keypad or KeypadConfig()  # amounts: a USB keypad, emulated even if none is configured
+        keypad = keypad_of(self.config) or KeypadConfig()  # amounts: a USB keypad, emulated even if none is configured
         self.keypad = KeypadReader(keypad, device=None, queue=self.tap, clock=self.clock)
 
     def stop_panel(self) -> None:

@@ -14,11 +14,13 @@ import pytest
 
 from firmware_py.config_toolkit import ConfigMistakes, Section, how_to_write
 from firmware_py.core import TableSnapshot
-from firmware_py.daemon.app import CallbackComponent, Daemon, Stop
+from firmware_py.daemon.app import Daemon, Stop
 from firmware_py.daemon.journal import Journal
+from firmware_py.daemon.port import DaemonPort
 from firmware_py.daemon.table_config import parse_table_config
 from firmware_py.errors import ConfigError
 from firmware_py.extensions import BUILT_IN, EXTENSIONS, ConfigFile, Extension, Registry, Where, attach_extensions
+from firmware_py.ports import CallbackComponent
 from hardware.hardware_config import parse_hardware_config
 from tests.config_mistakes import assert_mistakes
 
@@ -85,7 +87,7 @@ def test_a_new_extension_plugs_in_through_the_registration_point_alone(lamp_regi
     events: queue.Queue[object] = queue.Queue()
     with Journal.open(tmp_path / "j.sqlite3") as journal:
         daemon = Daemon(config, journal=journal, clock=time.monotonic, events=events)
-        attached = attach_extensions(daemon, journal=journal, simulated=True)
+        attached = attach_extensions(DaemonPort(daemon, simulated=True))
         lamp = attached["lamp"]
         assert isinstance(lamp, Lamp)
         events.put(Stop("test"))
@@ -118,9 +120,10 @@ def test_an_extension_of_the_hardware_file_is_read_there(tmp_path):
         with (CONFIG / "hardware.toml").open("rb") as handle:
             data = tomllib.load(handle) | {"lamp": {"pin": 17, "brightness": 2}}
         with pytest.raises(ConfigError) as error:
-            parse_hardware_config(data, source="hardware.toml")
+            parse_hardware_config(data, source="hardware.toml", extensions=EXTENSIONS.reader(ConfigFile.HARDWARE))
         assert_mistakes(error.value, "hardware.toml", [("[lamp] brightness", "brightness = 0.5")])
-        config = parse_hardware_config(data | {"lamp": {"pin": 17}}, source="hardware.toml")
+        config = parse_hardware_config(data | {"lamp": {"pin": 17}}, source="hardware.toml",
+                                       extensions=EXTENSIONS.reader(ConfigFile.HARDWARE))
         assert config.extensions["lamp"] == LampConfig(pin=17)
     finally:
         EXTENSIONS.unregister("lamp")

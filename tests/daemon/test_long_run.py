@@ -20,8 +20,8 @@ import pytest
 
 from firmware_py.commands import run as run_command
 from firmware_py.core import RulingKind
-from firmware_py.daemon import wiring
 from firmware_py.profiles import load_profiles
+from firmware_py.simulation import wiring
 from firmware_py.simulation.dealer import expected_ruling
 from tests.daemon.conftest import ROOT
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from firmware_py.daemon.table_config import load_table_config
-from firmware_py.daemon.tracker import TrackerConfig, parse_tracker_config
+from firmware_py.daemon.tracker_config import TrackerConfig, parse_tracker_config
 from firmware_py.errors import ConfigError
 from tests.config_mistakes import assert_mistakes
 from tests.tracker_table import TrackerTable
@@ -220,7 +220,7 @@ def test_tracker_config_with_every_key_right_is_still_accepted() -> None:
 
 def test_the_tracker_offers_bets_up_to_the_pot_limit_in_plo() -> None:
     """Pot-Limit Omaha: the largest raise the page offers is the core's pot-limit maximum; all in only within it."""
-    from firmware_py.daemon.tracker import legal_actions  # noqa: PLC0415
+    from firmware_py.daemon.tracker_view import legal_actions  # noqa: PLC0415
     from tests.rules.table_driver import Table  # noqa: PLC0415
 
     t = Table("robert", game="omaha")

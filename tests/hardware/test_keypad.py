@@ -20,9 +20,9 @@ from evdev import InputEvent, ecodes
 
 from firmware_py.core import Button, ButtonName
 from firmware_py.daemon.app import Stop
-from firmware_py.daemon.wiring import add_keypad
+from firmware_py.daemon.port import DaemonPort
 from firmware_py.errors import ConfigError
-from hardware.keypad import KeypadConfig, KeypadDecoder, KeypadReader, parse_keypad_config
+from hardware.keypad import KeypadConfig, KeypadDecoder, KeypadReader, add_keypad, parse_keypad_config
 from tests.chips_daemon import dealt_daemon
 from tests.config_mistakes import assert_mistakes
 
@@ -126,7 +126,7 @@ def test_keypad_end_to_end_through_the_daemon(tmp_path: Path) -> None:
         device = InputDevice(ui.device.path)  # type: ignore[attr-defined]
     else:
         device = RecordedKeypad(strokes(*presses))
-    add_keypad(daemon, KeypadConfig(device="test"), device=device)
+    add_keypad(DaemonPort(daemon), KeypadConfig(device="test"), device=device)
 
     def type_keys() -> None:
         time.sleep(0.3)  # the daemon is running and the keypad thread reading

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_py.core import Button, ButtonName, RuleKey, Ruling, RulingKind
-from firmware_py.daemon.tracker import legal_actions
+from firmware_py.daemon.tracker_view import legal_actions
 from firmware_py.simulation.export_check import check_events
 from tests.rules.table_driver import ALL_PROFILES, PROFILES, Table
 
