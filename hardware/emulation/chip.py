@@ -12,7 +12,7 @@ import random
 import threading
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from hardware.iso14443 import (
     HLTA,
@@ -27,10 +27,6 @@ from hardware.iso14443 import (
     cascade_levels,
     crc_a,
 )
-
-if TYPE_CHECKING:
-    from hardware.emulation.bus import EmulatedHardware
-
 from hardware.mfrc522_registers import (
     BIT_FRAMING,
     BIT_S,
@@ -230,10 +226,18 @@ class _Exchange:
     coll: int | None = None
 
 
+class VirtualTime(Protocol):
+    """The emulated Pi's clock the chip reads and moves (`hardware.emulation.bus.EmulatedHardware` is one)."""
+
+    def now(self) -> float: ...
+
+    def advance(self, seconds: float) -> None: ...
+
+
 class EmulatedMfrc522:
     """One MFRC522 on one chip select, with an antenna field that tags enter and leave."""
 
-    def __init__(self, hardware: EmulatedHardware, *, bus: int, device: int, reset_pin: int | None = None,
+    def __init__(self, hardware: VirtualTime, *, bus: int, device: int, reset_pin: int | None = None,
                  version: int = VERSION_MFRC522_V2) -> None:
         self.hardware = hardware
         self.bus, self.device, self.reset_pin = bus, device, reset_pin
