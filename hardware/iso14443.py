@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 # Short frames (7 bits) of the request commands.
 REQA = 0x26  # wakes tags in IDLE only
 WUPA = 0x52  # wakes tags in IDLE and HALT: a tag halted by the previous poll answers again
@@ -17,7 +19,7 @@ HLTA = (0x50, 0x00)
 UID_CLN_BITS = 40  # four UID bytes and the BCC
 
 
-def crc_a(data: bytes | bytearray | list[int]) -> bytes:
+def crc_a(data: Sequence[int]) -> bytes:
     """CRC_A of ISO/IEC 14443-3 Annex B (CRC-16/ISO-IEC-14443-3-A, initial value 0x6363), LSB first.
 
     >>> crc_a(bytes([0x50, 0x00])).hex()

@@ -316,13 +316,13 @@ class Mfrc522Reader:
         if atqa is None:
             return None, bool(fork.selected or fork.prefix)  # an empty field, unless a branch vanished
         uid: list[int] = []
-        for level, cln_bits in enumerate(fork.selected):
+        for level, shared in enumerate(fork.selected):
             # Re-select the cascade levels this branch shares with a tag already read (6.5.3).
-            if self._select(level, cln_bits) is None:
+            if self._select(level, shared) is None:
                 return None, True
         level = len(fork.selected)
-        for cln_bits in fork.selected:
-            uid += _uid_part(cln_bits)
+        for part in fork.selected:
+            uid += _uid_part(part)
         prefix = fork.prefix
         selected = list(fork.selected)
         while level < len(SEL_CL):

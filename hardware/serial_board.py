@@ -68,7 +68,7 @@ class SerialBoardReader(Worker):
             self._line(byte_line, now)
 
     def _split(self, data: bytes) -> list[bytes]:
-        lines = []
+        lines: list[bytes] = []
         start = 0
         while True:
             end = data.find(b"\n", start)

@@ -79,12 +79,13 @@ def run(args: argparse.Namespace) -> int:
     import dataclasses  # noqa: PLC0415
 
     from firmware_py.daemon.app import Daemon, SessionClock, open_acks  # noqa: PLC0415
-    from firmware_py.daemon.journal import Journal, JournalError  # noqa: PLC0415
+    from firmware_py.daemon.journal import Journal  # noqa: PLC0415
     from firmware_py.daemon.logs import setup_logging  # noqa: PLC0415
     from firmware_py.daemon.port import DaemonPort  # noqa: PLC0415
     from firmware_py.daemon.sdnotify import Notifier  # noqa: PLC0415
     from firmware_py.daemon.table_config import DEFAULT_PATH, load_table_config, with_game  # noqa: PLC0415
     from firmware_py.daemon.wiring import add_real_hardware  # noqa: PLC0415
+    from firmware_py.errors import JournalError  # noqa: PLC0415
     from firmware_py.extensions import attach_extensions  # noqa: PLC0415
 
     setup_logging(verbose=args.verbose)

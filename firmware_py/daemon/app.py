@@ -50,10 +50,10 @@ from firmware_py.core import (
 from firmware_py.core.engine import Outcome, TableCore
 from firmware_py.core.profiles import Profile
 from firmware_py.daemon.fault_state import ComponentFault, FaultState
-from firmware_py.daemon.journal import Journal, JournalError, line_of
+from firmware_py.daemon.journal import Journal, line_of
 from firmware_py.daemon.sdnotify import Notifier, watchdog_interval_s
 from firmware_py.daemon.table_config import TableConfig
-from firmware_py.errors import TableError
+from firmware_py.errors import JournalError, TableError
 from firmware_py.ports import CallbackComponent, Component
 from firmware_py.session import SessionReader
 

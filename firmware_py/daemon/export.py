@@ -380,7 +380,7 @@ def _pokerkit_game(dealt: Game, automations: tuple[Any, ...], ante: Any, blinds:
     its pots split in the smallest chip in play (`unit`)."""
     from pokerkit import HandHistory  # noqa: PLC0415
 
-    kind = HandHistory.game_types[dealt.phh_variant]
+    kind: Any = HandHistory.game_types[dealt.phh_variant or ""]  # each variant's own signature: called as Any
     big = blinds[1]
     split = chip_divmod(unit)
     if dealt.betting is Structure.FIXED_LIMIT:

@@ -185,7 +185,7 @@ def torn_tail_bytes(wal: Path) -> int:
     if magic not in WAL_MAGIC or page_size == 0:
         return 0  # not a WAL this check understands; SQLite's own checksums still apply
     frame = WAL_FRAME_HEADER_BYTES + page_size
-    return (size - WAL_HEADER_BYTES) % frame
+    return int((size - WAL_HEADER_BYTES) % frame)
 
 
 def make_private(path: Path, mode: int = PRIVATE_FILE) -> None:

@@ -18,10 +18,11 @@ START_TIMEOUT_S = 15.0
 
 def _fault_screen_class() -> Any:
     from display import theme  # noqa: PLC0415 (pygame loads only when there is a screen)
-    from display.app import Screen, View  # noqa: PLC0415
+    from display.app import Screen  # noqa: PLC0415
+    from display.display_config import View  # noqa: PLC0415
     from display.operator import OperatorStatus  # noqa: PLC0415
 
-    class FaultScreen(Screen):  # type: ignore[misc]
+    class FaultScreen(Screen):
         """A view that shows what is broken across its foot, over whatever the view drew."""
 
         def __init__(self, *, faults: FaultState, **kwargs: Any) -> None:
@@ -81,7 +82,8 @@ class DisplayComponent:
         try:
             import pygame  # noqa: PLC0415
 
-            from display.app import DisplayLoop, View, init_display  # noqa: PLC0415
+            from display.app import DisplayLoop, init_display  # noqa: PLC0415
+            from display.display_config import View  # noqa: PLC0415
 
             init_display()
             if self.config.fullscreen:

@@ -137,9 +137,10 @@ def parse_table_config(data: Mapping[str, Any], *, source: str, base_dir: Path,
             game = _game(table, base_dir, mistakes)
     screen = mistakes.attempt(lambda: _screen(source, data.get("display", {}), with_display=with_display),
                               ScreenConfig())
+    no_chips: tuple[int, Any, tuple[int, ...]] = (0, None, ())
     starting_stack, schedule, denominations = mistakes.attempt(
         lambda: _chips(source, data.get("chips", {}), data.get("display", {}),
-                       views=screen.display if with_display else False), (0, None, ()))
+                       views=screen.display if with_display else False), no_chips)
     if denominations and "game" in game:  # the chips in play reach the core with the setup
         game["game"] = replace(game["game"], denominations=denominations)
     extensions = EXTENSIONS.parse(data, file=ConfigFile.TABLE, where=Where(source=source, base_dir=base_dir),

@@ -214,7 +214,7 @@ class DealerBot:
             if seen is None:
                 raise ValueError(f"race: the table did not take the race ({self._core.snapshot().notices[-1:]})")
             odd = dict(seen.odd)
-        return self._race_cards(script, odd, misdeal=misdeal)
+        return self._race_cards(script, dict(odd), misdeal=misdeal)
 
     def deal_race(self, *, t: float) -> ScriptedRace | None:
         """The cards of a race the table has started itself (a tournament table at the director's color-up:

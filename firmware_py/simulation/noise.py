@@ -169,15 +169,16 @@ class NoiseModel:
         during = [i for i, (t, _r, e, _k) in enumerate(timed)
                   if isinstance(e, Read | Gone) and e.antenna == hit.antenna and start <= t < back]
         # A card that came and went while the reader was out was never seen at all.
-        came = {timed[i][2].uid for i in during if isinstance(timed[i][2], Read)}
-        went = {timed[i][2].uid for i in during if isinstance(timed[i][2], Gone)}
+        uid_of = {i: e.uid for i in during if isinstance(e := timed[i][2], Read | Gone)}
+        came = {uid_of[i] for i in during if isinstance(timed[i][2], Read)}
+        went = {uid_of[i] for i in during if isinstance(timed[i][2], Gone)}
         unseen = {uid for uid in came & went
-                  if max(i for i in during if timed[i][2].uid == uid and isinstance(timed[i][2], Read))
-                  < max(i for i in during if timed[i][2].uid == uid and isinstance(timed[i][2], Gone))}
+                  if max(i for i in during if uid_of[i] == uid and isinstance(timed[i][2], Read))
+                  < max(i for i in during if uid_of[i] == uid and isinstance(timed[i][2], Gone))}
         step = 0
         for i in during:
             t, rank, event, _kind = timed[i]
-            if event.uid in unseen:
+            if uid_of[i] in unseen:
                 timed[i] = (t, rank, event, _DROPPED)
                 continue
             # Re-read in order on recovery, as the reader layer would on its first poll.

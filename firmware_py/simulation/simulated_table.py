@@ -405,7 +405,7 @@ class EmulatedSensors:
             pin.clear_states()
 
     def pin(self, name: str) -> Any:
-        if self.panel is None:
+        if self.panel is None or self.config.panel is None:
             return None
         button = self.config.panel.button(name)
         return None if button is None else self.pin_factory.pin(button.pin)
@@ -707,7 +707,7 @@ class SimulatedDealer:
             waited += PANEL_SERVICE_S
             self.clock.advance(PANEL_SERVICE_S)
         pin.drive_high()
-        self.clock.advance(sensors.config.panel.debounce_s + PANEL_SERVICE_S)
+        self.clock.advance((sensors.config.panel.debounce_s if sensors.config.panel else 0.0) + PANEL_SERVICE_S)
         sensors.panel.service()  # the release settles
 
     def _key(self, act: Act) -> None:
