@@ -137,3 +137,43 @@ def test_the_built_in_features_are_extensions_and_load_only_when_configured():
         assert extension.section == section and callable(extension.parse) and callable(extension.setup)
     config = parse_table_config(table_file(), source="table.toml", base_dir=CONFIG, with_display=False)
     assert config.tracker is None and config.room is None and dict(config.extensions) == {}
+
+
+def test_an_extension_is_handed_the_tables_port_never_the_daemon(lamp_registered, tmp_path):
+    """What `setup` gets is a TablePort: posting, the clock, the screen, parts and listeners; no daemon inside."""
+    seen: list[object] = []
+    EXTENSIONS.register(Extension(name="tower lamp", section="lamp", parse=parse_lamp,
+                                  setup=lambda port, config: seen.append(port)))
+    config = parse_table_config(table_file(lamp={"pin": 17}), source="table.toml", base_dir=CONFIG,
+                                with_display=False)
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        attach_extensions(DaemonPort(Daemon(config, journal=journal, clock=time.monotonic), simulated=True))
+    (port,) = seen
+    assert isinstance(port, DaemonPort) and port.simulated
+    assert not hasattr(port, "daemon") and not hasattr(port, "queue") and not hasattr(port, "core")
+
+
+def test_an_extension_whose_environment_is_wrong_is_left_out_as_a_fault_and_the_table_runs(tmp_path):
+    """Mopidy's validate_environment: the lamp's GPIO is not there; the table starts without it, the fault shown
+    names the file, the key and what to do."""
+    def no_gpio(config: LampConfig, where: Where) -> None:
+        raise ConfigError(f"{where.source}: [lamp] pin: GPIO {config.pin} is not on this board; use 0..27")
+
+    lamp = Extension(name="tower lamp", section="lamp", parse=parse_lamp, setup=setup_lamp,
+                     validate_environment=no_gpio)
+    EXTENSIONS.register(lamp)
+    try:
+        config = parse_table_config(table_file(lamp={"pin": 17}), source="table.toml", base_dir=CONFIG,
+                                    with_display=False)
+        events: queue.Queue[object] = queue.Queue()
+        with Journal.open(tmp_path / "j.sqlite3") as journal:
+            daemon = Daemon(config, journal=journal, clock=time.monotonic, events=events)
+            attached = attach_extensions(DaemonPort(daemon))
+            events.put(Stop("test"))
+            assert daemon.run() == 0
+    finally:
+        EXTENSIONS.unregister("lamp")
+    assert "lamp" not in attached
+    (fault,) = daemon.faults.current()
+    assert fault.component == "tower lamp"
+    assert fault.message == "not started: table.toml: [lamp] pin: GPIO 17 is not on this board; use 0..27"

@@ -251,3 +251,29 @@ def test_call_clock_by_a_seat_shows_the_countdown_and_retrieve_gives_a_folded_ha
     status, body = _press(table, cookie, "retrieve", seat=4)
     assert status == 200 and body["rulings"][0]["ruling"] in ("hand_retrieved", "retrieval_refused")
     assert body["rulings"][0]["rule"]  # cited either way
+
+
+def test_a_tracker_port_another_program_holds_is_named_with_a_free_one_to_write() -> None:
+    """The tracker's environment (validate_environment): the port must be free on that address."""
+    import socket  # noqa: PLC0415
+
+    from firmware_py.daemon.tracker import EXTENSION  # noqa: PLC0415
+    from firmware_py.daemon.tracker_config import check_tracker_environment  # noqa: PLC0415
+
+    assert EXTENSION.validate_environment is not None
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        taken = other.getsockname()[1]
+        with pytest.raises(ConfigError, match=rf"^table.toml: \[tracker\] port: {taken} on 127.0.0.1 is taken by "
+                                              rf"another program; choose a free one, e.g. port = {taken + 1}$"):
+            check_tracker_environment(TrackerConfig(listen="127.0.0.1", port=taken), source="table.toml")
+    check_tracker_environment(TrackerConfig(listen="127.0.0.1", port=taken), source="table.toml")  # free again
+
+
+def test_a_tracker_address_this_machine_does_not_have_is_named() -> None:
+    from firmware_py.daemon.tracker_config import check_tracker_environment  # noqa: PLC0415
+
+    with pytest.raises(ConfigError, match=r"^table.toml: \[tracker\] listen: 192.0.2.7 is not an address of this "
+                                          r"machine; .*`ip -brief address`"):
+        check_tracker_environment(TrackerConfig(listen="192.0.2.7", port=8080), source="table.toml")

@@ -173,3 +173,18 @@ def test_the_amount_keyed_so_far_is_shown_until_the_action_key_sends_it() -> Non
         reader.handle(InputEvent(0, 0, kind, code, value))
     assert shown == ["6", "65", "6", "60", "600", ""]
     assert posted.get_nowait() == Button(t=3.0, name=ButtonName.RAISE, amount=600)
+
+
+def test_a_keypad_not_plugged_in_is_named_by_its_file_and_key_before_the_table_starts(tmp_path: Path) -> None:
+    """The keypad's environment (validate_environment): its device must be there; the message says how to find it."""
+    from firmware_py.extensions import Where  # noqa: PLC0415
+    from hardware.keypad import EXTENSION, check_keypad  # noqa: PLC0415
+
+    assert EXTENSION.validate_environment is check_keypad
+    where = Where(source="hardware.toml", base_dir=tmp_path)
+    missing = str(tmp_path / "usb-keypad-event-kbd")
+    with pytest.raises(ConfigError, match=r"^hardware.toml: \[keypad\] device: .*usb-keypad-event-kbd does not "
+                                          r"exist; is the keypad plugged in\? `ls /dev/input/by-id/`"):
+        check_keypad(KeypadConfig(device=missing), where)
+    (tmp_path / "usb-keypad-event-kbd").touch()
+    check_keypad(KeypadConfig(device=missing), where)  # there: its opening is the reader's, when it starts
