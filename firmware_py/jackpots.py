@@ -242,6 +242,29 @@ def jackpot_json(qualified: Qualified) -> dict[str, Any]:
     return line
 
 
+def packet_name(qualified: Qualified, *, hand: int, first_seq: int) -> str:
+    """The evidence packet's file name: `jackpot-hand{N}-seq{first}-{name}-seat{S}.jsonl` (`first_seq`: the journal
+    event of the hand's `new_hand` press). The table's room publisher names the same file in its jackpot message.
+
+    >>> q = Qualified(jackpot=Jackpot(name="Bad beat", kind="bad_beat", rule="r", minimum=("As",) * 5),
+    ...               ruling=Ruling(t=0.0, ruling=RulingKind.SHOWDOWN, rule="r", remedy="r"), seat=2, winners=(3,))
+    >>> packet_name(q, hand=7, first_seq=120)
+    'jackpot-hand7-seq120-bad-beat-seat2.jsonl'
+    """
+    slug = "".join(c if c.isalnum() else "-" for c in qualified.jackpot.name.lower())
+    return f"jackpot-hand{hand}-seq{first_seq}-{slug}-seat{qualified.seat}.jsonl"
+
+
+def room_message(qualified: Qualified, *, n: int, hand: int, packet: str) -> dict[str, Any]:
+    """The fields of the room's `jackpot` message (messages.JackpotMessage) past the envelope: what the floor's tile
+    and the director's page say of it."""
+    ruling = qualified.ruling
+    return {"n": n, "hand": hand, "t": ruling.t, "jackpot": qualified.jackpot.name[:200],
+            "kind": qualified.jackpot.kind, "seat": qualified.seat, "winners": list(qualified.winners),
+            "held": (ruling.hand or "")[:200], "rule": qualified.jackpot.cite[:4000], "remedy": ruling.remedy[:4000],
+            "packet": packet[:200]}
+
+
 def _rank(hole: Sequence[str], board: Sequence[str], rule: HandRule) -> int:
     from firmware_py.core.evaluator import omaha_strength  # noqa: PLC0415
 
@@ -428,9 +451,7 @@ class JackpotWatch:
                             journal=str(self.journal.path),
                             written_utc=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
         self.config.packets.mkdir(parents=True, exist_ok=True, mode=0o700)
-        slug = "".join(c if c.isalnum() else "-" for c in qualified.jackpot.name.lower())
-        name = f"jackpot-hand{snapshot.hand_number}-seq{hand_rows[0][0]}-{slug}-seat{qualified.seat}.jsonl"
-        path = self.config.packets / name
+        path = self.config.packets / packet_name(qualified, hand=snapshot.hand_number, first_seq=hand_rows[0][0])
         if not path.exists():
             path.write_bytes(data)
             path.chmod(0o600)
