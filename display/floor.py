@@ -328,7 +328,7 @@ def _side(surface: pygame.Surface, rect: pygame.Rect, model: FloorModel, tables:
         jackpot = view.jackpot_now(now)
         if jackpot is None:
             continue
-        lines = theme.wrap(str(jackpot["remedy"]), body, width - s.px(10), 3)
+        lines = theme.wrap(str(jackpot["remedy"]), body, width - s.px(10), 6)  # whole: it ends "call the floor"
         if y + (len(lines) + 2) * (body + s.px(2)) > dealers_top - s.px(10):
             break
         title = f"{view.table} hand {jackpot['hand']}: JACKPOT {jackpot['jackpot']}"

@@ -37,8 +37,9 @@ def jackpot(seq: int = 50, *, n: int = 0, table: str = "t01", session: str = "st
             "hand": 7, "t": 412.5, "wall": 1795457012.5, "jackpot": "Bad beat", "kind": "bad_beat", "seat": seat,
             "winners": [3], "held": "full house, aces full of kings",
             "rule": "house (jackpots.toml): Bad Beat Jackpot 1: aces full or better beaten, both hole cards playing",
-            "remedy": f"Bad beat: seat {seat}'s full house, aces full of kings (As Ad) lost to seat 3's four of a kind, "
-                      "nines (9h 9d) on Ac Kh Kd 9s 9c (both hole cards play); 4 players dealt in, a pot of 9,200. "
+            "remedy": f"Bad beat: seat {seat}'s full house, aces full of kings (As Ad) lost to seat 3's four of a "
+                      "kind, nines (9h 9d) on Ac Kh Kd 9s 9c (both hole cards play); 4 players dealt in, a pot of "
+                      "9,200. "
                       "Hold the cards where they lie and call the floor; the evidence packet goes to surveillance.",
             "packet": f"jackpot-hand7-seq120-bad-beat-seat{seat}.jsonl", **fields}
 
