@@ -109,3 +109,63 @@ def test_a_jackpot_hand_reaches_the_floor_and_the_director_and_nobody_else(tmp_p
     state = d.state()
     assert {(j.table, j.jackpot, j.seat) for j in state.jackpots} == {("t01", "Bad beat", 2), ("t01", "High hand", 3)}
     assert state.refused == []
+
+
+def test_the_tournament_command_takes_a_tables_jackpot_onto_its_page_and_journal(tmp_path: Path,
+                                                                                 broker: Mosquitto) -> None:
+    """The `tournament` command as run (its own subscription, its journal, its page): a jackpot t01 publishes is on
+    the page's state with the player it seats there, and in its journal (a resumed director lists it again)."""
+    import re  # noqa: PLC0415
+    import signal  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import urllib.request  # noqa: PLC0415
+
+    from firmware_py.room.director import resume  # noqa: PLC0415
+    from tests.room.test_chip_counts import jackpot  # noqa: PLC0415
+    from tests.tracker_table import http_pair  # noqa: PLC0415
+
+    journal = tmp_path / "director.sqlite3"
+    process = subprocess.Popen([sys.executable, "-m", "firmware_py", "tournament", "--room", "main", "--broker",
+                                f"127.0.0.1:{broker.port}", "--listen", "127.0.0.1:0", "--tables", "2", "--players",
+                                "12", "--seed", "2", "--journal", str(journal)], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    lines: list[str] = []
+    table = Listener(broker_config(broker), client_id="t01.jackpot")
+    try:
+        assert process.stdout is not None and table.wait_connected()
+        deadline = time.monotonic() + 60
+        while not re.search(r"pair a browser with the code ([0-9 ]+)", "".join(lines)):
+            assert time.monotonic() < deadline and process.poll() is None, "".join(lines)[-2000:]
+            lines.append(process.stdout.readline())
+        text = "".join(lines)
+        url = re.search(r"page is on (http://[0-9.:]+)/", text)
+        code = re.search(r"pair a browser with the code ([0-9 ]+)", text)
+        assert url and code, text
+        cookie = http_pair(url.group(1), code.group(1))
+
+        def state() -> dict[str, object]:
+            request = urllib.request.Request(url.group(1) + "/state", headers={"Cookie": cookie})
+            return dict(json.loads(urllib.request.urlopen(request, timeout=5).read()))
+
+        first = state()
+        seats = {s["seat"]: s["name"] for t in first["tables"] if t["table"] == "t01" for s in t["seats"]}  # type: ignore[attr-defined,index]
+        seat = min(seats)
+        time.sleep(1.0)  # the director's subscription is in place well before (it published its state)
+        table.client.publish("pokertable/main/t01/jackpot", json.dumps(jackpot(seat=seat)), qos=1).wait_for_publish(5)
+        deadline = time.monotonic() + 20
+        while not state()["jackpots"]:
+            assert time.monotonic() < deadline, "the director never listed the jackpot"
+            time.sleep(0.2)
+        listed = state()["jackpots"][0]  # type: ignore[index]
+        assert (listed["table"], listed["seat"], listed["player"]) == ("t01", seat, seats[seat])
+        assert state()["leaderboard"]["players"] == 12  # type: ignore[index]
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(20) == 0
+    finally:
+        table.close()
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+    with Journal.open(journal) as kept:
+        assert [(j.table, j.seat) for j in resume(kept).state().jackpots] == [("t01", seat)]
