@@ -34,7 +34,7 @@ from tests.room.test_publisher import environment, journal_truth
 from tests.room.test_security import publisher, secure_table
 from tests.room.truth import journal_truth as hands_truth
 
-KINDS = ("status", "heartbeat", "state", "ruling", "hand", "broadcast")
+KINDS = ("status", "heartbeat", "state", "ruling", "hand", "broadcast", "jackpot")
 AUTOSAVE_S = 5  # config/room/mosquitto.conf
 NAME = st.text(st.characters(blacklist_categories=["Cc", "Cs"]), max_size=30)
 
@@ -64,6 +64,12 @@ def good_message(draw: Any, kind: str, seq: int) -> dict[str, Any]:
         fields |= {"online": draw(st.booleans()), "reason": draw(NAME), "heartbeat_s": draw(st.floats(0.1, 3600))}
     elif kind == "heartbeat":
         fields |= {"wall": draw(st.floats(0, 1e11)), "acked": draw(st.integers(0, 2**53 - 1))}
+    elif kind == "jackpot":
+        fields |= {"n": draw(st.integers(0, 64)), "seat": draw(seat), "winners": draw(st.lists(seat, min_size=1,
+                                                                                             max_size=10)),
+                   "jackpot": draw(NAME), "held": draw(NAME)}
+        return {**message(kind, "t01", seq, session="fuzz", **fields),
+                "kind": draw(st.sampled_from(["bad_beat", "high_hand"]))}  # the jackpot's kind: not the message's
     elif kind == "broadcast":
         seats = [{"seat": n, "name": draw(NAME), "state": "active", "cards": ["Ks", "Kd"]}
                  for n in draw(st.sets(seat, max_size=10))]
@@ -119,7 +125,7 @@ def test_every_consumer_survives_every_message_and_loses_no_good_one(traffic: li
     floor = FloorModel("main")
     for topic_name, payload, _g in traffic:
         floor.feed(topic_name, payload, now=1.0)
-    floor_kinds = ("status", "heartbeat", "state", "ruling")
+    floor_kinds = ("status", "heartbeat", "state", "ruling", "jackpot")
     assert floor.messages == count(floor_kinds, True) and floor.quarantined == count(floor_kinds, False)
     view = floor.table("t01")
     assert view is None or view.seen == {("fuzz", int(json.loads(p)["seq"]), int(json.loads(p)["n"]))
