@@ -738,7 +738,11 @@ class Director:
         if topic == director_topic(self.room) or topic.endswith("/status"):
             return  # our own retained state, and the tables' status the subscriber watches
         if topic.endswith("/jackpot"):
-            self._jackpot(topic, payload)
+            try:
+                self._jackpot(topic, payload)
+            except Exception:  # (the journal failing is said by `failed`): never stop the broker's thread
+                self.rejected += 1
+                logger.exception("tournament: a jackpot message on %s could not be taken in", topic[:200])
             return
         try:
             report = decode_report(topic, payload)
