@@ -169,3 +169,20 @@ def test_the_tournament_command_takes_a_tables_jackpot_onto_its_page_and_journal
             process.wait(10)
     with Journal.open(journal) as kept:
         assert [(j.table, j.seat) for j in resume(kept).state().jackpots] == [("t01", seat)]
+
+
+def test_a_table_with_room_and_jackpots_gives_its_publisher_the_house_file(tmp_path: Path) -> None:
+    """The wiring: `[jackpots]` beside `[room]` hands the house's jackpots to the publisher; without it, none."""
+    from firmware_py.config_toolkit import read_toml  # noqa: PLC0415
+    from firmware_py.daemon.table_config import parse_table_config  # noqa: PLC0415
+    from firmware_py.room.publisher import _jackpots  # noqa: PLC0415
+
+    (tmp_path / "jackpot.key").write_bytes(b"k" * 32)
+    data = read_toml(ROOT / "config" / "table.toml", what="table file")
+    data["room"] = {"room": "main", "table": "t01"}
+    config = parse_table_config(data, source="table.toml", base_dir=ROOT / "config", with_display=False)
+    assert _jackpots(config) == ()
+    data["jackpots"] = {"file": "jackpots.toml", "key_file": str(tmp_path / "jackpot.key"),
+                        "packets": str(tmp_path / "packets")}
+    config = parse_table_config(data, source="table.toml", base_dir=ROOT / "config", with_display=False)
+    assert [j.name for j in _jackpots(config)] == ["Bad beat", "High hand"]
