@@ -1,9 +1,10 @@
 """The floor view: every table of the room on one screen, and the rulings the floor must see to.
 
 A grid of tiles (one per table: status, hand, hands per hour, misdeals and irregularities,
-dealer, the open ruling) and a side column with every open ruling and its remedy (until the
-dealer confirms it at the table) and the counts per dealer (the sums of their tiles). Sized for a 1080p
-screen at 50 tables; a tile's figures shrink to its width, never cut short (two tall tiles at 720p).
+dealer, the open ruling, a jackpot hand) and a side column with the jackpot hands, every open ruling and its
+remedy (until the dealer confirms it at the table) and the counts per dealer (the sums of their tiles). In a
+tournament the side column starts with the director's panel and the room's chip counts (room/leaderboard.py).
+Sized for a 1080p screen at 50 tables; a tile's figures shrink to its width, never cut short (two tall tiles at 720p).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from display import theme
 from display.layout import Scale
 from display.widgets import INFORMATION
 from firmware_py.room.floor import DealerCounts, FloorModel, TableView
+from firmware_py.room.leaderboard import leaderboard
 
 STATUS_COLOURS = {
     "offline": (70, 70, 78), "fault": theme.ALARM, "misdealt": (170, 30, 120), "dealing": (40, 110, 200),
@@ -86,8 +88,39 @@ def render_floor(surface: pygame.Surface, model: FloorModel, *, now: float, titl
             _tile(surface, rect, view, now=now, hold=holds.get(view.table, ""))
     if tournament is not None:
         used = _tournament_side(surface, side, tournament, s=s)
+        used += _chip_counts(surface, pygame.Rect(side.left, side.top + used, side.width, side.height - used),
+                             tournament, s=s)
         side = pygame.Rect(side.left, side.top + used, side.width, side.height - used)
     _side(surface, side, model, tables, now=now, s=s)
+
+
+CHIP_COUNTS_SHARE = 0.3  # of the screen's height
+
+
+def _chip_counts(surface: pygame.Surface, rect: pygame.Rect, state: dict[str, Any], *, s: Scale) -> int:
+    """The room's chip counts, largest first, as the director's state has them (each table's stacks after the
+    last hand the director took in: a refused report never moved them). Returns the height used."""
+    height = round(surface.get_height() * CHIP_COUNTS_SHARE)
+    pad = s.px(8)
+    x, y, width = rect.left + pad, rect.top + pad, rect.width - 2 * pad
+    head, body = s.px(15), s.px(12)
+    pygame.draw.rect(surface, (22, 28, 44), pygame.Rect(rect.left, rect.top, rect.width, height))
+    board = leaderboard(state)
+    theme.draw_text(surface, "Chip counts", head, theme.ACCENT, (x, y))
+    theme.draw_text(surface, f"avg {board['average']:,}", body, theme.TEXT_DIM, (x + width, y + head - body),
+                    anchor="topright")
+    y += head + s.px(4)
+    room = max(0, (rect.top + height - pad - y) // (body + s.px(3)))
+    if not board["rows"]:
+        theme.draw_text(surface, "no stacks yet", body, theme.TEXT_DIM, (x, y))
+    for row in board["rows"][:room]:
+        theme.draw_text(surface, str(row["rank"]), body, theme.TEXT_DIM, (x, y))
+        theme.draw_text(surface, row["name"], body, theme.TEXT, (x + s.px(16), y), max_width=round(width * 0.46))
+        theme.draw_text(surface, f"{row['table']}:{row['seat']}", body, theme.TEXT_DIM,
+                        (x + round(width * 0.74), y), anchor="topright")
+        theme.draw_text(surface, f"{row['chips']:,}", body, theme.TEXT, (x + width, y), anchor="topright")
+        y += body + s.px(3)
+    return height
 
 
 def _tournament_title(state: dict[str, Any]) -> str:
@@ -167,7 +200,7 @@ def _tournament_side(surface: pygame.Surface, rect: pygame.Rect, state: dict[str
         if cites:
             theme.draw_text(surface, cites, round(body * 0.9), theme.TEXT_DIM, (x + s.px(8), y), max_width=width)
             y += round(body * 0.9) + s.px(4)
-    return round(rect.height * 0.42)
+    return min(round(rect.height * 0.42), y - rect.top + pad)  # what it took: the rest goes to the panels below
 
 
 def _header(surface: pygame.Surface, rect: pygame.Rect, model: FloorModel, tables: list[TableView], *,
@@ -242,13 +275,20 @@ def _tile(surface: pygame.Surface, rect: pygame.Rect, view: TableView, *, now: f
         theme.draw_text(surface, "HOLD: " + hold.split(":", maxsplit=1)[0], round(unit * 15), theme.TEXT_DARK,
                         strip.center,
                         anchor="center", max_width=strip.width - 2 * pad)
-    if ruling is not None:
+    jackpot = view.jackpot_now(now)
+    if ruling is not None and jackpot is None:
         strip = pygame.Rect(rect.left, rect.bottom - round(unit * 22), rect.width, round(unit * 22))
         pygame.draw.rect(surface, theme.INFO if info else theme.ALARM, strip, border_bottom_left_radius=radius,
                          border_bottom_right_radius=radius)
         theme.draw_text(surface, _ruling_name(ruling), round(unit * 15), theme.TEXT, strip.center, anchor="center",
                         max_width=strip.width - 2 * pad)
-    edge = theme.ALARM_EDGE if ruling is not None and not info else colour
+    if jackpot is not None:  # the floor is called to it: the cards are held where they lie
+        strip = pygame.Rect(rect.left, rect.bottom - round(unit * 22), rect.width, round(unit * 22))
+        pygame.draw.rect(surface, theme.ACCENT, strip, border_bottom_left_radius=radius,
+                         border_bottom_right_radius=radius)
+        theme.draw_text(surface, f"JACKPOT seat {jackpot['seat']}", round(unit * 15), theme.TEXT_DARK, strip.center,
+                        anchor="center", max_width=strip.width - 2 * pad)
+    edge = theme.ACCENT if jackpot is not None else theme.ALARM_EDGE if ruling is not None and not info else colour
     pygame.draw.rect(surface, edge, rect, width=max(2, rect.height // 50), border_radius=radius)
 
 
@@ -281,11 +321,27 @@ def _side(surface: pygame.Surface, rect: pygame.Rect, model: FloorModel, tables:
     x, y, width = rect.left + pad, rect.top + pad, rect.width - 2 * pad
     head = s.px(17)
     body = s.px(12)
-    theme.draw_text(surface, "Open rulings", head, theme.ACCENT, (x, y))
-    y += head + s.px(4)
     dealers = dealer_counts(tables)
     dealer_rows = min(len(dealers), 8)
     dealers_top = rect.bottom - pad - (dealer_rows + 2) * (body + s.px(3))
+    for view in tables:  # a jackpot hand first: the floor is called to it as it ends
+        jackpot = view.jackpot_now(now)
+        if jackpot is None:
+            continue
+        lines = theme.wrap(str(jackpot["remedy"]), body, width - s.px(10), 6)  # whole: it ends "call the floor"
+        if y + (len(lines) + 2) * (body + s.px(2)) > dealers_top - s.px(10):
+            break
+        title = f"{view.table} hand {jackpot['hand']}: JACKPOT {jackpot['jackpot']}"
+        theme.draw_text(surface, title, round(body * 1.15), theme.ACCENT, (x, y), max_width=width)
+        y += round(body * 1.15) + s.px(2)
+        for line in lines:
+            theme.draw_text(surface, line, body, theme.TEXT, (x + s.px(10), y))
+            y += body + s.px(2)
+        theme.draw_text(surface, str(jackpot["rule"]), body, theme.TEXT_DIM, (x + s.px(10), y),
+                        max_width=width - s.px(10))
+        y += body + s.px(10)
+    theme.draw_text(surface, "Open rulings", head, theme.ACCENT, (x, y))
+    y += head + s.px(4)
     shown = 0
     for view in tables:
         if view.status(now) == "offline":

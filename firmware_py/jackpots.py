@@ -4,9 +4,10 @@ The house file declares each jackpot: a bad beat (a hand at least `minimum` lose
 (the winning hand is at least `minimum`), whether both hole cards must play, the least players dealt in and pot,
 and the games. `qualify` reads the table's snapshot at the showdown; the daemon (the `[jackpots]` extension) then
 rules the hand, the house file's rule cited, and writes an evidence packet: the hand's journal rows with their
-checksums and running checksum, the cards with the reader that saw each, the times, each line signed with
-HMAC-SHA256 under the house's key. `python -m firmware_py verify PACKET --key KEY` checks it; a changed byte is
-named by the event (or the header) it is in. See docs/jackpots.md.
+checksums and running checksum, the cards with the reader that saw each, the times, each line signed: HMAC-SHA256
+under the house's secret key, or (`signing = "ed25519"`) Ed25519 under the house's private key, so that surveillance
+verifies with the public key alone and cannot sign. `python -m firmware_py verify PACKET --key KEY` (or
+`--public-key PUB`) checks it; a changed byte is named by the event (or the header) it is in. See docs/jackpots.md.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ PACKET = "pokertable-jackpot-evidence"
 VERSION = 1
 MIN_KEY_BYTES = 32
 KEY_HINT = "make one with: head -c 32 /dev/urandom > jackpot.key && chmod 600 jackpot.key"
+SIGNINGS = ("hmac", "ed25519")
+ED25519_HINT = ("make the house's pair with: openssl genpkey -algorithm ed25519 -out jackpot.pem && chmod 600 "
+                "jackpot.pem && openssl pkey -in jackpot.pem -pubout -out jackpot.pub (jackpot.pub to surveillance)")
+CRYPTOGRAPHY_HINT = ("Ed25519 needs the cryptography package: apt-get install python3-cryptography, or pip install "
+                     "'pokertable[ed25519]'; or use signing = \"hmac\"")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -85,6 +91,7 @@ class JackpotsConfig:
     key_file: Path
     packets: Path
     jackpots: tuple[Jackpot, ...] = field(default_factory=tuple)
+    signing: str = "hmac"  # hmac: the house's secret key signs and verifies; ed25519: a private key signs
 
 
 # -- the house file ---------------------------------------------------------------------------------------
@@ -157,15 +164,25 @@ def parse_jackpots_config(raw: Any, where: Where) -> JackpotsConfig:
     """`[jackpots]`: file (the house file), key_file (the signing key), packets (a folder); paths relative to the
     table file. The house file and the key are read now: a mistake stops the table with its file and key named."""
     mistakes = ConfigMistakes()
-    section = Section(where.source, "jackpots", raw, ("file", "key_file", "packets"), mistakes=mistakes)
+    section = Section(where.source, "jackpots", raw, ("file", "key_file", "packets", "signing"), mistakes=mistakes)
     file = mistakes.attempt(lambda: where.base_dir / section.string("file", "jackpots.toml"), None)
     key_file = mistakes.attempt(lambda: where.base_dir / section.string("key_file"), None)
     packets = mistakes.attempt(lambda: where.base_dir / section.string("packets"), None)
+
+    def signing() -> str:
+        value = section.string("signing", "hmac")
+        if value not in SIGNINGS:
+            raise section.error(f"must be one of {', '.join(SIGNINGS)}, not {shown(value)}"
+                                f"{did_you_mean(value, SIGNINGS)}", "signing")
+        return value
+
+    how = mistakes.attempt(signing, "hmac")
     mistakes.raise_if_any()
     assert file is not None and key_file is not None and packets is not None
     jackpots = load_jackpots(file)
-    read_key(key_file, where=f"{where.source}: [jackpots] key_file")
-    return JackpotsConfig(file=file, key_file=key_file, packets=packets, jackpots=jackpots)
+    config = JackpotsConfig(file=file, key_file=key_file, packets=packets, jackpots=jackpots, signing=how)
+    signer_for(config, where=f"{where.source}: [jackpots] key_file")  # read now: a bad key stops the table at start
+    return config
 
 
 def read_key(path: Path, *, where: str = "key") -> bytes:
@@ -177,6 +194,93 @@ def read_key(path: Path, *, where: str = "key") -> bytes:
         raise ConfigError(f"{where}: the signing key {path} is {len(key)} bytes, fewer than {MIN_KEY_BYTES}; "
                           f"{KEY_HINT}")
     return key
+
+
+# -- signing: HMAC-SHA256 (a secret the house and surveillance share) or Ed25519 (a house key pair) ------------
+
+@dataclass(frozen=True, slots=True)
+class HmacKey:
+    """The house's secret: it signs, and whoever verifies holds it too (and so could sign)."""
+
+    key: bytes
+    alg = "hmac-sha256"
+
+    @property
+    def key_id(self) -> str:
+        return key_id(self.key)
+
+    def sign(self, data: bytes) -> str:
+        return _mac(self.key, data)
+
+    def check(self, data: bytes, signature: object) -> bool:
+        return hmac.compare_digest(str(signature), _mac(self.key, data))
+
+
+@dataclass(frozen=True, slots=True)
+class Ed25519Key:
+    """The house's Ed25519 pair: the table signs with the private key; `verify` needs only the public key, with which
+    nobody can sign. `private` is None for a verifier."""
+
+    public: Any  # cryptography's Ed25519PublicKey
+    private: Any = None
+    alg = "ed25519"
+
+    @property
+    def key_id(self) -> str:
+        from cryptography.hazmat.primitives import serialization  # noqa: PLC0415
+
+        raw = self.public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        return hashlib.sha256(b"pokertable jackpot ed25519 " + raw).hexdigest()[:16]
+
+    def sign(self, data: bytes) -> str:
+        return str(self.private.sign(data).hex())
+
+    def check(self, data: bytes, signature: object) -> bool:
+        from cryptography.exceptions import InvalidSignature  # noqa: PLC0415
+
+        try:
+            self.public.verify(bytes.fromhex(str(signature)), data)
+        except (InvalidSignature, ValueError):
+            return False
+        return True
+
+
+def _ed25519(path: Path, *, where: str, private: bool) -> Ed25519Key:
+    try:
+        from cryptography.hazmat.primitives import serialization  # noqa: PLC0415
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey  # noqa: PLC0415
+    except ImportError:
+        raise ConfigError(f"{where}: {CRYPTOGRAPHY_HINT}") from None
+    what = "private" if private else "public"
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{where}: cannot read the house's Ed25519 {what} key {path} ({exc.strerror or exc}); "
+                          f"{ED25519_HINT}") from None
+    try:
+        key = (serialization.load_pem_private_key(data, password=None) if private
+               else serialization.load_pem_public_key(data))
+    except (ValueError, TypeError) as exc:
+        raise ConfigError(f"{where}: {path} is not an Ed25519 {what} key in PEM ({str(exc)[:200]}); "
+                          f"{ED25519_HINT}") from None
+    if private and isinstance(key, Ed25519PrivateKey):
+        return Ed25519Key(public=key.public_key(), private=key)
+    if not private and isinstance(key, Ed25519PublicKey):
+        return Ed25519Key(public=key)
+    raise ConfigError(f"{where}: {path} is a {type(key).__name__.removeprefix('_')}, not an Ed25519 {what} key; "
+                      f"{ED25519_HINT}")
+
+
+def signer_for(config: JackpotsConfig, *, where: str = "[jackpots] key_file") -> HmacKey | Ed25519Key:
+    """The table's signing key as the table file says (`signing`): ConfigError naming the file and a fix."""
+    if config.signing == "ed25519":
+        return _ed25519(config.key_file, where=where, private=True)
+    return HmacKey(read_key(config.key_file, where=where))
+
+
+def public_key(path: Path, *, where: str = "--public-key") -> Ed25519Key:
+    """The house's Ed25519 public key (PEM), which verifies and cannot sign."""
+    return _ed25519(path, where=where, private=False)
 
 
 # -- qualifying a hand -------------------------------------------------------------------------------------
@@ -243,6 +347,29 @@ def jackpot_json(qualified: Qualified) -> dict[str, Any]:
     return line
 
 
+def packet_name(qualified: Qualified, *, hand: int, first_seq: int) -> str:
+    """The evidence packet's file name: `jackpot-hand{N}-seq{first}-{name}-seat{S}.jsonl` (`first_seq`: the journal
+    event of the hand's `new_hand` press). The table's room publisher names the same file in its jackpot message.
+
+    >>> q = Qualified(jackpot=Jackpot(name="Bad beat", kind="bad_beat", rule="r", minimum=("As",) * 5),
+    ...               ruling=Ruling(t=0.0, ruling=RulingKind.SHOWDOWN, rule="r", remedy="r"), seat=2, winners=(3,))
+    >>> packet_name(q, hand=7, first_seq=120)
+    'jackpot-hand7-seq120-bad-beat-seat2.jsonl'
+    """
+    slug = "".join(c if c.isalnum() else "-" for c in qualified.jackpot.name.lower())
+    return f"jackpot-hand{hand}-seq{first_seq}-{slug}-seat{qualified.seat}.jsonl"
+
+
+def room_message(qualified: Qualified, *, n: int, hand: int, packet: str) -> dict[str, Any]:
+    """The fields of the room's `jackpot` message (messages.JackpotMessage) past the envelope: what the floor's tile
+    and the director's page say of it."""
+    ruling = qualified.ruling
+    return {"n": n, "hand": hand, "t": ruling.t, "jackpot": qualified.jackpot.name[:200],
+            "kind": qualified.jackpot.kind, "seat": qualified.seat, "winners": list(qualified.winners),
+            "held": (ruling.hand or "")[:200], "rule": qualified.jackpot.cite[:4000], "remedy": ruling.remedy[:4000],
+            "packet": packet[:200]}
+
+
 def _rank(hole: Sequence[str], board: Sequence[str], rule: HandRule) -> int:
     from firmware_py.core.evaluator import omaha_strength  # noqa: PLC0415
 
@@ -276,10 +403,11 @@ def _dumps(value: object) -> str:
 
 
 def build_packet(*, qualified: Qualified, rows: Sequence[tuple[int, str, int, int]], chain_before: int,
-                 cards: Sequence[dict[str, Any]], snapshot: TableSnapshot, showdown: Ruling, key: bytes,
-                 table: str, journal: str, written_utc: str) -> bytes:
+                 cards: Sequence[dict[str, Any]], snapshot: TableSnapshot, showdown: Ruling,
+                 key: bytes | HmacKey | Ed25519Key, table: str, journal: str, written_utc: str) -> bytes:
     """The packet's bytes: a header line, one line per journal row (seq, line, crc, chain), a signature line
-    with an HMAC-SHA256 of each line before it and of all of them."""
+    with a signature (HMAC-SHA256, or Ed25519) of each line before it and of all of them."""
+    signer = HmacKey(key) if isinstance(key, bytes) else key
     jackpot = qualified.jackpot
     header = {
         "packet": PACKET, "v": VERSION, "table": table, "journal": journal, "written_utc": written_utc,
@@ -295,8 +423,8 @@ def build_packet(*, qualified: Qualified, rows: Sequence[tuple[int, str, int, in
     lines = [_dumps(header)] + [_dumps({"seq": seq, "line": line, "crc": crc, "chain": chain})
                                 for seq, line, crc, chain in rows]
     body = "".join(line + "\n" for line in lines).encode()
-    signature = {"signature": {"alg": "hmac-sha256", "key_id": key_id(key), "first_seq": rows[0][0],
-                               "lines": [_mac(key, line.encode()) for line in lines], "all": _mac(key, body)}}
+    signature = {"signature": {"alg": signer.alg, "key_id": signer.key_id, "first_seq": rows[0][0],
+                               "lines": [signer.sign(line.encode()) for line in lines], "all": signer.sign(body)}}
     return body + (_dumps(signature) + "\n").encode()
 
 
@@ -313,9 +441,11 @@ class Verified:
     cards: int
 
 
-def verify_packet(data: bytes, key: bytes, *, source: str = "packet") -> Verified:
+def verify_packet(data: bytes, key: bytes | HmacKey | Ed25519Key, *, source: str = "packet") -> Verified:
     """Check every line's signature, each event's checksum and the running checksum, and each card against the event
-    that read it; PacketError naming the first line changed (an event by its number, or the header)."""
+    that read it; PacketError naming the first line changed (an event by its number, or the header). `key`: the
+    house's HMAC secret (bytes), or its Ed25519 public key (`public_key`) for a packet signed with Ed25519."""
+    checker = HmacKey(key) if isinstance(key, bytes) else key
     at = data.rfind(b'{"signature":')  # the last line: found by its start, so a newline changed before it is named
     if at < 0:
         raise PacketError(f"{source}: not an evidence packet, or its signature line was changed: no signature found")
@@ -334,22 +464,27 @@ def verify_packet(data: bytes, key: bytes, *, source: str = "packet") -> Verifie
     except (ValueError, KeyError, TypeError):
         raise PacketError(f"{source}: the signature line (line {len(lines)}) was changed: it is not the "
                           "signature the table wrote") from None
-    if signature.get("key_id") != key_id(key):
+    alg = signature.get("alg", "hmac-sha256")
+    if alg != checker.alg:
+        give = "the house's public key with --public-key" if alg == "ed25519" else "the house's key with --key"
+        raise PacketError(f"{source}: signed with {shown(alg)}, not {checker.alg}: give {give}")
+    if signature.get("key_id") != checker.key_id:
+        give = "--public-key" if checker.alg == "ed25519" else "--key"
         raise PacketError(f"{source}: signed with another key (key id {shown(signature.get('key_id'))}, this key's "
-                          f"is {key_id(key)!r}): give the house's key with --key")
+                          f"is {checker.key_id!r}): give the house's key with {give}")
 
     def what(index: int) -> str:
         return "the header (line 1)" if index == 0 else f"event #{first_seq + index - 1} (line {index + 1})"
 
     body = lines[:-1]
     for index, line in enumerate(body):
-        if index >= len(macs) or not hmac.compare_digest(str(macs[index]), _mac(key, line)):
+        if index >= len(macs) or not checker.check(line, macs[index]):
             raise PacketError(f"{source}: {what(index)} was changed: its signature does not match"
                               f"{_detail(index, line, first_seq)}")
     if len(macs) != len(body):
         raise PacketError(f"{source}: lines were removed after line {len(body)}: the signature covers "
                           f"{len(macs)} lines, the packet has {len(body)}")
-    if not hmac.compare_digest(str(whole), _mac(key, b"".join(line + b"\n" for line in body))):
+    if not checker.check(b"".join(line + b"\n" for line in body), whole):
         raise PacketError(f"{source}: the packet's lines were reordered or joined: the whole signature does not match")
     header = json.loads(body[0])
     events = [json.loads(line) for line in body[1:]]
@@ -423,15 +558,13 @@ class JackpotWatch:
                 card = self.port.card(event["uid"])
                 cards.append({"seq": seq, "t": event["t"], "reader": event["antenna"], "uid": event["uid"],
                               "card": card})
-        key = read_key(self.config.key_file, where="[jackpots] key_file")
+        key = signer_for(self.config)
         data = build_packet(qualified=qualified, rows=hand_rows, chain_before=chain_before, cards=cards,
                             snapshot=snapshot, showdown=showdown, key=key, table=self.port.config.source,
                             journal=str(self.journal.path),
                             written_utc=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
         self.config.packets.mkdir(parents=True, exist_ok=True, mode=0o700)
-        slug = "".join(c if c.isalnum() else "-" for c in qualified.jackpot.name.lower())
-        name = f"jackpot-hand{snapshot.hand_number}-seq{hand_rows[0][0]}-{slug}-seat{qualified.seat}.jsonl"
-        path = self.config.packets / name
+        path = self.config.packets / packet_name(qualified, hand=snapshot.hand_number, first_seq=hand_rows[0][0])
         if not path.exists():
             path.write_bytes(data)
             path.chmod(0o600)

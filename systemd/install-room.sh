@@ -15,7 +15,7 @@ PREFIX=/opt/pokertable
 
 if [[ "${1:-}" == "zone-acl" ]]; then
     # Prints (needs no root) the lines config/room/acl-centre says to write by hand for one zone: its block, with
-    # the eight lines shipped for t01 once per table of the zone, and each reader's deny line for the zone. Append
+    # the nine lines shipped for t01 once per table of the zone, and each reader's deny line for the zone. Append
     # them to the centre's ACL:  systemd/install-room.sh zone-acl zone-a t01 t02 | sudo tee -a /etc/mosquitto/pokertable.acl
     zone="${2:?usage: $0 zone-acl ZONE TABLE... (ZONE: zone-<name>)}"
     shift 2

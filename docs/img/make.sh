@@ -36,3 +36,7 @@ POKERTABLE_SCREENSHOTS=docs/img python -m pytest -q -p no:cacheprovider tests/di
 # the action tracker (its verdicts hand, a dead button, the README's tablet and phone pictures) in chromium
 POKERTABLE_SCREENSHOTS=docs/img python -m pytest -q -p no:cacheprovider tests/display/test_venue_truths.py \
     tests/display/test_floor_legible.py tests/web/test_tracker_browser.py
+# The room's chip counts (the floor at 720p, the director's page) and a jackpot hand; the overlay's chip leaders
+POKERTABLE_SCREENSHOTS=docs/img python -m pytest -q -p no:cacheprovider tests/room/test_chip_counts.py \
+    tests/room/test_chip_counts_page.py
+OVERLAY_SHOTS=docs/img python -m pytest -q -p no:cacheprovider tests/overlay/test_overlay_chip_leaders.py

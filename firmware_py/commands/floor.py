@@ -46,14 +46,15 @@ def dump(model: Any, path: Path, now: float) -> None:
     body = {"room": model.room, "tables": tables, "messages": model.messages, "duplicates": model.duplicates,
             "quarantined": model.quarantined,
             "dealers": {k: vars(v) for k, v in model.dealers().items()},
-            "ruling_latencies": [[round(at, 3), round(seconds, 4)] for at, seconds in list(model.latencies)]}
+            "ruling_latencies": [[round(at, 3), round(seconds, 4)] for at, seconds in list(model.latencies)],
+            "jackpots": model.latest_jackpots(), "leaderboard": model.leaderboard()}
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(body, indent=1, sort_keys=True))
     tmp.replace(path)
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware_py.room.floor import FloorModel  # noqa: PLC0415
+    from firmware_py.room.floor import KINDS, FloorModel  # noqa: PLC0415
 
     command = RoomCommand(args, "floor")
     try:
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.headless and not has_screen():
         return command.usage(f"{NO_SCREEN}: use --headless with --snapshot FILE.png or --dump FILE.json")
     model = FloorModel(room)
-    topics = [f"pokertable/{room}/+/{kind}" for kind in ("status", "heartbeat", "state", "ruling")]
+    topics = [f"pokertable/{room}/+/{kind}" for kind in KINDS]  # status, heartbeat, state, ruling, jackpot
     topics.append(f"pokertable/{room}/director/tournament")  # a tournament's director, when one runs
     subscriber = command.subscriber(broker, topics, parts=(room,), persistent=True,
                                     on_message=lambda name, payload, now: model.feed(name, payload, now=now))

@@ -282,10 +282,13 @@ def keep_page(command: RoomCommand, url: str) -> None:
 def serve(command: RoomCommand, room: str, broker: Any, director: Any) -> int:
     """The director's station on the broker until stopped: reports in, its state out (again every second, so
     the clock's remaining time and a level change reach the room without a report)."""
+    from firmware_py.room.messages import topic  # noqa: PLC0415
     from firmware_py.room.tournament_messages import DirectorState, director_topic, encode, report_topic  # noqa: PLC0415
     from firmware_py.simulation.tournament_sim import no_delay  # noqa: PLC0415
 
-    subscriber = command.subscriber(broker, [report_topic(room, "+")], parts=(room,), on_message=director.feed)
+    # the tables' reports, and their jackpot hands (docs/jackpots.md) for the page
+    subscriber = command.subscriber(broker, [report_topic(room, "+"), topic(room, "+", "jackpot")], parts=(room,),
+                                    on_message=director.feed)
 
     def publish(state: DirectorState) -> None:
         subscriber.client.publish(director_topic(room), encode(state, DirectorState), qos=1, retain=True)

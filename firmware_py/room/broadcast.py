@@ -48,19 +48,27 @@ from firmware_py.room.bounds import (
     MAX_HELD_BYTES,
 )
 from firmware_py.room.feed import BroadcastFeed, FeedChances, Reveal, SeatChance, reveal
+from firmware_py.room.leaderboard import leaderboard
 from firmware_py.room.messages import BadMessage, decode
 
 logger = logging.getLogger("firmware_py.room")
 
 WORKER_NICENESS = 10
-# What the picture may show of the director's state (docs/tournament.md): never the tables, seats or moves.
+# What the picture may show of the director's state (docs/tournament.md): never the tables, seats or moves; the chip
+# leaders (issue 38 item 6) as names and counts, from the same delayed state.
 TOURNAMENT_PUBLIC = ("title", "profile", "structure", "level", "next_level", "on_break", "entrants", "remaining",
                      "places", "payouts", "winner", "hand_for_hand")
+CHIP_LEADERS = 5  # rows of the chip counts the picture shows
 
 
 def _public(state: dict[str, Any]) -> dict[str, Any]:
-    """The director's state as the picture may show it (TOURNAMENT_PUBLIC)."""
-    return {key: state.get(key) for key in TOURNAMENT_PUBLIC}
+    """The director's state as the picture may show it (TOURNAMENT_PUBLIC), with its chip leaders: the state is the
+    one in force after the delay, so no count is newer than the hand on air may show."""
+    public = {key: state.get(key) for key in TOURNAMENT_PUBLIC}
+    board = leaderboard(state, top=CHIP_LEADERS)
+    public["leaders"] = [{"rank": r["rank"], "name": r["name"], "chips": r["chips"], "bb": r["bb"]}
+                         for r in board["rows"]]
+    return public
 
 
 def snapshot_from_broadcast(body: dict[str, Any] | BroadcastFeed) -> TableSnapshot:

@@ -35,7 +35,7 @@ from typing import Any
 
 import msgspec
 
-from firmware_py.room.messages import BadMessage
+from firmware_py.room.messages import BadMessage, JackpotMessage, decode
 from firmware_py.room.tournament_messages import (
     BountyJson,
     CiteJson,
@@ -44,6 +44,7 @@ from firmware_py.room.tournament_messages import (
     DecisionJson,
     DirectorState,
     EntryJson,
+    JackpotJson,
     KnockoutJson,
     LevelJson,
     MoneyJson,
@@ -84,6 +85,7 @@ KEEP_DECISIONS = 200
 KEEP_REFUSED = 20  # refused reports in the state (the journal keeps them all, up to JOURNAL_REFUSED a table)
 JOURNAL_REFUSED = 200  # refused reports journaled per table: a table flooding bad ones fills no disk
 REFUSED_SAY_S = 0.5  # a flood of refused reports is published at most this often (the next tick says the rest)
+KEEP_JACKPOTS = 20  # jackpot hands in the state (the journal keeps them all)
 JOURNAL_KIND = "director"  # the journal's meta "journal": what kind of journal a file is
 
 
@@ -251,6 +253,8 @@ class Director:
         self.refused: list[RefusedJson] = []
         self.refused_total = 0
         self.refused_by_table: dict[str, int] = {}
+        self.jackpots: list[JackpotJson] = []  # the latest jackpot hands the tables told (journaled), newest last
+        self._jackpots_seen: set[tuple[str, str, int, int]] = set()  # (table, session, seq, n)
         self.rejected = 0
         self.on_change = on_change
         self.counted = 0
@@ -733,6 +737,13 @@ class Director:
         """From the broker's thread: a table's report (anything else is counted and logged, never fatal)."""
         if topic == director_topic(self.room) or topic.endswith("/status"):
             return  # our own retained state, and the tables' status the subscriber watches
+        if topic.endswith("/jackpot"):
+            try:
+                self._jackpot(topic, payload)
+            except Exception:  # (the journal failing is said by `failed`): never stop the broker's thread
+                self.rejected += 1
+                logger.exception("tournament: a jackpot message on %s could not be taken in", topic[:200])
+            return
         try:
             report = decode_report(topic, payload)
         except BadMessage as exc:
@@ -816,6 +827,42 @@ class Director:
             seq=seq if isinstance(seq, int) and 0 <= seq < 2**53 else 0, session=str(event.get("session", ""))[:64],
             reason=str(event["reason"])[:1000]))
         del self.refused[:-KEEP_REFUSED]
+
+    def _jackpot(self, topic: str, payload: bytes) -> None:
+        """A table's jackpot hand (docs/jackpots.md): journaled, then on the page with the player in that seat; one that
+        fails its schema is refused as any message is (shown with the reason), a copy is passed over."""
+        try:
+            message = decode(topic, payload)
+            if not isinstance(message, JackpotMessage) or message.room != self.room:
+                raise BadMessage(f"not a jackpot message of room {self.room}")
+        except BadMessage as exc:
+            self.rejected += 1
+            parts = topic.split("/")
+            self._refuse({"table": parts[2] if len(parts) == 4 else topic[:64], "kind": "jackpot"},
+                         f"not a jackpot message the schema takes: {exc}")
+            return
+        with self.lock:
+            if (message.table, message.session, message.seq, message.n) in self._jackpots_seen:
+                return
+            table = self.tournament.tables.get(message.table)
+            pid = table.seats.get(message.seat) if table is not None else None
+            player = self.tournament.players[pid].name[:200] if pid is not None else ""
+            event = {"kind": "jackpot", "elapsed": self.elapsed(), "table": message.table, "player": player,
+                     "message": msgspec.to_builtins(message)}
+            self._record(event)
+            self._on_jackpot(event)
+            logger.warning("tournament: JACKPOT at %s hand %d: %s, seat %d (%s)", message.table, message.hand,
+                           message.jackpot, message.seat, player or "nobody the director seats there")
+        self._changed()
+
+    def _on_jackpot(self, event: Mapping[str, Any]) -> None:
+        m = event["message"]
+        self._jackpots_seen.add((str(m["table"]), str(m["session"]), int(m["seq"]), int(m["n"])))
+        self.jackpots.append(JackpotJson(
+            table=m["table"], hand=m["hand"], jackpot=m["jackpot"], kind=m["kind"], seat=m["seat"],
+            player=str(event.get("player", ""))[:200], held=m["held"], winners=list(m["winners"]), rule=m["rule"],
+            remedy=m["remedy"], packet=m.get("packet", ""), session=m["session"], seq=m["seq"], n=m["n"]))
+        del self.jackpots[:-KEEP_JACKPOTS]
 
     def _take(self, report: TableReport) -> list[Decision] | None:
         """The report checked against the books and applied; None for a copy (taken in before); Refused."""
@@ -1041,7 +1088,8 @@ class Director:
                 money=self._money_json(), deal=self.deal, knockouts=list(self.knockouts[-200:]),
                 bounties=[BountyJson(player=pid, name=t.players[pid].name[:200], head=self.heads.get(pid, 0),
                                      won=self.bounty_won.get(pid, 0))
-                          for pid in sorted(set(self.heads) | set(self.bounty_won)) if pid in t.players][:1000])
+                          for pid in sorted(set(self.heads) | set(self.bounty_won)) if pid in t.players][:1000],
+                jackpots=list(self.jackpots))
 
     def _money_json(self) -> MoneyJson | None:
         purse, money = self.purse, self.money

@@ -3,7 +3,8 @@ pause and hand-for-hand on the director's buttons, registration, rebuys, add-ons
 read-only screens; on the pages' one web layer (firmware_py/web/page.py).
 
     GET  /         the page (static/director.html, .css, .js); unpaired: the pairing page
-    GET  /state    the state as JSON (the DirectorState the room reads)
+    GET  /state    the state as JSON (the DirectorState the room reads), with `leaderboard`: the room's chip counts
+                   made from it (firmware_py/room/leaderboard.py), as the floor and the broadcast make them
     GET  /events   the same, pushed on every change (server-sent events), and a `ping` every KEEPALIVE_S:
                    a page that hears nothing for STALE_S (static/director.js) says it has lost the director
                    and stops its clock
@@ -45,6 +46,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from firmware_py.room.leaderboard import leaderboard
 from firmware_py.room.tournament_screens import public_state
 from firmware_py.web.body import BodyError, parse_body
 from firmware_py.web.page import WebPage, body_error, html_file, session_of
@@ -138,7 +140,9 @@ class DirectorPage:
         await self.web(scope, receive, send)
 
     def state_json(self) -> str:
-        return msgspec.json.encode(self.director.state()).decode()
+        state = msgspec.to_builtins(self.director.state())
+        state["leaderboard"] = leaderboard(state)
+        return json.dumps(state, separators=(",", ":"))
 
     def public_json(self) -> str:
         return json.dumps(public_state(self.director.state()), separators=(",", ":"))

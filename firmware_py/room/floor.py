@@ -1,10 +1,13 @@
-"""What the floor knows of the room, built from the messages it may read (status, heartbeat, state, ruling).
+"""What the floor knows of the room, built from the messages it may read (status, heartbeat, state, ruling, jackpot).
 
 Pure bookkeeping, no pygame and no network: the `floor` command feeds it from MQTT and draws it
 with `display.floor`; tests feed it recorded messages. Rulings are counted once per
 (table, session, seq, n), however often the broker delivers them. Every message is checked against
 the room's schema first (`messages.decode`); a bad one is counted, logged, and shown as a fault on
 its table's tile for a minute (BAD MESSAGE and why), and the floor goes on.
+
+A jackpot hand (a table's `jackpot` message, docs/jackpots.md) shows on its table's tile for JACKPOT_S and in the
+side column's latest jackpots; the chip counts (`leaderboard`) are the director's state's, when a tournament runs.
 """
 
 from __future__ import annotations
@@ -16,11 +19,13 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from firmware_py.room.leaderboard import leaderboard
 from firmware_py.room.messages import (
     MISDEALS,
     NOT_IRREGULAR,
     BadMessage,
     HeartbeatMessage,
+    JackpotMessage,
     RulingMessage,
     StateMessage,
     StatusMessage,
@@ -33,7 +38,9 @@ logger = logging.getLogger("firmware_py.room.floor")
 
 STALE_BEATS = 3  # heartbeats missed before a table counts as offline
 BAD_MESSAGE_S = 60.0  # how long a bad message shows on its table's tile
-KINDS = ("status", "heartbeat", "state", "ruling")  # what the floor reads (the ACL lets it read no more)
+KINDS = ("status", "heartbeat", "state", "ruling", "jackpot")  # what the floor reads (the ACL lets it read no more)
+JACKPOT_S = 600.0  # how long a jackpot hand shows on its table's tile (the floor is called to it at once)
+KEEP_JACKPOTS = 20  # the latest jackpots the side column lists
 
 
 @dataclass
@@ -63,6 +70,14 @@ class TableView:
     bad_messages: int = 0
     bad_reason: str = ""
     bad_at: float | None = None  # the floor's clock when the last bad message came
+    jackpot: dict[str, Any] | None = None  # the table's latest jackpot hand (a JackpotMessage as JSON)
+    jackpot_at: float | None = None  # the floor's clock when it came
+
+    def jackpot_now(self, now: float) -> dict[str, Any] | None:
+        """The jackpot hand the tile shows at `now` (JACKPOT_S after it came), or None."""
+        if self.jackpot is None or self.jackpot_at is None or now - self.jackpot_at >= JACKPOT_S:
+            return None
+        return self.jackpot
 
     def status(self, now: float) -> str:
         """bad_message, offline, fault, misdealt, dealing, preflop, flop, turn, river, board, showdown or idle."""
@@ -116,6 +131,8 @@ class FloorModel:
         self.latencies: deque[tuple[float, float]] = deque(maxlen=100_000)
         self.tournament: dict[str, Any] | None = None  # the director's state (docs/tournament.md), when one runs
         self.tournament_at = 0.0
+        self.jackpots: deque[dict[str, Any]] = deque(maxlen=KEEP_JACKPOTS)  # the latest jackpot hands, newest last
+        self._jackpots_seen: set[tuple[str, str, str, int, int]] = set()  # (room, table, session, seq, n)
 
     def _director(self, topic_name: str, payload: Any, now: float) -> None:
         from firmware_py.room.tournament_messages import decode_director  # noqa: PLC0415
@@ -177,6 +194,8 @@ class FloorModel:
                 view.last_beat = now
             elif isinstance(message, RulingMessage):
                 self._ruling(view, message, now)
+            elif isinstance(message, JackpotMessage):
+                self._jackpot(view, message, now)
 
     def _quarantine(self, topic_name: str, where: tuple[str, str, str] | None, reason: str, now: float) -> None:
         self.quarantined += 1
@@ -217,6 +236,28 @@ class FloorModel:
             view.irregularities_seen += 1
             view.last_ruling, view.ruling_at = body, now
 
+    def _jackpot(self, view: TableView, message: JackpotMessage, now: float) -> None:
+        key = (message.room, message.table, message.session, message.seq, message.n)
+        if key in self._jackpots_seen:
+            self.duplicates += 1
+            return
+        self._jackpots_seen.add(key)
+        body = to_dict(message)
+        view.jackpot, view.jackpot_at = body, now
+        self.jackpots.append(body)
+        logger.warning("floor: JACKPOT at %s hand %d: %s seat %d (%s)", message.table, message.hand, message.jackpot,
+                       message.seat, message.held)
+
+    def leaderboard(self, *, top: int | None = None) -> dict[str, Any] | None:
+        """The room's chip counts from the director's state (None without a tournament): room/leaderboard.py."""
+        with self._lock:
+            state = self.tournament
+        return None if state is None else leaderboard(state, top=top)
+
+    def latest_jackpots(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self.jackpots)
+
     def retire(self, now: float, *, offline_for_s: float = 0.0) -> list[str]:
         """Take the tables offline for at least `offline_for_s` seconds off the floor; returns their ids.
 
@@ -250,7 +291,7 @@ def _back(message: Any, last: tuple[str, int]) -> bool:
     """Whether a message of a retired table says it is back (not its old news delivered again)."""
     if isinstance(message, HeartbeatMessage) or (isinstance(message, StatusMessage) and message.online):
         return True
-    if isinstance(message, StateMessage | RulingMessage):
+    if isinstance(message, StateMessage | RulingMessage | JackpotMessage):
         return message.session != last[0] or message.seq > last[1]
     return False
 

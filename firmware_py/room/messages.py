@@ -6,6 +6,7 @@
     pokertable/<room>/<table>/ruling     QoS 1            every ruling, with the rule and the remedy
     pokertable/<room>/<table>/hand       QoS 1            every finished hand, PHH (holds hole cards)
     pokertable/<room>/<table>/broadcast  QoS 1            hole cards and board, for the production room
+    pokertable/<room>/<table>/jackpot    QoS 1            a jackpot hand as it ends, for the floor and the director
     pokertable/<room>/<table>/archived   retained, QoS 1  from the collector: how far the archive has the table
 
 Every message carries `v` (the schema version), `room`, `table` and `seq`: the journal sequence
@@ -53,7 +54,7 @@ from firmware_py.room.room_config import is_reserved
 
 SCHEMA_VERSION = 1
 ROOT = "pokertable"
-KINDS = ("status", "heartbeat", "state", "ruling", "hand", "broadcast", "archived")
+KINDS = ("status", "heartbeat", "state", "ruling", "hand", "broadcast", "jackpot", "archived")
 TABLE_KINDS = KINDS[:-1]  # what a table publishes; `archived` is the collector's
 MAX_MESSAGE_BYTES = 256 * 1024  # the broker's message_size_limit (config/room/mosquitto.conf) and ours
 # The rules at work, no one's error: a showdown, a short blind, a chip race ruled.
@@ -252,6 +253,26 @@ class HandMessage(_Message):
     phh_problem: Text | None
 
 
+class JackpotMessage(_Message):
+    """A hand that qualified for one of the house's jackpots (firmware_py/jackpots.py), ruled by the table as it
+    ended: `seq` is the journal event that ruled the showdown, `n` numbers the jackpots it qualified for. The cards
+    named are the showdown's, tabled; `packet` is the evidence packet's file name at the table (surveillance's)."""
+
+    n: Annotated[int, msgspec.Meta(ge=0, le=64)]
+    dealer: Name
+    hand: Count
+    t: Seconds
+    wall: Wall
+    jackpot: Name  # the house file's name of it
+    kind: Literal["bad_beat", "high_hand"]
+    seat: SeatNo  # the beaten hand (a bad beat) or the winning hand (a high hand)
+    winners: Annotated[list[SeatNo], msgspec.Meta(min_length=1, max_length=MAX_SEATS)]
+    held: Name  # the seat's hand in words ("full house, aces full of kings")
+    rule: Text  # "house (jackpots.toml): Bad Beat Jackpot 1: ..."
+    remedy: Text
+    packet: Name = ""
+
+
 class ArchivedMessage(_Message):
     """The collector's confirmation, retained per table: every archive message (ruling and hand) of
     `session` up to number `idx` is committed; `seq` is the journal seq of that last one."""
@@ -270,10 +291,10 @@ class ArchiveKey(msgspec.Struct, kw_only=True, frozen=True):
 
 
 Message = (StatusMessage | HeartbeatMessage | StateMessage | RulingMessage | HandMessage | BroadcastFeed
-           | ArchivedMessage)
+           | JackpotMessage | ArchivedMessage)
 SCHEMAS: dict[str, type[Any]] = {"status": StatusMessage, "heartbeat": HeartbeatMessage, "state": StateMessage,
                                  "ruling": RulingMessage, "hand": HandMessage, "broadcast": BroadcastFeed,
-                                 "archived": ArchivedMessage}
+                                 "jackpot": JackpotMessage, "archived": ArchivedMessage}
 _DECODERS = {kind: msgspec.json.Decoder(schema) for kind, schema in SCHEMAS.items()}
 _ENCODER = msgspec.json.Encoder()
 

@@ -26,13 +26,14 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from firmware_py.core import RulingKind
 from firmware_py.core.engine import TableCore
 from firmware_py.core.events import Button, ButtonName, Seat, Setup, Stacks
 from firmware_py.daemon.export import HandCutter, HandRecord, Step, hand_history
@@ -146,8 +147,13 @@ class RoomPublisher:
     def __init__(self, config: RoomConfig, *, journal_path: Path, session: str, profiles: Any, base_dir: Path,
                  faults: Any = None, client_factory: Callable[[], Any] | None = None,
                  names: Mapping[int, str] | None = None,
-                 level_at: Callable[[float], tuple[int, float | None]] | None = None) -> None:
+                 level_at: Callable[[float], tuple[int, float | None]] | None = None,
+                 jackpots: Sequence[Any] = ()) -> None:
         self.config = config
+        # The house's jackpots (`[jackpots]`, firmware_py/jackpots.py): a hand that qualifies is told to the floor and
+        # the director on the table's `jackpot` topic, ruled by our own core from the journal as the extension rules it
+        self.jackpots = tuple(jackpots)
+        self._hand_seq = 0  # the journal event of the current hand's new_hand press (names the evidence packet)
         self.names = dict(names or {})  # the players' names by seat, for the hands' PHH
         self._file_names = dict(self.names)  # the table file's ([display.seat_names])
         self._renamed: dict[int, str] | None = None  # a tournament's names, from the next seating line on
@@ -462,6 +468,8 @@ class RoomPublisher:
             return
         if event is None:
             return
+        if isinstance(event, Button) and event.name is ButtonName.NEW_HAND:
+            self._hand_seq = seq
         renamed = self._renamed
         if renamed is not None and (isinstance(event, Setup | Seat | Stacks)
                                     or (isinstance(event, Button) and event.name is ButtonName.NEW_HAND)):
@@ -489,6 +497,8 @@ class RoomPublisher:
                                 dealer=cfg.dealer, hand=after.hand_number, wall=round(self._stamp, 4),
                                 ruling=ruling_json(ruling))
                 self._send_checked("ruling", body, seq)
+                if self.jackpots and ruling.ruling is RulingKind.SHOWDOWN:
+                    self._send_jackpots(seq, ruling, after)
         for record in step.ended:  # the event at `seq` ended it
             self.idx += 1
             if record.played:
@@ -505,6 +515,19 @@ class RoomPublisher:
             message = Outgoing(topic(cfg.room, cfg.table, "broadcast"), self._payload("broadcast", picture), 1,
                                False, 0)
             self._held.append((time.monotonic() + cfg.broadcast_hold_s, message))
+
+    def _send_jackpots(self, seq: int, showdown: Any, after: Any) -> None:
+        """Each jackpot the hand qualifies for (as the `[jackpots]` extension rules it at the table), on the
+        table's `jackpot` topic: the floor's tile and the director's page say so as the hand ends."""
+        from firmware_py.jackpots import packet_name, qualify, room_message  # noqa: PLC0415
+
+        cfg = self.config
+        for n, qualified in enumerate(qualify(self.jackpots, after, showdown)):
+            packet = packet_name(qualified, hand=after.hand_number, first_seq=self._hand_seq or seq)
+            body = envelope(cfg.room, cfg.table, seq, session=self.session, dealer=cfg.dealer,
+                            wall=round(self._stamp, 4),
+                            **room_message(qualified, n=n, hand=after.hand_number, packet=packet))
+            self._send(Outgoing(topic(cfg.room, cfg.table, "jackpot"), self._payload("jackpot", body), 1, False, seq))
 
     def _send_hand(self, record: HandRecord, seq: int) -> None:
         cfg = self.config
@@ -564,7 +587,8 @@ def attach_publisher(port: TablePort, room: RoomConfig) -> RoomPublisher:
     journal = port.journal
     publisher = RoomPublisher(room, journal_path=Path(journal.path), session=journal_session(journal),
                               profiles=config.profiles, base_dir=config.hardware_file.parent, faults=port.faults,
-                              names=config.seat_names, level_at=level_at if schedule is not None else None)
+                              names=config.seat_names, level_at=level_at if schedule is not None else None,
+                              jackpots=_jackpots(config))
     port.on_snapshot(publisher.wake)
     port.add_component(publisher)
     if room.tournament:
@@ -572,6 +596,12 @@ def attach_publisher(port: TablePort, room: RoomConfig) -> RoomPublisher:
 
         attach_tournament_table(port, room, publisher)
     return publisher
+
+
+def _jackpots(config: Any) -> tuple[Any, ...]:
+    """The house's jackpots when the table file has `[jackpots]` too (else none: nothing to tell the room)."""
+    jackpots = getattr(config, "extensions", {}).get("jackpots")
+    return tuple(jackpots.jackpots) if jackpots is not None else ()
 
 
 EXTENSION = Extension(name="room publisher", section="room",

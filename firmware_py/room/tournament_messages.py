@@ -229,6 +229,26 @@ class RefusedJson(_Struct):
     session: Name = ""
 
 
+class JackpotJson(_Struct):
+    """A jackpot hand a table told the room of as it ended (its `jackpot` message, docs/jackpots.md), with the
+    player the director has in that seat: the director's page lists the latest."""
+
+    table: Id
+    hand: Count
+    jackpot: Name
+    kind: Name  # bad_beat or high_hand
+    seat: SeatNo
+    player: Name = ""  # the name the director has in that seat ("" if none)
+    held: Name = ""
+    winners: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)] = []
+    rule: Text = ""
+    remedy: Text = ""
+    packet: Name = ""
+    session: Name = ""
+    seq: Seq = 0
+    n: Count = 0
+
+
 class DirectorState(_Struct):
     v: Literal[1]
     room: Id
@@ -269,6 +289,7 @@ class DirectorState(_Struct):
     knockouts: Annotated[list[KnockoutJson], msgspec.Meta(max_length=200)] = []  # the latest
     bounties: Annotated[list[BountyJson], msgspec.Meta(max_length=MAX_PLAYERS)] = []
     late: Text = ""  # what entries the structure takes now ("" : none), e.g. "late registration through level 4"
+    jackpots: Annotated[list[JackpotJson], msgspec.Meta(max_length=64)] = []  # the latest jackpot hands, newest last
 
 
 def newer(state: DirectorState, than: DirectorState | None) -> bool:

@@ -99,6 +99,9 @@ KIND_MUTATIONS: dict[str, dict[str, Callable[[dict[str, Any], random.Random], An
     "broadcast": {"phase unknown": _set("phase", "dancing"), "seat state unknown": _set("seats", [
         {"seat": 1, "name": "Ana", "state": "ghost", "cards": []}]), "seat 11": _set("to_act", 11),
         "held_s negative": _set("held_s", -1.0), "showdown a string": _set("showdown", "seat 1")},
+    "jackpot": {"kind unknown": _set("kind", "biggest_pot"), "seat 11": _set("seat", 11),
+                "no winners": _set("winners", []), "remedy too long": _set("remedy", "r" * 5000),
+                "n negative": _set("n", -1), "jackpot missing": _drop("jackpot")},
 }
 
 

@@ -24,7 +24,7 @@ ZONES = {"zone-a": ["t01", "t02"], "zone-b": ["t03"]}
 TABLES = ("t01", "t02", "t03")
 RESERVED = ("floor", "collector", "production", "director", "zone-a")
 IDS = (*TABLES, *RESERVED)
-TABLE_KINDS = ("status", "heartbeat", "state", "ruling", "hand", "broadcast", "tournament")
+TABLE_KINDS = ("status", "heartbeat", "state", "ruling", "hand", "broadcast", "jackpot", "tournament")
 KINDS = (*TABLE_KINDS, "archived", "control")
 USERS = ("t01", "t03", "floor", "collector", "production", "director", "zone-a", "zone-b")
 PROBE = "probe"  # a test-only user that may write everything: the reads need something to read
@@ -46,8 +46,8 @@ def may_write(user: str, table: str, kind: str) -> bool:
     return False  # the floor publishes nothing
 
 
-READS = {"floor": {"status", "heartbeat", "state", "ruling"}, "collector": {"status", "ruling", "hand"},
-         "production": {"status", "state", "broadcast"}, "director": {"tournament", "status"}}
+READS = {"floor": {"status", "heartbeat", "state", "ruling", "jackpot"}, "collector": {"status", "ruling", "hand"},
+         "production": {"status", "state", "broadcast"}, "director": {"tournament", "status", "jackpot"}}
 
 
 def may_read(user: str, table: str, kind: str) -> bool:

@@ -22,6 +22,7 @@ from firmware_py.core.rulings import RulingKind
 from firmware_py.core.snapshot import Phase, PlayerState
 from firmware_py.room.broadcast import DelayedFeed
 from firmware_py.room.collector import Collector, SQLiteStore
+from firmware_py.room.floor import KINDS as FLOOR_KINDS
 from firmware_py.room.floor import FloorModel
 from firmware_py.room.messages import BadMessage, decode
 from firmware_py.room.publisher import GAP_S
@@ -34,7 +35,7 @@ from tests.room.test_publisher import environment, journal_truth
 from tests.room.test_security import publisher, secure_table
 from tests.room.truth import journal_truth as hands_truth
 
-KINDS = ("status", "heartbeat", "state", "ruling", "hand", "broadcast")
+KINDS = ("status", "heartbeat", "state", "ruling", "hand", "broadcast", "jackpot")
 AUTOSAVE_S = 5  # config/room/mosquitto.conf
 NAME = st.text(st.characters(blacklist_categories=["Cc", "Cs"]), max_size=30)
 
@@ -64,6 +65,12 @@ def good_message(draw: Any, kind: str, seq: int) -> dict[str, Any]:
         fields |= {"online": draw(st.booleans()), "reason": draw(NAME), "heartbeat_s": draw(st.floats(0.1, 3600))}
     elif kind == "heartbeat":
         fields |= {"wall": draw(st.floats(0, 1e11)), "acked": draw(st.integers(0, 2**53 - 1))}
+    elif kind == "jackpot":
+        fields |= {"n": draw(st.integers(0, 64)), "seat": draw(seat), "winners": draw(st.lists(seat, min_size=1,
+                                                                                             max_size=10)),
+                   "jackpot": draw(NAME), "held": draw(NAME)}
+        return {**message(kind, "t01", seq, session="fuzz", **fields),
+                "kind": draw(st.sampled_from(["bad_beat", "high_hand"]))}  # the jackpot's kind: not the message's
     elif kind == "broadcast":
         seats = [{"seat": n, "name": draw(NAME), "state": "active", "cards": ["Ks", "Kd"]}
                  for n in draw(st.sets(seat, max_size=10))]
@@ -119,7 +126,7 @@ def test_every_consumer_survives_every_message_and_loses_no_good_one(traffic: li
     floor = FloorModel("main")
     for topic_name, payload, _g in traffic:
         floor.feed(topic_name, payload, now=1.0)
-    floor_kinds = ("status", "heartbeat", "state", "ruling")
+    floor_kinds = FLOOR_KINDS
     assert floor.messages == count(floor_kinds, True) and floor.quarantined == count(floor_kinds, False)
     view = floor.table("t01")
     assert view is None or view.seen == {("fuzz", int(json.loads(p)["seq"]), int(json.loads(p)["n"]))
@@ -203,7 +210,7 @@ def test_a_thousand_poison_messages_stop_no_consumer_and_every_ruling_and_hand_i
                                stderr=subprocess.PIPE, text=True)
     floor = FloorModel("main")
     floor_client = RoomSubscriber(broker_config(secure_broker, "floor"),
-                                  [f"pokertable/main/+/{kind}" for kind in ("status", "heartbeat", "state", "ruling")],
+                                  [f"pokertable/main/+/{kind}" for kind in FLOOR_KINDS],  # the floor's, as `floor`
                                   client_id="floor.fuzz", on_message=lambda n, p, now: floor.feed(n, p, now=now))
     floor_client.start(deadline=time.monotonic() + 10)
     feed = DelayedFeed(delay_s=0.0, room="main", table="t01")
@@ -259,7 +266,7 @@ def test_a_thousand_poison_messages_stop_no_consumer_and_every_ruling_and_hand_i
     assert collect.returncode == 0 and "Traceback" not in out + err, err[-2000:]
     repeated = sent["ruling"] + sent["hand"] - len(distinct)
     assert f"{len(distinct)} quarantined in dead_letters (0 over its bounds and {repeated} repeats" in out
-    assert floor.quarantined == sum(sent[k] for k in ("status", "heartbeat", "state", "ruling"))
+    assert floor.quarantined == sum(sent[k] for k in FLOOR_KINDS)
     assert feed.quarantined == sent["broadcast"] and feed.received > 0
     rulings, final = journal_truth(journal)
     view = floor.table("t01")

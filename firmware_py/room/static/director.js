@@ -120,6 +120,8 @@ function render(s) {
       (r.kind === "hand" ? "" : r.kind.replace("_", " ") + " ") + (r.hand ? "hand " + r.hand : "") +
       (r.seq ? " (report " + r.seq + (r.session ? " of session " + r.session : "") + ")" : ""),
       el("div", {class: "why"}, r.reason))));
+  renderJackpots(s);
+  renderChips(s);
   renderEntries(s);
   renderDeal(s);
   const m = s.money;
@@ -128,6 +130,31 @@ function render(s) {
     "; collected " + n(m.collected) + ", fees " + n(m.fees) + (m.rake ? ", rake " + n(m.rake) : "") + "; " + m.table +
     (m.unit > 1 ? "; prizes in units of " + n(m.unit) : "") + (m.locked ? "; LOCKED (in the money)" : "") : "";
   setStale(false);
+}
+
+// Jackpot hands the tables told as they ended (docs/jackpots.md), newest first: the floor is called to the table.
+function renderJackpots(s) {
+  const jackpots = s.jackpots || [];
+  $("jackpotbox").style.display = jackpots.length ? "block" : "none";
+  $("jackpots").replaceChildren(...jackpots.slice().reverse().map((j) => el("div", {class: "jackpot"},
+    el("b", null, "JACKPOT " + j.jackpot), " " + j.table + " hand " + j.hand + ", seat " + j.seat +
+      (j.player ? " (" + j.player + ")" : "") + (j.held ? ": " + j.held : ""),
+    el("div", null, j.remedy),
+    el("div", {class: "cite"}, j.rule + (j.packet ? "; evidence " + j.packet : "")))));
+}
+
+// The room's chip counts, largest first: each table's stacks after the last hand the director took in (a refused
+// report never moves them), made from the state by the server (firmware_py/room/leaderboard.py).
+function renderChips(s) {
+  const board = s.leaderboard;
+  if (!board) return;
+  const asOf = Object.entries(board.as_of).map(([t, h]) => t + " hand " + h).join(", ");
+  $("chipsummary").textContent = board.players + " players, average " + n(board.average) +
+    (asOf ? "; as of " + asOf : "");
+  $("chips").replaceChildren(...board.rows.map((r) => el("tr", {data: {player: r.player}},
+    el("td", null, r.rank), el("td", null, r.name), el("td", {class: "dim"}, r.table + " seat " + r.seat),
+    el("td", {class: "prize"}, n(r.chips)),
+    el("td", {class: "prize dim"}, r.bb === null ? "" : r.bb.toLocaleString("en-US", {maximumFractionDigits: 1}) + " BB"))));
 }
 
 // Registration: late entries, re-entries, rebuys and add-ons, each journaled and undoable.

@@ -212,6 +212,7 @@ function drawTournament(t, data) {  // the director's public state, on the same 
     const place = p.shared && p.shared.length === 2 ? `${ordinal(p.shared[0])}-${ordinal(p.shared[1])}` : ordinal(p.place);
     lines.push(["place", `${place} ${p.name}`, p.prize ? p.prize.toLocaleString("en-US") : ""]);
   }
+  drawLeaders(box.querySelector(".leaders"), t.winner ? [] : (t.leaders || []), data);
   const key = JSON.stringify(lines), list = box.querySelector(".places");
   if (list.dataset.key === key) return;
   list.dataset.key = key;
@@ -220,6 +221,20 @@ function drawTournament(t, data) {  // the director's public state, on the same 
     const row = el("div", "place" + (cls === "winner" ? " winner" : ""), list);
     el("span", "who", row).textContent = who;
     el("span", "prize", row).textContent = prize;
+  }
+}
+
+function drawLeaders(box, leaders, data) {  // the chip counts of the delayed director's state, largest first
+  show(box, leaders.length > 0);
+  const rows = box.querySelector(".rows"), key = JSON.stringify([leaders, data.chips]);
+  if (rows.dataset.key === key) return;
+  rows.dataset.key = key;
+  rows.textContent = "";
+  for (const r of leaders) {
+    const row = el("div", "place leader", rows);
+    el("span", "who", row).textContent = r.rank + ". " + r.name;
+    el("span", "prize", row).textContent = data.chips === "bb" && r.bb !== null
+      ? r.bb.toLocaleString("en-US", {maximumFractionDigits: 1}) + " BB" : r.chips.toLocaleString("en-US");
   }
 }
 
