@@ -15,8 +15,9 @@ import pytest
 from firmware_py.cli import main
 from firmware_py.daemon.app import Daemon, Stop
 from firmware_py.daemon.journal import Journal
+from firmware_py.daemon.port import DaemonPort
 from firmware_py.errors import ConfigError
-from firmware_py.extensions import Registry, Where
+from firmware_py.extensions import Where
 from firmware_py.jackpots import EXTENSION, JackpotWatch, parse_jackpots_config
 from firmware_py.session import SessionReader
 from tests.daemon.test_resume_at_scale import CONFIG
@@ -46,7 +47,7 @@ def signed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     journal = Journal.open(tmp / "journal.sqlite3")
     inbox: queue.Queue[object] = queue.Queue()
     daemon = Daemon(CONFIG, journal=journal, clock=lambda: 0.0, events=inbox)
-    watch = EXTENSION.setup(Registry(daemon, journal=journal, simulated=False), config)
+    watch = EXTENSION.setup(DaemonPort(daemon), config)
     assert isinstance(watch, JackpotWatch)
     for event in events:
         inbox.put(event)

@@ -17,7 +17,8 @@ import pytest
 
 from firmware_py.daemon.app import Daemon, Stop
 from firmware_py.daemon.journal import Journal
-from firmware_py.extensions import Registry, Where
+from firmware_py.daemon.port import DaemonPort
+from firmware_py.extensions import Where
 from firmware_py.jackpots import EXTENSION, JackpotWatch, load_jackpots, parse_jackpots_config
 from firmware_py.room.floor import FloorModel
 from firmware_py.room.publisher import RoomPublisher
@@ -51,7 +52,7 @@ def played(tmp: Path) -> tuple[Path, list[Path]]:
     journal = Journal.open(path)
     inbox: queue.Queue[object] = queue.Queue()
     daemon = Daemon(CONFIG, journal=journal, clock=lambda: 0.0, events=inbox)
-    watch = EXTENSION.setup(Registry(daemon, journal=journal, simulated=False), config)
+    watch = EXTENSION.setup(DaemonPort(daemon), config)
     assert isinstance(watch, JackpotWatch)
     for event in events:
         inbox.put(event)
