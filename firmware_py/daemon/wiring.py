@@ -14,6 +14,7 @@ from firmware_py.core.cards import FULL_DECK
 from firmware_py.core.game import GAMES
 from firmware_py.daemon.app import CallbackComponent, Daemon, Stop, iter_journal_events
 from firmware_py.daemon.journal import Journal
+from firmware_py.daemon.origins import KEYPAD, PANEL, TRACKER
 from firmware_py.daemon.table_config import TableConfig
 from firmware_py.errors import ConfigError, HardwareError
 
@@ -62,7 +63,7 @@ def add_real_hardware(daemon: Daemon, config: TableConfig) -> None:
         except Exception as exc:  # gpiozero's BadPinFactory: no GPIO library or no Pi here
             raise HardwareError(f"no GPIO to drive the dealer panel ({exc}): on a Raspberry Pi install lgpio "
                                 "(python3-lgpio); without one, run --simulate") from None
-        panel = DealerPanel(config.hardware.panel, pin_factory=Device.pin_factory, queue=daemon.queue,
+        panel = DealerPanel(config.hardware.panel, pin_factory=Device.pin_factory, queue=daemon.presses(PANEL),
                             clock=daemon.clock, made_against=lambda: shown[0])
         panel.start()
         running["panel"] = panel
@@ -88,7 +89,7 @@ def add_keypad(daemon: Daemon, keypad: KeypadConfig, *, device: Any = None) -> N
                 daemon.display.post_keyed(text)
 
         reader = KeypadReader(keypad, device=device if device is not None else open_keypad(keypad),
-                              queue=daemon.queue, clock=daemon.clock, on_entry=show)
+                              queue=daemon.presses(KEYPAD), clock=daemon.clock, on_entry=show)
         reader.start()
         running["reader"] = reader
 
@@ -104,7 +105,7 @@ def add_tracker(daemon: Daemon, tracker_config: TrackerConfig, *, pairing: Pairi
     """The action-tracker page (only when `[tracker]` is configured), started after the core."""
     from firmware_py.daemon.tracker import ActionTracker  # noqa: PLC0415
 
-    tracker = ActionTracker(tracker_config, post=daemon.queue.put, clock=daemon.clock, pairing=pairing)
+    tracker = ActionTracker(tracker_config, post=daemon.presses(TRACKER).put, clock=daemon.clock, pairing=pairing)
     # The players' names as the venue screen and the hand histories have them ([display.seat_names]), not
     # "Seat N" on the operator's page beside "Ada" on the screen.
     tracker.names.update(getattr(daemon.config, "seat_names", {}) or {})
@@ -151,7 +152,7 @@ def add_simulated_table(daemon: Daemon, config: TableConfig, plan: SimulationPla
                           f"Enroll the missing cards (`python -m firmware_py enroll --deck {in_play.name} "
                           f"--back {in_play.back} --out {where}` resumes it), or set [table] in_play in "
                           f"{config.source} to a complete deck")
-    sensors = EmulatedSensors(config.hardware, queue=daemon.queue, clock=daemon.clock)
+    sensors = EmulatedSensors(config.hardware, queue=daemon.queue, clock=daemon.clock, origins=daemon.origins)
     other = next((d for d in config.game.decks if d.name != config.game.in_play), None)
     game = config.game
     tournament = config.in_tournament

@@ -1,0 +1,446 @@
+"""A hand replayed for the floor, street by street, from the table's journal (issue 38, item 3).
+
+Pure: journal entries in (sequence number, the event, its line as journaled), a rules core to feed them
+to; no file, clock or thread. Each hand is what the journal holds, in its order: every card read with
+the antenna that read it (the shoe's reader, a felt antenna, the burn pad, a seat's antenna) and where
+the table put it, every press with who made it (the panel, the action tracker, the keypad: the `by` the
+journal wrote, daemon/origins.py), the core's answer to each, every ruling with its cite and remedy, and
+the pots as the showdown ruled them. Nothing is guessed: a press journaled without `by` says "not
+recorded", a tag no deck knows says so.
+
+Hole cards follow the operator view's secrecy (`redact`): a hand still in play never shows a face-down
+card (hole cards, burns, a ruling's face-down card); a finished hand shows what the house's rule says
+(`HoleCards`: none, those shown down, or all).
+
+>>> reader_of("board4"), reader_of("shoe"), reader_of("seat3")
+('felt antenna board4', 'shoe reader', 'seat antenna 3')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final
+
+import msgspec
+
+from firmware_py.core import Button, ButtonName, Event, Gone, Level, Name, Read, Seat, Setup, Stacks, Tick
+from firmware_py.core.engine import Outcome, TableCore
+from firmware_py.core.rulings import Ruling
+from firmware_py.core.snapshot import Phase, TableSnapshot
+
+MAX_ENTRIES: Final = 1000  # a hand's entries kept (a hand holds a hundred or so; past it, counted)
+MAX_HANDS: Final = 500  # hands a book keeps, the newest (a session's day at a busy table)
+HIDDEN: Final = "hidden"  # what a hidden card reads as on the page
+
+
+class HoleCards(StrEnum):
+    """The house's rule for a finished hand's hole cards on the replay (a hand in play never shows them)."""
+
+    NONE = "none"  # as the operator view: never a hole card
+    SHOWDOWN = "showdown"  # the hands shown down (live at the showdown); folded hands stay face down
+    ALL = "all"  # every hole card of a finished hand (the floor's dispute file)
+
+
+def reader_of(antenna: str) -> str:
+    """The antenna in the floor's words: which reader saw the card."""
+    if antenna == "shoe":
+        return "shoe reader"
+    if antenna.startswith("board"):
+        return f"felt antenna {antenna}"
+    if antenna.startswith("seat"):
+        return f"seat antenna {antenna.removeprefix('seat')}"
+    return {"burn": "burn pad", "muck": "muck antenna"}.get(antenna, antenna)
+
+
+class ReplayEntry(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
+    """One line of the replay: a journal event (`line` verbatim) or a ruling the event at `seq` caused (`n`)."""
+
+    seq: int
+    t: float
+    kind: str  # card, gone, press, ruling, seat, stacks, name, level, tick, setup
+    text: str  # in words
+    line: str = ""  # the journal's line (events); "" for a ruling
+    n: int | None = None  # a ruling: its number among the rulings of the event at `seq`
+    reader: str | None = None  # card: the antenna in words
+    antenna: str | None = None
+    card: str | None = None
+    uid: str | None = None
+    to: str | None = None  # where the table put the card: "seat 3", "burn", "board"
+    secret: str | None = None  # "hole" or "burn": face down (the secrecy applies)
+    press: str | None = None
+    seat: int | None = None
+    amount: int | None = None
+    by: str | None = None  # who pressed: panel, tracker, keypad (None: the journal does not say)
+    verdict: str | None = None  # the core's answer: taken, refused, ruled
+    refused: str | None = None
+    ruling: str | None = None
+    cause: str | None = None
+    rule: str | None = None  # the cite: "profile: section number"
+    remedy: str | None = None
+    public_text: str | None = None  # a ruling naming a face-down card: its words without it
+    public_remedy: str | None = None
+
+
+class ReplayStreet(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
+    name: str  # deal, preflop, flop, turn, river, showdown
+    entries: list[ReplayEntry]
+
+
+class ReplaySeat(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
+    seat: int
+    name: str = ""
+    stack: int | None = None  # chips at the deal
+    cards: list[str] = []
+    state: str = ""  # at the hand's end: active, allin, folded, dead...
+    shown: bool = False  # live at the showdown: the hand was shown down
+
+
+class ReplayPot(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
+    name: str
+    amount: int
+    seats: list[int]
+    winners: list[int] = []
+    shares: list[list[int]] = []
+
+
+class HandReplay(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
+    """One hand as the journal holds it."""
+
+    hand: int
+    profile: str
+    game: str
+    t: float  # the deal's press
+    first_seq: int
+    last_seq: int
+    finished: bool = False
+    played: bool = True  # False: ended by a misdeal or a void ruling
+    button: int | None = None
+    seats: list[ReplaySeat] = []
+    board: list[str] = []
+    burns: list[str] = []
+    streets: list[ReplayStreet] = []
+    pots: list[ReplayPot] = []
+    result: str = ""
+    truncated: int = 0  # entries past MAX_ENTRIES, not kept
+    hidden: str = ""  # after `redact`: what is hidden and why
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEntry:
+    """One journal row as the replay reads it."""
+
+    seq: int
+    event: Event
+    line: str
+
+    @property
+    def by(self) -> str | None:
+        if '"by"' not in self.line:
+            return None
+        try:
+            by = json.loads(self.line).get("by")
+        except (ValueError, AttributeError):
+            return None
+        return by if isinstance(by, str) else None
+
+
+def _section(before: TableSnapshot, event: Event, starts: bool) -> str:
+    if starts or before.phase in (Phase.DEALING, Phase.IDLE, Phase.MISDEALT):
+        return "deal"
+    street = str(before.street or "preflop")  # (in the board phase: the street being dealt)
+    if before.phase is Phase.SHOWDOWN:
+        return "showdown"
+    return street
+
+
+def _ruling_text(ruling: Ruling) -> str:
+    parts = [str(ruling.ruling).replace("_", " ")]
+    if ruling.cause:
+        parts.append(f"({ruling.cause.replace('_', ' ')})")
+    if ruling.seat is not None:
+        parts.append(f"seat {ruling.seat}")
+    if ruling.card:
+        parts.append(f"card {ruling.card}")
+    if ruling.street:
+        parts.append(f"on the {ruling.street}")
+    if ruling.winners:
+        parts.append("winner " + ", ".join(f"seat {s}" for s in ruling.winners))
+    if ruling.hand:
+        parts.append(f"with {ruling.hand}")
+    return " ".join(parts)
+
+
+def _pots(ruling: Ruling | None, after: TableSnapshot) -> list[ReplayPot]:
+    pots = ruling.pots if ruling is not None and ruling.pots else (after.chips.pots if after.chips else ())
+    out = []
+    for number, pot in enumerate(pots):
+        out.append(ReplayPot(name="main pot" if number == 0 else f"side pot {number}", amount=pot.amount,
+                             seats=list(pot.seats), winners=list(pot.winners),
+                             shares=[[seat, chips] for seat, chips in pot.shares]))
+    return out
+
+
+class _Open:
+    """A hand being built."""
+
+    def __init__(self, after: TableSnapshot, seq: int, t: float) -> None:
+        self.replay = HandReplay(hand=after.hand_number, profile=after.profile, game=after.game, t=t,
+                                 first_seq=seq, last_seq=seq, button=after.button)
+        names = dict(after.names)
+        self.replay.seats = [ReplaySeat(seat=v.seat, name=names.get(v.seat, ""), stack=v.stack)
+                             for v in after.seats if v.state not in ("empty", "waiting")]
+        self.entries = 0
+        self.showdown: Ruling | None = None
+
+    def add(self, section: str, entry: ReplayEntry) -> None:
+        if self.entries >= MAX_ENTRIES:
+            self.replay.truncated += 1
+            return
+        self.entries += 1
+        streets = self.replay.streets
+        if not streets or streets[-1].name != section:
+            streets.append(ReplayStreet(name=section, entries=[]))
+        streets[-1].entries.append(entry)
+
+
+class ReplayBook:
+    """Every hand of a session, built as the journal's events are fed (`feed`), the newest MAX_HANDS kept.
+
+    `core` is a fresh rules core (the table's profiles) that sees every event of the journal from its
+    first, as the table's own core did: the rulings and pots are the table's, not a second opinion.
+    """
+
+    def __init__(self, core: TableCore | None = None) -> None:
+        self.core = core if core is not None else TableCore({})
+        self.hands: list[HandReplay] = []
+        self._open: _Open | None = None
+        self._setup: Setup | None = None
+        self.seq = 0  # the last journal seq fed
+
+    def feed_all(self, entries: Iterable[JournalEntry]) -> None:
+        for entry in entries:
+            self.feed(entry)
+
+    def current(self) -> HandReplay | None:
+        """The hand in play (not finished), if any."""
+        return self._open.replay if self._open is not None else None
+
+    def hand(self, number: int) -> HandReplay | None:
+        """The hand numbered `number` (the latest deal of it: a misdeal's redeal keeps its number)."""
+        found = [h for h in [*self.hands, *([self.current()] if self.current() else [])] if h and h.hand == number]
+        return found[-1] if found else None
+
+    def feed(self, entry: JournalEntry) -> None:
+        event, core = entry.event, self.core
+        self.seq = entry.seq
+        if isinstance(event, Setup):
+            self._setup = event
+        before = core.snapshot()
+        try:
+            outcome = core.feed(event)
+        except ValueError as exc:  # the table's core refused it too: the journal holds it, the replay says so
+            outcome = Outcome(refused=str(exc))
+            after = before
+        else:
+            after = core.snapshot()
+        starts = after.hand_number != before.hand_number and after.phase is Phase.DEALING
+        if starts:
+            self._close()
+            self._open = _Open(after, entry.seq, event.t)
+        hand = self._open
+        if hand is None:
+            return  # between hands before the first deal: no hand to put it in
+        if isinstance(event, Tick) and not outcome.rulings:
+            return  # a shot clock's second: time passing, nothing to show
+        section = _section(before, event, starts)
+        hand.replay.last_seq = entry.seq
+        hand.add(section, self._entry(entry, before, after, outcome))
+        self._placed_since(hand, before, after)
+        for n, ruling in enumerate(outcome.rulings):
+            public = ruling.public()
+            hand.add(section, ReplayEntry(
+                seq=entry.seq, t=ruling.t, kind="ruling", n=n, text=_ruling_text(ruling), ruling=str(ruling.ruling),
+                cause=str(ruling.cause) if ruling.cause else None, seat=ruling.seat, card=ruling.card,
+                rule=ruling.rule, remedy=ruling.remedy,
+                public_text=_ruling_text(public) if public is not ruling else None,
+                public_remedy=public.remedy if public is not ruling else None))
+            if str(ruling.ruling) == "showdown":
+                hand.showdown = ruling
+        self._update(hand, after)
+        if after.phase in (Phase.IDLE, Phase.MISDEALT) or (
+                after.hand_number != hand.replay.hand and not starts):
+            self._close()
+
+    def _update(self, hand: _Open, after: TableSnapshot) -> None:
+        replay = hand.replay
+        if after.hand_number != replay.hand or after.phase is Phase.IDLE:
+            return
+        views = {v.seat: v for v in after.seats}
+        for seat in replay.seats:
+            view = views.get(seat.seat)
+            if view is None:
+                continue
+            if view.cards:
+                seat.cards = list(view.cards)
+            seat.state = str(view.state)
+            seat.name = dict(after.names).get(seat.seat, seat.name)
+        live = [s for s in replay.seats if s.state in ("active", "allin")]
+        if after.phase is Phase.SHOWDOWN:
+            for seat in replay.seats:
+                seat.shown = seat in live and len(live) > 1
+        if after.board or after.burns:
+            replay.board, replay.burns = list(after.board), list(after.burns)
+        if after.phase is Phase.MISDEALT:
+            replay.played = False
+        pots = _pots(hand.showdown, after)
+        if pots:
+            replay.pots = pots
+        if hand.showdown is not None and hand.showdown.winners:
+            winners = ", ".join(f"seat {s}" for s in hand.showdown.winners)
+            replay.result = f"{winners} {'win' if len(hand.showdown.winners) > 1 else 'wins'}" + (
+                f" with {hand.showdown.hand}" if hand.showdown.hand else "")
+        elif after.phase is Phase.SHOWDOWN and len(live) == 1:
+            replay.result = f"seat {live[0].seat} wins uncontested"
+        elif after.phase is Phase.MISDEALT:
+            replay.result = "no hand: misdeal (the deal is void)"
+
+    def _close(self) -> None:
+        hand = self._open
+        if hand is None:
+            return
+        hand.replay.finished = True
+        self.hands.append(hand.replay)
+        del self.hands[:-MAX_HANDS]
+        self._open = None
+
+    def _card(self, uid: str) -> tuple[str | None, str]:
+        """The card a tag is, by the decks of the journal's setup, and the deck ('' when none knows it)."""
+        setup = self._setup
+        for deck in setup.decks if setup is not None else ():
+            card = deck.cards.get(uid)
+            if card is not None:
+                return card, deck.name
+        return None, ""
+
+    def _entry(self, entry: JournalEntry, before: TableSnapshot, after: TableSnapshot,
+               outcome: Outcome) -> ReplayEntry:
+        event = entry.event
+        base: dict[str, Any] = {"seq": entry.seq, "t": event.t, "line": entry.line}
+        answer = {"verdict": str(outcome.verdict), "refused": outcome.refused}
+        if isinstance(event, Read | Gone):
+            card, deck = self._card(event.uid)
+            in_play = self._setup.in_play if self._setup is not None else ""
+            named = card if card is not None else f"unknown tag {event.uid}"
+            if card is not None and deck and deck != in_play:
+                named += f" (deck {deck})"
+            to, secret = (None, "hole") if event.antenna.startswith("seat") else (None, None)
+            reader = reader_of(event.antenna)
+            text = f"{named} left the {reader}" if isinstance(event, Gone) else named  # (where to: added when placed)
+            return ReplayEntry(**base, kind="card" if isinstance(event, Read) else "gone", text=text,
+                               reader=reader, antenna=event.antenna, card=card, uid=event.uid, to=to, secret=secret,
+                               **answer)
+        if isinstance(event, Button):
+            words = str(event.name).replace("_", " ")
+            if event.amount is not None:
+                words += f" {event.amount:,}"
+            if event.seat is not None:
+                words = f"seat {event.seat}: {words}"
+            elif event.name not in (ButtonName.NEW_HAND, ButtonName.HAND_END, ButtonName.CONFIRM,
+                                    ButtonName.ROUND_DONE, ButtonName.UNDO, ButtonName.MISDEAL) and before.to_act:
+                words = f"seat {before.to_act}: {words}"
+            by = entry.by
+            return ReplayEntry(**base, kind="press", text=words, press=str(event.name),
+                               seat=event.seat if event.seat is not None else before.to_act, amount=event.amount,
+                               by=by, **answer)
+        if isinstance(event, Seat):
+            return ReplayEntry(**base, kind="seat", seat=event.seat, text=f"seat {event.seat} {event.status}", **answer)
+        if isinstance(event, Stacks):
+            chips = ", ".join(f"seat {seat} {amount:,}" for seat, amount in event.stacks)
+            return ReplayEntry(**base, kind="stacks", text=f"stacks{' (' + event.why + ')' if event.why else ''}: "
+                               f"{chips}", **answer)
+        if isinstance(event, Name):
+            return ReplayEntry(**base, kind="name", seat=event.seat, text=f"seat {event.seat} named {event.name!r}",
+                               **answer)
+        if isinstance(event, Level):
+            return ReplayEntry(**base, kind="level", text=f"level {event.small:,}/{event.big:,}"
+                               + (f" ante {event.ante:,}" if event.ante else ""), **answer)
+        if isinstance(event, Tick):
+            return ReplayEntry(**base, kind="tick", text="shot clock", **answer)
+        return ReplayEntry(**base, kind=type(event).__name__.lower(), text=type(event).__name__.lower(), **answer)
+
+    @staticmethod
+    def _placed_since(hand: _Open, before: TableSnapshot, after: TableSnapshot) -> None:
+        """The cards the table placed at this event (dealt to a seat, burned, turned on the board), each
+        written on the latest read of it in this hand that is not yet placed (the read that brought it)."""
+        if after.hand_number != hand.replay.hand:
+            return
+        placed: list[tuple[str, str, str | None]] = []
+        seen = {v.seat: v.cards for v in before.seats}
+        for view in after.seats:
+            placed += [(card, f"seat {view.seat}", "hole") for card in view.cards[len(seen.get(view.seat, ())):]]
+        placed += [(card, "burn", "burn") for card in after.burns[len(before.burns):]]
+        placed += [(card, "board", None) for card in after.board[len(before.board):]]
+        if not placed:
+            return
+        reads = [e for street in reversed(hand.replay.streets) for e in reversed(street.entries) if e.kind == "card"]
+        for card, to, secret in placed:
+            read = next((e for e in reads if e.card == card and e.to is None), None)
+            if read is not None:
+                read.to, read.secret = to, secret
+                read.text = f"{read.text} to {to}"
+
+
+def redact(replay: HandReplay, rule: HoleCards) -> HandReplay:
+    """The hand as the page may show it: a hand in play hides every face-down card; a finished one per `rule`."""
+    if not replay.finished:
+        keep: set[int] = set()
+        why = "a hand in play: no face-down card is shown (hole cards and burns) until it ends"
+        burns = False
+    elif rule is HoleCards.ALL:
+        return replay
+    elif rule is HoleCards.SHOWDOWN:
+        keep = {s.seat for s in replay.seats if s.shown}
+        why = "the house shows the hands shown down; folded hands stay face down"
+        burns = True
+    else:
+        keep = set()
+        why = "the house shows no hole card"
+        burns = True
+    out = msgspec.structs.replace(replay, hidden=why, burns=replay.burns if burns else [HIDDEN] * len(replay.burns))
+    out.seats = [msgspec.structs.replace(s, cards=s.cards if s.seat in keep else [HIDDEN] * len(s.cards))
+                 for s in replay.seats]
+    live = not replay.finished
+    out.streets = [ReplayStreet(name=street.name, entries=[_hide(e, keep, burns=burns, live=live)
+                                                           for e in street.entries]) for street in replay.streets]
+    return out
+
+
+def _hide(entry: ReplayEntry, keep: set[int], *, burns: bool, live: bool) -> ReplayEntry:
+    if entry.kind == "ruling":
+        if entry.public_text is None:
+            return entry
+        if entry.seat is not None and entry.seat in keep:
+            return entry
+        return msgspec.structs.replace(entry, text=entry.public_text, remedy=entry.public_remedy, card=None,
+                                       public_text=None, public_remedy=None)
+    if entry.kind not in ("card", "gone") or entry.uid is None:
+        return entry
+    if live:
+        if entry.to == "board":
+            return entry  # face up on the felt
+    elif (entry.secret is None or (entry.secret == "burn" and burns)
+          or (entry.secret == "hole" and entry.to is not None and int(entry.to.split()[-1]) in keep)):
+        return entry
+    # The journal's line names the tag, and the deck the card: hidden with it.
+    return msgspec.structs.replace(entry, card=None, uid=None, line="",
+                                   text=f"{HIDDEN} card" + (f" to {entry.to}" if entry.to else ""))
+
+
+def book_of(entries: Sequence[JournalEntry], core: TableCore) -> ReplayBook:
+    """Every hand of these journal entries (from the journal's first), fed to `core`."""
+    book = ReplayBook(core)
+    book.feed_all(entries)
+    return book
