@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from firmware_py.config_toolkit import ConfigMistakes, Section, how_to_write, shown
+from firmware_py.config_toolkit import ConfigMistakes, Section, did_you_mean, how_to_write, shown
 from firmware_py.core import Button, ButtonName, Name, Seat, SeatStatus, Stacks, TableSnapshot, Verdict
 from firmware_py.core.engine import Outcome
 from firmware_py.core.events import MAX_SEATS, NAME_MAX, PLAYER_ACTIONS
@@ -39,6 +39,7 @@ from firmware_py.web import Pairing, WebServer
 from firmware_py.web.amounts import AMOUNT_JS, parse_amount
 from firmware_py.web.body import BodyError, parse_body
 from firmware_py.web.page import WebPage, body_error, html_file
+from firmware_py.web.replay_page import HOLE_CARD_RULES, ReplaySource, replay_routes
 
 logger = logging.getLogger(__name__)
 
@@ -80,6 +81,7 @@ class TrackerConfig:
     listen: str
     port: int
     hosts: tuple[str, ...] = ()  # e.g. "table1.local": the names the tablet may use besides the address
+    replay_hole_cards: str = "showdown"  # a finished hand's hole cards on the replay: none, showdown or all
 
 
 def _attach(registry: Registry, config: TrackerConfig) -> ActionTracker:
@@ -92,13 +94,23 @@ def _attach(registry: Registry, config: TrackerConfig) -> ActionTracker:
 def parse_tracker_config(raw: Any, *, source: str) -> TrackerConfig:
     """Validate `[tracker]`: every mistake in one ConfigError, each naming the file, the key and how to write it."""
     mistakes = ConfigMistakes()
-    section = Section(source, "tracker", raw, ("listen", "port", "hosts"), mistakes=mistakes)
+    section = Section(source, "tracker", raw, ("listen", "port", "hosts", "replay_hole_cards"), mistakes=mistakes)
     listen = mistakes.attempt(lambda: _listen(section), "")
     port = mistakes.attempt(lambda: _port(section), 8080)
     no_hosts: tuple[str, ...] = ()
     hosts = mistakes.attempt(lambda: _hosts(section), no_hosts)
+    hole_cards = mistakes.attempt(lambda: _replay_hole_cards(section), "showdown")
     mistakes.raise_if_any()
-    return TrackerConfig(listen=listen, port=port, hosts=hosts)
+    return TrackerConfig(listen=listen, port=port, hosts=hosts, replay_hole_cards=hole_cards)
+
+
+def _replay_hole_cards(section: Section) -> str:
+    rule = section.get("replay_hole_cards", "showdown")
+    if rule not in HOLE_CARD_RULES:
+        raise section.error(f"must be one of {', '.join(HOLE_CARD_RULES)} (the hole cards a finished hand's replay "
+                            f"shows; a hand in play never shows one), not {shown(rule)}"
+                            f"{did_you_mean(str(rule), list(HOLE_CARD_RULES))}", "replay_hole_cards")
+    return str(rule)
 
 
 def _listen(section: Section) -> str:
@@ -244,7 +256,8 @@ class ActionTracker:
     """The tracker's web server on its own thread; `post` is the daemon queue's `put`."""
 
     def __init__(self, config: TrackerConfig, *, post: Callable[[object], None],
-                 clock: Callable[[], float], pairing: Pairing | None = None) -> None:
+                 clock: Callable[[], float], pairing: Pairing | None = None,
+                 replays: ReplaySource | None = None) -> None:
         self.config = config
         self.post = post
         self.clock = clock
@@ -263,7 +276,8 @@ class ActionTracker:
             Route("/events", self._events, methods=["GET"]),
             Route("/press", self._press, methods=["POST"]),
             Route("/players", self._players, methods=["POST"]),
-        ], name="action tracker", pairing=self.pairing, where=WHERE, hosts=config.hosts, pages=("/",),
+            *(replay_routes(replays) if replays is not None else ()),  # the table's hands replayed (hand_replay.py)
+        ], name="action tracker", pairing=self.pairing, where=WHERE, hosts=config.hosts, pages=("/", "/replay"),
             stream_paths=("/events",), folders=(STATIC,), generated={"amounts.js": AMOUNT_JS}, limit=64,
             unpaired=16, streams=8)
         self.server = WebServer(self.page, host=config.listen, port=config.port, name="action tracker",

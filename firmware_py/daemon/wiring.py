@@ -104,8 +104,14 @@ def add_keypad(daemon: Daemon, keypad: KeypadConfig, *, device: Any = None) -> N
 def add_tracker(daemon: Daemon, tracker_config: TrackerConfig, *, pairing: Pairing | None = None) -> ActionTracker:
     """The action-tracker page (only when `[tracker]` is configured), started after the core."""
     from firmware_py.daemon.tracker import ActionTracker  # noqa: PLC0415
+    from firmware_py.hand_replay import HoleCards  # noqa: PLC0415
+    from firmware_py.web.replay_page import JournalReplays  # noqa: PLC0415
 
-    tracker = ActionTracker(tracker_config, post=daemon.presses(TRACKER).put, clock=daemon.clock, pairing=pairing)
+    replays = JournalReplays(daemon.journal.path, profiles=daemon.config.profiles,
+                             base_dir=daemon.config.hardware_file.parent,
+                             hole_cards=HoleCards(tracker_config.replay_hole_cards))
+    tracker = ActionTracker(tracker_config, post=daemon.presses(TRACKER).put, clock=daemon.clock, pairing=pairing,
+                            replays=replays)
     # The players' names as the venue screen and the hand histories have them ([display.seat_names]), not
     # "Seat N" on the operator's page beside "Ada" on the screen.
     tracker.names.update(getattr(daemon.config, "seat_names", {}) or {})
@@ -120,7 +126,11 @@ def add_tracker(daemon: Daemon, tracker_config: TrackerConfig, *, pairing: Pairi
         tracker.pairing.listeners.append(show)
         show(tracker.pairing.code)
 
-    daemon.extras.insert(0, CallbackComponent("action tracker", start, tracker.stop))
+    def stop() -> None:
+        tracker.stop()
+        replays.close()
+
+    daemon.extras.insert(0, CallbackComponent("action tracker", start, stop))
     return tracker
 
 

@@ -1,0 +1,140 @@
+// The replay of a hand: the list of hands, then one hand street by street, every row a journal event (its
+// seq) or a ruling it caused. Text goes in with textContent only (the pages' CSP and grep tests).
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  let selected = new URLSearchParams(location.search).get("key");
+
+  function el(tag, text, cls) {
+    const node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (cls) node.className = cls;
+    return node;
+  }
+
+  function card(name) {
+    const hidden = name === "hidden";
+    const red = !hidden && /[hd]$/.test(name);
+    return el("span", hidden ? "??" : name, "card" + (hidden ? " hid" : "") + (red ? " red" : ""));
+  }
+
+  function chips(n) { return n === null || n === undefined ? "" : Number(n).toLocaleString("en-US"); }
+
+  async function get(path) {
+    const answer = await fetch(path, {credentials: "same-origin"});
+    if (answer.status === 401) { location.reload(); throw new Error("pair this device first"); }
+    const body = await answer.json();
+    if (!answer.ok) throw new Error(body.error || answer.statusText);
+    return body;
+  }
+
+  async function loadList() {
+    const body = await get("/replay/hands");
+    $("title").textContent = body.title + " · hand replay";
+    $("policy").textContent = "hole cards of finished hands: " + body.hole_cards;
+    const list = $("hands");
+    list.replaceChildren();
+    for (const hand of body.hands) {
+      const button = el("button", (hand.table ? hand.table + " · " : "") + "hand " + hand.hand);
+      button.type = "button";
+      button.dataset.key = hand.key;
+      if (hand.key === selected) button.classList.add("sel");
+      button.append(el("span", hand.result + (hand.rulings ? " · " + hand.rulings + " ruling" +
+        (hand.rulings > 1 ? "s" : "") : ""), "r"));
+      button.addEventListener("click", () => { selected = hand.key; show(hand.key); });
+      list.append(button);
+    }
+    if (!selected && body.hands.length) selected = body.hands[0].key;
+    if (selected) await show(selected);
+  }
+
+  function who(entry) {
+    if (entry.kind === "card" || entry.kind === "gone") return entry.reader || "";
+    if (entry.kind === "press") return entry.by ? "by " + entry.by : "by: not recorded";
+    if (entry.kind === "ruling") return "ruling";
+    return "";
+  }
+
+  function row(entry) {
+    const tr = el("tr", null, entry.kind + (entry.verdict === "refused" ? " refused" : ""));
+    tr.dataset.seq = entry.seq;
+    tr.dataset.kind = entry.kind;
+    if (entry.n !== undefined && entry.n !== null) tr.dataset.n = entry.n;
+    tr.append(el("td", entry.kind === "ruling" ? "" : "#" + entry.seq, "seq"));
+    tr.append(el("td", Number(entry.t).toFixed(2) + "s", "t"));
+    const what = el("td", null, "what");
+    if (entry.kind === "card" && entry.card) {
+      what.append(card(entry.card), document.createTextNode(entry.text.slice(entry.card.length)));
+    } else {
+      what.textContent = entry.text;
+    }
+    if (entry.verdict === "refused") what.append(el("div", "refused: " + (entry.refused || ""), "small"));
+    if (entry.kind === "ruling") {
+      what.append(el("div", entry.rule, "rule"), el("div", entry.remedy, "remedy"));
+    }
+    tr.append(what, el("td", who(entry), "who"));
+    return tr;
+  }
+
+  async function show(key) {
+    for (const b of $("hands").children) b.classList.toggle("sel", b.dataset.key === key);
+    const body = await get("/replay/hand?key=" + encodeURIComponent(key));
+    const hand = body.replay;
+    history.replaceState(null, "", "/replay?key=" + encodeURIComponent(key));
+    $("htitle").textContent = (body.table ? "Table " + body.table + " · " : "") + "Hand " + hand.hand +
+      (hand.finished ? "" : " (in play)");
+    $("hmeta").textContent = [hand.profile, hand.game, "button seat " + (hand.button || "-"),
+      "journal #" + hand.first_seq + "–#" + hand.last_seq, hand.played ? "" : "misdealt"]
+      .filter(Boolean).join(" · ");
+    $("hidden").textContent = hand.hidden || "";
+    const seats = $("seats").tBodies[0];
+    seats.replaceChildren();
+    for (const seat of hand.seats || []) {
+      const tr = el("tr");
+      tr.dataset.seat = seat.seat;
+      const cards = el("td", null, "cards");
+      for (const c of seat.cards || []) cards.append(card(c));
+      tr.append(el("td", seat.seat), el("td", seat.name || ""), el("td", chips(seat.stack)), cards,
+        el("td", (seat.state || "") + (seat.shown ? ", shown down" : "")));
+      seats.append(tr);
+    }
+    const board = $("board");
+    board.replaceChildren(el("span", "Board: ", "small"));
+    for (const c of hand.board || []) board.append(card(c));
+    if ((hand.burns || []).length) {
+      board.append(el("span", "  burns: ", "small"));
+      for (const c of hand.burns) board.append(card(c));
+    }
+    const streets = $("streets");
+    streets.replaceChildren();
+    for (const street of hand.streets || []) {
+      const section = el("section", null, "street");
+      section.dataset.street = street.name;
+      section.append(el("h2", street.name === "deal" ? "The deal" : street.name[0].toUpperCase() + street.name.slice(1)));
+      const table = el("table");
+      const tbody = el("tbody");
+      for (const entry of street.entries) tbody.append(row(entry));
+      table.append(tbody);
+      section.append(table);
+      streets.append(section);
+    }
+    if (hand.truncated) streets.append(el("p", hand.truncated + " more events not kept in this replay", "small"));
+    const pots = $("pots").tBodies[0];
+    pots.replaceChildren();
+    for (const pot of hand.pots || []) {
+      const tr = el("tr");
+      tr.append(el("td", pot.name), el("td", chips(pot.amount)), el("td", (pot.seats || []).join(", ")),
+        el("td", (pot.winners || []).map((s) => "seat " + s).join(", ")),
+        el("td", (pot.shares || []).map((s) => "seat " + s[0] + ": " + chips(s[1])).join(", ")));
+      pots.append(tr);
+    }
+    $("result").textContent = hand.result || "";
+    $("source").textContent = "From the table's journal: each row is the journaled event of that number, " +
+      "or a ruling it caused.";
+  }
+
+  $("reload").addEventListener("click", () => loadList().catch(fail));
+  $("print").addEventListener("click", () => window.print());
+  function fail(error) { $("hmeta").textContent = String(error.message || error); }
+  loadList().catch(fail);
+})();
