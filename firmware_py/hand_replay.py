@@ -250,6 +250,10 @@ class ReplayBook:
         if starts:
             self._close()
             self._open = _Open(after, entry.seq, event.t)
+            chips = core.hand_chips  # the stacks before antes and blinds, when the table counts chips
+            if chips is not None:
+                for seat in self._open.replay.seats:
+                    seat.stack = chips.stacks.get(seat.seat, seat.stack)
         hand = self._open
         if hand is None:
             return  # between hands before the first deal: no hand to put it in

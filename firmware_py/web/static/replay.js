@@ -56,7 +56,7 @@
   }
 
   function row(entry) {
-    const tr = el("tr", null, entry.kind + (entry.verdict === "refused" ? " refused" : ""));
+    const tr = el("tr", null, "ev-" + entry.kind + (entry.verdict === "refused" ? " refused" : ""));
     tr.dataset.seq = entry.seq;
     tr.dataset.kind = entry.kind;
     if (entry.n !== undefined && entry.n !== null) tr.dataset.n = entry.n;
@@ -84,7 +84,7 @@
     $("htitle").textContent = (body.table ? "Table " + body.table + " · " : "") + "Hand " + hand.hand +
       (hand.finished ? "" : " (in play)");
     $("hmeta").textContent = [hand.profile, hand.game, "button seat " + (hand.button || "-"),
-      "journal #" + hand.first_seq + "–#" + hand.last_seq, hand.played ? "" : "misdealt"]
+      "journal #" + hand.first_seq + "–#" + hand.last_seq, hand.played === false ? "misdealt" : ""]
       .filter(Boolean).join(" · ");
     $("hidden").textContent = hand.hidden || "";
     const seats = $("seats").tBodies[0];
