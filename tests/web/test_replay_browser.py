@@ -198,3 +198,19 @@ def test_the_replay_needs_a_paired_device(table: TrackerTable) -> None:
     cookie = table.pair()
     assert table.request("/replay/hand?key=<script>", cookie=cookie)[0] == 400
     assert table.request("/replay/hand?key=999999", cookie=cookie)[0] == 404
+
+
+def test_the_replay_page_runs_under_the_strict_csp(browser: Any, page: Any, table: TrackerTable) -> None:  # noqa: F811
+    from firmware_py.web import CSP  # noqa: PLC0415
+
+    violations: list[str] = []
+    page.on("console", lambda message: violations.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    play(table)
+    cookie = table.pair()
+    for path in ("/replay", "/replay/hands", "/static/replay.js", "/static/replay.css"):
+        _status, _body, headers = table.request(path, cookie=cookie, origin=None)
+        assert headers.get("content-security-policy") == CSP, path
+    open_paired(page, table.url + "replay", table.tracker.pairing.code)
+    expect(page.locator("#streets tr.ev-press").first).to_be_visible()
+    assert violations == []
