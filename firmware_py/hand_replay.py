@@ -22,16 +22,21 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 import msgspec
 
-from firmware_py.core import Button, ButtonName, Event, Gone, Level, Name, Read, Seat, Setup, Stacks, Tick
+from firmware_py.core import Button, ButtonName, Event, Gone, Level, Read, Seat, Setup, Stacks, Tick
+from firmware_py.core import Name as NameEvent
 from firmware_py.core.engine import Outcome, TableCore
 from firmware_py.core.rulings import Ruling
 from firmware_py.core.snapshot import Phase, TableSnapshot
+from firmware_py.room.bounds import Card, Chips, Count, Name, SeatNo, Seconds, Seq, Text
 
 MAX_ENTRIES: Final = 1000  # a hand's entries kept (a hand holds a hundred or so; past it, counted)
+# The replay travels in the room's hand message (room/messages.py): every field bounded, as the room's are.
+Cards = Annotated[list[Card], msgspec.Meta(max_length=64)]
+Seats = Annotated[list[SeatNo], msgspec.Meta(max_length=10)]
 MAX_HANDS: Final = 500  # hands a book keeps, the newest (a session's day at a busy table)
 HIDDEN: Final = "hidden"  # what a hidden card reads as on the page
 
@@ -58,74 +63,75 @@ def reader_of(antenna: str) -> str:
 class ReplayEntry(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     """One line of the replay: a journal event (`line` verbatim) or a ruling the event at `seq` caused (`n`)."""
 
-    seq: int
-    t: float
-    kind: str  # card, gone, press, ruling, seat, stacks, name, level, tick, setup
-    text: str  # in words
-    line: str = ""  # the journal's line (events); "" for a ruling
-    n: int | None = None  # a ruling: its number among the rulings of the event at `seq`
-    reader: str | None = None  # card: the antenna in words
-    antenna: str | None = None
-    card: str | None = None
-    uid: str | None = None
-    to: str | None = None  # where the table put the card: "seat 3", "burn", "board"
-    secret: str | None = None  # "hole" or "burn": face down (the secrecy applies)
-    press: str | None = None
-    seat: int | None = None
-    amount: int | None = None
-    by: str | None = None  # who pressed: panel, tracker, keypad (None: the journal does not say)
-    verdict: str | None = None  # the core's answer: taken, refused, ruled
-    refused: str | None = None
-    ruling: str | None = None
-    cause: str | None = None
-    rule: str | None = None  # the cite: "profile: section number"
-    remedy: str | None = None
-    public_text: str | None = None  # a ruling naming a face-down card: its words without it
-    public_remedy: str | None = None
+    seq: Seq
+    t: Seconds
+    kind: Name  # card, gone, press, ruling, seat, stacks, name, level, tick, setup
+    text: Text  # in words
+    line: Text = ""  # the journal's line (events); "" for a ruling
+    n: Annotated[int, msgspec.Meta(ge=0, le=1000)] | None = None  # a ruling: its number among its event's rulings
+    reader: Name | None = None  # card: the antenna in words
+    antenna: Name | None = None
+    card: Card | None = None
+    uid: Name | None = None
+    to: Name | None = None  # where the table put the card: "seat 3", "burn", "board"
+    secret: Name | None = None  # "hole" or "burn": face down (the secrecy applies)
+    press: Name | None = None
+    seat: SeatNo | None = None
+    amount: Chips | None = None
+    by: Name | None = None  # who pressed: panel, tracker, keypad (None: the journal does not say)
+    verdict: Name | None = None  # the core's answer: taken, refused, ruled
+    refused: Text | None = None
+    ruling: Name | None = None
+    cause: Name | None = None
+    rule: Text | None = None  # the cite: "profile: section number"
+    remedy: Text | None = None
+    public_text: Text | None = None  # a ruling naming a face-down card: its words without it
+    public_remedy: Text | None = None
 
 
 class ReplayStreet(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
-    name: str  # deal, preflop, flop, turn, river, showdown
-    entries: list[ReplayEntry]
+    name: Name  # deal, preflop, flop, turn, river, showdown
+    entries: Annotated[list[ReplayEntry], msgspec.Meta(max_length=MAX_ENTRIES)]
 
 
 class ReplaySeat(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
-    seat: int
-    name: str = ""
-    stack: int | None = None  # chips at the deal
-    cards: list[str] = []
-    state: str = ""  # at the hand's end: active, allin, folded, dead...
+    seat: SeatNo
+    name: Name = ""
+    stack: Chips | None = None  # chips at the deal, before antes and blinds
+    cards: Cards = []
+    state: Name = ""  # at the hand's end: active, allin, folded, dead...
     shown: bool = False  # live at the showdown: the hand was shown down
 
 
 class ReplayPot(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
-    name: str
-    amount: int
-    seats: list[int]
-    winners: list[int] = []
-    shares: list[list[int]] = []
+    name: Name
+    amount: Chips
+    seats: Seats
+    winners: Seats = []
+    shares: Annotated[list[Annotated[list[Chips], msgspec.Meta(min_length=2, max_length=2)]],
+                      msgspec.Meta(max_length=10)] = []  # [seat, chips]
 
 
 class HandReplay(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     """One hand as the journal holds it."""
 
-    hand: int
-    profile: str
-    game: str
-    t: float  # the deal's press
-    first_seq: int
-    last_seq: int
+    hand: Count
+    profile: Name
+    game: Name
+    t: Seconds  # the deal's press
+    first_seq: Seq
+    last_seq: Seq
     finished: bool = False
     played: bool = True  # False: ended by a misdeal or a void ruling
-    button: int | None = None
-    seats: list[ReplaySeat] = []
-    board: list[str] = []
-    burns: list[str] = []
-    streets: list[ReplayStreet] = []
-    pots: list[ReplayPot] = []
-    result: str = ""
-    truncated: int = 0  # entries past MAX_ENTRIES, not kept
-    hidden: str = ""  # after `redact`: what is hidden and why
+    button: SeatNo | None = None
+    seats: Annotated[list[ReplaySeat], msgspec.Meta(max_length=10)] = []
+    board: Cards = []
+    burns: Cards = []
+    streets: Annotated[list[ReplayStreet], msgspec.Meta(max_length=64)] = []
+    pots: Annotated[list[ReplayPot], msgspec.Meta(max_length=10)] = []
+    result: Text = ""
+    truncated: Count = 0  # entries not kept (past MAX_ENTRIES, or past what the room's message holds)
+    hidden: Text = ""  # after `redact`: what is hidden and why
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,8 +219,9 @@ class ReplayBook:
     first, as the table's own core did: the rulings and pots are the table's, not a second opinion.
     """
 
-    def __init__(self, core: TableCore | None = None) -> None:
+    def __init__(self, core: TableCore | None = None, *, keep: int = MAX_HANDS) -> None:
         self.core = core if core is not None else TableCore({})
+        self.keep = keep  # finished hands kept, the newest
         self.hands: list[HandReplay] = []
         self._open: _Open | None = None
         self._setup: Setup | None = None
@@ -234,18 +241,25 @@ class ReplayBook:
         return found[-1] if found else None
 
     def feed(self, entry: JournalEntry) -> None:
-        event, core = entry.event, self.core
-        self.seq = entry.seq
-        if isinstance(event, Setup):
-            self._setup = event
+        """Feed the entry's event to the book's core, and keep what it made of it."""
+        core = self.core
         before = core.snapshot()
         try:
-            outcome = core.feed(event)
+            outcome = core.feed(entry.event)
         except ValueError as exc:  # the table's core refused it too: the journal holds it, the replay says so
             outcome = Outcome(refused=str(exc))
             after = before
         else:
             after = core.snapshot()
+        self.observe(entry, before, after, outcome)
+
+    def observe(self, entry: JournalEntry, before: TableSnapshot, after: TableSnapshot, outcome: Outcome) -> None:
+        """Keep what the core made of the entry's event, fed to it elsewhere (the room's publisher feeds its
+        core through a HandCutter): the core's state before and after it, and its outcome."""
+        event, core = entry.event, self.core
+        self.seq = entry.seq
+        if isinstance(event, Setup):
+            self._setup = event
         starts = after.hand_number != before.hand_number and after.phase is Phase.DEALING
         if starts:
             self._close()
@@ -317,7 +331,7 @@ class ReplayBook:
             return
         hand.replay.finished = True
         self.hands.append(hand.replay)
-        del self.hands[:-MAX_HANDS]
+        del self.hands[:-self.keep]
         self._open = None
 
     def _card(self, uid: str) -> tuple[str | None, str]:
@@ -365,7 +379,7 @@ class ReplayBook:
             chips = ", ".join(f"seat {seat} {amount:,}" for seat, amount in event.stacks)
             return ReplayEntry(**base, kind="stacks", text=f"stacks{' (' + event.why + ')' if event.why else ''}: "
                                f"{chips}", **answer)
-        if isinstance(event, Name):
+        if isinstance(event, NameEvent):
             return ReplayEntry(**base, kind="name", seat=event.seat, text=f"seat {event.seat} named {event.name!r}",
                                **answer)
         if isinstance(event, Level):
@@ -441,6 +455,30 @@ def _hide(entry: ReplayEntry, keep: set[int], *, burns: bool, live: bool) -> Rep
     # The journal's line names the tag, and the deck the card: hidden with it.
     return msgspec.structs.replace(entry, card=None, uid=None, line="",
                                    text=f"{HIDDEN} card" + (f" to {entry.to}" if entry.to else ""))
+
+
+def trimmed(replay: HandReplay, budget: int) -> HandReplay:
+    """The replay within `budget` bytes of JSON: its entries in order while they fit, the rest counted in
+    `truncated` (a hand of a few hundred events fits the room's message many times over)."""
+    encode = msgspec.json.encode
+    if len(encode(replay)) <= budget:
+        return replay
+    used = len(encode(msgspec.structs.replace(replay, streets=[])))
+    streets: list[ReplayStreet] = []
+    dropped = 0
+    for street in replay.streets:
+        kept = []
+        for entry in street.entries:
+            size = len(encode(entry)) + 1
+            if dropped or used + size > budget:
+                dropped += 1
+                continue
+            used += size
+            kept.append(entry)
+        if kept:
+            streets.append(ReplayStreet(name=street.name, entries=kept))
+            used += len(street.name) + 32
+    return msgspec.structs.replace(replay, streets=streets, truncated=replay.truncated + dropped)
 
 
 def book_of(entries: Sequence[JournalEntry], core: TableCore) -> ReplayBook:

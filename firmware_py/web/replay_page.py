@@ -31,6 +31,7 @@ from firmware_py.web.page import STATIC, html_file
 logger = logging.getLogger(__name__)
 
 KEY = re.compile(r"^[A-Za-z0-9_.:/-]{1,200}\Z")  # a hand's key: "SEQ" at a table, "TABLE/SESSION/SEQ" in the room
+TABLE = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")
 LIST_MAX = 200  # hands listed, the newest
 HOLE_CARD_RULES = tuple(rule.value for rule in HoleCards)
 
@@ -39,7 +40,7 @@ class ReplaySource(Protocol):
     title: str
     hole_cards: HoleCards
 
-    def listing(self) -> list[dict[str, Any]]: ...
+    def listing(self, table: str | None = None) -> list[dict[str, Any]]: ...
 
     def replay(self, key: str) -> tuple[HandReplay, dict[str, Any]] | None: ...
 
@@ -54,8 +55,12 @@ def summary(replay: HandReplay, key: str, **more: Any) -> dict[str, Any]:
 def replay_routes(source: ReplaySource) -> list[Route]:
     """The page's routes (mounted beside a page's own; each needs a paired session)."""
 
-    async def hands(_request: Request) -> Response:
-        listed = await run_in_threadpool(source.listing)
+    async def hands(request: Request) -> Response:
+        table = request.query_params.get("table") or None
+        if table is not None and not TABLE.match(table):
+            return JSONResponse({"error": f"table: a table id (letters, digits, - and _), not {table[:40]!r}"},
+                                status_code=400)
+        listed = await run_in_threadpool(source.listing, table)
         return JSONResponse({"title": source.title, "hole_cards": str(source.hole_cards), "hands": listed[:LIST_MAX]})
 
     async def hand(request: Request) -> Response:
@@ -111,7 +116,8 @@ class JournalReplays:
             if len(rows) < 5000:
                 return
 
-    def listing(self) -> list[dict[str, Any]]:
+    def listing(self, table: str | None = None) -> list[dict[str, Any]]:
+        """This table's hands, newest first (`table`: for the room's pages; a table has only its own)."""
         with self._lock:
             self._refresh()
             hands = [*self.book.hands, *([self.book.current()] if self.book.current() else [])]

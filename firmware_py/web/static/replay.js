@@ -3,7 +3,9 @@
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
-  let selected = new URLSearchParams(location.search).get("key");
+  const query = new URLSearchParams(location.search);
+  let selected = query.get("key");
+  const only = query.get("table");  // the room's page: one table's hands (/replay?table=t01)
 
   function el(tag, text, cls) {
     const node = document.createElement(tag);
@@ -29,7 +31,7 @@
   }
 
   async function loadList() {
-    const body = await get("/replay/hands");
+    const body = await get("/replay/hands" + (only ? "?table=" + encodeURIComponent(only) : ""));
     $("title").textContent = body.title + " · hand replay";
     $("policy").textContent = "hole cards of finished hands: " + body.hole_cards;
     const list = $("hands");
@@ -80,7 +82,8 @@
     for (const b of $("hands").children) b.classList.toggle("sel", b.dataset.key === key);
     const body = await get("/replay/hand?key=" + encodeURIComponent(key));
     const hand = body.replay;
-    history.replaceState(null, "", "/replay?key=" + encodeURIComponent(key));
+    history.replaceState(null, "", "/replay?" + (only ? "table=" + encodeURIComponent(only) + "&" : "") +
+      "key=" + encodeURIComponent(key));
     $("htitle").textContent = (body.table ? "Table " + body.table + " · " : "") + "Hand " + hand.hand +
       (hand.finished ? "" : " (in play)");
     $("hmeta").textContent = [hand.profile, hand.game, "button seat " + (hand.button || "-"),
