@@ -31,10 +31,18 @@ from firmware_py.core import Name as NameEvent
 from firmware_py.core.engine import Outcome, TableCore
 from firmware_py.core.rulings import Ruling
 from firmware_py.core.snapshot import Phase, TableSnapshot
-from firmware_py.room.bounds import Card, Chips, Count, Name, SeatNo, Seconds, Seq, Text
 
 MAX_ENTRIES: Final = 1000  # a hand's entries kept (a hand holds a hundred or so; past it, counted)
-# The replay travels in the room's hand message (room/messages.py): every field bounded, as the room's are.
+# The replay travels in the room's hand message (room/messages.py): every field bounded, as the room's are (the
+# same bounds as firmware_py/room/bounds.py, written here: that package imports this module for its schema).
+Seq = Annotated[int, msgspec.Meta(ge=0, le=2**53 - 1)]
+Count = Annotated[int, msgspec.Meta(ge=0, le=10**9)]
+Chips = Annotated[int, msgspec.Meta(ge=0, le=10**15)]
+SeatNo = Annotated[int, msgspec.Meta(ge=1, le=10)]
+Seconds = Annotated[float, msgspec.Meta(ge=0.0, le=1e9)]
+Name = Annotated[str, msgspec.Meta(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
+Text = Annotated[str, msgspec.Meta(max_length=4000, pattern=r"^[^\x00]*$")]
+Card = Annotated[str, msgspec.Meta(max_length=32, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Cards = Annotated[list[Card], msgspec.Meta(max_length=64)]
 Seats = Annotated[list[SeatNo], msgspec.Meta(max_length=10)]
 MAX_HANDS: Final = 500  # hands a book keeps, the newest (a session's day at a busy table)
@@ -346,8 +354,11 @@ class ReplayBook:
     def _entry(self, entry: JournalEntry, before: TableSnapshot, after: TableSnapshot,
                outcome: Outcome) -> ReplayEntry:
         event = entry.event
-        base: dict[str, Any] = {"seq": entry.seq, "t": event.t, "line": entry.line}
-        answer = {"verdict": str(outcome.verdict), "refused": outcome.refused}
+
+        def row(kind: str, text: str, **more: Any) -> ReplayEntry:
+            return ReplayEntry(seq=entry.seq, t=event.t, line=entry.line, kind=kind, text=text,
+                               verdict=str(outcome.verdict), refused=outcome.refused, **more)
+
         if isinstance(event, Read | Gone):
             card, deck = self._card(event.uid)
             in_play = self._setup.in_play if self._setup is not None else ""
@@ -357,9 +368,8 @@ class ReplayBook:
             to, secret = (None, "hole") if event.antenna.startswith("seat") else (None, None)
             reader = reader_of(event.antenna)
             text = f"{named} left the {reader}" if isinstance(event, Gone) else named  # (where to: added when placed)
-            return ReplayEntry(**base, kind="card" if isinstance(event, Read) else "gone", text=text,
-                               reader=reader, antenna=event.antenna, card=card, uid=event.uid, to=to, secret=secret,
-                               **answer)
+            return row("card" if isinstance(event, Read) else "gone", text, reader=reader, antenna=event.antenna,
+                       card=card, uid=event.uid, to=to, secret=secret)
         if isinstance(event, Button):
             words = str(event.name).replace("_", " ")
             if event.amount is not None:
@@ -369,25 +379,21 @@ class ReplayBook:
             elif event.name not in (ButtonName.NEW_HAND, ButtonName.HAND_END, ButtonName.CONFIRM,
                                     ButtonName.ROUND_DONE, ButtonName.UNDO, ButtonName.MISDEAL) and before.to_act:
                 words = f"seat {before.to_act}: {words}"
-            by = entry.by
-            return ReplayEntry(**base, kind="press", text=words, press=str(event.name),
-                               seat=event.seat if event.seat is not None else before.to_act, amount=event.amount,
-                               by=by, **answer)
+            return row("press", words, press=str(event.name), amount=event.amount, by=entry.by,
+                       seat=event.seat if event.seat is not None else before.to_act)
         if isinstance(event, Seat):
-            return ReplayEntry(**base, kind="seat", seat=event.seat, text=f"seat {event.seat} {event.status}", **answer)
+            return row("seat", seat=event.seat, text=f"seat {event.seat} {event.status}")
         if isinstance(event, Stacks):
             chips = ", ".join(f"seat {seat} {amount:,}" for seat, amount in event.stacks)
-            return ReplayEntry(**base, kind="stacks", text=f"stacks{' (' + event.why + ')' if event.why else ''}: "
-                               f"{chips}", **answer)
+            return row("stacks", f"stacks{' (' + event.why + ')' if event.why else ''}: {chips}")
         if isinstance(event, NameEvent):
-            return ReplayEntry(**base, kind="name", seat=event.seat, text=f"seat {event.seat} named {event.name!r}",
-                               **answer)
+            return row("name", seat=event.seat, text=f"seat {event.seat} named {event.name!r}")
         if isinstance(event, Level):
-            return ReplayEntry(**base, kind="level", text=f"level {event.small:,}/{event.big:,}"
-                               + (f" ante {event.ante:,}" if event.ante else ""), **answer)
+            ante = f" ante {event.ante:,}" if event.ante else ""
+            return row("level", f"level {event.small:,}/{event.big:,}{ante}")
         if isinstance(event, Tick):
-            return ReplayEntry(**base, kind="tick", text="shot clock", **answer)
-        return ReplayEntry(**base, kind=type(event).__name__.lower(), text=type(event).__name__.lower(), **answer)
+            return row("tick", text="shot clock")
+        return row(type(event).__name__.lower(), text=type(event).__name__.lower())
 
     @staticmethod
     def _placed_since(hand: _Open, before: TableSnapshot, after: TableSnapshot) -> None:

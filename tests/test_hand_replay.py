@@ -159,3 +159,43 @@ def test_a_ruling_naming_a_face_down_card_is_shown_without_it_unless_the_seat_is
     assert hidden.card is None and extra.card not in hidden.text and extra.card not in (hidden.remedy or "")
     shown = next(e for s in redact(hand, HoleCards.ALL).streets for e in s.entries if e.ruling == "extra_card")
     assert shown.card == extra.card
+
+
+def test_the_replays_bounds_are_the_rooms() -> None:
+    import firmware_py.hand_replay as replay  # noqa: PLC0415
+    from firmware_py.room import bounds  # noqa: PLC0415
+
+    for name in ("Seq", "Count", "Chips", "SeatNo", "Seconds", "Name", "Text", "Card"):
+        assert repr(getattr(replay, name)) == repr(getattr(bounds, name)), name
+
+
+def test_a_hand_message_carries_the_replay_and_a_bad_one_is_refused_naming_the_field() -> None:
+    import msgspec  # noqa: PLC0415
+
+    from firmware_py.room.messages import BadMessage, decode, encode  # noqa: PLC0415
+
+    hand = book(SESSIONS / "clean_showdown.jsonl").hands[0]
+    body = {"v": 1, "room": "main", "table": "t01", "session": "s1", "seq": hand.last_seq, "idx": 1, "hand": 1,
+            "t": hand.t, "dealer": "Dana", "played": True, "rulings": ["showdown"], "phh": None,
+            "phh_problem": None, "replay": msgspec.to_builtins(hand)}
+    message = decode("pokertable/main/t01/hand", encode("hand", body))
+    assert message.replay == hand
+    bad = json.loads(encode("hand", body))
+    bad["replay"]["streets"][0]["entries"][0]["seq"] = -1
+    with pytest.raises(BadMessage, match=r"\$\.replay\.streets\[0\]\.entries\[0\]\.seq"):
+        decode("pokertable/main/t01/hand", json.dumps(bad).encode())
+
+
+def test_a_replay_too_large_for_the_rooms_message_keeps_its_first_entries_and_counts_the_rest() -> None:
+    import msgspec  # noqa: PLC0415
+
+    from firmware_py.hand_replay import trimmed  # noqa: PLC0415
+
+    hand = book(SESSIONS / "clean_showdown.jsonl").hands[0]
+    size = len(msgspec.json.encode(hand))
+    assert trimmed(hand, size) is hand
+    cut = trimmed(hand, size // 2)
+    assert len(msgspec.json.encode(cut)) <= size // 2
+    kept = [e for s in cut.streets for e in s.entries]
+    every = [e for s in hand.streets for e in s.entries]
+    assert kept == every[:len(kept)] and cut.truncated == len(every) - len(kept) > 0

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         return command.usage(exc)
     store = open_store(args.db)
     page = _serve_page(args, listen) if listen is not None else None
-    if page is False:
+    if listen is not None and page is None:
         store.close()
         return 1
     database = hashlib.sha256(args.db.encode()).hexdigest()[:6]  # two collectors of one host, two databases
@@ -90,8 +90,8 @@ class _Page:
         self.source.close()
 
 
-def _serve_page(args: argparse.Namespace, listen: tuple[str, int]) -> _Page | bool:
-    """Start the floor's replay page (room/replay_archive.py); False (said on stderr) if it cannot listen."""
+def _serve_page(args: argparse.Namespace, listen: tuple[str, int]) -> _Page | None:
+    """Start the floor's replay page (room/replay_archive.py); None (said on stderr) if it cannot listen."""
     from firmware_py.hand_replay import HoleCards  # noqa: PLC0415
     from firmware_py.room.replay_archive import ArchiveReplays, floor_page  # noqa: PLC0415
     from firmware_py.web.pairing import shown_code  # noqa: PLC0415
@@ -103,7 +103,7 @@ def _serve_page(args: argparse.Namespace, listen: tuple[str, int]) -> _Page | bo
         server = WebServer(app, host=listen[0], port=listen[1], name="floor replay").start()
     except OSError as exc:
         print(f"collect: {exc}", file=sys.stderr)
-        return False
+        return None
     # no venue screen: the console (the unit's journal under systemd) shows the code, and each new one
     app.pairing.listeners.append(lambda code: print(f"collect: next pairing code {shown_code(code)}", flush=True))
     print(f"collect: the floor's replay is on {server.url}/replay (any address of this machine with --listen "
