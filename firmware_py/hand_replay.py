@@ -243,11 +243,6 @@ class ReplayBook:
         """The hand in play (not finished), if any."""
         return self._open.replay if self._open is not None else None
 
-    def hand(self, number: int) -> HandReplay | None:
-        """The hand numbered `number` (the latest deal of it: a misdeal's redeal keeps its number)."""
-        found = [h for h in [*self.hands, *([self.current()] if self.current() else [])] if h and h.hand == number]
-        return found[-1] if found else None
-
     def feed(self, entry: JournalEntry) -> None:
         """Feed the entry's event to the book's core, and keep what it made of it."""
         core = self.core

@@ -4,9 +4,11 @@ Off unless `[tracker]` is in the table config; then it listens on the configured
 wildcard). A device pairs once with the code shown on the venue screen and keeps a session cookie:
 no secret in a URL or a log. The page gets the table's public state pushed (server-sent events):
 the seat map with names, stacks, bets, button, blinds and who acts, the pots as the core counts them,
-the board and the street; never a hole card. Each press carries the hand number and the action
-count it was made against and goes, like the panel's, through the daemon's one queue; the reply
-waits for the core's verdict and gives its words (taken, refused and why, a ruling).
+the board and the street; never a hole card (its replay of a hand, `/replay`, shows a finished hand's
+hole cards as `replay_hole_cards` says, never those of a hand in play: docs/replay.md). Each press
+carries the hand number and the action count it was made against and goes, like the panel's, through
+the daemon's one queue; the reply waits for the core's verdict and gives its words (taken, refused and
+why, a ruling).
 """
 
 from __future__ import annotations

@@ -3,11 +3,15 @@ two simulated tables (the dealer bot on the emulated readers, panel and keypad, 
 a real Mosquitto, the `collect` command storing into a real PostgreSQL and serving the replay page
 (`--listen`), and Debian's chromium paired with the code it printed. Every hand the page offers is held
 against the table's own journal: each event by its seq, each card the tag's and its antenna, each press
-with who made it, each ruling of the hand (its seq and number) with its cite."""
+with who made it, each ruling of the hand (its seq and number) with its cite.
+
+`POKERTABLE_SCREENSHOTS=docs/img python -m pytest tests/room/test_floor_replay.py` writes
+docs/img/replay-floor-1280x800.png."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import sqlite3
@@ -124,13 +128,18 @@ def test_the_floor_replays_any_hand_of_any_table_as_its_journal_holds_it(
             sourced += check_against_journal(body["replay"], lines, rulings)
     assert sourced > 0  # the simulated dealer's presses: the emulated panel's and keypad's, so journaled
     # One hand with a ruling, in the page as the floor sees it.
-    ruled = next(h for h in by_table["t02"] if h["rulings"] > 0)
+    ruled = max((h for hands in by_table.values() for h in hands), key=lambda h: h["rulings"])  # the most disputed
+    assert ruled["rulings"] > 1  # a rulebook error and its ruling, beside the showdown's
     page.goto(floor.url + "/replay?key=" + ruled["key"])
-    expect(page.locator("#htitle")).to_have_text(f"Table t02 · Hand {ruled['hand']}")
+    expect(page.locator("#htitle")).to_have_text(f"Table {ruled['table']} · Hand {ruled['hand']}")
     expect(page.locator("#streets tr.ev-ruling")).to_have_count(ruled["rulings"])
     expect(page.locator("#streets tr.ev-ruling .rule").first).to_have_text(re.compile(r"^robert: "))
     expect(page.locator("#streets tr.ev-press td.who").first).to_have_text(
         re.compile(r"^by (panel|keypad|: not recorded)$"))
+    folder = os.environ.get("POKERTABLE_SCREENSHOTS")
+    if folder:
+        page.locator("#streets tr.ev-ruling").first.evaluate("row => row.scrollIntoView({block: 'start'})")
+        page.screenshot(path=str(Path(folder) / "replay-floor-1280x800.png"))
     # Unpaired, nothing: the page asks for a code, its data answers 401.
     fresh = page.context.browser.new_context()
     try:
