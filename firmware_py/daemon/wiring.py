@@ -109,7 +109,10 @@ def add_tracker(daemon: Daemon, tracker_config: TrackerConfig, *, pairing: Pairi
 
     replays = JournalReplays(daemon.journal.path, profiles=daemon.config.profiles,
                              base_dir=daemon.config.hardware_file.parent,
-                             hole_cards=HoleCards(tracker_config.replay_hole_cards))
+                             hole_cards=HoleCards(tracker_config.replay_hole_cards),
+                             # the table as the hand histories name it: its room id, else its file's name
+                             table=daemon.config.room.table if daemon.config.room is not None
+                             else Path(daemon.config.source).stem)
     tracker = ActionTracker(tracker_config, post=daemon.presses(TRACKER).put, clock=daemon.clock, pairing=pairing,
                             replays=replays)
     # The players' names as the venue screen and the hand histories have them ([display.seat_names]), not

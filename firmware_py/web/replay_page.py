@@ -87,9 +87,10 @@ class JournalReplays:
     it read while the daemon writes), the book brought up to the journal's end at each request."""
 
     def __init__(self, journal_path: Path, *, profiles: Any, base_dir: Path, title: str = "Action tracker",
-                 hole_cards: HoleCards = HoleCards.SHOWDOWN) -> None:
+                 hole_cards: HoleCards = HoleCards.SHOWDOWN, table: str = "") -> None:
         self.path = journal_path
         self.title = title
+        self.table = table  # the table's id in the room, else its file's name: on the printed page
         self.hole_cards = hole_cards
         self.book = ReplayBook(TableCore(profiles))
         self._reader = SessionReader(source=str(journal_path), base_dir=base_dir)
@@ -131,7 +132,8 @@ class JournalReplays:
             current = self.book.current()
             for hand in [*self.book.hands, *([current] if current else [])]:
                 if hand is not None and str(hand.first_seq) == key:  # a copy: the book goes on changing it
-                    return msgspec.convert(msgspec.to_builtins(hand), HandReplay), {"key": key}
+                    more = {"key": key, **({"table": self.table} if self.table else {})}
+                    return msgspec.convert(msgspec.to_builtins(hand), HandReplay), more
         return None
 
     def close(self) -> None:

@@ -110,7 +110,7 @@ def test_the_replay_states_each_journal_event_its_reader_who_pressed_and_the_rul
     hands = page.locator("#hands button")
     expect(hands).to_have_count(2)
     hands.nth(1).click()  # the list is newest first: the finished hand
-    expect(page.locator("#htitle")).to_have_text("Hand 1")
+    expect(page.locator("#htitle")).to_have_text("Table table · Hand 1")  # the table file's name (no [room])
     expect(page.locator("#result")).to_contain_text("seat 1 wins")
     shown = page_rows(page)
     deck = table.config.deck(table.config.game.in_play).cards
@@ -158,7 +158,7 @@ def test_a_hand_in_play_shows_no_hole_card_on_the_replay(browser: Any, page: Any
     dealt = [card for view in live.seats for card in view.cards]
     assert len(dealt) == 8
     open_paired(page, table.url + "replay", table.tracker.pairing.code)
-    expect(page.locator("#htitle")).to_have_text("Hand 2 (in play)")  # the newest, shown first
+    expect(page.locator("#htitle")).to_have_text("Table table · Hand 2 (in play)")  # the newest, shown first
     expect(page.locator("#streets tr.ev-card")).to_have_count(8)
     text = page.locator("#hand").inner_text()
     assert not [card for card in dealt if re.search(rf"\b{card}\b", text)]  # (times read "1.44s": not a card)
@@ -178,7 +178,7 @@ def test_the_replay_prints_as_one_page_for_a_dispute_file(browser: Any, page: An
     play(table)
     open_paired(page, table.url + "replay", table.tracker.pairing.code)
     page.locator("#hands button").nth(1).click()
-    expect(page.locator("#htitle")).to_have_text("Hand 1")
+    expect(page.locator("#htitle")).to_have_text("Table table · Hand 1")
     page.emulate_media(media="print")
     expect(page.locator("nav")).to_be_hidden()
     expect(page.locator("header")).to_be_hidden()
