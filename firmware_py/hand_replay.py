@@ -208,6 +208,9 @@ class _Open:
                              for v in after.seats if v.state not in ("empty", "waiting")]
         self.entries = 0
         self.showdown: Ruling | None = None
+        self.last = after  # the table's state after the hand's latest event (between hands: not kept)
+        self.at_showdown: TableSnapshot | None = None  # its state when the hand was last at the showdown
+        self.unplaced: dict[str, ReplayEntry] = {}  # by card: the latest read of it not yet placed
 
     def add(self, section: str, entry: ReplayEntry) -> None:
         if self.entries >= MAX_ENTRIES:
@@ -241,7 +244,10 @@ class ReplayBook:
 
     def current(self) -> HandReplay | None:
         """The hand in play (not finished), if any."""
-        return self._open.replay if self._open is not None else None
+        if self._open is None:
+            return None
+        self._update(self._open)
+        return self._open.replay
 
     def feed(self, entry: JournalEntry) -> None:
         """Feed the entry's event to the book's core, and keep what it made of it."""
@@ -278,7 +284,10 @@ class ReplayBook:
             return  # a shot clock's second: time passing, nothing to show
         section = _section(before, event, starts)
         hand.replay.last_seq = entry.seq
-        hand.add(section, self._entry(entry, before, after, outcome))
+        row = self._entry(entry, before, after, outcome)
+        hand.add(section, row)
+        if row.kind == "card" and row.card is not None:
+            hand.unplaced[row.card] = row
         self._placed_since(hand, before, after)
         for n, ruling in enumerate(outcome.rulings):
             public = ruling.public()
@@ -290,16 +299,23 @@ class ReplayBook:
                 public_remedy=public.remedy if public is not ruling else None))
             if str(ruling.ruling) == "showdown":
                 hand.showdown = ruling
-        self._update(hand, after)
+        if after.hand_number == hand.replay.hand and after.phase is not Phase.IDLE:
+            hand.last = after
+            if after.phase is Phase.SHOWDOWN:
+                hand.at_showdown = after
+            elif after.phase is Phase.MISDEALT:
+                hand.replay.played = False
         if after.phase in (Phase.IDLE, Phase.MISDEALT) or (
                 after.hand_number != hand.replay.hand and not starts):
             self._close()
 
-    def _update(self, hand: _Open, after: TableSnapshot) -> None:
-        replay = hand.replay
-        if after.hand_number != replay.hand or after.phase is Phase.IDLE:
-            return
+    @staticmethod
+    def _update(hand: _Open) -> None:
+        """The hand's seats, board, pots and result from the table's latest state in it (done when the hand is
+        read or ends, not at every event: the room's publisher builds a replay of every hand as it plays)."""
+        replay, after = hand.replay, hand.last
         views = {v.seat: v for v in after.seats}
+        names = dict(after.names)
         for seat in replay.seats:
             view = views.get(seat.seat)
             if view is None:
@@ -307,15 +323,14 @@ class ReplayBook:
             if view.cards:
                 seat.cards = list(view.cards)
             seat.state = str(view.state)
-            seat.name = dict(after.names).get(seat.seat, seat.name)
+            seat.name = names.get(seat.seat, seat.name)
         live = [s for s in replay.seats if s.state in ("active", "allin")]
-        if after.phase is Phase.SHOWDOWN:
+        if hand.at_showdown is not None:
+            tabled = [v.seat for v in hand.at_showdown.seats if v.state in ("active", "allin")]
             for seat in replay.seats:
-                seat.shown = seat in live and len(live) > 1
+                seat.shown = seat.seat in tabled and len(tabled) > 1
         if after.board or after.burns:
             replay.board, replay.burns = list(after.board), list(after.burns)
-        if after.phase is Phase.MISDEALT:
-            replay.played = False
         pots = _pots(hand.showdown, after)
         if pots:
             replay.pots = pots
@@ -332,6 +347,7 @@ class ReplayBook:
         hand = self._open
         if hand is None:
             return
+        self._update(hand)
         hand.replay.finished = True
         self.hands.append(hand.replay)
         del self.hands[:-self.keep]
@@ -404,9 +420,8 @@ class ReplayBook:
         placed += [(card, "board", None) for card in after.board[len(before.board):]]
         if not placed:
             return
-        reads = [e for street in reversed(hand.replay.streets) for e in reversed(street.entries) if e.kind == "card"]
         for card, to, secret in placed:
-            read = next((e for e in reads if e.card == card and e.to is None), None)
+            read = hand.unplaced.pop(card, None)
             if read is not None:
                 read.to, read.secret = to, secret
                 read.text = f"{read.text} to {to}"
