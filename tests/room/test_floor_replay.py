@@ -148,3 +148,12 @@ def test_the_floor_replays_any_hand_of_any_table_as_its_journal_holds_it(
         assert other.goto(floor.url + "/replay").status == 401
     finally:
         fresh.close()
+
+
+@pytest.mark.parametrize("listen", ["floor", "127.0.0.1:99999", "127.0.0.1:"])
+def test_a_bad_listen_address_for_the_floors_replay_is_named(tmp_path: Path, listen: str) -> None:
+    result = subprocess.run([sys.executable, "-m", "firmware_py", "collect", "--room", "main", "--db",
+                             str(tmp_path / "room.sqlite3"), "--listen", listen], cwd=ROOT, env=environment(),
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2, result.stderr
+    assert f"collect: --listen {listen!r}: HOST:PORT" in result.stderr and "Traceback" not in result.stderr

@@ -214,3 +214,15 @@ def test_the_replay_page_runs_under_the_strict_csp(browser: Any, page: Any, tabl
     open_paired(page, table.url + "replay", table.tracker.pairing.code)
     expect(page.locator("#streets tr.ev-press").first).to_be_visible()
     assert violations == []
+
+
+def test_the_houses_rule_for_replayed_hole_cards_is_checked_naming_the_file_and_key() -> None:
+    from firmware_py.daemon.tracker import parse_tracker_config  # noqa: PLC0415
+    from firmware_py.errors import ConfigError  # noqa: PLC0415
+
+    with pytest.raises(ConfigError, match=r"table\.toml.*\[tracker\] replay_hole_cards.*none, showdown, all.*"
+                                          r"did you mean 'showdown'"):
+        parse_tracker_config({"listen": "192.168.4.1", "replay_hole_cards": "showdwn"}, source="table.toml")
+    config = parse_tracker_config({"listen": "192.168.4.1", "replay_hole_cards": "all"}, source="table.toml")
+    assert config.replay_hole_cards == "all"
+    assert parse_tracker_config({"listen": "192.168.4.1"}, source="table.toml").replay_hole_cards == "showdown"
