@@ -140,6 +140,16 @@ def test_the_floor_replays_any_hand_of_any_table_as_its_journal_holds_it(
     if folder:
         page.locator("#streets tr.ev-ruling").first.evaluate("row => row.scrollIntoView({block: 'start'})")
         page.screenshot(path=str(Path(folder) / "replay-floor-1280x800.png"))
+    # The longest hand of the room prints on one page for the dispute file.
+    longest = max((h for hands in by_table.values() for h in hands),
+                  key=lambda h: len([e for s in api(page, "/replay/hand?key=" + h["key"])["replay"]["streets"]
+                                     for e in s["entries"]]))
+    page.goto(floor.url + "/replay?key=" + longest["key"])
+    expect(page.locator("#htitle")).to_have_text(f"Table {longest['table']} · Hand {longest['hand']}")
+    rows = page.locator("#streets tr").count()
+    page.emulate_media(media="print")
+    assert len(re.findall(rb"/Type\s*/Page[^s]", page.pdf(format="A4"))) == 1, rows
+    page.emulate_media(media="screen")
     # Unpaired, nothing: the page asks for a code, its data answers 401.
     fresh = page.context.browser.new_context()
     try:

@@ -226,3 +226,21 @@ def test_the_houses_rule_for_replayed_hole_cards_is_checked_naming_the_file_and_
     config = parse_tracker_config({"listen": "192.168.4.1", "replay_hole_cards": "all"}, source="table.toml")
     assert config.replay_hole_cards == "all"
     assert parse_tracker_config({"listen": "192.168.4.1"}, source="table.toml").replay_hole_cards == "showdown"
+
+
+@pytest.mark.parametrize("presses", [60, 130])
+def test_a_long_disputed_hand_still_prints_on_one_page(browser: Any, page: Any, table: TrackerTable,  # noqa: F811
+                                                       presses: int) -> None:
+    table.arrange(CARDS)
+    table.stacks(s1=1000, s2=1000, s3=1000, s4=1000)
+    table.new_hand()
+    pressed(table, "bet", KEYPAD, amount=200)  # seat 4 raises the big blind
+    for _ in range(presses):  # seat 1, facing it, checks again and again: each refused, each journaled
+        pressed(table, "check", PANEL)
+    pressed(table, "fold", PANEL)
+    open_paired(page, table.url + "replay", table.tracker.pairing.code)
+    expect(page.locator("#streets tr.refused")).to_have_count(presses)
+    page.emulate_media(media="print")
+    page.wait_for_function("document.getElementById('hand').dataset.zoom !== undefined")  # fitted to the page
+    assert len(re.findall(rb"/Type\s*/Page[^s]", page.pdf(format="A4"))) == 1
+    assert float(page.locator("#hand").get_attribute("data-zoom")) < 1 if presses > 100 else True  # zoomed to fit

@@ -3,6 +3,8 @@
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
+  const LONG_ROWS = 70;  // more rows than print in two columns on an A4 page: three (docs/replay.md)
+  const PAGE_PX = 1040;  // an A4 page's height less its 10 mm margins at 96 px an inch (1,047), with slack
   const query = new URLSearchParams(location.search);
   let selected = query.get("key");
   const only = query.get("table");  // the room's page: one table's hands (/replay?table=t01)
@@ -121,6 +123,9 @@
       section.append(table);
       streets.append(section);
     }
+    // A long hand (a dispute with many presses, a nine-handed deal) prints in three narrower columns: one page.
+    const rows = streets.querySelectorAll("tr").length;
+    streets.classList.toggle("long", rows > LONG_ROWS);
     if (hand.truncated) streets.append(el("p", hand.truncated + " more events not kept in this replay", "small"));
     const pots = $("pots").tBodies[0];
     pots.replaceChildren();
@@ -134,7 +139,40 @@
     $("result").textContent = hand.result || "";
     $("source").textContent = "From the table's journal: each row is the journaled event of that number, " +
       "or a ruling it caused.";
+    fit(printing.matches);
   }
+
+  // The dispute file is one page: printed, a hand taller than the page is zoomed to fit it (measured in the
+  // print layout, whose width the print stylesheet fixes at the page's).
+  const printing = window.matchMedia("print");
+  function fit(print) {
+    const article = $("hand");
+    article.style.zoom = "";
+    article.style.width = "";
+    delete article.dataset.zoom;
+    if (!print) return;
+    const width = article.getBoundingClientRect().width;  // the page's, as the print stylesheet sets it
+    const tall = () => article.getBoundingClientRect().height;
+    const at = (zoom) => {
+      article.style.zoom = String(zoom);
+      article.style.width = (width / zoom) + "px";  // zoomed back to the page's width: wider columns, fewer lines
+      return tall() <= PAGE_PX;
+    };
+    let zoom = 1;
+    if (tall() > PAGE_PX) {  // the largest zoom that fits, to a hundredth
+      let low = 0.2, high = 1;
+      while (high - low > 0.01) {
+        const mid = (low + high) / 2;
+        if (at(mid)) low = mid; else high = mid;
+      }
+      zoom = Math.floor(low * 100) / 100;
+      at(zoom);
+    }
+    article.dataset.zoom = String(zoom);
+  }
+  printing.addEventListener("change", (event) => fit(event.matches));
+  window.addEventListener("beforeprint", () => fit(true));
+  window.addEventListener("afterprint", () => fit(false));
 
   $("reload").addEventListener("click", () => loadList().catch(fail));
   $("print").addEventListener("click", () => window.print());
