@@ -37,7 +37,7 @@ from firmware_py.core.engine import TableCore
 from firmware_py.core.events import Button, ButtonName, Seat, Setup, Stacks
 from firmware_py.daemon.export import HandCutter, HandRecord, Step, hand_history
 from firmware_py.extensions import Extension, Registry
-from firmware_py.hand_replay import JournalEntry, ReplayBook, trimmed
+from firmware_py.hand_replay import HandReplay, JournalEntry, ReplayBook, trimmed
 from firmware_py.room.feed import BroadcastFeed, FeedBuilder, picture_key
 from firmware_py.room.messages import (
     MAX_MESSAGE_BYTES,
@@ -525,7 +525,13 @@ class RoomPublisher:
         replay = next((h for h in reversed(self.replays.hands) if h.hand == record.number and h.finished), None)
         if replay is not None:  # within the room's message size, with the PHH beside it
             budget = MAX_MESSAGE_BYTES - len(msgspec.json.encode(body)) - REPLAY_MARGIN_BYTES
-            body["replay"] = msgspec.to_builtins(trimmed(replay, budget))
+            fitted = msgspec.to_builtins(trimmed(replay, budget))
+            try:
+                msgspec.convert(fitted, HandReplay)  # its schema's bounds (a name the schema refuses, say)
+            except msgspec.ValidationError as exc:  # the hand goes without it, never into the quarantine for it
+                logger.error("room: hand %d's replay breaks its schema, sent without it: %s", record.number, exc)
+            else:
+                body["replay"] = fitted
         self._send_checked("hand", body, seq)
 
     def _payload(self, kind: str, body: dict[str, Any] | BroadcastFeed) -> bytes:
