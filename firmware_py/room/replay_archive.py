@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +63,8 @@ class ArchiveReplays:
             self._db, self._mark = psycopg.connect(target, autocommit=True), "%s"
         else:
             path = Path(target.removeprefix("sqlite:///"))
-            self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+            uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"  # (a path with ? or # too)
+            self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
             self._mark = "?"
         return self._db
 

@@ -14,6 +14,7 @@ import logging
 import re
 import sqlite3
 import threading
+import urllib.parse
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -99,7 +100,8 @@ class JournalReplays:
 
     def _refresh(self) -> None:
         if self._db is None:
-            self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+            uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve())) + "?mode=ro"  # (a path with ? or # too)
+            self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
         while True:
             rows = self._db.execute("SELECT seq, line FROM events WHERE seq > ? ORDER BY seq LIMIT 5000",
                                     (self.book.seq,)).fetchall()

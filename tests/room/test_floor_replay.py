@@ -167,3 +167,35 @@ def test_a_bad_listen_address_for_the_floors_replay_is_named(tmp_path: Path, lis
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2, result.stderr
     assert f"collect: --listen {listen!r}: HOST:PORT" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_floors_replay_reads_a_sqlite_archive_and_lists_by_table(tmp_path: Path) -> None:
+    """The collector's SQLite default (a room without PostgreSQL): the page's source reads it on its own
+    read-only connection while the collector holds it; a hand message without a replay is not listed."""
+    import msgspec  # noqa: PLC0415
+
+    from firmware_py.hand_replay import HoleCards  # noqa: PLC0415
+    from firmware_py.room.collector import Collector, open_store  # noqa: PLC0415
+    from firmware_py.room.replay_archive import ArchiveReplays  # noqa: PLC0415
+    from tests.test_hand_replay import SESSIONS, book  # noqa: PLC0415
+
+    hand = book(SESSIONS / "clean_showdown.jsonl").hands[0]
+    store = open_store(str(tmp_path / "room.sqlite3"))
+    collector = Collector(store)
+    collector.start()
+    for idx, (table, replay) in enumerate([("t01", hand), ("t02", hand), ("t03", None)], start=1):
+        body = {"v": 1, "room": "main", "table": table, "session": "s1", "seq": hand.last_seq, "idx": idx,
+                "hand": 1, "t": hand.t, "dealer": "Dana", "played": True, "rulings": ["showdown"], "phh": None,
+                "phh_problem": None, **({"replay": msgspec.to_builtins(replay)} if replay else {})}
+        collector.offer(f"pokertable/main/{table}/hand", msgspec.json.encode(body))
+    collector.stop()
+    source = ArchiveReplays(str(tmp_path / "room.sqlite3"), hole_cards=HoleCards.NONE)
+    try:
+        assert sorted(h["table"] for h in source.listing()) == ["t01", "t02"]
+        assert [h["key"] for h in source.listing("t02")] == [f"main/t02/s1/{hand.last_seq}"]
+        found = source.replay(f"main/t02/s1/{hand.last_seq}")
+        assert found is not None and found[0] == hand and found[1]["table"] == "t02"
+        assert source.replay("main/t03/s1/1") is None and source.replay("nonsense") is None
+    finally:
+        source.close()
+        store.close()
