@@ -236,6 +236,7 @@ class ReplayBook:
         self.hands: list[HandReplay] = []
         self._open: _Open | None = None
         self._setup: Setup | None = None
+        self._snapshot: TableSnapshot | None = None  # the core's state after the last event fed here
         self.seq = 0  # the last journal seq fed
 
     def feed_all(self, entries: Iterable[JournalEntry]) -> None:
@@ -252,7 +253,7 @@ class ReplayBook:
     def feed(self, entry: JournalEntry) -> None:
         """Feed the entry's event to the book's core, and keep what it made of it."""
         core = self.core
-        before = core.snapshot()
+        before = self._snapshot if self._snapshot is not None else core.snapshot()  # the state the last left
         try:
             outcome = core.feed(entry.event)
         except ValueError as exc:  # the table's core refused it too: the journal holds it, the replay says so
@@ -260,6 +261,7 @@ class ReplayBook:
             after = before
         else:
             after = core.snapshot()
+        self._snapshot = after
         self.observe(entry, before, after, outcome)
 
     def observe(self, entry: JournalEntry, before: TableSnapshot, after: TableSnapshot, outcome: Outcome) -> None:

@@ -128,6 +128,7 @@ def add_tracker(daemon: Daemon, tracker_config: TrackerConfig, *, pairing: Pairi
         tracker.start()
         tracker.pairing.listeners.append(show)
         show(tracker.pairing.code)
+        replays.start()  # the journal so far read for the replay page, on its own thread
 
     def stop() -> None:
         tracker.stop()

@@ -37,6 +37,13 @@ LIST_MAX = 200  # hands listed, the newest
 HOLE_CARD_RULES = tuple(rule.value for rule in HoleCards)
 
 
+WAIT_S = 2.0  # a request waits this long for the book (reading a long journal at start), then is told so
+
+
+class Busy(RuntimeError):
+    """The source is still reading: the page is told why, and tries again."""
+
+
 class ReplaySource(Protocol):
     title: str
     hole_cards: HoleCards
@@ -61,7 +68,10 @@ def replay_routes(source: ReplaySource) -> list[Route]:
         if table is not None and not TABLE.match(table):
             return JSONResponse({"error": f"table: a table id (letters, digits, - and _), not {table[:40]!r}"},
                                 status_code=400)
-        listed = await run_in_threadpool(source.listing, table)
+        try:
+            listed = await run_in_threadpool(source.listing, table)
+        except Busy as exc:
+            return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": "2"})
         return JSONResponse({"title": source.title, "hole_cards": str(source.hole_cards), "hands": listed[:LIST_MAX]})
 
     async def hand(request: Request) -> Response:
@@ -69,7 +79,10 @@ def replay_routes(source: ReplaySource) -> list[Route]:
         if not KEY.match(key):
             return JSONResponse({"error": f"key: a hand's key (letters, digits and . _ : / -), not {key[:40]!r}"},
                                 status_code=400)
-        found = await run_in_threadpool(source.replay, key)
+        try:
+            found = await run_in_threadpool(source.replay, key)
+        except Busy as exc:
+            return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": "2"})
         if found is None:
             return JSONResponse({"error": f"no hand {key} here"}, status_code=404)
         replay, more = found
@@ -97,11 +110,29 @@ class JournalReplays:
         self._reader = SessionReader(source=str(journal_path), base_dir=base_dir)
         self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
+        self._total = 0  # the journal's events when the book began reading it (for "N of M")
+
+    def start(self) -> None:
+        """Read the journal so far on a thread of its own: a long session's first page is not kept waiting."""
+        threading.Thread(target=self._warm, name="replay journal", daemon=True).start()
+
+    def _warm(self) -> None:
+        try:
+            with self._lock:
+                self._refresh()
+        except Exception:  # a callback boundary: the page's next request reads it again, and says why
+            logger.exception("replay: reading the journal failed")
+
+    def _held(self) -> None:
+        if not self._lock.acquire(timeout=WAIT_S):
+            raise Busy(f"reading the table's journal ({self.book.seq:,} of {self._total:,} events): "
+                       "the replay is ready in a moment")
 
     def _refresh(self) -> None:
         if self._db is None:
             uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve())) + "?mode=ro"  # (a path with ? or # too)
             self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        self._total = int(self._db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0])
         while True:
             rows = self._db.execute("SELECT seq, line FROM events WHERE seq > ? ORDER BY seq LIMIT 5000",
                                     (self.book.seq,)).fetchall()
@@ -121,25 +152,35 @@ class JournalReplays:
 
     def listing(self, table: str | None = None) -> list[dict[str, Any]]:
         """This table's hands, newest first (`table`: for the room's pages; a table has only its own)."""
-        with self._lock:
+        self._held()
+        try:
             self._refresh()
             hands = [*self.book.hands, *([self.book.current()] if self.book.current() else [])]
             return [summary(h, str(h.first_seq)) for h in reversed(hands) if h is not None]
+        finally:
+            self._lock.release()
 
     def replay(self, key: str) -> tuple[HandReplay, dict[str, Any]] | None:
         if not key.isdigit():
             return None
-        with self._lock:
+        self._held()
+        try:
             self._refresh()
             current = self.book.current()
             for hand in [*self.book.hands, *([current] if current else [])]:
                 if hand is not None and str(hand.first_seq) == key:  # a copy: the book goes on changing it
                     more = {"key": key, **({"table": self.table} if self.table else {})}
                     return msgspec.convert(msgspec.to_builtins(hand), HandReplay), more
-        return None
+            return None
+        finally:
+            self._lock.release()
 
     def close(self) -> None:
-        with self._lock:
+        if not self._lock.acquire(timeout=WAIT_S):  # still reading at the end: its connection ends with the process
+            return
+        try:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+        finally:
+            self._lock.release()

@@ -24,7 +24,7 @@ from firmware_py.daemon.app import Awaited
 from firmware_py.daemon.origins import KEYPAD, PANEL
 from firmware_py.hand_replay import reader_of
 from tests.browser import browser, open_paired, page  # noqa: F401  (the fixtures)
-from tests.tracker_table import TrackerTable
+from tests.tracker_table import ROOT, TrackerTable
 
 expect: Any = pytest.importorskip("playwright.sync_api", reason="playwright is not installed").expect
 
@@ -245,3 +245,35 @@ def test_a_long_disputed_hand_still_prints_on_one_page(browser: Any, page: Any, 
     zoom = float(page.locator("#hand").get_attribute("data-zoom") or "nan")
     assert (zoom < 1) if presses > 100 else (zoom <= 1)  # zoomed to fit, when it must be
     assert len(re.findall(rb"/Type\s*/Page[^s]", page.pdf(format="A4"))) == 1
+
+
+def test_a_replay_still_reading_a_long_journal_says_so_and_answers_when_ready(tmp_path: Path) -> None:
+    """The tracker reads the journal so far on a thread at start; a request meanwhile is told how far it is
+    (503, "N of M events"), never kept waiting for the whole journal."""
+    import threading  # noqa: PLC0415
+
+    from firmware_py.profiles import load_profiles  # noqa: PLC0415
+    from firmware_py.web.replay_page import Busy, JournalReplays  # noqa: PLC0415
+
+    table = TrackerTable(tmp_path).start()
+    try:
+        play(table)
+    finally:
+        table.stop()
+    replays = JournalReplays(table.journal.path, profiles=load_profiles(ROOT / "config" / "profiles"),
+                             base_dir=ROOT / "config")
+    release = threading.Event()
+    original = replays.book.feed
+
+    def slow(entry: Any) -> None:  # the journal read slowly: a long session on a busy Pi
+        release.wait(10)
+        original(entry)
+
+    replays.book.feed = slow  # type: ignore[method-assign]
+    replays.start()
+    with pytest.raises(Busy, match=r"reading the table's journal \(0 of \d+ events\)"):
+        replays.listing()
+    release.set()
+    table.wait(lambda: replays.book.seq > 0)
+    assert [h["hand"] for h in replays.listing()] == [2, 1]
+    replays.close()

@@ -24,9 +24,15 @@
 
   function chips(n) { return n === null || n === undefined ? "" : Number(n).toLocaleString("en-US"); }
 
-  async function get(path) {
+  async function get(path, tries = 30) {
     const answer = await fetch(path, {credentials: "same-origin"});
     if (answer.status === 401) { location.reload(); throw new Error("pair this device first"); }
+    if (answer.status === 503 && tries > 0) {  // the table is still reading its journal: say so, ask again
+      const body = await answer.json().catch(() => ({}));
+      $("hmeta").textContent = body.error || "busy: trying again";
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      return get(path, tries - 1);
+    }
     const body = await answer.json();
     if (!answer.ok) throw new Error(body.error || answer.statusText);
     return body;
