@@ -161,7 +161,8 @@ class JournalEntry:
         return by if isinstance(by, str) else None
 
 
-def _section(before: TableSnapshot, event: Event, starts: bool) -> str:
+def _section(before: TableSnapshot, starts: bool) -> str:
+    """The part of the hand an event belongs to: the deal, a street (its betting or its cards), the showdown."""
     if starts or before.phase in (Phase.DEALING, Phase.IDLE, Phase.MISDEALT):
         return "deal"
     street = str(before.street or "preflop")  # (in the board phase: the street being dealt)
@@ -284,7 +285,7 @@ class ReplayBook:
             return  # between hands before the first deal: no hand to put it in
         if isinstance(event, Tick) and not outcome.rulings:
             return  # a shot clock's second: time passing, nothing to show
-        section = _section(before, event, starts)
+        section = _section(before, starts)
         hand.replay.last_seq = entry.seq
         row = self._entry(entry, before, after, outcome)
         hand.add(section, row)
