@@ -21,14 +21,21 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 if TYPE_CHECKING:
     from firmware_py.core import Event, Ruling, Setup, TableSnapshot
     from firmware_py.core.profiles import Profile
 
-__all__ = ["CallbackComponent", "Component", "FaultView", "HardwareFacts", "JournalView", "PortSink", "SectionReader",
-           "Shown", "TableFacts", "TablePort"]
+__all__ = ["KEYPAD", "PANEL", "PRESS_SOURCES", "TRACKER", "CallbackComponent", "Component", "FaultView",
+           "HardwareFacts", "JournalView", "PortSink", "PressNotes", "SectionReader", "Shown", "Sink", "TableFacts",
+           "TablePort"]
+
+# Who made a press (journaled with it as "by": a hand's replay says who pressed what from the journal itself).
+PANEL: Final = "panel"  # the dealer's panel of buttons (GPIO)
+TRACKER: Final = "tracker"  # the action tracker page on the operator's tablet
+KEYPAD: Final = "keypad"  # the dealer's USB numeric keypad (amounts, then the action key)
+PRESS_SOURCES: Final = (PANEL, TRACKER, KEYPAD)
 
 
 class Component(Protocol):
@@ -64,6 +71,18 @@ class PortSink:
 
     def put(self, item: object) -> None:
         self.port.post(item)
+
+
+class Sink(Protocol):
+    """Where a reader thread puts what it read (a queue, or anything with `put`)."""
+
+    def put(self, item: object) -> None: ...
+
+
+class PressNotes(Protocol):
+    """Who made each press posted and not yet journaled (`firmware_py.daemon.origins.Origins`)."""
+
+    def note(self, event: Any, by: str) -> None: ...
 
 
 class SectionReader(Protocol):
@@ -167,6 +186,14 @@ class TablePort(Protocol):
 
     def clock(self) -> float:
         """The session clock, in seconds (never going back over a restart)."""
+
+    def presses(self, by: str) -> Sink:
+        """The queue as one source of presses sees it (`PANEL`, `TRACKER`, `KEYPAD`): each press put there is
+        journaled with its source."""
+
+    @property
+    def press_notes(self) -> PressNotes:
+        """Where a source that posts through a queue of its own (the simulated table's tap) notes its presses."""
 
     def show(self, shown: Shown, value: object) -> None:
         """An operator notice on the venue screen, when there is one (looked up when shown: the screen

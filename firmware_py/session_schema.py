@@ -80,6 +80,8 @@ class ButtonLine(Line, tag="button"):
     hand: Whole | None = None
     count: Whole | None = None
     ruling: Whole | None = None  # confirm only (session.py checks it): the number of the ruling confirmed
+    # Who pressed it (the journal writes it: daemon/origins.py); the rules read the press the same either way.
+    by: Literal["panel", "tracker", "keypad"] | None = None
 
 
 class SeatLine(Line, tag="seat"):

@@ -31,7 +31,7 @@ from firmware_py.config_toolkit import ConfigMistakes, Section, did_you_mean, sh
 from firmware_py.core.events import AMOUNT_ACTIONS, PLAYER_ACTIONS, Button, ButtonName
 from firmware_py.errors import ConfigError
 from firmware_py.extensions import ConfigFile, Extension, Where
-from firmware_py.ports import CallbackComponent, HardwareFacts, PortSink, Shown, TablePort
+from firmware_py.ports import KEYPAD, CallbackComponent, HardwareFacts, Shown, TablePort
 from hardware.polling import Clock, EventSink
 from hardware.worker import Worker
 
@@ -207,7 +207,7 @@ def add_keypad(port: TablePort, keypad: KeypadConfig, *, device: Any = None) -> 
 
     def start() -> None:
         reader = KeypadReader(keypad, device=device if device is not None else open_keypad(keypad),
-                              queue=PortSink(port), clock=port.clock,
+                              queue=port.presses(KEYPAD), clock=port.clock,
                               on_entry=lambda text: port.show(Shown.KEYED, text))
         reader.start()
         running["reader"] = reader

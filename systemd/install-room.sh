@@ -133,7 +133,7 @@ services)
         install -m 0644 "${SRC}/systemd/${unit}" "/etc/systemd/system/${unit}"
     done
     if [[ ! -f "${ETC}/room.env" ]]; then
-        printf 'ROOM=main\nBROKER=broker.example\n# COLLECT_DB=postgresql://collector@db.example/pokertable\n' \
+        printf 'ROOM=main\nBROKER=broker.example\n# COLLECT_DB=postgresql://collector@db.example/pokertable\n# COLLECT_ARGS=--listen 0.0.0.0:8097 --hole-cards all\n' \
             > "${ETC}/room.env"
     fi
     systemctl daemon-reload

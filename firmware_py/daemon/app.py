@@ -51,6 +51,7 @@ from firmware_py.core.engine import Outcome, TableCore
 from firmware_py.core.profiles import Profile
 from firmware_py.daemon.fault_state import ComponentFault, FaultState
 from firmware_py.daemon.journal import Journal, line_of
+from firmware_py.daemon.origins import Origins, PressSource, with_origin
 from firmware_py.daemon.sdnotify import Notifier, watchdog_interval_s
 from firmware_py.daemon.table_config import TableConfig
 from firmware_py.errors import JournalError, TableError
@@ -227,6 +228,7 @@ class Daemon:
         self.stop_reason = ""
         self._pending: list[Event] = []
         self._awaited: dict[int, Awaited] = {}  # by id() of the event: a page waits for its verdict
+        self.origins = Origins()  # who made each press posted (panel, tracker, keypad): journaled with it
         self._last_t = -math.inf
         self._next_retry = 0.0
         self._stop = threading.Event()
@@ -479,22 +481,28 @@ class Daemon:
             fresh.append(event if t == event.t else replace(event, t=t))
             if fresh[-1] is not event and id(event) in self._awaited:
                 self._awaited[id(fresh[-1])] = self._awaited.pop(id(event))
+            if fresh[-1] is not event and isinstance(fresh[-1], Button):
+                self.origins.moved(event, fresh[-1])
             self._last_t = t
         batch = self._pending + fresh
         if not batch:
             return
         try:
-            seqs = self.journal.append(batch)
+            lines = [self._line(event) for event in batch]
+            seqs = self.journal.append_lines(lines)
         except JournalError as exc:
             self._pending = batch
             self._next_retry = time.monotonic() + JOURNAL_RETRY_S
             self._fault("journal", str(exc))
             return
         self._pending = []
+        for event in batch:
+            if isinstance(event, Button):
+                self.origins.take(event)
         if self.faults.clear("journal", note="events are recorded again"):
             self._publish()
-        for seq, event in zip(seqs, batch, strict=True):
-            self._ack(f"ack {seq} {line_of(event)}")
+        for seq, event, line in zip(seqs, batch, lines, strict=True):
+            self._ack(f"ack {seq} {line}")
             if isinstance(event, Setup):
                 self._setup_line = line_of(event)
         hand = shown = self.core.hand_number
@@ -517,6 +525,21 @@ class Daemon:
         if self.core.hand_number != hand or any(isinstance(event, Setup) for event in batch):
             self._save_checkpoint(seqs[-1])  # a hand boundary: a restart replays from here
         self._publish()
+
+    def presses(self, by: str) -> PressSource:
+        """The queue for one source of presses (`origins.PANEL`, `TRACKER`, `KEYPAD`): its presses are journaled
+        with `by`, so a hand's replay says who pressed what."""
+        return PressSource(self.queue, self.origins, by)
+
+    def _line(self, event: Event) -> str:
+        """The event's journal line; a press with its source, while that is known (a failed commit keeps it)."""
+        line = line_of(event)
+        if isinstance(event, Button):
+            by = self.origins.take(event)
+            if by is not None:
+                self.origins.note(event, by)  # until the commit holds: a retried batch writes it again
+                line = with_origin(line, by)
+        return line
 
     def _with_levels(self, events: list[Event]) -> list[Event]:
         """A `level` line before each `new_hand` that starts a new blind level, when chips are counted (a

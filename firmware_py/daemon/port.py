@@ -6,13 +6,14 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from firmware_py.daemon.app import iter_journal_events
-from firmware_py.ports import Component, Shown
+from firmware_py.ports import Component, Shown, Sink
 
 if TYPE_CHECKING:
     from firmware_py.core import Event, Ruling, TableSnapshot
     from firmware_py.daemon.app import Daemon
     from firmware_py.daemon.fault_state import FaultState
     from firmware_py.daemon.journal import Journal
+    from firmware_py.daemon.origins import Origins
     from firmware_py.daemon.table_config import TableConfig
 
 __all__ = ["DaemonPort"]
@@ -46,6 +47,13 @@ class DaemonPort:
 
     def clock(self) -> float:
         return self._daemon.clock()
+
+    def presses(self, by: str) -> Sink:
+        return self._daemon.presses(by)
+
+    @property
+    def press_notes(self) -> Origins:
+        return self._daemon.origins
 
     def show(self, shown: Shown, value: object) -> None:
         display = self._daemon.display

@@ -4,9 +4,11 @@ Off unless `[tracker]` is in the table config; then it listens on the configured
 wildcard). A device pairs once with the code shown on the venue screen and keeps a session cookie:
 no secret in a URL or a log. The page gets the table's public state pushed (server-sent events):
 the seat map with names, stacks, bets, button, blinds and who acts, the pots as the core counts them,
-the board and the street; never a hole card. Each press carries the hand number and the action
-count it was made against and goes, like the panel's, through the daemon's one queue; the reply
-waits for the core's verdict and gives its words (taken, refused and why, a ruling).
+the board and the street; never a hole card (its replay of a hand, `/replay`, shows a finished hand's
+hole cards as `replay_hole_cards` says, never those of a hand in play: docs/replay.md). Each press
+carries the hand number and the action count it was made against and goes, like the panel's, through
+the daemon's one queue; the reply waits for the core's verdict and gives its words (taken, refused and
+why, a ruling).
 
 The app is here (the server and its wiring through the table's port: `firmware_py.ports.TablePort`); its
 config is `tracker_config.py`, what the page shows `tracker_view.py`, the page's files `tracker_page.py`.
@@ -19,6 +21,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeGuard
 
 import msgspec
@@ -35,11 +38,12 @@ from firmware_py.daemon.tracker_config import TrackerConfig, check_tracker_envir
 from firmware_py.daemon.tracker_page import STATIC
 from firmware_py.daemon.tracker_view import merged_verdict, public_state, verdict
 from firmware_py.extensions import Extension, Where
-from firmware_py.ports import CallbackComponent, Shown, TablePort
+from firmware_py.ports import TRACKER, CallbackComponent, Shown, TablePort
 from firmware_py.web import Pairing, WebServer
 from firmware_py.web.amounts import AMOUNT_JS, parse_amount
 from firmware_py.web.body import BodyError, parse_body
 from firmware_py.web.page import WebPage, body_error, html_file
+from firmware_py.web.replay_page import ReplaySource, replay_routes
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +84,8 @@ class ActionTracker:
     """The tracker's web server on its own thread; `post` is the daemon queue's `put`."""
 
     def __init__(self, config: TrackerConfig, *, post: Callable[[object], None],
-                 clock: Callable[[], float], pairing: Pairing | None = None) -> None:
+                 clock: Callable[[], float], pairing: Pairing | None = None,
+                 replays: ReplaySource | None = None) -> None:
         self.config = config
         self.post = post
         self.clock = clock
@@ -100,7 +105,8 @@ class ActionTracker:
             Route("/events", self._events, methods=["GET"]),
             Route("/press", self._press, methods=["POST"]),
             Route("/players", self._players, methods=["POST"]),
-        ], name="action tracker", pairing=self.pairing, where=WHERE, hosts=config.hosts, pages=("/",),
+            *(replay_routes(replays) if replays is not None else ()),  # the table's hands replayed (hand_replay.py)
+        ], name="action tracker", pairing=self.pairing, where=WHERE, hosts=config.hosts, pages=("/", "/replay"),
             stream_paths=("/events",), folders=(STATIC,), generated={"amounts.js": AMOUNT_JS}, limit=64,
             unpaired=16, streams=8)
         self.server = WebServer(self.page, host=config.listen, port=config.port, name="action tracker",
@@ -267,7 +273,17 @@ def _error(status: int, message: str) -> Response:
 
 def add_tracker(port: TablePort, config: TrackerConfig, *, pairing: Pairing | None = None) -> ActionTracker:
     """The action-tracker page (only when `[tracker]` is configured), started after the core."""
-    tracker = ActionTracker(config, post=port.post, clock=port.clock, pairing=pairing)
+    from firmware_py.hand_replay import HoleCards  # noqa: PLC0415
+    from firmware_py.web.replay_page import JournalReplays  # noqa: PLC0415
+
+    facts = port.config
+    room = facts.extensions.get("room")
+    replays = JournalReplays(port.journal.path, profiles=facts.profiles, base_dir=facts.hardware_file.parent,
+                             hole_cards=HoleCards(config.replay_hole_cards),
+                             # the table as the hand histories name it: its room id, else its file's name
+                             table=str(getattr(room, "table", "")) or Path(facts.source).stem)
+    tracker = ActionTracker(config, post=port.presses(TRACKER).put, clock=port.clock, pairing=pairing,
+                            replays=replays)
     # The players' names as the venue screen and the hand histories have them ([display.seat_names]), not
     # "Seat N" on the operator's page beside "Ada" on the screen.
     tracker.names.update(port.config.seat_names)
@@ -280,8 +296,13 @@ def add_tracker(port: TablePort, config: TrackerConfig, *, pairing: Pairing | No
         tracker.start()
         tracker.pairing.listeners.append(show)
         show(tracker.pairing.code)
+        replays.start()  # the journal so far read for the replay page, on its own thread
 
-    port.add_component(CallbackComponent("action tracker", start, tracker.stop), first=True)
+    def stop() -> None:
+        tracker.stop()
+        replays.close()
+
+    port.add_component(CallbackComponent("action tracker", start, stop), first=True)
     return tracker
 
 

@@ -9,10 +9,13 @@ import socket
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py.config_toolkit import ConfigMistakes, Section, how_to_write, shown
+from firmware_py.config_toolkit import ConfigMistakes, Section, did_you_mean, how_to_write, shown
 from firmware_py.errors import ConfigError
+from firmware_py.hand_replay import HoleCards
 
-__all__ = ["TrackerConfig", "check_tracker_environment", "parse_tracker_config"]
+__all__ = ["HOLE_CARD_RULES", "TrackerConfig", "check_tracker_environment", "parse_tracker_config"]
+
+HOLE_CARD_RULES = tuple(rule.value for rule in HoleCards)  # what a finished hand's replay shows of hole cards
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -22,18 +25,29 @@ class TrackerConfig:
     listen: str
     port: int
     hosts: tuple[str, ...] = ()  # e.g. "table1.local": the names the tablet may use besides the address
+    replay_hole_cards: str = "showdown"  # a finished hand's hole cards on the replay: none, showdown or all
 
 
 def parse_tracker_config(raw: Any, *, source: str) -> TrackerConfig:
     """Validate `[tracker]`: every mistake in one ConfigError, each naming the file, the key and how to write it."""
     mistakes = ConfigMistakes()
-    section = Section(source, "tracker", raw, ("listen", "port", "hosts"), mistakes=mistakes)
+    section = Section(source, "tracker", raw, ("listen", "port", "hosts", "replay_hole_cards"), mistakes=mistakes)
     listen = mistakes.attempt(lambda: _listen(section), "")
     port = mistakes.attempt(lambda: _port(section), 8080)
     no_hosts: tuple[str, ...] = ()
     hosts = mistakes.attempt(lambda: _hosts(section), no_hosts)
+    hole_cards = mistakes.attempt(lambda: _replay_hole_cards(section), "showdown")
     mistakes.raise_if_any()
-    return TrackerConfig(listen=listen, port=port, hosts=hosts)
+    return TrackerConfig(listen=listen, port=port, hosts=hosts, replay_hole_cards=hole_cards)
+
+
+def _replay_hole_cards(section: Section) -> str:
+    rule = section.get("replay_hole_cards", "showdown")
+    if rule not in HOLE_CARD_RULES:
+        raise section.error(f"must be one of {', '.join(HOLE_CARD_RULES)} (the hole cards a finished hand's replay "
+                            f"shows; a hand in play never shows one), not {shown(rule)}"
+                            f"{did_you_mean(str(rule), list(HOLE_CARD_RULES))}", "replay_hole_cards")
+    return str(rule)
 
 
 def _listen(section: Section) -> str:

@@ -7,7 +7,7 @@ import warnings
 from typing import TYPE_CHECKING
 
 from firmware_py.errors import HardwareError
-from firmware_py.ports import CallbackComponent, PortSink, TablePort
+from firmware_py.ports import PANEL, CallbackComponent, PortSink, TablePort
 
 if TYPE_CHECKING:
     from firmware_py.daemon.table_config import TableConfig
@@ -51,7 +51,7 @@ def add_real_hardware(port: TablePort, config: TableConfig) -> None:
         except Exception as exc:  # gpiozero's BadPinFactory: no GPIO library or no Pi here
             raise HardwareError(f"no GPIO to drive the dealer panel ({exc}): on a Raspberry Pi install lgpio "
                                 "(python3-lgpio); without one, run --simulate") from None
-        panel = DealerPanel(panel_config, pin_factory=Device.pin_factory, queue=PortSink(port),
+        panel = DealerPanel(panel_config, pin_factory=Device.pin_factory, queue=port.presses(PANEL),
                             clock=port.clock, made_against=lambda: shown[0])
         panel.start()
         panels["panel"] = panel

@@ -83,11 +83,14 @@ SCHEMA = (
 ADDED_COLUMNS = (("hands", "phh_problem", "TEXT"),  # why a played hand has no PHH (the table's reason)
                  # the archive's count per table session (the table numbers its rulings and hands 1, 2, ...)
                  ("rulings", "idx", "BIGINT"), ("hands", "idx", "BIGINT"),
-                 ("dead_letters", "digest", "TEXT"))  # the quarantine keeps a message once (issue 34)
+                 ("dead_letters", "digest", "TEXT"),  # the quarantine keeps a message once (issue 34)
+                 # the hand as the table's journal holds it (JSON, hand_replay.HandReplay), for the floor's replay,
+                 # and when the collector stored it (the floor's list of the room's hands, newest first)
+                 ("hands", "replay", "TEXT"), ("hands", "received", "DOUBLE PRECISION"))
 RULING_COLUMNS = ("room", "table_id", "session", "seq", "n", "dealer", "hand", "t", "kind", "rule", "remedy", "body",
                   "idx")
 HAND_COLUMNS = ("room", "table_id", "session", "seq", "hand", "t", "dealer", "played", "phh", "rulings",
-                "phh_problem", "idx")
+                "phh_problem", "idx", "replay", "received")
 DEAD_COLUMNS = ("received", "topic", "payload", "reason", "room", "table_id", "session", "seq", "idx", "digest")
 DROPS_UPSERT = ("INSERT INTO dead_letter_drops (table_id, dropped, dropped_bytes, repeats, last_reason, last_at) "
                 "VALUES ({p}, {p}, {p}, {p}, {p}, {p}) ON CONFLICT (table_id) DO UPDATE SET "
@@ -292,8 +295,10 @@ def ruling_row(message: RulingMessage) -> tuple[Any, ...]:
 
 
 def hand_row(message: HandMessage) -> tuple[Any, ...]:
+    replay = msgspec.json.encode(message.replay).decode() if message.replay is not None else None
     return (message.room, message.table, message.session, message.seq, message.hand, message.t, message.dealer,
-            message.played, message.phh, json.dumps(message.rulings), message.phh_problem, message.idx)
+            message.played, message.phh, json.dumps(message.rulings), message.phh_problem, message.idx, replay,
+            time.time())
 
 
 def dead_row(topic_name: str, payload: bytes, reason: str) -> tuple[Any, ...]:

@@ -33,6 +33,7 @@ from firmware_py.core.events import MAX_SEATS
 from firmware_py.core.rulings import Street
 from firmware_py.core.snapshot import Phase, PlayerState
 from firmware_py.core.vocab import Cause
+from firmware_py.hand_replay import HandReplay
 from firmware_py.room.bounds import (
     MAX_SEQ,
     Card,
@@ -251,6 +252,9 @@ class HandMessage(_Message):
     rulings: Annotated[list[Name], msgspec.Meta(max_length=256)]
     phh: Phh | None
     phh_problem: Text | None
+    # The hand street by street as the table's journal holds it (each event with its seq and line, the card
+    # read and by which antenna, who pressed, each ruling with its cite, the pots): the floor's replay.
+    replay: HandReplay | None = None
 
 
 class JackpotMessage(_Message):

@@ -38,6 +38,7 @@ from firmware_py.core.engine import TableCore
 from firmware_py.core.events import Button, ButtonName, Seat, Setup, Stacks
 from firmware_py.daemon.export import HandCutter, HandRecord, Step, hand_history
 from firmware_py.extensions import Extension
+from firmware_py.hand_replay import HandReplay, JournalEntry, ReplayBook, trimmed
 from firmware_py.room.feed import BroadcastFeed, FeedBuilder, picture_key
 from firmware_py.room.messages import (
     MAX_MESSAGE_BYTES,
@@ -70,6 +71,7 @@ MARKER_SAVE_S = 0.5
 # that overflowed): send the unconfirmed ones again, at most this often.
 GAP_S = 10.0
 STOP_FLUSH_S = 5.0
+REPLAY_MARGIN_BYTES = 4096  # the hand message's envelope and the replay's own fields, beside its entries
 HOUR_S = 3600.0
 
 
@@ -162,6 +164,7 @@ class RoomPublisher:
         self.base_dir = base_dir
         self.faults = faults
         self.hands = HandCutter(TableCore(profiles))  # our own core, fed from the journal
+        self.replays = ReplayBook(self.hands.core, keep=4)  # each hand as the journal has it, for the floor's replay
         self.counts = TableCounts()
         self.marker = Marker(journal_path.with_name(journal_path.name + ".room.json"), session)
         self.cursor = 0  # the last journal seq fed to our core
@@ -480,6 +483,7 @@ class RoomPublisher:
             step = self.hands.feed(event)
         except ValueError:
             return  # refused live too
+        self.replays.observe(JournalEntry(seq, event, line), step.before, step.after, step.outcome)
         if self.start_t is None:
             self.start_t = event.t
         self._count_and_publish(seq, step, publish=publish)
@@ -540,6 +544,16 @@ class RoomPublisher:
         body = envelope(cfg.room, cfg.table, seq, session=self.session, idx=self.idx, hand=record.number,
                         t=record.t, dealer=cfg.dealer, played=record.played, rulings=record.rulings, phh=phh,
                         phh_problem=problem)
+        replay = next((h for h in reversed(self.replays.hands) if h.hand == record.number and h.finished), None)
+        if replay is not None:  # within the room's message size, with the PHH beside it
+            budget = MAX_MESSAGE_BYTES - len(msgspec.json.encode(body)) - REPLAY_MARGIN_BYTES
+            fitted = msgspec.to_builtins(trimmed(replay, budget))
+            try:
+                msgspec.convert(fitted, HandReplay)  # its schema's bounds (a name the schema refuses, say)
+            except msgspec.ValidationError as exc:  # the hand goes without it, never into the quarantine for it
+                logger.error("room: hand %d's replay breaks its schema, sent without it: %s", record.number, exc)
+            else:
+                body["replay"] = fitted
         self._send_checked("hand", body, seq)
 
     def _payload(self, kind: str, body: dict[str, Any] | BroadcastFeed) -> bytes:

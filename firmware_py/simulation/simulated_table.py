@@ -30,6 +30,8 @@ from typing import Any
 from firmware_py.core import Button, ButtonName, Event, Gone, Level, Race, Read, Stacks
 from firmware_py.core.game import HOLDEM, Game
 from firmware_py.core.profiles import Profile
+from firmware_py.daemon.origins import KEYPAD, PANEL, Origins, PressSource
+from firmware_py.ports import PressNotes
 from firmware_py.simulation.dealer import DealerBot, DealerMistake
 
 logger = logging.getLogger(__name__)
@@ -283,13 +285,15 @@ class _Tap:
 class EmulatedSensors:
     """The configured readers and panel on an `EmulatedTable`, stepped by the world, not by threads."""
 
-    def __init__(self, hardware_config: Any, *, queue: Any, clock: SimClock) -> None:
+    def __init__(self, hardware_config: Any, *, queue: Any, clock: SimClock, origins: PressNotes | None = None) -> None:
         import serial  # noqa: PLC0415
 
         from hardware.emulation.emulated_table import EmulatedTable  # noqa: PLC0415
 
         self.clock = clock
         self.tap = _Tap(queue)
+        # the panel's and keypad's presses, so marked
+        self.origins: PressNotes = origins if origins is not None else Origins()
         self._loop = serial.serial_for_url("loop://", timeout=0)  # the board's wire, looped back
         # SPI time is virtual (polls cost no waiting); the board writes a scan when the world steps it.
         self.table = EmulatedTable(hardware_config, realtime=False, board_port=self._loop)
@@ -347,11 +351,13 @@ class EmulatedSensors:
             return
         from hardware.panel import DealerPanel  # noqa: PLC0415
 
-        self.panel = DealerPanel(self.config.panel, pin_factory=self.pin_factory, queue=self.tap, clock=self.clock)
+        self.panel = DealerPanel(self.config.panel, pin_factory=self.pin_factory,
+                                 queue=PressSource(self.tap, self.origins, PANEL), clock=self.clock)
         from hardware.keypad import KeypadConfig, KeypadReader, keypad_of  # noqa: PLC0415
 
         keypad = keypad_of(self.config) or KeypadConfig()  # amounts: a USB keypad, emulated even if none is configured
-        self.keypad = KeypadReader(keypad, device=None, queue=self.tap, clock=self.clock)
+        self.keypad = KeypadReader(keypad, device=None, queue=PressSource(self.tap, self.origins, KEYPAD),
+                                   clock=self.clock)
 
     def stop_panel(self) -> None:
         if self.panel is not None:

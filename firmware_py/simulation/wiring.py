@@ -60,7 +60,7 @@ def add_simulated_table(port: TablePort, config: TableConfig, plan: SimulationPl
                           f"Enroll the missing cards (`python -m firmware_py enroll --deck {in_play.name} "
                           f"--back {in_play.back} --out {where}` resumes it), or set [table] in_play in "
                           f"{config.source} to a complete deck")
-    sensors = EmulatedSensors(config.hardware, queue=PortSink(port), clock=clock)
+    sensors = EmulatedSensors(config.hardware, queue=PortSink(port), clock=clock, origins=port.press_notes)
     other = next((d for d in config.game.decks if d.name != config.game.in_play), None)
     game = config.game
     tournament = config.in_tournament
