@@ -36,7 +36,8 @@ from firmware_py.core.evaluator import (
 )
 from firmware_py.core.rulings import Street
 
-__all__ = ["BEST_FIVE", "GAMES", "TWO_FROM_HAND", "Game", "HandKind", "HandRule", "Share", "Structure"]
+__all__ = ["BEST_FIVE", "GAMES", "TWO_FROM_HAND", "Game", "HandKind", "HandRule", "Share", "Structure", "game_named",
+           "hand_names"]
 
 STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)  # the board games: three, one and one
 
@@ -173,3 +174,31 @@ LIMIT_OMAHA_HILO = Game(name="limit_omaha_hilo", title="Fixed-Limit Omaha Hi-Lo"
 GAMES: Final[dict[str, Game]] = {game.name: game for game in (HOLDEM, OMAHA, OMAHA5, LIMIT_HOLDEM, OMAHA_HILO,
                                                               LIMIT_OMAHA_HILO)}
 DEFAULT = HOLDEM.name  # what a setup that names no game deals
+
+
+def game_named(name: str) -> Game:
+    """The game of a snapshot, a setup or a message, by its name: the one way the views and the odds get a game.
+
+    An unknown name is refused, naming it and the games there are: a view never draws another game's hand
+    (a hold'em hand for an Omaha Hi-Lo one) in silence.
+
+    >>> game_named("omaha_hilo").short
+    'PLO8'
+    >>> game_named("razz")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 'razz' is not a game this table knows; the games are holdem, omaha, ..., limit_omaha_hilo
+    """
+    game = GAMES.get(name)
+    if game is None:
+        raise ValueError(f"{name!r} is not a game this table knows; the games are {', '.join(GAMES)}")
+    return game
+
+
+def hand_names(game: Game, hole: Sequence[str], board: Sequence[str]) -> str:
+    """The hand a player holds with the board, each of the game's hand kinds said: a split game's high, then its
+    low ('three of a kind, kings; 7-4-3-2-A low'; a low not made is not said)."""
+    names = [game.hands[0].describe(hole, board)]
+    if len(board) >= 3:
+        names += [name for name in (kind.describe(hole, board) for kind in game.hands[1:]) if name != "no low"]
+    return "; ".join(names)

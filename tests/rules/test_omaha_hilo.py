@@ -141,3 +141,38 @@ def test_the_showdown_ruling_carries_the_low_in_its_json() -> None:
     line = ruling.to_json()
     assert line["low_winners"] == [2] and line["low_hand"] == "7-4-3-2-A low"
     assert line["pots"][0]["low_winners"] == [2]
+
+
+def test_the_hand_kinds_pick_the_same_high_and_low_winners_as_pokerkit() -> None:
+    """Five hundred random four-handed deals read by the record's hand kinds and by pokerkit's Omaha hands (its
+    `OmahaHoldemHand` and `OmahaEightOrBetterLowHand`): the same best high and the same best qualifying low."""
+    import random  # noqa: PLC0415
+
+    from pokerkit import OmahaEightOrBetterLowHand, OmahaHoldemHand  # noqa: PLC0415
+
+    from firmware_py.core.cards import FULL_DECK  # noqa: PLC0415
+
+    rng = random.Random(36)
+    high, low = GAMES["omaha_hilo"].hands
+    lows_seen = 0
+    for _ in range(500):
+        cards = rng.sample(FULL_DECK, 4 * 4 + 5)
+        hands = {seat: cards[4 * (seat - 1):4 * seat] for seat in (1, 2, 3, 4)}
+        board = cards[16:]
+        highs = {seat: OmahaHoldemHand.from_game("".join(hole), "".join(board)) for seat, hole in hands.items()}
+        theirs_low = {}
+        for seat, hole in hands.items():
+            try:
+                theirs_low[seat] = OmahaEightOrBetterLowHand.from_game("".join(hole), "".join(board))
+            except ValueError:  # no low eight or better
+                continue
+        best_high = max(highs.values())
+        ranks = high.ranks(hands, board)
+        assert high.best(ranks, ranks) == tuple(s for s in sorted(highs) if highs[s] == best_high), (hands, board)
+        lows = low.ranks(hands, board)
+        assert set(lows) == set(theirs_low), (hands, board)
+        if theirs_low:
+            lows_seen += 1
+            best_low = max(theirs_low.values())  # pokerkit: the stronger hand is the greater
+            assert low.best(lows, lows) == tuple(s for s in sorted(theirs_low) if theirs_low[s] == best_low)
+    assert lows_seen > 120  # the check covers lows, not only boards without one
