@@ -50,7 +50,7 @@ def test_a_hilo_showdown_ruling_message_carries_the_low_winners_and_is_not_quara
 
 def test_the_broadcast_feed_says_who_took_the_high_and_who_the_low() -> None:
     session = SESSIONS / "omaha_hilo_split_robert.jsonl"
-    ruling, snapshot = _showdowns(session)[0]
+    _ruling, snapshot = _showdowns(session)[0]
     feed = FeedBuilder(room="main", table="t01").build(snapshot, seq=1)
     decoded = msgspec.json.decode(msgspec.json.encode(feed), type=BroadcastFeed)  # the feed's schema takes it
     assert decoded.showdown is not None and decoded.showdown.low_winners == (2, 3)
