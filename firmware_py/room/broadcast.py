@@ -301,6 +301,10 @@ class DelayedFeed:
             feed = decode(topic_name, payload)
             if not isinstance(feed, BroadcastFeed):
                 raise BadMessage(f"{topic_name[:200]}: not a broadcast topic")
+            try:
+                game_named(feed.game)  # a game this machine does not know: never drawn as another game's hands
+            except ValueError as exc:
+                raise BadMessage(str(exc)) from None
         except BadMessage as exc:
             self.quarantined += 1
             self.rejected += 1

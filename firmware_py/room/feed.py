@@ -232,11 +232,12 @@ def result_of(snapshot: TableSnapshot, name: Callable[[int], str],
 def best_hands(snapshot: TableSnapshot) -> dict[int, str]:
     """Each dealt seat's best hand with the board, named as the showdown ruling names it."""
     board = [card for card in snapshot.board if not is_joker(card)]
+    game = game_named(snapshot.game)  # an unknown game is refused, not named as hold'em's hands
     out = {}
     for seat in snapshot.seats:
         if seat.cards and seat.state in IN_HAND and len(board) >= 3:
             try:
-                out[seat.seat] = hand_names(game_named(snapshot.game), seat.cards, board)
+                out[seat.seat] = hand_names(game, seat.cards, board)
             except ValueError:  # a joker or an unknown card: no name
                 continue
     return out

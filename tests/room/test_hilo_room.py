@@ -86,3 +86,12 @@ def test_a_simulated_hilo_table_publishes_its_low_winners_and_the_collector_quar
         collector.offer(name, body)
     collector.stop()
     assert collector.stats.rejected == 0 and collector.stats.inserted == len(messages)
+
+
+def test_a_broadcast_of_a_game_this_machine_does_not_know_is_quarantined_not_drawn_as_holdem() -> None:
+    from firmware_py.room.broadcast import DelayedFeed  # noqa: PLC0415
+
+    feed = DelayedFeed(delay_s=1.0, room="main", table="t01")
+    assert not feed.offer("pokertable/main/t01/broadcast", message("broadcast", game="razz"), 0.0)
+    assert feed.quarantined == 1 and feed.on_air(10.0) is None
+    assert feed.offer("pokertable/main/t01/broadcast", message("broadcast", seq=2, game="omaha_hilo"), 0.0)
