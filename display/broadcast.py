@@ -81,10 +81,12 @@ def render_broadcast(surface: pygame.Surface, frame: BroadcastFrame, *, config: 
                                           and seat.state != PlayerState.EMPTY)]
     hands = best_hands(shown)
     winners = set(shown.showdown.winners or ()) if shown.showdown is not None else set()
+    split = game_named(shown.game).split  # a high-low split game: the panel shows the hand's share of the pot
     for seat, rect in zip(seats, grid_rects(grid, len(seats), gap=s.px(5)), strict=True):
         chance = frame.chances.seats.get(seat.seat) if frame.chances else None
+        win = (chance.share if split and chance.share is not None else chance.win) if chance else None
         _draw_panel(surface, rect, seat, config=config, painter=painter, hand=hands.get(seat.seat),
-                    win=chance.win if chance else None, tie=chance.tie if chance else None,
+                    win=win, tie=None if split or not chance else chance.tie,
                     exact=frame.chances.exact if frame.chances else True,
                     winner=seat.seat in winners, slots=game_named(shown.game).hole_cards, images=panels)
 
