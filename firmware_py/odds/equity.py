@@ -31,6 +31,10 @@ TARGET_ERROR = 0.0025  # standard error goal for sampling: 95% of estimates with
 MAX_SAMPLES = 60_000
 BATCH = 2_000
 
+# One runout scored: the hands' card ids, the board's, and the counts it adds to (wins; ties, then parts).
+Scorer = Callable[[list[tuple[int, ...]], tuple[int, ...], list[float], list[float]], None]
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Equity:
     """Chances of each hand, in the order given: `win` outright, `tie` (share the pot).
@@ -98,7 +102,7 @@ def calculate_equity(
     if any(len(hole) != hole_size for hole in holes):
         count = {2: "two", 4: "four", 5: "five"}.get(hole_size, str(hole_size))
         raise ValueError(f"every hand must hold exactly {count} cards")
-    score = _score if rule is HandRule.BEST_FIVE else _score_omaha
+    score: Scorer = _score if rule is HandRule.BEST_FIVE else _score_omaha
     if low_qualifier:
         score = _split_scorer(score, low_qualifier, omaha=rule is HandRule.TWO_FROM_HAND)
     board_ids = tuple(card_id(card) for card in board)
@@ -198,9 +202,7 @@ def _code(values: list[int]) -> int:
     return code
 
 
-def _split_scorer(high: Callable[[list[tuple[int, ...]], tuple[int, ...], list[float], list[float]], None],
-                  qualifier: int, *, omaha: bool) -> Callable[[list[tuple[int, ...]], tuple[int, ...], list[float],
-                                                               list[float]], None]:
+def _split_scorer(high: Scorer, qualifier: int, *, omaha: bool) -> Scorer:
     """A high-low split game's scorer: the high half by `high`'s ranks, the low half to the best qualifying low;
     no low: the high takes the whole pot. A hand taking the whole pot wins; a part of it is a tie."""
     lows_of: dict[tuple[int, ...], tuple[int, ...]] = {}
