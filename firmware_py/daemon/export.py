@@ -252,9 +252,10 @@ def hand_history(record: HandRecord, *, table: str = "", names: Mapping[int, str
         raise NotExportable("a card the table could not read (a tag no enrolled deck knows) is in play")
     dealt = GAMES[record.game]
     if dealt.phh_variant is None:
-        why = ("its Omaha Hi-Lo, 'FO/8', is fixed limit" if dealt.split else
-               "its Omaha, 'PO', deals four hole cards")
-        raise NotExportable(f"{dealt.title}: pokerkit has no variant for it ({why}), so PHH cannot record this hand")
+        from pokerkit import HandHistory  # noqa: PLC0415
+
+        raise NotExportable(f"{dealt.title}: pokerkit has no variant for it (its hand histories' games are "
+                            f"{', '.join(HandHistory.game_types)}), so PHH cannot record this hand")
     if any(ruling.startswith("short_blind(no_chip_after_ante)") for ruling in record.rulings):
         raise NotExportable("a player eliminated at the deal, its chips dead money in the pot (rpl Tournaments 19): "
                             "PHH has no such forced bet")

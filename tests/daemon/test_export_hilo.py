@@ -45,6 +45,6 @@ def test_pot_limit_omaha_hilo_is_refused_for_export_by_name() -> None:
                             game="omaha_hilo")
     played = [r for r in hand_records(events, PROFILES) if r.played]
     assert played
-    with pytest.raises(NotExportable, match=r"Pot-Limit Omaha Hi-Lo: pokerkit has no variant for it \(its Omaha "
-                                            r"Hi-Lo, 'FO/8', is fixed limit\)"):
+    with pytest.raises(NotExportable, match=r"Pot-Limit Omaha Hi-Lo: pokerkit has no variant for it \(its hand "
+                                            r"histories' games are FT, NT, NS, PO, FO/8, "):
         hand_history(played[0])
