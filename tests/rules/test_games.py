@@ -8,7 +8,7 @@ import pytest
 from firmware_py.core import RuleKey, RulingKind, Setup
 from firmware_py.core.engine import TableCore
 from firmware_py.core.evaluator import omaha_strength, strength
-from firmware_py.core.game import GAMES, HIGH_TWO_FROM_HAND, Game, HandRule, Structure
+from firmware_py.core.game import GAMES, HIGH_TWO_FROM_HAND, Game, Structure
 from firmware_py.core.vocab import Cause
 from firmware_py.profiles import load_profiles
 from tests.rules.table_driver import ALL_PROFILES, RED, Table, kinds, only
@@ -17,12 +17,15 @@ PLO_GAMES = ("omaha", "omaha5")
 
 
 def test_the_registry_holds_each_game_once_with_its_structure() -> None:
-    assert {name: (g.hole_cards, g.betting, g.hand_rule) for name, g in GAMES.items()} == {
-        "holdem": (2, Structure.NO_LIMIT, HandRule.BEST_FIVE),
-        "omaha": (4, Structure.POT_LIMIT, HandRule.TWO_FROM_HAND),
-        "omaha5": (5, Structure.POT_LIMIT, HandRule.TWO_FROM_HAND),
-        "limit_holdem": (2, Structure.FIXED_LIMIT, HandRule.BEST_FIVE),
+    assert {name: (g.hole_cards, g.betting, tuple(kind.name for kind in g.hands)) for name, g in GAMES.items()} == {
+        "holdem": (2, Structure.NO_LIMIT, ("high",)),
+        "omaha": (4, Structure.POT_LIMIT, ("omaha_high",)),
+        "omaha5": (5, Structure.POT_LIMIT, ("omaha_high",)),
+        "limit_holdem": (2, Structure.FIXED_LIMIT, ("high",)),
+        "omaha_hilo": (4, Structure.POT_LIMIT, ("omaha_high", "low8")),
+        "limit_omaha_hilo": (4, Structure.FIXED_LIMIT, ("omaha_high", "low8")),
     }
+    assert all(g.hand_rule is g.hands[0].rule for g in GAMES.values())
 
 
 @pytest.mark.parametrize("profile", ALL_PROFILES)
