@@ -95,3 +95,18 @@ def test_a_broadcast_of_a_game_this_machine_does_not_know_is_quarantined_not_dra
     assert not feed.offer("pokertable/main/t01/broadcast", message("broadcast", game="razz"), 0.0)
     assert feed.quarantined == 1 and feed.on_air(10.0) is None
     assert feed.offer("pokertable/main/t01/broadcast", message("broadcast", seq=2, game="omaha_hilo"), 0.0)
+
+
+def test_the_director_takes_a_hand_whose_pot_pays_a_low_winner() -> None:
+    """A tournament table's report of a high-low split: the low's share is explained by the pot's low winners (a
+    share to a seat outside `winners` alone is refused, as before)."""
+    from firmware_py.room.director import Refused, check_pots  # noqa: PLC0415
+    from firmware_py.room.tournament_messages import PotJson, PotShare  # noqa: PLC0415
+
+    shares = [PotShare(seat=1, chips=150), PotShare(seat=2, chips=150)]  # each put in 100: high and low halves
+    start, end = {1: 1000, 2: 1000, 3: 1000}, {1: 1050, 2: 1050, 3: 900}
+    check_pots(table="t01", start=start, end=end,
+               pots=[PotJson(amount=300, seats=[1, 2, 3], winners=[1], shares=shares, low_winners=[2])])
+    with pytest.raises(Refused, match="pays seat 2 a share, not one of its winners"):
+        check_pots(table="t01", start=start, end=end,
+                   pots=[PotJson(amount=300, seats=[1, 2, 3], winners=[1], shares=shares)])
