@@ -51,3 +51,24 @@ def test_an_unknown_game_is_refused_by_name_not_drawn_as_holdem() -> None:
 def test_a_known_game_is_the_record_itself() -> None:
     assert game_named("limit_omaha_hilo").phh_variant == "FO/8"
     assert best_hands(_snapshot("omaha_hilo")) == {}  # type: ignore[arg-type]
+
+
+ROOM_AND_ODDS = [*sorted((ROOT / "firmware_py" / "room").glob("*.py")),
+                 *sorted((ROOT / "firmware_py" / "odds").glob("*.py"))]
+
+
+def _imported_modules(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):  # function-level imports included
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+@pytest.mark.parametrize("path", ROOM_AND_ODDS, ids=[str(p.relative_to(ROOT)) for p in ROOM_AND_ODDS])
+def test_the_room_and_the_odds_import_nothing_of_the_display(path: Path) -> None:
+    """Issue 36 item 2: the odds live beside the evaluator, so the room's broadcast needs no `display/` for them."""
+    wrong = sorted(m for m in _imported_modules(path) if m == "display" or m.startswith("display."))
+    assert not wrong, f"{path.relative_to(ROOT)} imports {wrong}"
