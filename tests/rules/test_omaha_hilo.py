@@ -9,7 +9,17 @@ from __future__ import annotations
 import pytest
 
 from firmware_py.core import RulingKind
-from firmware_py.core.game import GAMES, HIGH_TWO_FROM_HAND, LOW_EIGHT_OR_BETTER, Share, Structure
+from firmware_py.core.game import (
+    GAMES,
+    HIGH_ANY_FIVE,
+    HIGH_TWO_FROM_HAND,
+    LOW_EIGHT_OR_BETTER,
+    Game,
+    HandKind,
+    HandRule,
+    Share,
+    Structure,
+)
 from firmware_py.core.rulings import Ruling
 from tests.rules.table_driver import ALL_PROFILES, Table
 
@@ -21,15 +31,15 @@ SPLIT_CITES = {"robert": "robert: Ties 5(c)", "upt": "robert: Ties 5(c)", "rpl":
 
 def _showdown(hands: dict[int, list[str]], board: list[str], *, profile: str = "robert", game: str = "omaha_hilo",
               small: int = 50, big: int = 100, preflop: tuple[str, ...] = ("call", "call", "check"),
-              stacks: int = 5000) -> tuple[Table, Ruling]:
+              stacks: int = 5000, profiles: dict[str, object] | None = None) -> tuple[Table, Ruling]:
     """A three-handed hand (button 1: seat 2 the small blind, seat 3 the big) checked down to the showdown."""
-    t = Table(profile, seats=(1, 2, 3), game=game)
+    t = Table(profile, seats=(1, 2, 3), game=game, profiles=profiles)
     t.reserved = {card for cards in hands.values() for card in cards} | set(board)
     t.level(small, big)
     t.stacks(s1=stacks, s2=stacks, s3=stacks)
     t.new_hand()
     order = (2, 3, 1)
-    t.deal([hands[seat][n] for n in range(4) for seat in order])
+    t.deal([hands[seat][n] for n in range(len(hands[1])) for seat in order])
     t.act(*preflop)
     live = len([name for name in preflop if name != "fold"])
     t.flop(board[:3])
@@ -176,3 +186,31 @@ def test_the_hand_kinds_pick_the_same_high_and_low_winners_as_pokerkit() -> None
             best_low = max(theirs_low.values())  # pokerkit: the stronger hand is the greater
             assert low.best(lows, lows) == tuple(s for s in sorted(theirs_low) if theirs_low[s] == best_low)
     assert lows_seen > 120  # the check covers lows, not only boards without one
+
+
+@pytest.mark.parametrize(("game", "hands", "low"), [
+    # five-card Omaha Hi-Lo: more hole cards, the same hand kinds
+    (Game(name="omaha5_hilo", title="Five-Card Omaha Hi-Lo", short="PLO8-5", hole_cards=5, betting=Structure.POT_LIMIT,
+          hands=(HIGH_TWO_FROM_HAND, LOW_EIGHT_OR_BETTER)),
+     {1: [*KINGS, "Td"], 2: [*WHEEL_DRAW, "Qc"], 3: [*NINES, "Th"]}, "7-4-3-2-A low"),
+    # hold'em high-low: a new hand kind, the low of any five cards
+    (Game(name="holdem_hilo", title="Fixed-Limit Hold'em Hi-Lo", short="FLHE8", hole_cards=2,
+          betting=Structure.FIXED_LIMIT, limit_bets=(1, 1, 2, 2),
+          hands=(HIGH_ANY_FIVE, HandKind(name="low8_any", title="low, eight or better", share=Share.LOW,
+                                         rule=HandRule.BEST_FIVE, qualifier=8))),
+     {1: ["Ks", "Kh"], 2: ["Ac", "3d"], 3: ["9c", "9d"]}, "7-4-3-2-A low"),
+])
+def test_a_new_split_game_is_one_record_and_a_profile_naming_it(monkeypatch: pytest.MonkeyPatch, game: Game,
+                                                                hands: dict[int, list[str]], low: str) -> None:
+    """Issue 36 item 2: a game varying cards, betting or hand kinds is its record, its profile entry and its tests:
+    added to the registry and named by a profile, nothing else changes, and its pots are split high and low."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    from firmware_py.profiles import load_profiles  # noqa: PLC0415
+
+    monkeypatch.setitem(GAMES, game.name, game)
+    profiles = load_profiles()
+    profiles = {**profiles, "robert": replace(profiles["robert"], games=(*profiles["robert"].games, game.name))}
+    _t, ruling = _showdown(hands, BOARD, game=game.name, profiles=profiles)  # type: ignore[arg-type]
+    assert ruling.winners == (1,) and ruling.low_winners == (2,) and ruling.low_hand == low
+    assert _shares(ruling) == {1: 150, 2: 150}
