@@ -32,11 +32,11 @@ import pygame
 
 from display import cards, theme
 from display.app import DisplayLoop, Screen, View
-from display.chances import ChancesCache
 from display.display_config import BlindLevel, DisplayConfig
-from display.equity import calculate_equity
 from firmware_py.core import Setup
 from firmware_py.core.engine import TableCore
+from firmware_py.odds.chances import ChancesCache
+from firmware_py.odds.equity import calculate_equity
 from firmware_py.profiles import load_profiles
 from firmware_py.session import load_deck, read_session
 from firmware_py.simulation.dealer import DealerBot

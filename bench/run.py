@@ -39,9 +39,9 @@ from pokerkit import (
 )
 
 from bench.phh_sessions import PUBLIC_PHH
-from display.equity import calculate_equity
 from firmware_py.core import Button, Event, Read, Setup
 from firmware_py.core.engine import TableCore
+from firmware_py.odds.equity import calculate_equity
 from firmware_py.profiles import load_profiles
 from firmware_py.session import event_to_json, load_deck, read_session
 from firmware_py.simulation import harness

@@ -7,7 +7,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on the app
 # The imports follow the environment setting above, before anything imports pygame.
 from display.delay import DelayedSnapshots
 from display.display_config import BlindLevel, DisplayConfig, LevelNow
-from display.equity import Equity, calculate_equity
+from firmware_py.odds.equity import Equity, calculate_equity
 
 __all__ = [
     "BlindLevel",

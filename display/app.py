@@ -13,13 +13,13 @@ import pygame
 
 from display.broadcast import PanelImages, broadcast_frame, render_broadcast, warm_up_steps
 from display.cards import CardPainter
-from display.chances import ChancesCache
 from display.delay import DelayedSnapshots
 from display.display_config import DisplayConfig, View
 from display.operator import OperatorStatus, on_air_lines, render_operator
 from display.venue import render_venue
 from display.widgets import clock_remaining
 from firmware_py.core.snapshot import TableSnapshot
+from firmware_py.odds.chances import ChancesCache
 from firmware_py.tournament.notice import TournamentNotice
 
 logger = logging.getLogger(__name__)

@@ -12,16 +12,16 @@ import pygame
 
 from display import theme
 from display.cards import CardPainter, FaceRole, card_size, face_image
-from display.chances import ChancesCache, ChancesNow, SeatChance, TableChances, best_hands
 from display.delay import DelayedSnapshots
 from display.display_config import DisplayConfig
-from display.equity import Equity
 from display.layout import Scale
 from display.widgets import draw_badges, result_line, ruling_colour, words
-from firmware_py.core.game import GAMES, HOLDEM
+from firmware_py.core.game import HOLDEM, game_named
 from firmware_py.core.pots import Pot
 from firmware_py.core.rulings import Ruling, RulingKind, Street
 from firmware_py.core.snapshot import IN_HAND, LIVE, ChipsView, Phase, PlayerState, SeatView, TableSnapshot
+from firmware_py.odds.chances import ChancesCache, ChancesNow, SeatChance, TableChances, best_hands
+from firmware_py.odds.equity import Equity
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -81,12 +81,14 @@ def render_broadcast(surface: pygame.Surface, frame: BroadcastFrame, *, config: 
                                           and seat.state != PlayerState.EMPTY)]
     hands = best_hands(shown)
     winners = set(shown.showdown.winners or ()) if shown.showdown is not None else set()
+    split = game_named(shown.game).split  # a high-low split game: the panel shows the hand's share of the pot
     for seat, rect in zip(seats, grid_rects(grid, len(seats), gap=s.px(5)), strict=True):
         chance = frame.chances.seats.get(seat.seat) if frame.chances else None
+        win = (chance.share if split and chance.share is not None else chance.win) if chance else None
         _draw_panel(surface, rect, seat, config=config, painter=painter, hand=hands.get(seat.seat),
-                    win=chance.win if chance else None, tie=chance.tie if chance else None,
+                    win=win, tie=None if split or not chance else chance.tie,
                     exact=frame.chances.exact if frame.chances else True,
-                    winner=seat.seat in winners, slots=GAMES.get(shown.game, HOLDEM).hole_cards, images=panels)
+                    winner=seat.seat in winners, slots=game_named(shown.game).hole_cards, images=panels)
 
 
 def grid_rects(area: pygame.Rect, count: int, *, gap: int) -> list[pygame.Rect]:
@@ -146,7 +148,7 @@ def _draw_header(surface: pygame.Surface, rect: pygame.Rect, frame: BroadcastFra
         title = f"Hand {shown.hand_number}" if shown.hand_number else ""
         if shown.chips is not None:  # the level of the hand shown (delayed with it): "100/200 BB ante 200"
             title = f"{title}   Blinds {shown.chips.level}".strip()
-        game = GAMES.get(shown.game, HOLDEM)
+        game = game_named(shown.game)
         house = shown.profile_title or shown.profile
         title = f"{title}   {house if game is HOLDEM else f'{game.title} · {house}'}".strip()
         room = right_rect.left - drawn.right - 2 * pad

@@ -12,7 +12,7 @@ from display.display_config import DisplayConfig
 from display.layout import Scale, VenueLayout, hole_card_rects, table_places, venue_layout
 from display.redact import hide_hole_cards
 from display.widgets import draw_badges, draw_banner, draw_shot_clock, result_line, words
-from firmware_py.core.game import GAMES, HOLDEM
+from firmware_py.core.game import HOLDEM, game_named
 from firmware_py.core.snapshot import LIVE, Phase, PlayerState, SeatView, TableSnapshot
 from firmware_py.tournament.notice import TournamentNotice
 
@@ -301,7 +301,7 @@ def draw_top_bar(surface: pygame.Surface, rect: pygame.Rect, snapshot: TableSnap
     if snapshot is None:
         return
     right = snapshot.profile_title or snapshot.profile
-    game = GAMES.get(snapshot.game, HOLDEM)
+    game = game_named(snapshot.game)
     if game is not HOLDEM:  # another game than hold'em: said beside the house rules (PLO, PLO5, FLHE)
         right = f"{game.short} · {right}"
     hand = f"Hand {snapshot.hand_number}" if snapshot.hand_number else ""

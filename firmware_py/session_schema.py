@@ -50,7 +50,7 @@ Uid = Annotated[str, msgspec.Meta(min_length=1)]
 Antenna = Literal["shoe", "burn", "muck", "board1", "board2", "board3", "board4", "board5",
                   "seat1", "seat2", "seat3", "seat4", "seat5", "seat6", "seat7", "seat8", "seat9", "seat10"]
 StackReason = Literal["rebuy", "add_on", "correction", "moved"]
-GameName = Literal["holdem", "omaha", "omaha5", "limit_holdem"]
+GameName = Literal["holdem", "omaha", "omaha5", "limit_holdem", "omaha_hilo", "limit_omaha_hilo"]
 
 
 # forbid_unknown_fields: the spec lets a line carry fields a reader does not know, but msgspec skips

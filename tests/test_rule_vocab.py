@@ -122,7 +122,8 @@ def test_profile_show_names_the_rulebook_by_title_and_where_to_read_it(
 
 def test_profile_show_names_the_games_the_house_deals(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["profile", "show", "wfp-dealer"]) == 0
-    assert "  games: holdem, omaha, omaha5, limit_holdem" in capsys.readouterr().out.splitlines()
+    games = "holdem, omaha, omaha5, limit_holdem, omaha_hilo, limit_omaha_hilo"
+    assert f"  games: {games}" in capsys.readouterr().out.splitlines()
 
 
 def test_a_profile_naming_an_unknown_game_names_the_file_and_a_suggestion(tmp_path: Path) -> None:

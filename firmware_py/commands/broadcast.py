@@ -143,8 +143,8 @@ def run(args: argparse.Namespace) -> int:
 
 def table_chances(feed: Any) -> Any:
     """The pygame view's chances from the feed's (computed during the delay, never in the frame)."""
-    from display.chances import SeatChance, TableChances  # noqa: PLC0415
-    from display.equity import Equity  # noqa: PLC0415
+    from firmware_py.odds.chances import SeatChance, TableChances  # noqa: PLC0415
+    from firmware_py.odds.equity import Equity  # noqa: PLC0415
 
     chances = feed.chances
     if chances is None:

@@ -552,7 +552,8 @@ class HandChips:
             pots.append(Pot(amount=self.pot_total(), seats=tuple(live)))
         return pots
 
-    def award(self, best: Callable[[Sequence[int]], Sequence[int]]) -> tuple[Pot, ...]:
+    def award(self, best: Callable[[Sequence[int]], Sequence[int]],
+              low: Callable[[Sequence[int]], Sequence[int]] | None = None) -> tuple[Pot, ...]:
         """Award every pot to the best of its seats (`best` reads hands); a split is made in the smallest chip.
 
         Ties (every book): "An odd chip will be broken down to the smallest unit used in the game" (`unit`),
@@ -565,6 +566,18 @@ class HandChips:
         >>> _ = chips.act(1, "raise", 125), chips.act(2, "call", None), chips.act(3, "call", None)
         >>> chips.fold_out([3]); [(pot.shares, pot.odd_chips, pot.chip) for pot in chips.award(list)]
         [(((2, 200), (1, 175)), (2,), 25)]
+
+        A high-low split game (`low` reads the low hands; none qualifying: ()): the pot is halved, "the high hand
+        receives the odd chip in a split between the high and the low hands" (Robert's Ties 5(c)), and each half
+        is split among its tied hands as above. Here seat 1 has the high, seats 1 and 2 tie for the low: of 150 in
+        25 chips, the high half is 75 to seat 1, the low half 75 is 50 and 25, its odd chip to seat 2 (first
+        clockwise from the button): seat 1 is quartered on the low and takes 100.
+
+        >>> chips = HandChips(order=(2, 3, 1), stacks={1: 1000, 2: 1000, 3: 1000}, blinds=(2, 3),
+        ...                   level=Stakes(small=25, big=50), unit=25)
+        >>> _ = chips.act(1, "call", None), chips.act(2, "call", None), chips.act(3, "check", None)
+        >>> [(pot.winners, pot.low_winners, pot.shares) for pot in chips.award(lambda s: (1,), lambda s: (1, 2))]
+        [((1,), (2, 1), ((2, 50), (1, 100)))]
         """
         awarded: list[Pot] = []
         for pot in self.pots():
@@ -573,15 +586,38 @@ class HandChips:
             ordered = [seat for seat in self.order if seat in winners] if len(winners) > 1 else list(winners)
             # A pot no chips in play make up (stacks given before the table knew its chips) splits in single units.
             unit = self.unit if pot.amount % self.unit == 0 else 1
-            share, odd = divmod(pot.amount // unit, len(ordered))
-            shares = tuple([(seat, (share + 1 if index < odd else share) * unit) for index, seat in enumerate(ordered)])
+            lows = tuple(low(pot.seats)) if low is not None and len(pot.seats) > 1 else ()
+            if not lows:
+                share, odd = divmod(pot.amount // unit, len(ordered))
+                shares = tuple([(seat, (share + 1 if index < odd else share) * unit)
+                                for index, seat in enumerate(ordered)])
+                odd_chips = tuple(ordered[:odd])
+            else:
+                shares, odd_chips = self._split_high_low(pot.amount // unit, unit, ordered, lows)
             for seat, chips in shares:
                 self.behind[seat] += chips
-            # (amount, seats, winners, shares, odd_chips, chip), by position: see events.py
-            awarded.append(Pot(pot.amount, pot.seats, tuple(ordered), shares, tuple(ordered[:odd]), unit))
+            # (amount, seats, winners, shares, odd_chips, chip, low_winners), by position: see events.py
+            awarded.append(Pot(pot.amount, pot.seats, tuple(ordered), shares, odd_chips, unit,
+                               tuple([seat for seat in self.order if seat in lows])))
         self.awarded = tuple(awarded)
         self.settled = True
         return self.awarded
+
+    def _split_high_low(self, units: int, unit: int, high: Sequence[int],
+                        lows: Sequence[int]) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+        """A pot of `units` chips halved between the high hands and the low hands: the odd chip between the halves
+        to the high, then each half split among its ties, its odd chip to the first clockwise from the button."""
+        low_ordered = [seat for seat in self.order if seat in lows]
+        high_units = units - units // 2  # the high half takes the odd chip between the halves
+        won: dict[int, int] = {}
+        odd_chips: list[int] = []
+        for half, seats in ((high_units, high), (units // 2, low_ordered)):
+            share, odd = divmod(half, len(seats))
+            for index, seat in enumerate(seats):
+                won[seat] = won.get(seat, 0) + (share + 1 if index < odd else share) * unit
+            odd_chips += [seat for seat in seats[:odd] if seat not in odd_chips]
+        ordered = [seat for seat in self.order if seat in won]
+        return tuple([(seat, won[seat]) for seat in ordered]), tuple(odd_chips)
 
     def refund(self) -> None:
         """All action void (a misdeal or a void hand): every chip goes back."""

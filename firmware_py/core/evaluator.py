@@ -8,11 +8,23 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from enum import StrEnum
 from itertools import combinations
 from typing import Final
 
 from firmware_py.core.cards import RANKS, SUITS
-from firmware_py.core.game import TWO_FROM_HAND, HandRule
+
+
+class HandRule(StrEnum):
+    """Which cards make a player's hand at the showdown (a hand kind's, core/game.py)."""
+
+    BEST_FIVE = "best_five"  # any five of the hole cards and the board (hold'em)
+    TWO_FROM_HAND = "two_from_hand"  # exactly two hole cards and exactly three board cards (Omaha)
+
+
+# Each member also as a module constant, for the code that asks it at every showdown (see phase.py).
+BEST_FIVE: Final = HandRule.BEST_FIVE
+TWO_FROM_HAND: Final = HandRule.TWO_FROM_HAND
 
 try:
     # The C functions behind phevaluator's public `evaluate_5cards` ... `evaluate_7cards`, called
@@ -246,3 +258,73 @@ def best_of(ranks: Mapping[int, int], seats: Iterable[int]) -> tuple[int, ...]:
         elif rank == best_rank:
             best.append(seat)
     return tuple(sorted(best))
+
+
+# -- low hands (eight or better) ------------------------------------------------------------------
+# A low hand is five cards of different ranks, none above the qualifier (8: "eight or better"); the ace is
+# low, straights and flushes do not count against it. Its rank is its five ranks (ace 1), highest first,
+# read as one number in base 16: lower is better, 5-4-3-2-A (the wheel) the best of all.
+_LOW_VALUE: Final = {"A": 1, **{str(n): n for n in range(2, 10)}, "T": 10, "J": 11, "Q": 12, "K": 13}
+_LOW_SYMBOL: Final = {1: "A", **{n: str(n) for n in range(2, 10)}}
+
+
+def _low_code(values: Sequence[int]) -> int:
+    code = 0
+    for value in sorted(values, reverse=True):
+        code = code * 16 + value
+    return code
+
+
+def low_rank(hole: Sequence[str], board: Sequence[str], *, rule: HandRule, qualifier: int = 8) -> int | None:
+    """Rank of the best low of the hand (lower is better), or None when it makes no low `qualifier` or better.
+
+    Omaha (`TWO_FROM_HAND`): exactly two hole cards and three board cards, all five of different ranks.
+
+    >>> low_name(low_rank(["Ad", "2c", "Kh", "Ks"], ["3h", "7d", "8s", "Qc", "Jd"], rule=TWO_FROM_HAND))
+    '8-7-3-2-A low'
+    >>> low_rank(["Ad", "2c", "Kh", "Ks"], ["3h", "7d", "9s", "Qc", "Jd"], rule=TWO_FROM_HAND) is None
+    True
+    """
+    card_ids(hole)  # every card a playing card (a joker has no value, low or high): raises naming it
+    card_ids(board)
+    hole_lows = sorted({_LOW_VALUE[card[0]] for card in hole if _LOW_VALUE[card[0]] <= qualifier})
+    board_lows = sorted({_LOW_VALUE[card[0]] for card in board if _LOW_VALUE[card[0]] <= qualifier})
+    if rule is not TWO_FROM_HAND:  # any five: the five lowest different ranks among all the cards
+        lows = sorted(set(hole_lows) | set(board_lows))
+        return _low_code(lows[:5]) if len(lows) >= 5 else None
+    best: int | None = None
+    for two in combinations(hole_lows, 2):
+        for three in combinations([value for value in board_lows if value not in two], 3):
+            code = _low_code((*two, *three))
+            if best is None or code < best:
+                best = code
+    return best
+
+
+def low_ranks(hands: Mapping[int, Sequence[str]], board: Sequence[str], *, rule: HandRule,
+              qualifier: int = 8) -> dict[int, int]:
+    """Each seat's low rank with the board (lower is better); a seat whose hand makes no low is left out."""
+    out: dict[int, int] = {}
+    for seat, cards in hands.items():
+        rank = low_rank(cards, board, rule=rule, qualifier=qualifier)
+        if rank is not None:
+            out[seat] = rank
+    return out
+
+
+def low_name(rank: int | None) -> str:
+    """A low rank in people's words, its five cards highest first: '7-5-4-2-A low'.
+
+    >>> low_name(0x54321)
+    '5-4-3-2-A low'
+    """
+    if rank is None:
+        return "no low"
+    values = []
+    rest = rank
+    while rest:
+        rest, value = divmod(rest, 16)
+        values.append(value)
+    if len(values) != 5 or any(value not in _LOW_SYMBOL for value in values):
+        raise ValueError(f"{rank} is not a low hand's rank")
+    return "-".join(_LOW_SYMBOL[value] for value in reversed(values)) + " low"

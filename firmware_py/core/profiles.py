@@ -17,8 +17,10 @@ from firmware_py.core.vocab import RuleKey
 _PARAMETERS: dict[RuleKey, dict[str, type]] = {
     RuleKey.EXPOSED_FIRST_CARDS: {"first_cards": int},
     # odd_chip: the book's sentences besides the order (`rule`): "An odd chip will be broken down to the smallest
-    # unit used in the game" (`unit_rule`) and "No player may receive more than one odd chip" (`one_each_rule`).
-    RuleKey.ODD_CHIP: {"unit_rule": str, "one_each_rule": str},
+    # unit used in the game" (`unit_rule`) and "No player may receive more than one odd chip" (`one_each_rule`);
+    # in a high-low split game "the high hand receives the odd chip in a split between the high and the low
+    # hands" (`split_rule`, Robert's Ties 5(c)).
+    RuleKey.ODD_CHIP: {"unit_rule": str, "one_each_rule": str, "split_rule": str},
     RuleKey.BOXED_CARD: {"procedure": str},
     RuleKey.BOXED_CARD_BOARD: {"procedure": str},
     RuleKey.SHORT_CARD: {"fixable_short": int},

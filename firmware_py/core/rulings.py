@@ -79,11 +79,16 @@ class Ruling:
     hand: str | None = None
     amount: int | None = None  # the amount keyed, for rulings on amounts
     pots: tuple[Pot, ...] | None = None  # the showdown's pots as awarded, when the table counts chips
+    # A high-low split game's showdown: the low's winners and their hand (`winners` and `hand` are the high's);
+    # None when the game is not split or no low qualified.
+    low_winners: tuple[int, ...] | None = None
+    low_hand: str | None = None
 
     def __init__(self, *, t: float, ruling: RulingKind, rule: str, remedy: str, cause: Cause | None = None,
                  card: str | None = None, seat: int | None = None, street: Street | None = None,
                  winners: tuple[int, ...] | None = None, hand: str | None = None, amount: int | None = None,
-                 pots: tuple[Pot, ...] | None = None) -> None:  # written out for mypyc: see the note in events.py
+                 pots: tuple[Pot, ...] | None = None, low_winners: tuple[int, ...] | None = None,
+                 low_hand: str | None = None) -> None:  # written out for mypyc: see the note in events.py
         object.__setattr__(self, "t", t)
         object.__setattr__(self, "ruling", ruling)
         object.__setattr__(self, "rule", rule)
@@ -96,6 +101,8 @@ class Ruling:
         object.__setattr__(self, "hand", hand)
         object.__setattr__(self, "amount", amount)
         object.__setattr__(self, "pots", pots)
+        object.__setattr__(self, "low_winners", low_winners)
+        object.__setattr__(self, "low_hand", low_hand)
 
     def to_json(self) -> dict[str, Any]:
         """The ruling as the JSON object of `table-events.md` (absent fields left out)."""
@@ -108,6 +115,10 @@ class Ruling:
             out["winners"] = list(self.winners)
         if self.hand is not None:
             out["hand"] = self.hand
+        if self.low_winners is not None:
+            out["low_winners"] = list(self.low_winners)
+        if self.low_hand is not None:
+            out["low_hand"] = self.low_hand
         if self.amount is not None:
             out["amount"] = self.amount
         if self.pots is not None:
@@ -153,6 +164,10 @@ class Ruling:
             parts.append("winner " + ", ".join(f"seat {s}" for s in self.winners))
         if self.hand:
             parts.append(f"with {self.hand}")
+        if self.low_winners is not None:
+            parts.append("low " + ", ".join(f"seat {s}" for s in self.low_winners))
+        if self.low_hand:
+            parts.append(f"with {self.low_hand}")
         return " ".join(parts) + f" | {self.rule} | {self.remedy}"
 
 

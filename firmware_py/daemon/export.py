@@ -174,7 +174,9 @@ class HandCutter:
                 current.dead.add(ruling.seat)
                 current.actions.append((street, ruling.seat, KILLED))
             if ruling.ruling is RulingKind.SHOWDOWN and ruling.winners:
-                current.winners = tuple(ruling.winners)
+                # a high-low split: the high's winners, then the low's (every seat the pots pay)
+                low = tuple(seat for seat in ruling.low_winners or () if seat not in ruling.winners)
+                current.winners = tuple(ruling.winners) + low
         if isinstance(event, Seat) and event.status is SeatStatus.OUT and event.seat in {
                 v.seat for v in before.seats if v.state in ("active", "allin")}:
             current.actions.append((street, event.seat, KILLED))  # left the table mid-hand: folded
@@ -250,8 +252,10 @@ def hand_history(record: HandRecord, *, table: str = "", names: Mapping[int, str
         raise NotExportable("a card the table could not read (a tag no enrolled deck knows) is in play")
     dealt = GAMES[record.game]
     if dealt.phh_variant is None:
-        raise NotExportable(f"{dealt.title}: pokerkit has no variant for it (its Omaha, 'PO', deals four hole "
-                            "cards), so PHH cannot record this hand")
+        from pokerkit import HandHistory  # noqa: PLC0415
+
+        raise NotExportable(f"{dealt.title}: pokerkit has no variant for it (its hand histories' games are "
+                            f"{', '.join(HandHistory.game_types)}), so PHH cannot record this hand")
     if any(ruling.startswith("short_blind(no_chip_after_ante)") for ruling in record.rulings):
         raise NotExportable("a player eliminated at the deal, its chips dead money in the pot (rpl Tournaments 19): "
                             "PHH has no such forced bet")

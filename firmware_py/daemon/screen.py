@@ -92,7 +92,7 @@ class DisplayComponent:
             else:
                 pygame.display.set_mode(self.config.size, pygame.RESIZABLE)
             pygame.display.set_caption(self.title)
-            from display.chances import ChancesCache  # noqa: PLC0415
+            from firmware_py.odds.chances import ChancesCache  # noqa: PLC0415
 
             # Win chances in a worker process: a nine-handed pre-flop calculation never holds a frame.
             chances = ChancesCache(background=self.config.view == View.BROADCAST)

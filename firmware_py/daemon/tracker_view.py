@@ -8,7 +8,7 @@ from typing import Any
 
 from firmware_py.core import TableSnapshot, Verdict
 from firmware_py.core.engine import Outcome
-from firmware_py.core.game import GAMES, HOLDEM
+from firmware_py.core.game import game_named
 from firmware_py.core.snapshot import IN_HAND, IN_PLAY, LIVE, Phase, PlayerState
 
 __all__ = ["legal_actions", "merged_verdict", "public_state", "verdict"]
@@ -44,7 +44,7 @@ def legal_actions(snapshot: TableSnapshot) -> dict[str, Any] | None:
         "seat": seat, "chips": True, "to_call": to_call, "stack": stack, "bet": bet,
         "word": "raise" if level > 0 else "bet", "may_raise": may_raise, "min_to": min(least, most),
         "max_to": top, "allin_to": most, "allin_ok": allin_ok,
-        "limit": GAMES.get(snapshot.game, HOLDEM).title if chips.max_raise_to is not None else None,
+        "limit": game_named(snapshot.game).title if chips.max_raise_to is not None else None,
         "presets": presets if may_raise else {},
     }
 
@@ -80,7 +80,8 @@ def public_state(snapshot: TableSnapshot, names: dict[int, str]) -> dict[str, An
         "street": str(snapshot.street) if snapshot.street else None, "board": list(snapshot.board),
         "to_act": snapshot.to_act, "between_hands": between, "profile": snapshot.profile_title,
         "pot": (chips.pot - chips.uncalled) if chips else None, "level": chips.level if chips else None,
-        "pots": [{"amount": pot.amount, "seats": list(pot.seats), "winners": list(pot.winners)} for pot in pots],
+        "pots": [{"amount": pot.amount, "seats": list(pot.seats), "winners": list(pot.winners),
+                  **({"low_winners": list(pot.low_winners)} if pot.low_winners else {})} for pot in pots],
         "uncalled": {"amount": chips.uncalled, "seat": chips.uncalled_seat} if chips and chips.uncalled else None,
         "seats": seats, "legal": legal_actions(snapshot),
         # A button on a seat nobody holds (it moved on past a player who left): shown, as a dead button.

@@ -35,7 +35,7 @@ from typing import Any
 import msgspec
 
 from firmware_py.core import Cause, Ruling, RulingKind, TableSnapshot
-from firmware_py.core.game import GAMES, HandRule
+from firmware_py.core.game import HandRule, game_named
 from firmware_py.core.rulings import Street
 from firmware_py.core.snapshot import Phase, PlayerState, SeatView
 from firmware_py.room.bounds import (
@@ -96,22 +96,28 @@ def ruling_from_json(data: dict[str, Any]) -> Ruling:
                   card=data.get("card"), seat=data.get("seat"),
                   street=Street(data["street"]) if data.get("street") else None,
                   winners=tuple(data["winners"]) if data.get("winners") is not None else None,
-                  hand=data.get("hand"))
+                  hand=data.get("hand"),
+                  low_winners=tuple(data["low_winners"]) if data.get("low_winners") is not None else None,
+                  low_hand=data.get("low_hand"))
 
 
 # -- win chances, ahead of the delay ---------------------------------------------------------------
 
 def analyse(key: Any, seed: int = 0) -> FeedChances | None:
     """Chances of every live hand (seeded per deal, as on the table's own screen) and heads-up outs."""
-    from display.chances import compute_chances  # noqa: PLC0415 (display: the one equity code)
+    from firmware_py.odds.chances import compute_chances  # noqa: PLC0415 (loaded in the worker process only)
 
     table = compute_chances(key, seed=seed)
     if table is None:
         return None
-    live, board, dead, game = key
-    outs_seat, outs = heads_up_outs(live, board, dead, rule=GAMES[game].hand_rule)
+    live, board, dead, name = key
+    game = game_named(name)
+    # the outs of a high-low split game would be two answers (the high's and the low's): none are said
+    outs_seat, outs = (None, ()) if game.split else heads_up_outs(live, board, dead, rule=game.hand_rule)
     equity = table.equity
-    return FeedChances(seats=tuple(SeatChance(seat=seat, win=round(c.win, 4), tie=round(c.tie, 4))
+    return FeedChances(seats=tuple(SeatChance(seat=seat, win=round(c.win, 4), tie=round(c.tie, 4),
+                                              share=round(c.share, 4) if game.split and c.share is not None
+                                              else None)
                                    for seat, c in sorted(table.seats.items())),
                        exact=table.exact, runouts=equity.runouts if equity else 0,
                        error=round(equity.error, 5) if equity else 0.0, outs_seat=outs_seat, outs=outs)
@@ -178,7 +184,7 @@ class ChancesAhead:
 
     @staticmethod
     def key(feed: BroadcastFeed) -> Any:
-        from display.chances import chances_key  # noqa: PLC0415
+        from firmware_py.odds.chances import chances_key  # noqa: PLC0415
 
         return chances_key(snapshot_from_broadcast(feed))
 
@@ -249,7 +255,7 @@ class ChancesAhead:
 
     def close(self) -> None:
         """Stop the worker at once (a calculation under way is abandoned, not waited for at exit)."""
-        from display.chances import abandon  # noqa: PLC0415
+        from firmware_py.odds.chances import abandon  # noqa: PLC0415
 
         self._closed = True
         if self._worker is not None:
@@ -303,6 +309,10 @@ class DelayedFeed:
             feed = decode(topic_name, payload)
             if not isinstance(feed, BroadcastFeed):
                 raise BadMessage(f"{topic_name[:200]}: not a broadcast topic")
+            try:
+                game_named(feed.game)  # a game this machine does not know: never drawn as another game's hands
+            except ValueError as exc:
+                raise BadMessage(str(exc)) from None
         except BadMessage as exc:
             self.quarantined += 1
             self.rejected += 1

@@ -141,15 +141,15 @@ def check_pots(*, table: str, start: Mapping[int, int], end: Mapping[int, int],
         if strangers or not pot.seats:
             raise Refused(f"{table}: {name} of {pot.amount:,} names seats {sorted(pot.seats)}, not the hand's "
                           f"{sorted(start)}")
-        wrong = sorted(set(pot.winners) - set(pot.seats))
+        wrong = sorted((set(pot.winners) | set(pot.low_winners)) - set(pot.seats))
         if wrong:
             raise Refused(f"{table}: {name} was awarded to seat {wrong[0]}, which could not win it (its seats: "
                           f"{sorted(pot.seats)})")
         paid = 0
         for share in pot.shares:
-            if share.seat not in pot.winners:
+            if share.seat not in pot.winners and share.seat not in pot.low_winners:  # high, or a split's low
                 raise Refused(f"{table}: {name} pays seat {share.seat} a share, not one of its winners "
-                              f"{sorted(pot.winners)}")
+                              f"{sorted({*pot.winners, *pot.low_winners})}")
             won[share.seat] += share.chips
             paid += share.chips
         if paid != pot.amount:
@@ -526,7 +526,7 @@ class Director:
                 continue
             value = self.heads.pop(d.player, 0)
             ruling = [(i, p) for i, p in enumerate(pots) if d.seat in p.seats and p.amount and p.winners
-                      and d.seat not in p.winners]
+                      and d.seat not in p.winners and d.seat not in p.low_winners]
             if not ruling or not value:
                 continue
             index, pot = ruling[-1]

@@ -20,9 +20,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from firmware_py.core.cards import is_joker
-from firmware_py.core.evaluator import describe_hand
 from firmware_py.core.events import MAX_SEATS
-from firmware_py.core.game import GAMES, HOLDEM
+from firmware_py.core.game import game_named, hand_names
 from firmware_py.core.rulings import Ruling, Street
 from firmware_py.core.snapshot import IN_HAND, Phase, PlayerState, TableSnapshot
 from firmware_py.room.bounds import Card, Chips, Count, Id, Name, SeatNo, Seconds, Seq, Text
@@ -72,6 +71,7 @@ class FeedPot(msgspec.Struct, omit_defaults=True, frozen=True, kw_only=True, for
     winners: Seats = ()
     shares: Annotated[tuple[tuple[SeatNo, Chips], ...], msgspec.Meta(max_length=MAX_SEATS)] = ()  # (seat, chips
     # won), odd chips included
+    low_winners: Seats = ()  # a high-low split game: the low half's (`winners` the high's)
 
 
 class FeedRuling(msgspec.Struct, omit_defaults=True, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -88,6 +88,8 @@ class FeedRuling(msgspec.Struct, omit_defaults=True, frozen=True, kw_only=True, 
     street: Name | None = None
     winners: Seats | None = None
     hand: Name | None = None
+    low_winners: Seats | None = None  # a high-low split game's showdown: the low's winners and hand
+    low_hand: Name | None = None
 
 
 class FeedResult(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -112,10 +114,11 @@ class FeedClock(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     seconds_left: Seconds  # at the message's `t`
 
 
-class SeatChance(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class SeatChance(msgspec.Struct, omit_defaults=True, frozen=True, kw_only=True, forbid_unknown_fields=True):
     seat: SeatNo
-    win: Fraction
-    tie: Fraction
+    win: Fraction  # a high-low split game: to take the whole pot (scoop)
+    tie: Fraction  # a high-low split game: to take a part of it (a half, a quarter)
+    share: Fraction | None = None  # a high-low split game: the expected share of the pot, split halves included
 
 
 class FeedChances(msgspec.Struct, omit_defaults=True, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -185,7 +188,9 @@ def feed_ruling(ruling: Ruling) -> FeedRuling:
     return FeedRuling(t=ruling.t, ruling=str(ruling.ruling), title=ruling_title(str(ruling.ruling)),
                       rule=ruling.rule, remedy=ruling.remedy, cause=data.get("cause"), card=ruling.card,
                       seat=ruling.seat, street=data.get("street"),
-                      winners=tuple(ruling.winners) if ruling.winners is not None else None, hand=ruling.hand)
+                      winners=tuple(ruling.winners) if ruling.winners is not None else None, hand=ruling.hand,
+                      low_winners=tuple(ruling.low_winners) if ruling.low_winners is not None else None,
+                      low_hand=ruling.low_hand)
 
 
 def joined(names: list[str]) -> str:
@@ -204,7 +209,15 @@ def result_of(snapshot: TableSnapshot, name: Callable[[int], str],
     for index, pot in enumerate(p for p in pots if p.winners):
         label = "the main pot" if index == 0 else f"side pot {index}"
         who = [name(seat) for seat in pot.winners]
-        if len(who) > 1:
+        if pot.low_winners:  # a high-low split: who took each half ("Cy wins the high of the main pot, ...")
+            low = [name(seat) for seat in pot.low_winners]
+            high_part = "the high" if len(who) == 1 else "split the high"
+            low_part = "the low" if len(low) == 1 else "split the low"
+            lines.append(f"{joined(who)} {'wins ' if len(who) == 1 else ''}{high_part} of {label}, {pot.amount:,}"
+                         f"{f', with {showdown.hand}' if showdown.hand else ''}; {joined(low)} "
+                         f"{'wins ' if len(low) == 1 else ''}{low_part}"
+                         f"{f', with {showdown.low_hand}' if showdown.low_hand else ''}")
+        elif len(who) > 1:
             lines.append(f"{joined(who)} split {label}, {pot.amount:,}")
         else:
             how = f", with {hands[pot.winners[0]]}" if pot.winners[0] in hands else ""
@@ -219,11 +232,12 @@ def result_of(snapshot: TableSnapshot, name: Callable[[int], str],
 def best_hands(snapshot: TableSnapshot) -> dict[int, str]:
     """Each dealt seat's best hand with the board, named as the showdown ruling names it."""
     board = [card for card in snapshot.board if not is_joker(card)]
+    game = game_named(snapshot.game)  # an unknown game is refused, not named as hold'em's hands
     out = {}
     for seat in snapshot.seats:
         if seat.cards and seat.state in IN_HAND and len(board) >= 3:
             try:
-                out[seat.seat] = describe_hand(seat.cards, board, GAMES.get(snapshot.game, HOLDEM).hand_rule)
+                out[seat.seat] = hand_names(game, seat.cards, board)
             except ValueError:  # a joker or an unknown card: no name
                 continue
     return out
@@ -278,7 +292,8 @@ class FeedBuilder:
         pots: tuple[FeedPot, ...] = ()
         if chips is not None and not idle:
             pots = tuple(FeedPot(name="main pot" if i == 0 else f"side pot {i}", amount=p.amount, seats=p.seats,
-                                 winners=p.winners, shares=p.shares) for i, p in enumerate(chips.pots))
+                                 winners=p.winners, shares=p.shares, low_winners=p.low_winners)
+                         for i, p in enumerate(chips.pots))
         level = None
         if chips is not None:
             number, left = self.level_at(snapshot.t) if self.level_at is not None else (None, None)

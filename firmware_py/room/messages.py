@@ -153,6 +153,7 @@ class PotJson(_Part):
                       msgspec.Meta(max_length=MAX_SEATS)] | None = None
     odd_chips: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)] | None = None
     chip: Chips | None = None  # the chip it was split in, the smallest in play (core/pots.py: only when over 1)
+    low_winners: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)] | None = None  # hi-lo: the low half's
 
 
 class RulingJson(_Part):
@@ -170,6 +171,9 @@ class RulingJson(_Part):
     hand: Name | None = None
     amount: Chips | None = None
     pots: Annotated[list[PotJson], msgspec.Meta(max_length=MAX_SEATS)] | None = None
+    # a high-low split game's low (core/rulings.py): its winners and their hand
+    low_winners: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)] | None = None
+    low_hand: Name | None = None
 
 
 class StatusMessage(_Message):

@@ -56,6 +56,7 @@ class PotJson(_Struct):
     seats: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)]
     winners: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)] = []
     shares: Annotated[list[PotShare], msgspec.Meta(max_length=MAX_SEATS)] = []
+    low_winners: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)] = []  # a high-low split: the low's
 
 
 class TableReport(_Struct):

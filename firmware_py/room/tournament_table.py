@@ -74,7 +74,8 @@ def pots_of(snap: TableSnapshot) -> list[PotJson]:
     if snap.chips is None:
         return []
     return [PotJson(amount=pot.amount, seats=list(pot.seats), winners=list(pot.winners),
-                    shares=[PotShare(seat=seat, chips=chips) for seat, chips in pot.shares])
+                    shares=[PotShare(seat=seat, chips=chips) for seat, chips in pot.shares],
+                    low_winners=list(pot.low_winners))
             for pot in snap.chips.pots]
 
 

@@ -12,12 +12,12 @@ import pygame
 from display.app import Screen, View
 from display.broadcast import BroadcastFrame, broadcast_frame, render_broadcast
 from display.cards import CardPainter
-from display.chances import ChancesCache
 from display.delay import DelayedSnapshots
 from display.display_config import DisplayConfig
 from display.operator import on_air_lines
 from firmware_py.core.engine import TableCore
 from firmware_py.core.snapshot import Phase, TableSnapshot
+from firmware_py.odds.chances import ChancesCache
 from firmware_py.profiles import load_profiles
 from firmware_py.session import read_session
 from tests.rules.table_driver import Table

@@ -17,10 +17,10 @@ from display import theme
 from display.app import DisplayLoop, Screen, View
 from display.broadcast import broadcast_frame, render_broadcast
 from display.cards import CardPainter
-from display.chances import ChancesCache, _compute
 from display.delay import DelayedSnapshots
 from display.display_config import DisplayConfig
 from firmware_py.core.snapshot import TableSnapshot
+from firmware_py.odds.chances import ChancesCache, _compute
 from tests.rules.table_driver import Table
 
 WAIT_S = 60.0  # a generous bound for a loaded machine; the worker needs well under a second here

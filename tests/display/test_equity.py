@@ -9,9 +9,9 @@ import pytest
 from phevaluator import evaluate_cards
 from pokerkit import Card, Deck, StandardHighHand, calculate_equities, parse_range
 
-from display.equity import calculate_equity
 from firmware_py.core.cards import FULL_DECK, RANKS
 from firmware_py.core.evaluator import CARD_IDS, card_id, category, describe, hand_name, strength
+from firmware_py.odds.equity import calculate_equity
 
 
 def brute_force(hands: list[tuple[str, str]], board: tuple[str, ...],

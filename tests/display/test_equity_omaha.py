@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from display.equity import calculate_equity
 from firmware_py.core.cards import FULL_DECK
 from firmware_py.core.game import HandRule
+from firmware_py.odds.equity import calculate_equity
 
 
 def pokerkit_enumeration(hands: list[tuple[str, ...]], board: tuple[str, ...]) -> tuple[list[float], list[float]]:

@@ -16,12 +16,12 @@ import samples
 from display import cards, theme
 from display.app import DisplayLoop, Screen, View
 from display.cards import CardPainter, FaceRole
-from display.chances import ChancesCache, Key, SeatChance, TableChances
 from display.display_config import DisplayConfig
-from display.equity import Equity
 from firmware_py.core import Setup
 from firmware_py.core.engine import TableCore
 from firmware_py.core.snapshot import TableSnapshot
+from firmware_py.odds.chances import ChancesCache, Key, SeatChance, TableChances
+from firmware_py.odds.equity import Equity
 from firmware_py.profiles import load_profiles
 from firmware_py.session import load_deck
 from firmware_py.simulation.dealer import DealerBot

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from display.chances import best_hands
 from firmware_py.core import RulingKind
+from firmware_py.odds.chances import best_hands
 from tests.rules.table_driver import Table
 
 LOSER = ["Kc", "7h"]  # seat 1: king high or a pair of the board's, never better than the winner below

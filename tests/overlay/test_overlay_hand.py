@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from display.chances import ChancesCache
 from firmware_py.core.snapshot import Phase, PlayerState, TableSnapshot
+from firmware_py.odds.chances import ChancesCache
 from tests.overlay.conftest import Clock
 from tests.overlay.hand import NAMES, Step, hand_messages
 from tests.overlay.page import read, wait_seq

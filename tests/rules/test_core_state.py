@@ -164,10 +164,11 @@ GIVEN: dict[type, dict[str, object]] = {
             "problem": Problem.UNDER_MINIMUM, "keyed": 450, "minimum": 550},
     Taken: {"street": Street.TURN, "seat": 5, "name": ButtonName.CALL, "word": "call"},
     CardInfo: {"card": "As", "deck": "red", "back": "red back"},
-    Pot: {"amount": 900, "seats": (2, 3), "winners": (3,), "shares": ((3, 900),), "odd_chips": (2,), "chip": 25},
+    Pot: {"amount": 900, "seats": (2, 3), "winners": (3,), "shares": ((3, 900),), "odd_chips": (2,), "chip": 25,
+          "low_winners": (2,)},
     Ruling: {"t": 4.5, "ruling": RulingKind.SHOWDOWN, "rule": "robert: Showdown 1", "remedy": "Seat 3 wins.",
              "cause": Cause.DUPLICATE_CARD, "card": "Kd", "seat": 3, "street": Street.RIVER, "winners": (3,),
-             "hand": "a pair", "amount": 400, "pots": (_POT,)},
+             "hand": "a pair", "amount": 400, "pots": (_POT,), "low_winners": (2,), "low_hand": "8-7-5-3-2 low"},
     Notice: {"t": 5.5, "notice": NoticeKind.IGNORED, "message": "fold: seat 9 cannot act now"},
     Positions: {"button": 1, "small_blind": 2, "big_blind": 3, "deal_order": (2, 3, 1)},
     Outcome: {"rulings": (_RULING,), "notices": (_NOTICE,), "verdict": Verdict.REFUSED, "refused": "not now"},
@@ -270,7 +271,7 @@ def test_the_hand_chips_init_sets_every_field() -> None:
 POSITIONAL: dict[type, int] = {Read: 3, Gone: 3, Button: 7, Taken: 4, Wager: 6,
                                # and the hand's records, by position in their copies (one kept at every hand)
                                Dealt: 8, Betting: 15, Hand: 13, StreetDeal: 9, BurnLedger: 2, Board: 8,
-                               TableChips: 5, Pot: 6, Outcome: 4}
+                               TableChips: 5, Pot: 7, Outcome: 4}
 
 
 @pytest.mark.parametrize("cls", list(POSITIONAL))

@@ -8,7 +8,7 @@ import pytest
 from firmware_py.core import RuleKey, RulingKind, Setup
 from firmware_py.core.engine import TableCore
 from firmware_py.core.evaluator import omaha_strength, strength
-from firmware_py.core.game import GAMES, Game, HandRule, Structure
+from firmware_py.core.game import GAMES, HIGH_TWO_FROM_HAND, Game, Structure
 from firmware_py.core.vocab import Cause
 from firmware_py.profiles import load_profiles
 from tests.rules.table_driver import ALL_PROFILES, RED, Table, kinds, only
@@ -17,12 +17,15 @@ PLO_GAMES = ("omaha", "omaha5")
 
 
 def test_the_registry_holds_each_game_once_with_its_structure() -> None:
-    assert {name: (g.hole_cards, g.betting, g.hand_rule) for name, g in GAMES.items()} == {
-        "holdem": (2, Structure.NO_LIMIT, HandRule.BEST_FIVE),
-        "omaha": (4, Structure.POT_LIMIT, HandRule.TWO_FROM_HAND),
-        "omaha5": (5, Structure.POT_LIMIT, HandRule.TWO_FROM_HAND),
-        "limit_holdem": (2, Structure.FIXED_LIMIT, HandRule.BEST_FIVE),
+    assert {name: (g.hole_cards, g.betting, tuple(kind.name for kind in g.hands)) for name, g in GAMES.items()} == {
+        "holdem": (2, Structure.NO_LIMIT, ("high",)),
+        "omaha": (4, Structure.POT_LIMIT, ("omaha_high",)),
+        "omaha5": (5, Structure.POT_LIMIT, ("omaha_high",)),
+        "limit_holdem": (2, Structure.FIXED_LIMIT, ("high",)),
+        "omaha_hilo": (4, Structure.POT_LIMIT, ("omaha_high", "low8")),
+        "limit_omaha_hilo": (4, Structure.FIXED_LIMIT, ("omaha_high", "low8")),
     }
+    assert all(g.hand_rule is g.hands[0].rule for g in GAMES.values())
 
 
 @pytest.mark.parametrize("profile", ALL_PROFILES)
@@ -251,10 +254,10 @@ def test_robert_betting_and_raising_6_a_completed_short_allin_is_raised_a_full_b
 @pytest.mark.parametrize("game", [
     # Fixed-limit Omaha: a structure and a hand rule the registry already has, combined anew.
     Game(name="limit_omaha", title="Fixed-Limit Omaha", short="FLO", hole_cards=4, betting=Structure.FIXED_LIMIT,
-         hand_rule=HandRule.TWO_FROM_HAND, limit_bets=(1, 1, 2, 2)),
+         hands=(HIGH_TWO_FROM_HAND,), limit_bets=(1, 1, 2, 2)),
     # Six-card Omaha: more hole cards, the same rules.
     Game(name="omaha6", title="Six-Card Pot-Limit Omaha", short="PLO6", hole_cards=6, betting=Structure.POT_LIMIT,
-         hand_rule=HandRule.TWO_FROM_HAND),
+         hands=(HIGH_TWO_FROM_HAND,)),
 ])
 def test_a_new_game_is_one_record_and_a_profile_naming_it(monkeypatch: pytest.MonkeyPatch,
                                                           game: Game) -> None:

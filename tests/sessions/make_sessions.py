@@ -631,6 +631,49 @@ def game_fixed_limit(t: Recorder) -> None:
     t.act("check", "check", "check")
 
 
+def game_hilo_split(t: Recorder) -> None:
+    """Omaha Hi-Lo, eight or better, in chips of 25 (Robert's Ties 5(c)). Hand 1: seat 1's kings take the high half
+    of 200; seats 2 and 3 tie for the low (7-4-3-2-A) and are quartered, 50 each. Hand 2: the small blind folds,
+    175 is seven chips: the high (seat 1) 100, the odd chip to the high hand, the low (seat 2) 75."""
+    board = ["Kd", "7c", "4s", "2h", "Qs"]
+    hands = {1: ["Ks", "Kh", "Jd", "Tc"], 2: ["Ac", "3d", "Jh", "Ts"], 3: ["As", "3c", "9c", "9d"],
+             4: ["8h", "6h", "Qc", "Qh"]}
+    t.level(25, 50)
+    t.stacks(s1=5000, s2=5000, s3=5000, s4=5000)
+    t.reserved = {card for cards in hands.values() for card in cards} | set(board)
+    t.new_hand()
+    t.deal([hands[seat][n] for n in range(4) for seat in (2, 3, 4, 1)])  # left of the button (seat 1) first
+    t.act("call", "call", "call", "check")  # seats 4, 1, 2; the big blind checks
+    t.flop(board[:3])
+    t.act("check", "check", "check", "check")
+    t.turn(board[3])
+    t.act("check", "check", "check", "check")
+    t.river(board[4])
+    t.act("check", "check", "check", "check")
+    board = ["Kh", "8c", "5s", "3h", "Jd"]
+    hands = {1: ["Kc", "Ks", "Tc", "Td"], 2: ["Ac", "2d", "Qc", "Qd"], 3: ["9c", "9d", "Th", "Ts"],
+             4: ["7h", "6h", "Js", "Jh"]}
+    t.fresh_deck()
+    t.reserved = {card for cards in hands.values() for card in cards} | set(board)
+    t.new_hand()
+    t.deal([hands[seat][n] for n in range(4) for seat in (3, 4, 1, 2)])  # the button is seat 2's
+    t.act("call", "call", "fold", "check")  # seats 1, 2; seat 3 folds its small blind; seat 4 checks
+    t.flop(board[:3])
+    t.act("check", "check", "check")
+    t.turn(board[3])
+    t.act("check", "check", "check")
+    t.river(board[4])
+    t.act("check", "check", "check")
+
+
+HILO_SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] = {
+    f"{game}_split_{profile.replace('-', '_')}": (profile, {"game": game, "denominations": CHIP_SET},
+                                                   game_hilo_split)
+    for game, profiles in (("omaha_hilo", ("robert", "upt", "rpl", "wfp", "wfp-dealer")),
+                           ("limit_omaha_hilo", ("robert", "rpl")))
+    for profile in profiles
+}
+
 GAME_SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] = {
     f"{game}_{kind}_{profile.replace('-', '_')}": (profile, {"game": game}, story)
     for game, stories in (("omaha", (("deal", game_deal), ("board", game_board), ("betting", game_pot_limit))),
@@ -679,6 +722,7 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "folds_rpl": ("rpl", {}, folds_rpl),
     "jackpot_bad_beat_wfp": ("wfp", {}, jackpot_bad_beat_wfp),
     **GAME_SESSIONS,
+    **HILO_SESSIONS,
 }
 
 

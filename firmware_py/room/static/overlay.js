@@ -109,12 +109,15 @@ function drawStrip(s, seat, air, data, odds, winners) {
   if (ch && ch.outs_seat === seat.seat && !out) hand += (hand ? " \u00b7 " : "") + ch.outs.length + " outs";
   setText(s.hand, hand);
   const o = out || air.result ? null : odds.get(seat.seat);  // at the result the cards have spoken
-  show(s.win, !!o); show(s.tie, !!(o && o.tie >= 0.0005)); show(s.bar, !!o);
+  // A high-low split game (its chances carry `share`): the hand's share of the pot, halves and quarters counted
+  const split = !!o && o.share !== undefined && o.share !== null;
+  show(s.win, !!o); show(s.tie, !!(o && !split && o.tie >= 0.0005)); show(s.bar, !!o);
   if (o) {
-    setText(s.win, (ch.exact ? (o.win * 100).toFixed(1) : Math.round(o.win * 100)) + "%");
+    const big = split ? o.share : o.win;
+    setText(s.win, (split ? "pot " : "") + (ch.exact ? (big * 100).toFixed(1) : Math.round(big * 100)) + "%");
     setText(s.tie, "tie " + (ch.exact ? (o.tie * 100).toFixed(1) : Math.round(o.tie * 100)) + "%");
-    s.winBar.style.width = (o.win * 100).toFixed(2) + "%";
-    s.tieBar.style.width = (o.tie * 100).toFixed(2) + "%";
+    s.winBar.style.width = (big * 100).toFixed(2) + "%";
+    s.tieBar.style.width = (split ? 0 : o.tie * 100).toFixed(2) + "%";
   }
 }
 
@@ -247,6 +250,12 @@ function resultLines(air, data) {  // every pot and its winners, the amounts as 
   const seat = new Map(air.seats.map((s) => [s.seat, s]));
   return pots.map((pot, i) => {
     const label = i === 0 ? "the main pot" : "side pot " + i, who = pot.winners.map((w) => seat.get(w).name);
+    if (pot.low_winners && pot.low_winners.length) {  // a high-low split: who took each half (as feed.result_of)
+      const low = pot.low_winners.map((w) => seat.get(w).name), sd = air.showdown || {};
+      const high = (who.length > 1 ? "split the high" : "wins the high") + ` of ${label}, ${amount(pot.amount, data)}`;
+      return `${joined(who)} ${high}` + (sd.hand ? ", with " + sd.hand : "") + `; ${joined(low)} `
+        + (low.length > 1 ? "split the low" : "wins the low") + (sd.low_hand ? ", with " + sd.low_hand : "");
+    }
     if (who.length > 1) return `${joined(who)} split ${label}, ${amount(pot.amount, data)}`;
     const hand = seat.get(pot.winners[0]).hand;
     return `${who[0]} wins ${label}, ${amount(pot.amount, data)}` + (hand ? ", with " + hand : "");

@@ -1,4 +1,8 @@
-"""Win chances and best hands of the seats of a snapshot, cached per deal, computed off the frame; no pygame."""
+"""Win chances and best hands of the seats of a snapshot, cached per deal, computed off the frame; no pygame.
+
+The game is read by name with `game_named`, which refuses one it does not know: the chances of an unknown game
+are none, never a hold'em calculation in its place.
+"""
 
 from __future__ import annotations
 
@@ -14,11 +18,10 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from display.equity import Equity, calculate_equity
 from firmware_py.core.cards import is_joker
-from firmware_py.core.evaluator import describe_hand
-from firmware_py.core.game import GAMES, HOLDEM, HandRule
+from firmware_py.core.game import game_named, hand_names
 from firmware_py.core.snapshot import LIVE, OUT_OF_HAND, PlayerState, TableSnapshot
+from firmware_py.odds.equity import Equity, calculate_equity
 
 logger = logging.getLogger(__name__)
 
@@ -27,8 +30,9 @@ WORKER_NICENESS = 10
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SeatChance:
-    win: float
-    tie: float
+    win: float  # a split game: the whole pot (a scoop)
+    tie: float  # a split game: a part of the pot (a half, a quarter)
+    share: float | None = None  # the expected share of the pot (None: not computed)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -57,7 +61,7 @@ def chances_key(snapshot: TableSnapshot) -> Key | None:
     None while some live seat still lacks a full hand (the deal is under way).
     """
     live = tuple((s.seat, tuple(s.cards)) for s in snapshot.seats if s.state in LIVE)
-    game = GAMES.get(snapshot.game, HOLDEM)
+    game = game_named(snapshot.game)
     if not live or any(len(cards) != game.hole_cards or any(map(is_joker, cards)) for _, cards in live):
         return None
     dead = frozenset(card for s in snapshot.seats if s.state in OUT_OF_HAND for card in s.cards)
@@ -76,15 +80,14 @@ def table_chances(snapshot: TableSnapshot, *, rng: random.Random) -> TableChance
 
 def _compute(key: Key, rng: random.Random) -> TableChances | None:
     live, board, dead, name = key
-    game = GAMES[name]
+    game = game_named(name)
     if len(live) == 1:
-        return TableChances(seats={live[0][0]: SeatChance(win=1.0, tie=0.0)}, equity=None)
+        return TableChances(seats={live[0][0]: SeatChance(win=1.0, tie=0.0, share=1.0)}, equity=None)
     try:
-        equity = calculate_equity([cards for _, cards in live], board, dead=dead, rng=rng, rule=game.hand_rule,
-                                  hole_size=game.hole_cards)
+        equity = calculate_equity([cards for _, cards in live], board, dead=dead, rng=rng, game=game)
     except ValueError:
         return None  # a duplicate card: the core rules on it; the picture shows no chances
-    seats = {seat: SeatChance(win=equity.win[i], tie=equity.tie[i])
+    seats = {seat: SeatChance(win=equity.win[i], tie=equity.tie[i], share=equity.share[i])
              for i, (seat, _) in enumerate(live)}
     return TableChances(seats=seats, equity=equity)
 
@@ -97,22 +100,22 @@ def compute_chances(key: Key, *, seed: int = 0) -> TableChances | None:
 def best_hands(snapshot: TableSnapshot) -> dict[int, str]:
     """The best hand each dealt seat holds with the board, named as the showdown ruling names it."""
     board = tuple(card for card in snapshot.board if not is_joker(card))
-    rule = GAMES.get(snapshot.game, HOLDEM).hand_rule
+    game = game_named(snapshot.game).name
     out = {}
     for seat in snapshot.seats:
         cards = tuple(card for card in seat.cards if not is_joker(card))
         if cards and seat.state not in (PlayerState.EMPTY, PlayerState.WAITING):
-            name = _hand_name(cards, board, rule)
+            name = _hand_name(cards, board, game)
             if name is not None:
                 out[seat.seat] = name
     return out
 
 
 @functools.lru_cache(maxsize=512)
-def _hand_name(cards: tuple[str, ...], board: tuple[str, ...], rule: HandRule) -> str | None:
+def _hand_name(cards: tuple[str, ...], board: tuple[str, ...], game: str) -> str | None:
     """A hand's name, kept: every frame names every seat's hand, and the same ones frame after frame."""
     try:
-        return describe_hand(cards, board, rule)
+        return hand_names(game_named(game), cards, board)
     except ValueError:
         return None
 
