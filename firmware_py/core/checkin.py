@@ -100,12 +100,16 @@ def why_absent(table: TableState, seat: int) -> tuple[Cause, str] | None:
         cause, detail = Cause.WRONG_TABLE, f"{player} checked in at table {place[0]}{at}"
     else:
         cause, detail = Cause.WRONG_SEAT, f"{player} checked in at seat {place[1]}"
-    sitting = [p for p, (where, at) in sorted(table.present.items()) if where == HERE and at == seat]
-    for other in sitting:
+    for other in _sitting(table, seat):
         mine = _drawn_seat(table, other)
         belongs = f"is drawn to seat {mine}" if mine is not None else "is not in this table's draw"
         detail += f"; {table.names.get(seat, other)} ({other}), checked in here, {belongs}"
     return cause, detail
+
+
+def _sitting(table: TableState, seat: int) -> list[str]:
+    """The players checked in at the seat (one at most: a check-in there sends the one before away)."""
+    return [p for p, (where, at) in sorted(table.present.items()) if where == HERE and at == seat]
 
 
 def judge_deal(table: TableState, hand: Hand) -> None:
@@ -150,7 +154,7 @@ def at_turn(table: TableState, hand: Hand) -> None:
 
 def _dead(table: TableState, hand: Hand, seat: int, cause: Cause, detail: str) -> None:
     rule = table.rule(RuleKey.ABSENT)
-    if cause is Cause.NOT_CHECKED_IN:
+    if cause is Cause.NOT_CHECKED_IN and not _sitting(table, seat):  # away; else another player sits in the seat
         cite, remedy = rule.cite, rule.text(seat=seat, detail=detail)
     else:
         cite = f"{rule.source}: {rule.word('wrong_seat_rule')}"
