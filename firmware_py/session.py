@@ -629,12 +629,12 @@ def event_to_json(event: Event) -> dict[str, Any]:
     if isinstance(event, Draw):
         return {"t": event.t, "kind": "draw", "seats": {str(seat): player for seat, player in event.seats}}
     if isinstance(event, CheckIn):
-        line: dict[str, Any] = {"t": event.t, "kind": "checkin", "player": event.player, "name": event.name}
+        checkin: dict[str, Any] = {"t": event.t, "kind": "checkin", "player": event.player, "name": event.name}
         if event.seat is not None:
-            line["seat"] = event.seat
+            checkin["seat"] = event.seat
         if event.table is not None:
-            line["table"] = event.table
-        return line
+            checkin["table"] = event.table
+        return checkin
     if isinstance(event, Level):
         line: dict[str, Any] = {"t": event.t, "kind": "level", "small": event.small, "big": event.big,
                                 "ante": event.ante}
