@@ -121,25 +121,32 @@ def judge_deal(table: TableState, hand: Hand) -> None:
     if procedure == AT_TURN:
         at_turn(table, hand)
         return
+    absent: list[tuple[int, Cause, str]] = []
     for seat in hand.positions.deal_order:
-        if seat in hand.betting.folded or seat in hand.betting.dead or hand.phase is not BETTING:
+        if seat in hand.betting.folded or seat in hand.betting.dead:
             continue
         why = why_absent(table, seat)
-        if why is None:
-            continue
-        cause, detail = why
-        if procedure == "not_entitled":
-            chips = table.chips.hand
-            posted = chips.committed.get(seat, 0) > 0 if chips is not None else \
-                seat in (hand.positions.small_blind, hand.positions.big_blind)
-            if posted:  # Misdeals 1(j): a player who posted a blind or ante is entitled to the hand
-                table.emit(Ruling(t=table.t, ruling=RulingKind.PLAYER_ABSENT,
-                                  cause=cause, seat=seat, rule=rule.cite,
-                                  remedy=rule.text_of("entitled_remedy", seat=seat, detail=detail)))
-                continue
-            transitions.misdeal(table, hand, RuleKey.ABSENT, cause, seat=seat, fill={"detail": detail})
-            return
-        _dead(table, hand, seat, cause, detail)
+        if why is not None:
+            absent.append((seat, *why))
+    if procedure == "not_entitled":  # Robert's: any seat not entitled is a misdeal; one that posted plays
+        chips = table.chips.hand
+
+        def posted(seat: int) -> bool:
+            if chips is not None:
+                return chips.committed.get(seat, 0) > 0
+            return seat in (hand.positions.small_blind, hand.positions.big_blind)
+
+        for seat, cause, detail in absent:
+            if not posted(seat):
+                transitions.misdeal(table, hand, RuleKey.ABSENT, cause, seat=seat, fill={"detail": detail})
+                return
+        for seat, cause, detail in absent:  # Misdeals 1(j): a player who posted a blind or ante is entitled
+            table.emit(Ruling(t=table.t, ruling=RulingKind.PLAYER_ABSENT, cause=cause, seat=seat, rule=rule.cite,
+                              remedy=rule.text_of("entitled_remedy", seat=seat, detail=detail)))
+        return
+    for seat, cause, detail in absent:
+        if hand.phase is BETTING:
+            _dead(table, hand, seat, cause, detail)
 
 
 def at_turn(table: TableState, hand: Hand) -> None:
