@@ -106,7 +106,7 @@ def load_players(path: str | Path, *, decks: Iterable[Deck] = (), shoe: bool = T
 
 def _player(section: Section, player_id: str) -> Player:
     if re.match(PLAYER_ID_PATTERN, player_id) is None:
-        raise section.error(f"the player id {shown(player_id)} must be 1 to 32 letters, digits, '_', '.' or '-' "
+        raise section.error(f"the player id {shown(player_id)} must be 1 to 64 letters, digits, '_', '.' or '-' "
                             "(e.g. [players.P0012])")
     name = section.string("name").strip()
     if not name or len(name) > NAME_MAX:
@@ -143,7 +143,7 @@ class PlayerEnrollment:
 
     def __init__(self, *, player: str, name: str, path: Path, decks: Iterable[Deck] = ()) -> None:
         if re.match(PLAYER_ID_PATTERN, player) is None:
-            raise ConfigError(f"--player {shown(player)}: a player id is 1 to 32 letters, digits, '_', '.' or '-'")
+            raise ConfigError(f"--player {shown(player)}: a player id is 1 to 64 letters, digits, '_', '.' or '-'")
         if not name.strip() or len(name.strip()) > NAME_MAX:
             raise ConfigError(f"--name {shown(name)}: a name is 1 to {NAME_MAX} characters")
         self.player, self.name, self.path = player, name.strip(), path

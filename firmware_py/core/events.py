@@ -235,9 +235,9 @@ class Tick:
     t: float
 
 
-PLAYER_ID_MAX = 32  # characters in a player id (the registry's, the director's)
+PLAYER_ID_MAX = 64  # characters in a player id (the registry's, the director's: a room id, bounds.Id)
 # A player id, and another table's id in a check-in: letters, digits, "_", "." and "-" (a topic-safe word).
-PLAYER_ID_PATTERN: Final = r"^[A-Za-z0-9_.\-]{1,32}\Z"
+PLAYER_ID_PATTERN: Final = r"^[A-Za-z0-9_.\-]{1,64}\Z"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

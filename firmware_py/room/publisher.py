@@ -573,7 +573,7 @@ def attach_publisher(daemon: Daemon, journal: Journal) -> RoomPublisher | None:
         from firmware_py.room.tournament_table import TournamentTable  # noqa: PLC0415
 
         follower = TournamentTable(config.room, post=daemon.queue.put, session=publisher.session,
-                                   setup=config.setup(t=0.0))
+                                   setup=config.setup(t=0.0), checks_in="checkin" in config.extensions)
         daemon.on_snapshot.append(follower.on_snapshot)
         daemon.extras.append(follower)
         daemon.tournament = follower  # a simulated table's dealer honours its hold (wiring.add_simulated_table)

@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import threading
 import uuid
 from collections.abc import Callable
 from typing import Any
 
-from firmware_py.core import Level, Race, Seat, SeatStatus, Setup, Stacks
+from firmware_py.core import Draw, Level, Race, Seat, SeatStatus, Setup, Stacks
 from firmware_py.core.chips import Stakes
+from firmware_py.core.events import PLAYER_ID_PATTERN
 from firmware_py.core.phase import Phase
 from firmware_py.core.snapshot import LIVE, PlayerState, TableSnapshot
 from firmware_py.room.messages import BadMessage
@@ -49,7 +51,7 @@ from firmware_py.room.tournament_messages import (
 from firmware_py.tournament.notice import TournamentNotice, hold_words
 
 logger = logging.getLogger(__name__)
-Event = Setup | Seat | Stacks | Level
+Event = Setup | Seat | Stacks | Level | Draw
 CALLED_KINDS = frozenset({"moved", "seated", "eliminated", "broken", "redrawn", "button"})  # shown at the table
 MAX_CALLS = 6
 
@@ -78,8 +80,13 @@ class TableFollower:
     """What the table does for the director, between hands; what it tells the director after each hand."""
 
     def __init__(self, *, room: str, table: str, session: str, setup: Setup | None = None,
-                 starts_races: bool = True) -> None:
+                 starts_races: bool = True, checks_in: bool = False) -> None:
         self.room, self.table, self.session = room, table, session
+        # Players checked in by card ([checkin], docs/checkin.md): the director's seats go to the core as its
+        # `draw`, so a deal to a seat whose drawn player is not at it is ruled. Off without player cards: a table
+        # that cannot check anyone in would find every seat's player absent.
+        self.checks_in = checks_in
+        self.drawn: tuple[tuple[int, str], ...] | None = None  # the draw last posted
         # At the director's color-up the table starts the chip race itself (a `race` event before its next deal,
         # reported once ruled); the simulated room (simulation/tournament_sim.py) deals its races its own way.
         self.starts_races = starts_races
@@ -129,7 +136,7 @@ class TableFollower:
         """The table started again (a new setup, seated by the director's draw): its seats are the draw's.
         The report count goes on (the director counts reports per session)."""
         self.players, self.draw, self.reported, self.start = {}, None, -1, {}
-        self.last, self.waiting, self.level = None, False, None
+        self.last, self.waiting, self.level, self.drawn = None, False, None, None
         self.names, self.dealt, self.all_in_hand = {}, -1, -1
 
     def director(self, state: DirectorState) -> list[Event]:
@@ -290,6 +297,18 @@ class TableFollower:
             events.append(Stacks(t=t, stacks=tuple(fix)))
         return events
 
+    def _drawn(self, wanted: dict[int, SeatJson]) -> tuple[tuple[int, str], ...]:
+        """The director's seats as the core's draw: a player id a player card cannot carry is left unchecked."""
+        drawn = []
+        for seat in sorted(wanted):
+            player = wanted[seat].player
+            if re.match(PLAYER_ID_PATTERN, player) is None:
+                logger.warning("tournament: player id %r (seat %d) cannot be a player card's: seat not checked",
+                               player, seat)
+                continue
+            drawn.append((seat, player))
+        return tuple(drawn)
+
     def _sync(self) -> list[Event]:
         snap = self.last
         if snap is None or snap.phase is not Phase.IDLE or self.waiting or self.entry is None:
@@ -336,6 +355,11 @@ class TableFollower:
                 if self.setup is not None and self.setup.denominations:  # a later redraw's setup: without the chip
                     chips = tuple(sorted({*self.setup.denominations, race.to} - {race.chip}))
                     self.setup = dataclasses.replace(self.setup, denominations=chips)
+        if self.checks_in:
+            drawn = self._drawn(wanted)
+            if drawn != self.drawn:
+                events.append(Draw(t=t, seats=drawn))
+                self.drawn = drawn
         self.players = {s: v.player for s, v in wanted.items()}
         self.names = {s: v.name for s, v in wanted.items()}
         self.applied_n = self.seen_n
@@ -365,12 +389,14 @@ class TournamentTable:
     name = "tournament"
 
     def __init__(self, config: RoomConfig, *, post: Callable[[object], None], session: str,
-                 client_factory: Callable[[], Any] | None = None, setup: Setup | None = None) -> None:
+                 client_factory: Callable[[], Any] | None = None, setup: Setup | None = None,
+                 checks_in: bool = False) -> None:
         self.config, self.post = config, post
         # Each run of the daemon reports as its own session: the director counts reports per session, and a
         # restarted table counting from 1 again in the journal's session had every report dropped as a copy.
         session = f"{session}-{uuid.uuid4().hex[:8]}"
-        self.follower = TableFollower(room=config.room, table=config.table, session=session, setup=setup)
+        self.follower = TableFollower(room=config.room, table=config.table, session=session, setup=setup,
+                                      checks_in=checks_in)
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)  # a new state or snapshot: `wait_to_deal` looks again
         self._client_factory = client_factory

@@ -173,3 +173,50 @@ def test_a_table_set_up_by_the_director_deals_with_the_structures_chips_in_play(
         for event in events:
             bot._core.feed(event)
         assert bot._core.denominations == chips
+
+
+def test_a_table_with_player_cards_takes_the_directors_seats_as_its_draw_and_rules_a_player_in_the_wrong_seat(
+) -> None:
+    """[checkin] (docs/checkin.md): the follower posts the director's seats as the core's `draw`; a player whose card
+    is read at another seat than the draw's is ruled at the deal as the book says (WFP Tournament Procedures 8, 10).
+    Without player cards no draw is posted (every seat would be absent)."""
+    from firmware_py.core import CheckIn, Draw, RulingKind  # noqa: PLC0415
+    from firmware_py.core.engine import TableCore  # noqa: PLC0415
+
+    structure = parse_structure((ROOT / "config/tournament/wfp-nightly.toml").read_text(), "nightly")
+    t = Tournament(book=book_for("wfp"), tables=["t01"], capacity=9, entrants=[(f"p{i}", f"P{i}") for i in range(4)],
+                   stack=structure.starting_stack, seed=2)
+    director = Director(room="main", tournament=t, structure=structure, sim_clock=True)
+    seats = {seat: player for seat, player in t.tables["t01"].seats.items()}
+    bot = DealerBot(rng=random.Random(1), deck=load_deck(ROOT / "config/decks/test-red.json"),
+                    profile=load_profiles()["wfp"], seats=tuple(sorted(seats)),
+                    button=t.tables["t01"].button or 1, stack=1, rebuy=False)
+    core = bot._core
+    assert isinstance(core, TableCore)
+    plain = TableFollower(room="main", table="t01", session="s")
+    plain.snapshot(core.snapshot())
+    assert not [e for e in plain.director(director.state()) if isinstance(e, Draw)]
+    follower = TableFollower(room="main", table="t01", session="s", checks_in=True)
+    follower.snapshot(core.snapshot())
+    events = follower.director(director.state())
+    (draw,) = [e for e in events if isinstance(e, Draw)]
+    assert dict(draw.seats) == seats  # the director's ids, seat by seat
+    for event in events:
+        core.feed(event)
+    follower.snapshot(core.snapshot())
+    assert not [e for e in follower.director(director.state()) if isinstance(e, Draw)]  # posted once
+    order = sorted(dict(draw.seats))
+    first, second = order[0], order[1]
+    for seat, player in draw.seats:  # every player checks in at the drawn seat, but the first two swap seats
+        at = second if seat == first else first if seat == second else seat
+        core.feed(CheckIn(t=1.0, player=player, name=player.upper(), seat=at))
+    from firmware_py.core import Button, ButtonName, Read  # noqa: PLC0415
+
+    core.feed(Button(t=2.0, name=ButtonName.NEW_HAND))
+    rulings = []
+    uids = iter(load_deck(ROOT / "config/decks/test-red.json").cards)
+    for _ in range(2 * len(order)):
+        rulings += core.feed(Read(t=3.0, antenna="shoe", uid=next(uids))).rulings
+    assert sorted((r.ruling, r.seat, r.cause) for r in rulings) == [
+        (RulingKind.DEAD_HAND, first, "wrong_seat"), (RulingKind.DEAD_HAND, second, "wrong_seat")]
+    assert all(r.rule == "wfp: Tournament Procedures 8, 10" for r in rulings)
