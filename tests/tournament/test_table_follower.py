@@ -187,7 +187,7 @@ def test_a_table_with_player_cards_takes_the_directors_seats_as_its_draw_and_rul
     t = Tournament(book=book_for("wfp"), tables=["t01"], capacity=9, entrants=[(f"p{i}", f"P{i}") for i in range(4)],
                    stack=structure.starting_stack, seed=2)
     director = Director(room="main", tournament=t, structure=structure, sim_clock=True)
-    seats = {seat: player for seat, player in t.tables["t01"].seats.items()}
+    seats = dict(t.tables["t01"].seats)
     bot = DealerBot(rng=random.Random(1), deck=load_deck(ROOT / "config/decks/test-red.json"),
                     profile=load_profiles()["wfp"], seats=tuple(sorted(seats)),
                     button=t.tables["t01"].button or 1, stack=1, rebuy=False)
