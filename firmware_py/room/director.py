@@ -1004,7 +1004,8 @@ class Director:
             tables = []
             for table in t.tables.values():
                 seats = [SeatJson(seat=s, player=pid, name=t.players[pid].name[:200], chips=t.players[pid].chips,
-                                  moved=pid in self.moved) for s, pid in sorted(table.seats.items())]
+                                  moved=pid in self.moved, card=t.players[pid].card[:200])
+                         for s, pid in sorted(table.seats.items())]
                 hold = "" if self.over else self.bubble.may_deal(table.id)[1]
                 tables.append(TableJson(table=table.id, draw=self.draws.get(table.id, 1), button=table.button,
                                         seats=seats, acked=self.acked.get(table.id, 0), hold=hold,

@@ -102,6 +102,7 @@ class SeatJson(_Struct):
     name: Name
     chips: Chips
     moved: bool = False  # sat here by a move (balancing): the table deals the player in by its profile
+    card: Name = ""  # the player card's id (a table with player cards checks in by it: docs/checkin.md), if any
 
 
 class TableJson(_Struct):

@@ -298,10 +298,11 @@ class TableFollower:
         return events
 
     def _drawn(self, wanted: dict[int, SeatJson]) -> tuple[tuple[int, str], ...]:
-        """The director's seats as the core's draw: a player id a player card cannot carry is left unchecked."""
+        """The director's seats as the core's draw, by the player card's id the director registered (else the entry's
+        id); an id a player card cannot carry leaves its seat unchecked."""
         drawn = []
         for seat in sorted(wanted):
-            player = wanted[seat].player
+            player = wanted[seat].card or wanted[seat].player
             if re.match(PLAYER_ID_PATTERN, player) is None:
                 logger.warning("tournament: player id %r (seat %d) cannot be a player card's: seat not checked",
                                player, seat)

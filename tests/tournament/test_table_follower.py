@@ -220,3 +220,26 @@ def test_a_table_with_player_cards_takes_the_directors_seats_as_its_draw_and_rul
     assert sorted((r.ruling, r.seat, r.cause) for r in rulings) == [
         (RulingKind.DEAD_HAND, first, "wrong_seat"), (RulingKind.DEAD_HAND, second, "wrong_seat")]
     assert all(r.rule == "wfp: Tournament Procedures 8, 10" for r in rulings)
+
+
+def test_the_draw_is_by_the_player_card_the_director_registered_for_the_entry() -> None:
+    """An entry registered with its player card (the director's Registration panel, `card`): the table's draw names
+    the card's id, the id the player registry holds, so that card read at the seat checks the player in."""
+    from firmware_py.core import Draw  # noqa: PLC0415
+
+    structure = parse_structure((ROOT / "config/tournament/wfp-nightly.toml").read_text(), "nightly")
+    t = Tournament(book=book_for("wfp"), tables=["t01"], capacity=9, entrants=[(f"p{i}", f"P{i}") for i in range(4)],
+                   stack=structure.starting_stack, seed=2)
+    director = Director(room="main", tournament=t, structure=structure, sim_clock=True)
+    entry = director.register("Ann Lee", card="CARD-0012")
+    seat = next(s.seat for table in director.state().tables for s in table.seats if s.player == entry.player)
+    assert next(s.card for table in director.state().tables for s in table.seats if s.seat == seat) == "CARD-0012"
+    bot = DealerBot(rng=random.Random(1), deck=load_deck(ROOT / "config/decks/test-red.json"),
+                    profile=load_profiles()["wfp"], seats=tuple(sorted(t.tables["t01"].seats)),
+                    button=t.tables["t01"].button or 1, stack=1, rebuy=False)
+    assert bot._core is not None
+    follower = TableFollower(room="main", table="t01", session="s", checks_in=True)
+    follower.snapshot(bot._core.snapshot())
+    (draw,) = [e for e in follower.director(director.state()) if isinstance(e, Draw)]
+    assert dict(draw.seats)[seat] == "CARD-0012"
+    assert sorted(player for _s, player in draw.seats if player != "CARD-0012") == ["p0", "p1", "p2", "p3"]
