@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 if TYPE_CHECKING:
-    from firmware_py.core import Ruling, TableSnapshot
+    from firmware_py.core import Event, Gone, Read, Ruling, TableSnapshot
     from firmware_py.daemon.app import Component, Daemon
     from firmware_py.daemon.journal import Journal
     from firmware_py.daemon.table_config import TableConfig
@@ -161,6 +161,11 @@ class Registry:
     def on_snapshot(self, listener: Callable[[TableSnapshot], None]) -> None:
         """Called with each new snapshot of the table, on the main loop: quick, or queue the work."""
         self.daemon.on_snapshot.append(listener)
+
+    def add_read_filter(self, translate: Callable[[Read | Gone], Event | None]) -> None:
+        """A reader's `read` or `gone` translated before the core sees it, on the main loop (players.py: a player
+        card read is a `checkin`); what it returns is journaled and fed instead, None drops the event."""
+        self.daemon.read_filters.append(translate)
 
     def on_ruling(self, listener: Callable[[Ruling], None]) -> None:
         """Called with each ruling as it is made (the buzzer, a lamp); one that raises is logged, not fatal."""

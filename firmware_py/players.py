@@ -196,7 +196,7 @@ def parse_checkin_config(raw: Any, where: Where) -> CheckInConfig:
 def _attach(registry: Registry, config: CheckInConfig) -> PlayerRegistry:
     decks = registry.daemon.config.game.decks
     players = load_players(config.players, decks=decks, shoe=config.shoe)  # against the table's decks
-    registry.daemon.read_filters.append(players.translate)
+    registry.add_read_filter(players.translate)
     return players
 
 
