@@ -134,3 +134,19 @@ def test_registry_refuses_one_tag_for_two_players(tmp_path: Path) -> None:
                     '[players.P3]\nname = "Cy"\nuid = "04A1B2C3D4E5F6"\n')
     with pytest.raises(ConfigError, match=r"players\.P3\.uid: tag 04A1B2C3D4E5F6 is also player P1's"):
         load_players(path)
+
+
+def test_checkin_section_mistakes_name_the_table_file_the_key_and_a_fix(tmp_path: Path) -> None:
+    from firmware_py.extensions import Where  # noqa: PLC0415
+    from firmware_py.players import parse_checkin_config  # noqa: PLC0415
+
+    where = Where(source=str(tmp_path / "table.toml"), base_dir=tmp_path)
+    with pytest.raises(ConfigError) as err:
+        parse_checkin_config({"plyers": "players.toml"}, where)
+    message = str(err.value)
+    assert "table.toml" in message and "[checkin]" in message and "did you mean 'players'" in message
+    with pytest.raises(ConfigError, match=r"\[checkin\] players: no player registry at .*missing\.toml; enroll"):
+        parse_checkin_config({"players": "missing.toml"}, where)
+    (tmp_path / "players.toml").write_text('[players.P1]\nname = "Ann"\nuid = "04A1B2C3D4E5F6"\n')
+    config = parse_checkin_config({"players": "players.toml", "shoe": False}, where)
+    assert config.players == tmp_path / "players.toml" and config.shoe is False
