@@ -27,9 +27,9 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from firmware_py.core import Draw, Level, Race, Seat, SeatStatus, Setup, Stacks
+from firmware_py.core import CheckIn, Draw, Level, Race, Seat, SeatStatus, Setup, Stacks
 from firmware_py.core.chips import Stakes
-from firmware_py.core.events import PLAYER_ID_PATTERN
+from firmware_py.core.events import NAME_MAX, PLAYER_ID_PATTERN
 from firmware_py.core.phase import Phase
 from firmware_py.core.snapshot import LIVE, PlayerState, TableSnapshot
 from firmware_py.room.messages import BadMessage
@@ -39,6 +39,7 @@ from firmware_py.room.tournament_messages import (
     PotJson,
     PotShare,
     SeatJson,
+    SeatPlayer,
     SeatStack,
     TableJson,
     TableReport,
@@ -51,7 +52,7 @@ from firmware_py.room.tournament_messages import (
 from firmware_py.tournament.notice import TournamentNotice, hold_words
 
 logger = logging.getLogger(__name__)
-Event = Setup | Seat | Stacks | Level | Draw
+Event = Setup | Seat | Stacks | Level | Draw | CheckIn
 CALLED_KINDS = frozenset({"moved", "seated", "eliminated", "broken", "redrawn", "button"})  # shown at the table
 MAX_CALLS = 6
 
@@ -87,6 +88,8 @@ class TableFollower:
         # that cannot check anyone in would find every seat's player absent.
         self.checks_in = checks_in
         self.drawn: tuple[tuple[int, str], ...] | None = None  # the draw last posted
+        self.told_in: tuple[tuple[int, str], ...] | None = None  # the check-ins here last reported to the director
+        self.elsewhere: dict[str, tuple[str, int]] = {}  # drawn here, checked in at another table: told the core
         # At the director's color-up the table starts the chip race itself (a `race` event before its next deal,
         # reported once ruled); the simulated room (simulation/tournament_sim.py) deals its races its own way.
         self.starts_races = starts_races
@@ -137,6 +140,7 @@ class TableFollower:
         The report count goes on (the director counts reports per session)."""
         self.players, self.draw, self.reported, self.start = {}, None, -1, {}
         self.last, self.waiting, self.level, self.drawn = None, False, None, None
+        self.told_in, self.elsewhere = None, {}
         self.names, self.dealt, self.all_in_hand = {}, -1, -1
 
     def director(self, state: DirectorState) -> list[Event]:
@@ -210,6 +214,9 @@ class TableFollower:
         race = self._race_over(snap)
         if race is not None:
             reports.append(race)
+        checked = self._checkin_report(snap)
+        if checked is not None:
+            reports.append(checked)
         if snap.phase is Phase.IDLE:
             stacks = {v.seat: v.stack for v in snap.seats if v.stack is not None and v.state is not PlayerState.EMPTY}
             if snap.hand_number > self.reported and self.start and snap.button is not None:
@@ -228,6 +235,37 @@ class TableFollower:
         reports.extend(self.outbox)
         self.outbox.clear()
         return events, reports
+
+    def _checkin_report(self, snap: TableSnapshot) -> TableReport | None:
+        """With player cards: the players checked in here, to the director when they change (every one: the report
+        replaces the table's last), so another table that drew one of them is told where the player is."""
+        if not self.checks_in or self.draw is None or snap.checked_in == self.told_in:
+            return None
+        self.told_in = snap.checked_in
+        self.seq += 1
+        return TableReport(v=1, room=self.room, table=self.table, session=self.session, seq=self.seq, kind="checkin",
+                           hand=max(0, snap.hand_number + self.offset), t=snap.t, draw=self.draw,
+                           checked_in=[SeatPlayer(seat=seat, player=player) for seat, player in snap.checked_in])
+
+    def _checked_in_elsewhere(self, t: float, wanted: dict[int, SeatJson]) -> list[Event]:
+        """Players drawn here whose cards the director has at another table: a `checkin` with that table for each
+        new place, so a deal to their seats here is ruled with where they are (docs/checkin.md)."""
+        state = self.state
+        if state is None or not self.drawn:
+            return []
+        places = {c.player: (c.table, c.seat) for c in state.checked_in}
+        events: list[Event] = []
+        elsewhere: dict[str, tuple[str, int]] = {}
+        for seat, player in self.drawn:
+            place = places.get(player)
+            if place is None or place[0] == self.table:
+                continue
+            elsewhere[player] = place
+            if self.elsewhere.get(player) != place:
+                name = wanted[seat].name[:NAME_MAX] if seat in wanted else player
+                events.append(CheckIn(t=t, player=player, name=name, seat=place[1], table=place[0]))
+        self.elsewhere = elsewhere
+        return events
 
     def _race_over(self, snap: TableSnapshot) -> TableReport | None:
         """The race this table started, once the core has ruled it: its report (the stacks before and after);
@@ -361,6 +399,7 @@ class TableFollower:
             if drawn != self.drawn:
                 events.append(Draw(t=t, seats=drawn))
                 self.drawn = drawn
+            events.extend(self._checked_in_elsewhere(t, wanted))
         self.players = {s: v.player for s, v in wanted.items()}
         self.names = {s: v.name for s, v in wanted.items()}
         self.applied_n = self.seen_n

@@ -243,3 +243,63 @@ def test_the_draw_is_by_the_player_card_the_director_registered_for_the_entry() 
     (draw,) = [e for e in follower.director(director.state()) if isinstance(e, Draw)]
     assert dict(draw.seats)[seat] == "CARD-0012"
     assert sorted(player for _s, player in draw.seats if player != "CARD-0012") == ["p0", "p1", "p2", "p3"]
+
+
+def test_a_player_drawn_to_one_table_whose_card_is_read_at_another_is_ruled_at_the_wrong_table() -> None:
+    """The wrong table (docs/checkin.md): t02 reports the players checked in there, the director tells the room
+    where each card was read, and t01, which drew the player, rules its seat's hand with "checked in at table t02"
+    (WFP Tournament Procedures 8, 10). The player then checks in at t01: its report moves the player back."""
+    from firmware_py.core import Button, ButtonName, Cause, CheckIn, Read, SeatStatus  # noqa: PLC0415
+    from firmware_py.core.engine import TableCore  # noqa: PLC0415
+
+    structure = parse_structure((ROOT / "config/tournament/wfp-nightly.toml").read_text(), "nightly")
+    t = Tournament(book=book_for("wfp"), tables=["t01", "t02"], capacity=9,
+                   entrants=[(f"p{i}", f"P{i}") for i in range(14)], stack=structure.starting_stack, seed=2)
+    director = Director(room="main", tournament=t, structure=structure, sim_clock=True)
+    deck = load_deck(ROOT / "config/decks/test-red.json")
+    cores: dict[str, TableCore] = {}
+    followers: dict[str, TableFollower] = {}
+    for table in t.tables.values():
+        bot = DealerBot(rng=random.Random(1), deck=deck, profile=load_profiles()["wfp"],
+                        seats=tuple(sorted(table.seats)), button=table.button or 1, stack=1, rebuy=False)
+        assert isinstance(bot._core, TableCore)
+        cores[table.id] = bot._core
+        followers[table.id] = TableFollower(room="main", table=table.id, session="s", checks_in=True)
+
+    def sync() -> None:
+        for _ in range(3):
+            for name, follower in followers.items():
+                events, reports = follower.snapshot(cores[name].snapshot())
+                for event in [*events, *follower.director(director.state())]:
+                    cores[name].feed(event)
+                for report in reports:
+                    director.apply(report)
+
+    sync()
+    seats1 = dict(t.tables["t01"].seats)
+    seats2 = dict(t.tables["t02"].seats)
+    lost_seat, lost = min(seats1.items())  # this player sits down at t02, on a seat of its own choosing
+    for seat, player in seats1.items():
+        if player != lost:
+            cores["t01"].feed(CheckIn(t=1.0, player=player, name=player.upper(), seat=seat))
+    free = next(s for s in range(1, 10) if s not in seats2)
+    cores["t02"].feed(Seat(t=1.0, seat=free, status=SeatStatus.IN))
+    cores["t02"].feed(CheckIn(t=1.0, player=lost, name=lost.upper(), seat=free))
+    sync()
+    assert [(c.player, c.table, c.seat) for c in director.state().checked_in if c.player == lost] == [
+        (lost, "t02", free)]
+    assert cores["t01"].snapshot().not_checked_in == (lost_seat,)
+    cores["t01"].feed(Button(t=2.0, name=ButtonName.NEW_HAND))
+    rulings = []
+    for uid in list(deck.cards)[:2 * len(seats1)]:
+        rulings += cores["t01"].feed(Read(t=3.0, antenna="shoe", uid=uid)).rulings
+    assert [(r.seat, r.cause, r.rule) for r in rulings] == [
+        (lost_seat, Cause.WRONG_TABLE, "wfp: Tournament Procedures 8, 10")]
+    assert f"{lost} checked in at table t02 seat {free}" in rulings[0].remedy
+    while cores["t01"].snapshot().to_act is not None:  # folded round to the big blind: the hand is over
+        cores["t01"].feed(Button(t=4.0, name=ButtonName.FOLD))
+    cores["t01"].feed(Button(t=4.0, name=ButtonName.HAND_END))
+    cores["t01"].feed(CheckIn(t=5.0, player=lost, name=lost.upper(), seat=lost_seat))  # the floor brings the player
+    sync()
+    assert [(c.table, c.seat) for c in director.state().checked_in if c.player == lost] == [("t01", lost_seat)]
+    assert cores["t01"].snapshot().not_checked_in == ()
