@@ -15,7 +15,7 @@ The check-ins and the draw arrive as events (`checkin`, `draw`) and are journale
 from __future__ import annotations
 
 from firmware_py.core import transitions
-from firmware_py.core.events import CheckIn, Draw
+from firmware_py.core.events import NAME_MAX, CheckIn, Draw
 from firmware_py.core.hand import Hand
 from firmware_py.core.phase import BETTING, BOARD, DEALING
 from firmware_py.core.rulings import NoticeKind, Ruling, RulingKind
@@ -65,7 +65,7 @@ def check_in(table: TableState, event: CheckIn) -> None:
         if where == HERE and at == seat:
             del table.present[other]
     table.present[player] = (HERE, seat)
-    table.names[seat] = name[:24]  # (events.NAME_MAX)
+    table.names[seat] = name[:NAME_MAX]
     drawn = table.draw.get(seat)
     told = f"check-in: seat {seat} is {name} ({player})"
     if drawn is not None and drawn != player:
