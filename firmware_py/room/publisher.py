@@ -552,8 +552,9 @@ class RoomPublisher:
             self._send(self._held.popleft()[1])
 
 
-def attach_publisher(daemon: Daemon, journal: Journal) -> RoomPublisher | None:
-    """Publish this daemon's journal to the room when its table file has `[room]`; else do nothing."""
+def attach_publisher(daemon: Daemon, journal: Journal, *, simulated: bool = False) -> RoomPublisher | None:
+    """Publish this daemon's journal to the room when its table file has `[room]`; else do nothing. `simulated`:
+    the dealer bot carries no player cards, so a tournament table takes no draw to check them against."""
     config = daemon.config
     if config.room is None:
         return None
@@ -573,7 +574,8 @@ def attach_publisher(daemon: Daemon, journal: Journal) -> RoomPublisher | None:
         from firmware_py.room.tournament_table import TournamentTable  # noqa: PLC0415
 
         follower = TournamentTable(config.room, post=daemon.queue.put, session=publisher.session,
-                                   setup=config.setup(t=0.0), checks_in="checkin" in config.extensions)
+                                   setup=config.setup(t=0.0),
+                                   checks_in="checkin" in config.extensions and not simulated)
         daemon.on_snapshot.append(follower.on_snapshot)
         daemon.extras.append(follower)
         daemon.tournament = follower  # a simulated table's dealer honours its hold (wiring.add_simulated_table)
@@ -590,7 +592,7 @@ def attach_publisher(daemon: Daemon, journal: Journal) -> RoomPublisher | None:
 
 
 def _attach(registry: Registry, _config: RoomConfig) -> RoomPublisher | None:
-    return attach_publisher(registry.daemon, registry.journal)
+    return attach_publisher(registry.daemon, registry.journal, simulated=registry.simulated)
 
 
 EXTENSION = Extension(name="room publisher", section="room",
