@@ -26,9 +26,10 @@ def ruling_title(ruling: Ruling) -> str:
 
 
 # The rules at work, no one's error: a player all in for less than a blind (WFP 15, UPT 19), a chip race ruled, a
-# shot clock that ran out on a hand not killed (checked, or a minimum raise), a hand folded in error given back.
+# shot clock that ran out on a hand not killed (checked, or a minimum raise), a hand folded in error given back, an
+# absent player's hand that plays (entitled by a posted blind).
 INFORMATION = frozenset({RulingKind.SHORT_BLIND, RulingKind.CHIP_RACE, RulingKind.CLOCK_EXPIRED,
-                         RulingKind.HAND_RETRIEVED})
+                         RulingKind.HAND_RETRIEVED, RulingKind.PLAYER_ABSENT})
 
 
 def ruling_colour(ruling: Ruling) -> tuple[int, int, int]:

@@ -100,6 +100,7 @@ BUILT_IN: tuple[tuple[str, ConfigFile, str], ...] = (
     ("room", ConfigFile.TABLE, "firmware_py.room.publisher:EXTENSION"),
     ("keypad", ConfigFile.HARDWARE, "hardware.keypad:EXTENSION"),
     ("jackpots", ConfigFile.TABLE, "firmware_py.jackpots:EXTENSION"),
+    ("checkin", ConfigFile.TABLE, "firmware_py.players:EXTENSION"),
 )
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 if TYPE_CHECKING:
-    from firmware_py.core import Event, Ruling, Setup, TableSnapshot
+    from firmware_py.core import Event, Gone, Read, Ruling, Setup, TableSnapshot
     from firmware_py.core.profiles import Profile
 
 __all__ = ["KEYPAD", "PANEL", "PRESS_SOURCES", "TRACKER", "CallbackComponent", "Component", "FaultView",
@@ -134,6 +134,9 @@ class TableFacts(Protocol):
     def schedule(self) -> Any: ...  # display.display_config.DisplayConfig | None: the blind levels (level_at)
 
     @property
+    def game(self) -> Any: ...  # firmware_py.daemon.table_config.GameSetup: the game, its profile and its decks
+
+    @property
     def extensions(self) -> Mapping[str, object]: ...
 
     def setup(self, t: float = 0.0) -> Setup: ...
@@ -221,6 +224,10 @@ class TablePort(Protocol):
 
     def on_ruling(self, listener: Callable[[Ruling], None]) -> None:
         """Called with each ruling as it is made (the buzzer, a lamp)."""
+
+    def add_read_filter(self, translate: Callable[[Read | Gone], Event | None]) -> None:
+        """A reader's `read` or `gone` translated before the core sees it, on the main loop (players.py: a player
+        card read is a `checkin`); what it returns is journaled and fed instead, None drops the event."""
 
     def snapshot(self) -> TableSnapshot:
         """The table now (on the main loop: in a ruling listener, the table the ruling was made on)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, Final
@@ -16,7 +17,9 @@ from firmware_py.core import (
     ANTENNAS,
     Button,
     ButtonName,
+    CheckIn,
     Deck,
+    Draw,
     Event,
     Gone,
     Level,
@@ -32,13 +35,22 @@ from firmware_py.core import (
     normalise_uid,
 )
 from firmware_py.core.chips import denominations_problem
-from firmware_py.core.events import AMOUNT_ACTIONS, MAX_SEATS, NAME_MAX, STACK_REASONS
+from firmware_py.core.events import (
+    AMOUNT_ACTIONS,
+    MAX_SEATS,
+    NAME_MAX,
+    PLAYER_ID_MAX,
+    PLAYER_ID_PATTERN,
+    STACK_REASONS,
+)
 from firmware_py.core.game import DEFAULT as DEFAULT_GAME
 from firmware_py.core.game import GAMES
 from firmware_py.errors import DeckFileError, SessionError
 from firmware_py.session_schema import (
     DECODER,
     ButtonLine,
+    CheckInLine,
+    DrawLine,
     GoneLine,
     LevelLine,
     NameLine,
@@ -50,7 +62,7 @@ from firmware_py.session_schema import (
     TickLine,
 )
 
-KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level", "race", "tick", "name")
+KINDS = ("setup", "read", "gone", "button", "seat", "stacks", "level", "race", "tick", "name", "draw", "checkin")
 BUTTONS = {button.value: button for button in ButtonName}  # a dict look-up: calling the enum is slower
 NUMBER = (int, float)
 MAX_T_S = 1e9  # session seconds: some 30 years
@@ -68,6 +80,8 @@ _RaceLine: Final = RaceLine
 _SetupLine: Final = SetupLine
 _TickLine: Final = TickLine
 _NameLine: Final = NameLine
+_DrawLine: Final = DrawLine
+_CheckInLine: Final = CheckInLine
 
 def load_deck(path: str | Path) -> Deck:
     """Load and validate one deck registry file; a broken one names the file, entry and reason."""
@@ -184,6 +198,10 @@ class SessionReader:
             return Tick(t=line.t)
         if type(line) is _NameLine:
             return Name(t=line.t, seat=line.seat, name=line.name.strip())
+        if type(line) is _DrawLine:
+            return Draw(t=line.t, seats=tuple(sorted((int(seat), player) for seat, player in line.seats.items())))
+        if type(line) is _CheckInLine:
+            return CheckIn(t=line.t, player=line.player, name=line.name.strip(), seat=line.seat, table=line.table)
         if type(line) is not _SetupLine:
             return None  # (there is no other kind)
         return self._schema_setup(line)
@@ -292,6 +310,10 @@ class SessionReader:
             return Tick(t=at)
         if kind == "name":
             return _name(obj, at)
+        if kind == "draw":
+            return _draw(obj, at)
+        if kind == "checkin":
+            return _check_in(obj, at)
         return self._setup(obj, at)
 
     def _setup(self, obj: dict[str, Any], t: float) -> Setup:
@@ -464,6 +486,40 @@ def _name(obj: dict[str, Any], t: float) -> Name:
     return Name(t=t, seat=seat_no, name=name.strip())
 
 
+def _player_id(value: Any, key: str) -> str:
+    if not isinstance(value, str) or re.match(PLAYER_ID_PATTERN, value) is None:
+        raise ValueError(f"'{key}' must be a player id (1 to {PLAYER_ID_MAX} letters, digits, '_', '.' or '-'), "
+                         f"not {shown(value)}")
+    return value
+
+
+def _draw(obj: dict[str, Any], t: float) -> Draw:
+    seats = obj.get("seats")
+    if not isinstance(seats, dict):
+        raise ValueError("'seats' must be an object of seat number to player id, e.g. {\"3\": \"P0012\"} "
+                         "({} ends the draw)")
+    pairs = []
+    for key, player in seats.items():
+        try:
+            number = int(key)
+        except ValueError:
+            raise ValueError(f"'seats' key {key!r} is not a seat number 1..{MAX_SEATS}") from None
+        pairs.append((_seat_number(number, "seats"), _player_id(player, f"seats[{key}]")))
+    return Draw(t=t, seats=tuple(sorted(pairs)))
+
+
+def _check_in(obj: dict[str, Any], t: float) -> CheckIn:
+    player = _player_id(obj.get("player"), "player")
+    name = obj.get("name")
+    if not isinstance(name, str) or len(name) > NAME_MAX:
+        raise ValueError(f"'name' must be text of at most {NAME_MAX} characters, not {shown(name)}")
+    seat = obj.get("seat")
+    table = obj.get("table")
+    return CheckIn(t=t, player=player, name=name.strip(),
+                   seat=_seat_number(seat, "seat") if seat is not None else None,
+                   table=_player_id(table, "table") if table is not None else None)
+
+
 def _seat(obj: dict[str, Any], t: float) -> Seat:
     seat_no = _seat_number(obj.get("seat"), "seat")
     status = _string(obj, "status")
@@ -570,6 +626,15 @@ def event_to_json(event: Event) -> dict[str, Any]:
         return {"t": event.t, "kind": "tick"}
     if isinstance(event, Name):
         return {"t": event.t, "kind": "name", "seat": event.seat, "name": event.name}
+    if isinstance(event, Draw):
+        return {"t": event.t, "kind": "draw", "seats": {str(seat): player for seat, player in event.seats}}
+    if isinstance(event, CheckIn):
+        checkin: dict[str, Any] = {"t": event.t, "kind": "checkin", "player": event.player, "name": event.name}
+        if event.seat is not None:
+            checkin["seat"] = event.seat
+        if event.table is not None:
+            checkin["table"] = event.table
+        return checkin
     if isinstance(event, Level):
         line: dict[str, Any] = {"t": event.t, "kind": "level", "small": event.small, "big": event.big,
                                 "ante": event.ante}

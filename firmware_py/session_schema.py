@@ -24,7 +24,7 @@ from typing import Annotated, Literal, TypeAlias
 
 import msgspec
 
-from firmware_py.core.events import NAME_MAX, ButtonName, SeatStatus
+from firmware_py.core.events import NAME_MAX, PLAYER_ID_PATTERN, ButtonName, SeatStatus
 
 # Every bound is at least as strict as the hand-written check's, with an upper one on each number: a
 # number past it (a whole number of 5,000 digits, which the standard library refuses) goes the
@@ -126,10 +126,27 @@ class SetupLine(Line, tag="setup"):
     denominations: Annotated[list[Chips1], msgspec.Meta(min_length=1, max_length=20)] | None = None
 
 
+PlayerId = Annotated[str, msgspec.Meta(pattern=PLAYER_ID_PATTERN)]
+TableId = Annotated[str, msgspec.Meta(pattern=PLAYER_ID_PATTERN)]  # another table's id (as a room's ids are)
+
+
+class DrawLine(Line, tag="draw"):
+    """The director's draw for the table (docs/checkin.md): seat -> player id; {} ends the checks."""
+    seats: dict[SeatKey, PlayerId]
+
+
+class CheckInLine(Line, tag="checkin"):
+    """A player card read (docs/checkin.md): at `seat`, at the shoe (no seat), or at another `table`."""
+    player: PlayerId
+    name: Annotated[str, msgspec.Meta(max_length=NAME_MAX)]
+    seat: SeatNo | None = None
+    table: TableId | None = None
+
+
 class TickLine(Line, tag="tick"):
     """Time passing while a shot clock runs (docs/table-events-clock.md): only `t`."""
 
 
 AnyLine: TypeAlias = (ReadLine | GoneLine | ButtonLine | SeatLine | StacksLine | LevelLine | RaceLine | SetupLine
-                      | TickLine | NameLine)
+                      | TickLine | NameLine | DrawLine | CheckInLine)
 DECODER: msgspec.json.Decoder[AnyLine] = msgspec.json.Decoder(AnyLine)

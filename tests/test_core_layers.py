@@ -15,7 +15,7 @@ import pytest
 CORE = Path(__file__).resolve().parents[1] / "firmware_py" / "core"
 PACKAGE = "firmware_py.core"
 # the rule handlers, one per concept
-HANDLERS = frozenset({"flow", "shoe", "streets", "betting", "racing", "shotclock", "retrieval"})
+HANDLERS = frozenset({"flow", "shoe", "streets", "betting", "racing", "shotclock", "retrieval", "checkin"})
 ABOVE = frozenset({"route", "engine"})  # the routing of events to the handlers, and the core's front
 
 

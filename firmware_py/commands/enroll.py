@@ -14,22 +14,29 @@ from typing import TextIO
 from firmware_py.config_toolkit import did_you_mean
 from firmware_py.core.cards import JOKERS
 from firmware_py.core.events import Read
-from firmware_py.errors import DeckFileError
+from firmware_py.errors import ConfigError, DeckFileError
 from firmware_py.extensions import EXTENSIONS, ConfigFile
+from firmware_py.players import DEFAULT_PATH as PLAYERS_PATH
+from firmware_py.players import PlayerEnrollment
+from firmware_py.session import load_deck
 from hardware.emulation.emulated_table import EmulatedTable
 from hardware.enrollment import Enrollment
 from hardware.hardware_config import DEFAULT_PATH, HardwareConfig, load_hardware_config
 from hardware.reader_health import ReaderFault, ReaderRecovered
 from hardware.rig import start_sensors
 
-HELP = "enroll a new deck: scan its 54 cards (the jokers X1 and X2 last) one by one on one antenna into a deck file"
+HELP = ("enroll a new deck: scan its 54 cards (the jokers X1 and X2 last) one by one on one antenna into a deck file; "
+        "or, with --player, a player's card into the player registry")
 DECKS_DIR = Path("config/decks")
 FAULT_TIMEOUT_S = 30.0  # a reader fault that lasts this long is not a loose card: stop and say what to do
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--deck", required=True, help="the deck's name, e.g. casino-red")
-    parser.add_argument("--back", required=True, help="the colour of its backs, e.g. red")
+    parser.add_argument("--deck", help="the deck's name, e.g. casino-red")
+    parser.add_argument("--back", help="the colour of its backs, e.g. red")
+    parser.add_argument("--player", help="enroll a player card instead: the player's id, e.g. P0012 "
+                        "(written to config/players.toml, or --out; docs/checkin.md)")
+    parser.add_argument("--name", help="with --player: the player's name, as the screens show it")
     parser.add_argument("--out", type=Path, help="registry file to write (default: config/decks/DECK.json); "
                         "if it exists, the enrollment resumes")
     parser.add_argument("--antenna", default="shoe", help="the antenna to scan on (default: shoe)")
@@ -45,6 +52,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.player is not None or args.name is not None:
+        return run_player(args)
+    if not args.deck or not args.back:
+        print("enroll: --deck and --back are required to enroll a deck (or --player and --name for a player card)",
+              file=sys.stderr)
+        return 2
     config = load_hardware_config(args.config, extensions=EXTENSIONS.reader(ConfigFile.HARDWARE))  # [keypad] too
     if args.antenna not in config.antennas:
         hint = did_you_mean(args.antenna, config.antennas)
@@ -64,13 +77,60 @@ def run(args: argparse.Namespace) -> int:
     return _with_hardware(config, enrollment, args)
 
 
-def _with_hardware(config: HardwareConfig, enrollment: Enrollment, args: argparse.Namespace) -> int:
+def run_player(args: argparse.Namespace) -> int:
+    """`enroll --player ID --name NAME`: one player card, read on one antenna, into the player registry."""
+    if not args.player or not args.name:
+        print("enroll: a player card needs both --player ID and --name NAME", file=sys.stderr)
+        return 2
+    config = load_hardware_config(args.config, extensions=EXTENSIONS.reader(ConfigFile.HARDWARE))
+    if args.antenna not in config.antennas:
+        hint = did_you_mean(args.antenna, config.antennas)
+        print(f"enroll: --antenna {args.antenna!r} is not in {config.source}{hint}", file=sys.stderr)
+        return 2
+    out: Path = args.out or PLAYERS_PATH
+    against = args.against if args.against is not None else sorted(DECKS_DIR.glob("*.json"))
+    try:
+        enrollment = PlayerEnrollment(player=args.player, name=args.name, path=out,
+                                      decks=[load_deck(path) for path in against])
+    except (ConfigError, DeckFileError) as exc:
+        print(f"enroll: {exc}", file=sys.stderr)
+        return 2
+    return _with_hardware(config, enrollment, args)
+
+
+def run_player_enrollment(enrollment: PlayerEnrollment, events: queue.Queue[object], *, antenna: str, out: TextIO,
+                          on_prompt: Callable[[str], None] | None = None,
+                          card_timeout_s: float | None = None) -> int:
+    """Wait for the player's card on `antenna`; a deck's card or another player's is refused, saying whose."""
+    print(f"Enrolling player {enrollment.player} ({enrollment.name}) on antenna {antenna!r} into {enrollment.path}: "
+          f"place the player's card on the {antenna} antenna", file=out, flush=True)
+    if on_prompt is not None:
+        on_prompt(enrollment.player)
+    while enrollment.done is None:
+        try:
+            item = events.get(timeout=card_timeout_s)
+        except queue.Empty:
+            print(f"no card read on {antenna} for {card_timeout_s:g} s: nothing enrolled", file=out)
+            return 1
+        if isinstance(item, ReaderFault):
+            print(f"  reader fault: {item.message} (no Pi here? use --emulate)", file=out, flush=True)
+        elif isinstance(item, Read) and item.antenna == antenna:
+            outcome = enrollment.offer(item.uid)
+            print(f"  {outcome.message}" if outcome.accepted else f"  refused: {outcome.message}", file=out,
+                  flush=True)
+    return 0
+
+
+def _with_hardware(config: HardwareConfig, enrollment: Enrollment | PlayerEnrollment,
+                   args: argparse.Namespace) -> int:
     table = None
     on_prompt: Callable[[str], None] | None = None
     if args.emulate:
         table = EmulatedTable(config)
         config = table.config
-        on_prompt = SimulatedOperator(table, args.antenna)
+        # a player's card: a tag of its own (seeded by the id), not the first card of every emulated deck
+        seed = int.from_bytes(args.player.encode(), "big") % 2**32 if isinstance(enrollment, PlayerEnrollment) else 1
+        on_prompt = SimulatedOperator(table, args.antenna, seed=seed)
     events: queue.Queue[object] = queue.Queue()
     sensors = None
     try:
@@ -79,9 +139,15 @@ def _with_hardware(config: HardwareConfig, enrollment: Enrollment, args: argpars
                                 sleep=hardware.sleep if hardware else _sleep,
                                 open_spi=hardware.open_spi if hardware else None,
                                 gpio=hardware.gpio if hardware else None)
+        if isinstance(enrollment, PlayerEnrollment):
+            return run_player_enrollment(enrollment, events, antenna=args.antenna, out=sys.stdout,
+                                         on_prompt=on_prompt, card_timeout_s=args.card_timeout)
         return run_enrollment(enrollment, events, antenna=args.antenna, out=sys.stdout, on_prompt=on_prompt,
                               card_timeout_s=args.card_timeout, fault_timeout_s=args.fault_timeout)
     except KeyboardInterrupt:
+        if isinstance(enrollment, PlayerEnrollment):
+            print("\ninterrupted: nothing enrolled")
+            return 130
         done, total = enrollment.progress
         print(f"\ninterrupted: {done}/{total} cards are saved in {enrollment.path}; run the same command "
               "again to resume")

@@ -275,6 +275,8 @@ class TableCore:
                 route.press(table, event)
                 if event.name is NEW_HAND:
                     self._keep()
+            if table.draw:
+                route.seats_checked(table)  # a deal to a seat whose drawn player is not at it (checkin.py)
             if table.profile is not None and table.profile.action_clock is not None:
                 route.follow(table)  # a house's action clock starts on the decision now due
         except BaseException:  # what an event that failed caused is not given out with the next one's
@@ -339,6 +341,7 @@ class TableCore:
             "corrections": table.corrections.copy(), "chips": table.chips.copy(),
             "race": _clone(table.race) if table.race is not None else None,
             "time_banks": table.time_banks.copy(), "names": table.names.copy(),
+            "draw": table.draw.copy(), "present": table.present.copy(), "judged": table.judged,
         }
 
     def _copy(self, state: Mapping[str, object]) -> dict[str, object]:
@@ -400,8 +403,10 @@ class TableCore:
             table.t = replayed.t
             self._log.append(replayed)
             route.apply(table, replayed)
+            if table.draw:
+                route.seats_checked(table)  # as `feed` does after each event
             if table.profile is not None and table.profile.action_clock is not None:
-                route.follow(table)  # as `feed` does after each event
+                route.follow(table)
             if type(replayed) is Setup or (type(replayed) is Button and replayed.name is NEW_HAND):
                 self._keep()
         table.t = event.t

@@ -235,4 +235,31 @@ class Tick:
     t: float
 
 
-Event = Setup | Read | Gone | Button | Seat | Stacks | Level | Race | Tick | Name
+PLAYER_ID_MAX = 64  # characters in a player id (the registry's, the director's: a room id, bounds.Id)
+# A player id, and another table's id in a check-in: letters, digits, "_", "." and "-" (a topic-safe word).
+PLAYER_ID_PATTERN: Final = r"^[A-Za-z0-9_.\-]{1,64}\Z"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Draw:
+    """The director's draw for this table from now on: the player id each seat belongs to (`seats`, by seat). A seat
+    not named has no drawn player and is never checked; an empty draw ends the checks (docs/checkin.md)."""
+
+    t: float
+    seats: tuple[tuple[int, str], ...]  # (seat, player id), by seat
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CheckIn:
+    """A player card read (docs/checkin.md): the player `player` (its registry id), who goes by `name`, sits at
+    `seat`. `seat` None: read at the shoe's reader between hands, the player is seated at the seat the draw gives.
+    `table` given: the player checked in at that other table (the room tells it), so is at no seat here."""
+
+    t: float
+    player: str
+    name: str
+    seat: int | None = None
+    table: str | None = None
+
+
+Event = Setup | Read | Gone | Button | Seat | Stacks | Level | Race | Tick | Name | Draw | CheckIn

@@ -39,6 +39,10 @@ _PARAMETERS: dict[RuleKey, dict[str, type]] = {
     RuleKey.BIG_BLIND_FOLD: {"procedure": str},
     RuleKey.LIMIT_RAISES: {"raises": int, "heads_up": str},
     RuleKey.RETRIEVE: {"procedure": str, "refused_rule": str, "refused_remedy": str},
+    # wrong_seat_rule / wrong_seat_remedy: the cite and remedy when the seat's drawn player checked in at another
+    # seat or table (the book's "a change of seat is not allowed ... except as assigned by the director" beside
+    # its absent-player sentence); entitled_remedy: not_entitled's words for an absent player who posted.
+    RuleKey.ABSENT: {"procedure": str, "wrong_seat_rule": str, "wrong_seat_remedy": str, "entitled_remedy": str},
 }
 # Every rule the core consults (the closed set RuleKey, in its order), with the parameters it reads.
 RULE_PARAMS: dict[RuleKey, dict[str, type]] = {key: _PARAMETERS.get(key, {}) for key in RuleKey}
@@ -72,6 +76,12 @@ PROCEDURES: dict[RuleKey, tuple[str, ...]] = {
     # WFP dealers' "Folding in Error"); identifiable (a clearly identifiable hand, at management's discretion:
     # Robert's Dead Hands 2 and the books from it); never (RPL Hold'em 5: mucked cards are not retrieved).
     RuleKey.RETRIEVE: ("no_significant_action", "identifiable", "never"),
+    # A seat dealt in whose drawn player is not checked in at it: dead_when_dealt (dead once every player has a
+    # complete starting hand: WFP Tournament Procedures 8, UPT Tournaments 13); dead_at_turn (dead when the action
+    # reaches it, even the big blind: RPL Tournaments 12, the WFP dealers' Be at Your Seat); not_entitled (a player
+    # neither present nor posted is not entitled to a hand, and cards dealt to one are a misdeal: Robert's
+    # Misdeals 1(i), (j)).
+    RuleKey.ABSENT: ("dead_when_dealt", "dead_at_turn", "not_entitled"),
 }
 # Text parameters that hold words from a closed set: a space-separated list (may be empty) or one word.
 # out_of_turn: the intervening actions that free the seat from what it declared out of turn

@@ -7,7 +7,7 @@ antenna), the routing here decides which handler takes it, in order.
 
 from __future__ import annotations
 
-from firmware_py.core import betting, flow, racing, retrieval, shoe, shotclock, streets, transitions
+from firmware_py.core import betting, checkin, flow, racing, retrieval, shoe, shotclock, streets, transitions
 from firmware_py.core import deal as dealing
 from firmware_py.core.cards import UNKNOWN_PREFIX
 from firmware_py.core.events import (
@@ -28,6 +28,8 @@ from firmware_py.core.events import (
     SHOE,
     Button,
     ButtonName,
+    CheckIn,
+    Draw,
     Event,
     Gone,
     Level,
@@ -77,6 +79,10 @@ def apply(table: TableState, event: Event) -> None:
         color_up(table, event)
     elif type(event) is Tick:
         tick(table)
+    elif type(event) is CheckIn:
+        checkin.check_in(table, event)
+    elif type(event) is Draw:
+        checkin.draw(table, event)
     else:
         raise TypeError(f"not a table event: {event!r}")
 
@@ -198,6 +204,18 @@ def _clocked(table: TableState, hand: Hand, name: ButtonName, seat: int | None, 
 def follow(table: TableState) -> None:
     """After each event (engine.py), with a house's action clock: the clock on the decision now due."""
     shotclock.follow(table)
+
+
+def seats_checked(table: TableState) -> None:
+    """After each event, with a director's draw: a deal just complete is judged seat by seat (once a hand), and with
+    the book's dead_at_turn, a turn that reaches a seat whose player is not at it (checkin.py)."""
+    hand = table.hand
+    if hand is None or hand.phase is not BETTING:
+        return
+    if table.judged != hand.number:
+        checkin.judge_deal(table, hand)
+    elif table.rule(RuleKey.ABSENT).procedure == checkin.AT_TURN:
+        checkin.at_turn(table, hand)
 
 
 def tick(table: TableState) -> None:

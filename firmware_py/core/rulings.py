@@ -42,6 +42,7 @@ class RulingKind(StrEnum):
     CLOCK_EXPIRED = "clock_expired"  # the shot clock ran out: the hand dead, or checked (the profile's choice)
     HAND_RETRIEVED = "hand_retrieved"  # a hand folded in error given back live, as the book allows
     RETRIEVAL_REFUSED = "retrieval_refused"  # a retrieve press the book does not allow: the hand stays folded
+    PLAYER_ABSENT = "player_absent"  # a seat's drawn player not at it when dealt, entitled to the hand: it plays
 
 
 # Rulings about a card that lies face down (dealt to a player, or to become the burn): not named in public.
@@ -180,6 +181,7 @@ class NoticeKind(StrEnum):
     UNDONE = "undone"
     CORRECTED = "corrected"  # a seat's chips changed between hands (rebuy, add-on, correction), a name typed
     CLOCK = "clock"  # the shot clock: called, its warnings and its count of the last seconds
+    CHECKIN = "checkin"  # a player checked in by card, or the director's draw for the table (checkin.py)
 
 
 class Verdict(StrEnum):

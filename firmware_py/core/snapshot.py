@@ -100,6 +100,10 @@ class TableSnapshot:
     game: str = "holdem"  # the hand's game (the next hand's between hands): a name in core/game.py's GAMES
     race: RaceView | None = None  # a chip race being dealt, or its result until the next hand (race.py)
     names: tuple[tuple[int, str], ...] = ()  # (seat, name) the operator gave (`name` events), by seat
+    # (seat, player id) of the players checked in at this table by card (docs/checkin.md), by seat; and the seats
+    # whose drawn player is not checked in at them (the director's draw known): the floor and the director see them
+    checked_in: tuple[tuple[int, str], ...] = ()
+    not_checked_in: tuple[int, ...] = ()
 
     def seat(self, number: int) -> SeatView:
         for view in self.seats:
@@ -167,7 +171,19 @@ def snapshot_of(table: TableState) -> TableSnapshot:
         game=hand.game.name if hand is not None and phase is not IDLE else table.game.name,
         race=view_of(table.race) if table.race is not None else None,
         names=tuple(sorted(table.names.items())),
+        checked_in=_checked_in(table) if table.present else (),
+        not_checked_in=_not_checked_in(table) if table.draw else (),
     )
+
+
+def _checked_in(table: TableState) -> tuple[tuple[int, str], ...]:
+    """(seat, player) checked in here (a place's table "" is this one: checkin.py)."""
+    return tuple(sorted((seat, player) for player, (where, seat) in table.present.items() if where == ""))
+
+
+def _not_checked_in(table: TableState) -> tuple[int, ...]:
+    """The drawn seats whose player is not checked in at them."""
+    return tuple(seat for seat, player in sorted(table.draw.items()) if table.present.get(player) != ("", seat))
 
 
 def _seat_chips(table: TableState, seat: int) -> dict[str, Any]:

@@ -48,6 +48,11 @@ class TableState:
     race: RaceState | None = None  # a chip race being dealt, or its result until the next hand (race.py)
     time_banks: dict[int, int] = field(default_factory=dict)  # a house's action clock: extension chips left by seat
     names: dict[int, str] = field(default_factory=dict)  # the players' names by seat, as `name` events gave them
+    # Players checked in by card (checkin.py): the director's draw (seat -> player id), where each player checked in
+    # (player id -> (table, seat): table "" is this one, seat 0 none given) and the last hand judged at its deal.
+    draw: dict[int, str] = field(default_factory=dict)
+    present: dict[str, tuple[str, int]] = field(default_factory=dict)
+    judged: int = 0
     out_rulings: list[Ruling] = field(default_factory=list)  # outputs of one event, never saved
     out_notices: list[Notice] = field(default_factory=list)
     out_refused: str | None = None  # why the event fed was not taken (None: it was): its verdict, never saved

@@ -62,6 +62,9 @@ class RuleKey(StrEnum):
     CHIP_RACE = "chip_race"  # a color-up's odd chips raced for with cards (procedure: who may win what)
     RACE_MISDEAL = "race_misdeal"  # a race card dealt out of order, too many, to a seat with no odd chips
     RETRIEVE = "retrieve"  # a hand folded in error: given back live, or refused (procedure: when the book allows it)
+    # A seat dealt in whose drawn player is not checked in at it (absent, at another seat or table): the book's
+    # "be at your seat" (procedure: when the hand is dead, or whether the player was entitled to a hand at all).
+    ABSENT = "absent"
 
 
 class Cause(StrEnum):
@@ -90,6 +93,9 @@ class Cause(StrEnum):
     RACE_TOO_MANY = "race_too_many"
     RACE_NO_ODD_CHIPS = "race_no_odd_chips"
     CLOCK_EXPIRED = "clock_expired"  # the shot clock ran out on the seat
+    NOT_CHECKED_IN = "not_checked_in"  # the seat's drawn player has not checked in (checkin.py)
+    WRONG_SEAT = "wrong_seat"  # the seat's drawn player checked in at another seat of this table
+    WRONG_TABLE = "wrong_table"  # the seat's drawn player checked in at another table
 
 
 class Where(StrEnum):

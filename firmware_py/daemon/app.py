@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from firmware_py.core import (
     Button,
     ButtonName,
+    CheckIn,
+    Draw,
     Event,
     Gone,
     Level,
@@ -227,6 +229,9 @@ class Daemon:
         self._last_tick_t = -TICK_S
         self.stop_reason = ""
         self._pending: list[Event] = []
+        # Extensions' translations of a reader's events before the core sees them (players.py: a player card read
+        # is a `checkin`, journaled as one); None drops the event.
+        self.read_filters: list[Callable[[Read | Gone], Event | None]] = []
         self._awaited: dict[int, Awaited] = {}  # by id() of the event: a page waits for its verdict
         self.origins = Origins()  # who made each press posted (panel, tracker, keypad): journaled with it
         self._last_t = -math.inf
@@ -252,6 +257,10 @@ class Daemon:
             return f"button {event.name}"
         if isinstance(event, Seat | Name):
             return f"seat {event.seat}"
+        if isinstance(event, CheckIn):
+            return f"player card {event.player}" + (f" at seat {event.seat}" if event.seat else " at the shoe")
+        if isinstance(event, Draw):
+            return "director's draw"
         if isinstance(event, Stacks | Level | Race):
             return "chips"
         if isinstance(event, Tick):
@@ -405,11 +414,16 @@ class Daemon:
                 pass
             events: list[Event] = []
             stop: Stop | None = None
-            for item in batch:
-                if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level | Race | Tick | Name):
+            for taken in batch:
+                item = self._filtered(taken) if self.read_filters and isinstance(taken, Read | Gone) else taken
+                if item is None:
+                    continue  # a player card's sighting that checks no one in
+                if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level | Race | Tick | Name | Draw
+                              | CheckIn):
                     events.append(item)
                 elif isinstance(item, tuple):  # events that go together (a tournament's seats): one commit
-                    events.extend(e for e in item if isinstance(e, Setup | Seat | Stacks | Level | Race))
+                    events.extend(e for e in item
+                                  if isinstance(e, Setup | Seat | Stacks | Level | Race | Draw | CheckIn))
                 elif isinstance(item, Awaited):
                     events.append(item.event)
                     self._awaited[id(item.event)] = item
@@ -432,6 +446,15 @@ class Daemon:
                     return
                 logger.error("stopping with %d events not journaled (the journal is failing)", len(self._pending))
                 return
+
+    def _filtered(self, event: Read | Gone) -> Event | None:
+        """A reader's event through the read filters (the [checkin] extension's player cards): what the core sees."""
+        out: Event | None = event
+        for translate in self.read_filters:
+            if not isinstance(out, Read | Gone):
+                break
+            out = translate(out)
+        return out
 
     def _tick_due(self) -> Tick | None:
         """While a shot clock runs, a `tick` each second of session time: its warnings, count and expiry come

@@ -9,7 +9,7 @@ from firmware_py.daemon.app import iter_journal_events
 from firmware_py.ports import Component, Shown, Sink
 
 if TYPE_CHECKING:
-    from firmware_py.core import Event, Ruling, TableSnapshot
+    from firmware_py.core import Event, Gone, Read, Ruling, TableSnapshot
     from firmware_py.daemon.app import Daemon
     from firmware_py.daemon.fault_state import FaultState
     from firmware_py.daemon.journal import Journal
@@ -87,6 +87,9 @@ class DaemonPort:
 
     def on_ruling(self, listener: Callable[[Ruling], None]) -> None:
         self._daemon.on_ruling.append(listener)
+
+    def add_read_filter(self, translate: Callable[[Read | Gone], Event | None]) -> None:
+        self._daemon.read_filters.append(translate)
 
     def snapshot(self) -> TableSnapshot:
         return self._daemon.core.snapshot()

@@ -38,6 +38,7 @@ import msgspec
 from firmware_py.room.messages import BadMessage, JackpotMessage, decode
 from firmware_py.room.tournament_messages import (
     BountyJson,
+    CheckedIn,
     CiteJson,
     DealJson,
     DealShareJson,
@@ -249,6 +250,9 @@ class Director:
         self.raced: dict[str, int] = {}  # the latest color-up each table has raced for
         self.draws: dict[str, int] = dict.fromkeys(tournament.tables, 1)
         self.moved: set[str] = set()
+        # Players checked in by card: card id -> (table, seat), as each table last reported its check-ins
+        # (docs/checkin.md); rebuilt by the journal's reports when the director resumes
+        self.checked_in: dict[str, tuple[str, int]] = {}
         self.decisions: list[DecisionJson] = []
         self.refused: list[RefusedJson] = []
         self.refused_total = 0
@@ -890,6 +894,12 @@ class Director:
         decisions: list[Decision] = []
         if report.kind == "race":
             decisions = self._race(report, books, start, end)
+        elif report.kind == "checkin":  # every player checked in at the table now: replaces its last word
+            self._ack(report)
+            for player in [p for p, (at, _s) in self.checked_in.items() if at == report.table]:
+                del self.checked_in[player]
+            for seat_player in report.checked_in:
+                self.checked_in[seat_player.player] = (report.table, seat_player.seat)
         elif report.kind == "all_in":
             if report.hand <= last:
                 raise Refused(f"{report.table}: an all in called in hand {report.hand}, which the table reported "
@@ -1051,7 +1061,8 @@ class Director:
             tables = []
             for table in t.tables.values():
                 seats = [SeatJson(seat=s, player=pid, name=t.players[pid].name[:200], chips=t.players[pid].chips,
-                                  moved=pid in self.moved) for s, pid in sorted(table.seats.items())]
+                                  moved=pid in self.moved, card=t.players[pid].card[:200])
+                         for s, pid in sorted(table.seats.items())]
                 hold = "" if self.over else self.bubble.may_deal(table.id)[1]
                 tables.append(TableJson(table=table.id, draw=self.draws.get(table.id, 1), button=table.button,
                                         seats=seats, acked=self.acked.get(table.id, 0), hold=hold,
@@ -1089,7 +1100,9 @@ class Director:
                 bounties=[BountyJson(player=pid, name=t.players[pid].name[:200], head=self.heads.get(pid, 0),
                                      won=self.bounty_won.get(pid, 0))
                           for pid in sorted(set(self.heads) | set(self.bounty_won)) if pid in t.players][:1000],
-                jackpots=list(self.jackpots))
+                jackpots=list(self.jackpots),
+                checked_in=[CheckedIn(player=player, table=at, seat=seat)
+                            for player, (at, seat) in sorted(self.checked_in.items())][:1000])
 
     def _money_json(self) -> MoneyJson | None:
         purse, money = self.purse, self.money

@@ -608,7 +608,9 @@ def attach_publisher(port: TablePort, room: RoomConfig) -> RoomPublisher:
     if room.tournament:
         from firmware_py.room.tournament_table import attach_tournament_table  # noqa: PLC0415
 
-        attach_tournament_table(port, room, publisher)
+        # the dealer bot carries no player cards: a simulated tournament table takes no draw to check them against
+        attach_tournament_table(port, room, publisher,
+                                checks_in="checkin" in config.extensions and not port.simulated)
     return publisher
 
 

@@ -59,6 +59,21 @@ class PotJson(_Struct):
     low_winners: Annotated[list[SeatNo], msgspec.Meta(max_length=MAX_SEATS)] = []  # a high-low split: the low's
 
 
+class SeatPlayer(_Struct):
+    """A player checked in by card at a seat (docs/checkin.md): the player card's id."""
+
+    seat: SeatNo
+    player: Name
+
+
+class CheckedIn(_Struct):
+    """Where a player's card was last read at a seat, as its table reported it (docs/checkin.md)."""
+
+    player: Name  # the player card's id
+    table: Id
+    seat: SeatNo
+
+
 class TableReport(_Struct):
     """A table's word to the director: `hand` finished (stacks before and after, the button and big blind it
     was dealt with, and its pots as the core ruled them), or an all in called in `hand` (the bubble's hold).
@@ -69,7 +84,9 @@ class TableReport(_Struct):
     table: Id
     session: Id  # the table's session: `seq` counts within it
     seq: Seq  # the table's report count
-    kind: Literal["hand", "all_in", "race"]  # race: the color-up's chip race (`race` says which), stacks before/after
+    # race: the color-up's chip race (`race` says which), stacks before/after; checkin: the players checked in by
+    # card at the table now (`checked_in`, every one: it replaces the table's last), docs/checkin.md
+    kind: Literal["hand", "all_in", "race", "checkin"]
     hand: Count
     t: Seconds  # the table's session time
     draw: Count  # the director's draw number the table is seated by
@@ -79,6 +96,7 @@ class TableReport(_Struct):
     end: Annotated[list[SeatStack], msgspec.Meta(max_length=MAX_SEATS)] = []
     race: Count = 0  # with kind race: the director's race number it ran
     pots: Annotated[list[PotJson], msgspec.Meta(max_length=2 * MAX_SEATS)] | None = None  # with kind hand
+    checked_in: Annotated[list[SeatPlayer], msgspec.Meta(max_length=MAX_SEATS)] = []  # with kind checkin
 
 
 class RaceJson(_Struct):
@@ -103,6 +121,7 @@ class SeatJson(_Struct):
     name: Name
     chips: Chips
     moved: bool = False  # sat here by a move (balancing): the table deals the player in by its profile
+    card: Name = ""  # the player card's id (a table with player cards checks in by it: docs/checkin.md), if any
 
 
 class TableJson(_Struct):
@@ -291,6 +310,9 @@ class DirectorState(_Struct):
     bounties: Annotated[list[BountyJson], msgspec.Meta(max_length=MAX_PLAYERS)] = []
     late: Text = ""  # what entries the structure takes now ("" : none), e.g. "late registration through level 4"
     jackpots: Annotated[list[JackpotJson], msgspec.Meta(max_length=64)] = []  # the latest jackpot hands, newest last
+    # Players checked in by card, where the tables last reported them (docs/checkin.md): a table tells its core a
+    # player it has drawn checked in at another table
+    checked_in: Annotated[list[CheckedIn], msgspec.Meta(max_length=MAX_PLAYERS)] = []
 
 
 def newer(state: DirectorState, than: DirectorState | None) -> bool:

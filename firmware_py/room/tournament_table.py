@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import threading
 import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from firmware_py.core import Level, Race, Seat, SeatStatus, Setup, Stacks
+from firmware_py.core import CheckIn, Draw, Level, Race, Seat, SeatStatus, Setup, Stacks
 from firmware_py.core.chips import Stakes
+from firmware_py.core.events import NAME_MAX, PLAYER_ID_PATTERN
 from firmware_py.core.phase import Phase
 from firmware_py.core.snapshot import LIVE, PlayerState, TableSnapshot
 from firmware_py.ports import Shown
@@ -38,6 +40,7 @@ from firmware_py.room.tournament_messages import (
     PotJson,
     PotShare,
     SeatJson,
+    SeatPlayer,
     SeatStack,
     TableJson,
     TableReport,
@@ -53,7 +56,7 @@ if TYPE_CHECKING:
     from firmware_py.ports import TablePort
 
 logger = logging.getLogger(__name__)
-Event = Setup | Seat | Stacks | Level
+Event = Setup | Seat | Stacks | Level | Draw | CheckIn
 CALLED_KINDS = frozenset({"moved", "seated", "eliminated", "broken", "redrawn", "button"})  # shown at the table
 MAX_CALLS = 6
 
@@ -83,8 +86,15 @@ class TableFollower:
     """What the table does for the director, between hands; what it tells the director after each hand."""
 
     def __init__(self, *, room: str, table: str, session: str, setup: Setup | None = None,
-                 starts_races: bool = True) -> None:
+                 starts_races: bool = True, checks_in: bool = False) -> None:
         self.room, self.table, self.session = room, table, session
+        # Players checked in by card ([checkin], docs/checkin.md): the director's seats go to the core as its
+        # `draw`, so a deal to a seat whose drawn player is not at it is ruled. Off without player cards: a table
+        # that cannot check anyone in would find every seat's player absent.
+        self.checks_in = checks_in
+        self.drawn: tuple[tuple[int, str], ...] | None = None  # the draw last posted
+        self.told_in: tuple[tuple[int, str], ...] | None = None  # the check-ins here last reported to the director
+        self.elsewhere: dict[str, tuple[str, int]] = {}  # drawn here, checked in at another table: told the core
         # At the director's color-up the table starts the chip race itself (a `race` event before its next deal,
         # reported once ruled); the simulated room (simulation/tournament_sim.py) deals its races its own way.
         self.starts_races = starts_races
@@ -134,7 +144,8 @@ class TableFollower:
         """The table started again (a new setup, seated by the director's draw): its seats are the draw's.
         The report count goes on (the director counts reports per session)."""
         self.players, self.draw, self.reported, self.start = {}, None, -1, {}
-        self.last, self.waiting, self.level = None, False, None
+        self.last, self.waiting, self.level, self.drawn = None, False, None, None
+        self.told_in, self.elsewhere = None, {}
         self.names, self.dealt, self.all_in_hand = {}, -1, -1
 
     def director(self, state: DirectorState) -> list[Event]:
@@ -208,6 +219,9 @@ class TableFollower:
         race = self._race_over(snap)
         if race is not None:
             reports.append(race)
+        checked = self._checkin_report(snap)
+        if checked is not None:
+            reports.append(checked)
         if snap.phase is Phase.IDLE:
             stacks = {v.seat: v.stack for v in snap.seats if v.stack is not None and v.state is not PlayerState.EMPTY}
             if snap.hand_number > self.reported and self.start and snap.button is not None:
@@ -226,6 +240,37 @@ class TableFollower:
         reports.extend(self.outbox)
         self.outbox.clear()
         return events, reports
+
+    def _checkin_report(self, snap: TableSnapshot) -> TableReport | None:
+        """With player cards: the players checked in here, to the director when they change (every one: the report
+        replaces the table's last), so another table that drew one of them is told where the player is."""
+        if not self.checks_in or self.draw is None or snap.checked_in == self.told_in:
+            return None
+        self.told_in = snap.checked_in
+        self.seq += 1
+        return TableReport(v=1, room=self.room, table=self.table, session=self.session, seq=self.seq, kind="checkin",
+                           hand=max(0, snap.hand_number + self.offset), t=snap.t, draw=self.draw,
+                           checked_in=[SeatPlayer(seat=seat, player=player) for seat, player in snap.checked_in])
+
+    def _checked_in_elsewhere(self, t: float, wanted: dict[int, SeatJson]) -> list[Event]:
+        """Players drawn here whose cards the director has at another table: a `checkin` with that table for each
+        new place, so a deal to their seats here is ruled with where they are (docs/checkin.md)."""
+        state = self.state
+        if state is None or not self.drawn:
+            return []
+        places = {c.player: (c.table, c.seat) for c in state.checked_in}
+        events: list[Event] = []
+        elsewhere: dict[str, tuple[str, int]] = {}
+        for seat, player in self.drawn:
+            place = places.get(player)
+            if place is None or place[0] == self.table:
+                continue
+            elsewhere[player] = place
+            if self.elsewhere.get(player) != place:
+                name = wanted[seat].name[:NAME_MAX] if seat in wanted else player
+                events.append(CheckIn(t=t, player=player, name=name, seat=place[1], table=place[0]))
+        self.elsewhere = elsewhere
+        return events
 
     def _race_over(self, snap: TableSnapshot) -> TableReport | None:
         """The race this table started, once the core has ruled it: its report (the stacks before and after);
@@ -295,6 +340,19 @@ class TableFollower:
             events.append(Stacks(t=t, stacks=tuple(fix)))
         return events
 
+    def _drawn(self, wanted: dict[int, SeatJson]) -> tuple[tuple[int, str], ...]:
+        """The director's seats as the core's draw, by the player card's id the director registered (else the entry's
+        id); an id a player card cannot carry leaves its seat unchecked."""
+        drawn = []
+        for seat in sorted(wanted):
+            player = wanted[seat].card or wanted[seat].player
+            if re.match(PLAYER_ID_PATTERN, player) is None:
+                logger.warning("tournament: player id %r (seat %d) cannot be a player card's: seat not checked",
+                               player, seat)
+                continue
+            drawn.append((seat, player))
+        return tuple(drawn)
+
     def _sync(self) -> list[Event]:
         snap = self.last
         if snap is None or snap.phase is not Phase.IDLE or self.waiting or self.entry is None:
@@ -341,6 +399,12 @@ class TableFollower:
                 if self.setup is not None and self.setup.denominations:  # a later redraw's setup: without the chip
                     chips = tuple(sorted({*self.setup.denominations, race.to} - {race.chip}))
                     self.setup = dataclasses.replace(self.setup, denominations=chips)
+        if self.checks_in:
+            drawn = self._drawn(wanted)
+            if drawn != self.drawn:
+                events.append(Draw(t=t, seats=drawn))
+                self.drawn = drawn
+            events.extend(self._checked_in_elsewhere(t, wanted))
         self.players = {s: v.player for s, v in wanted.items()}
         self.names = {s: v.name for s, v in wanted.items()}
         self.applied_n = self.seen_n
@@ -370,12 +434,14 @@ class TournamentTable:
     name = "tournament"
 
     def __init__(self, config: RoomConfig, *, post: Callable[[object], None], session: str,
-                 client_factory: Callable[[], Any] | None = None, setup: Setup | None = None) -> None:
+                 client_factory: Callable[[], Any] | None = None, setup: Setup | None = None,
+                 checks_in: bool = False) -> None:
         self.config, self.post = config, post
         # Each run of the daemon reports as its own session: the director counts reports per session, and a
         # restarted table counting from 1 again in the journal's session had every report dropped as a copy.
         session = f"{session}-{uuid.uuid4().hex[:8]}"
-        self.follower = TableFollower(room=config.room, table=config.table, session=session, setup=setup)
+        self.follower = TableFollower(room=config.room, table=config.table, session=session, setup=setup,
+                                      checks_in=checks_in)
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)  # a new state or snapshot: `wait_to_deal` looks again
         self._client_factory = client_factory
@@ -556,13 +622,15 @@ class TournamentTable:
         return posted
 
 
-def attach_tournament_table(port: TablePort, config: RoomConfig, publisher: Any = None) -> TournamentTable:
+def attach_tournament_table(port: TablePort, config: RoomConfig, publisher: Any = None, *,
+                            checks_in: bool = False) -> TournamentTable:
     """The table side of a tournament (`[room] tournament = true`), attached through the table's port as an
     extension is: the director keeps the table's seats, button, chips and levels from now on; what the director
     says goes to the venue screen, and to the room publisher's `state` topic and hand histories (`publisher`);
-    a simulated dealer waits at it before each deal (it is offered as the "deal gate")."""
+    a simulated dealer waits at it before each deal (it is offered as the "deal gate"). `checks_in`: the
+    director's seats are the core's draw, checked against the player cards read (docs/checkin.md)."""
     table = TournamentTable(config, post=port.post, session=publisher.session if publisher is not None else "",
-                            setup=port.config.setup(t=0.0))
+                            setup=port.config.setup(t=0.0), checks_in=checks_in)
     port.hand_over_table("the tournament's director")
     port.on_snapshot(table.on_snapshot)
     port.add_component(table)

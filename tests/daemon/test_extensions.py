@@ -131,7 +131,7 @@ def test_an_extension_of_the_hardware_file_is_read_there(tmp_path):
 
 def test_the_built_in_features_are_extensions_and_load_only_when_configured():
     sections = {section for section, _, _ in BUILT_IN}
-    assert sections == {"tracker", "room", "keypad", "jackpots"}
+    assert sections == {"tracker", "room", "keypad", "jackpots", "checkin"}
     for section in sections:
         extension = EXTENSIONS.get(section)
         assert extension.section == section and callable(extension.parse) and callable(extension.setup)

@@ -7,6 +7,8 @@ from pathlib import Path
 from firmware_py.core import (
     Button,
     ButtonName,
+    CheckIn,
+    Draw,
     Gone,
     Level,
     Race,
@@ -120,6 +122,18 @@ class Table:
             self.t = round(min(end, float(int(self.t) + 1)), 3)
             out += self._feed(Tick(t=self.t))
         return out
+
+    # players checked in by card (checkin.py)
+    def draw(self, **players: str) -> list[Ruling]:
+        """The director's draw: draw(s1="P1", s2="P2")."""
+        pairs = tuple(sorted((int(key[1:]), player) for key, player in players.items()))
+        return self._feed(Draw(t=self.tick(), seats=pairs))
+
+    def check_in(self, player: str, seat: int | None = None, *, name: str | None = None,
+                 table: str | None = None) -> list[Ruling]:
+        """A player card read at `seat` (None: at the shoe), or a check-in at another `table`."""
+        return self._feed(CheckIn(t=self.tick(), player=player, name=name or f"Player {player}", seat=seat,
+                                  table=table))
 
     def retrieve(self, seat: int) -> list[Ruling]:
         return self.press("retrieve", seat=seat)

@@ -674,6 +674,48 @@ HILO_SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None
     for profile in profiles
 }
 
+
+def checkin_wrong_seat(t: Recorder) -> None:
+    """Players checked in by card (docs/checkin.md): P5's card is read at seat 4, P4's seat, and P4 has not come:
+    the deal is ruled (both seats' players not at their drawn seat); the floor seats them and the next deal is
+    clean."""
+    t.level(100, 200)
+    t.stacks(s1=5000, s2=5000, s3=5000, s4=5000, s5=5000)
+    t.draw(s1="P1", s2="P2", s3="P3", s4="P4", s5="P5")
+    for seat in (1, 2, 3):
+        t.check_in(f"P{seat}", seat, name=("Ann", "Bo", "Cy")[seat - 1])
+    t.check_in("P5", 4, name="Eve")  # at the wrong seat
+    t.new_hand()
+    t.deal()
+    while t.core.snapshot().to_act is not None:
+        t.act("fold")
+    t.press("hand_end")
+    t.fresh_deck()
+    t.check_in("P5", 5, name="Eve")  # the floor moves Eve to her seat
+    t.check_in("P4", 4, name="Dan")  # and Dan arrives
+    t.new_hand()
+    t.deal()
+    t.act("call", "call", "call", "call", "check")
+
+
+def checkin_absent_robert(t: Recorder) -> None:
+    """Robert's Misdeals 1(i), (j): seat 4's player is away and posted nothing (a misdeal); at the redeal seat 4's
+    player is back and the big blind's player away, entitled by the blind posted (the hand plays)."""
+    t.level(100, 200)
+    t.stacks(s1=5000, s2=5000, s3=5000, s4=5000)
+    t.draw(s1="P1", s2="P2", s3="P3", s4="P4")
+    t.check_in("P1", 1)
+    t.check_in("P2", 2)
+    t.new_hand()
+    t.deal()  # P3 (the big blind, posted) and P4 (posted nothing) away: a misdeal, before P3's is told
+    t.press("hand_end")
+    t.fresh_deck()
+    t.check_in("P4", 4)
+    t.new_hand()
+    t.deal()
+    t.act("call", "call", "call", "check")
+
+
 GAME_SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] = {
     f"{game}_{kind}_{profile.replace('-', '_')}": (profile, {"game": game}, story)
     for game, stories in (("omaha", (("deal", game_deal), ("board", game_board), ("betting", game_pot_limit))),
@@ -721,6 +763,9 @@ SESSIONS: dict[str, tuple[str, dict[str, object], Callable[[Recorder], None]]] =
     "clocks_and_folds_robert": ("robert", {}, clocks_and_folds_robert),
     "folds_rpl": ("rpl", {}, folds_rpl),
     "jackpot_bad_beat_wfp": ("wfp", {}, jackpot_bad_beat_wfp),
+    "checkin_wrong_seat_wfp": ("wfp", {"seats": (1, 2, 3, 4, 5)}, checkin_wrong_seat),
+    "checkin_wrong_seat_rpl": ("rpl", {"seats": (1, 2, 3, 4, 5)}, checkin_wrong_seat),
+    "checkin_absent_robert": ("robert", {}, checkin_absent_robert),
     **GAME_SESSIONS,
     **HILO_SESSIONS,
 }

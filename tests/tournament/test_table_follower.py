@@ -173,3 +173,133 @@ def test_a_table_set_up_by_the_director_deals_with_the_structures_chips_in_play(
         for event in events:
             bot._core.feed(event)
         assert bot._core.denominations == chips
+
+
+def test_a_table_with_player_cards_takes_the_directors_seats_as_its_draw_and_rules_a_player_in_the_wrong_seat(
+) -> None:
+    """[checkin] (docs/checkin.md): the follower posts the director's seats as the core's `draw`; a player whose card
+    is read at another seat than the draw's is ruled at the deal as the book says (WFP Tournament Procedures 8, 10).
+    Without player cards no draw is posted (every seat would be absent)."""
+    from firmware_py.core import CheckIn, Draw, RulingKind  # noqa: PLC0415
+    from firmware_py.core.engine import TableCore  # noqa: PLC0415
+
+    structure = parse_structure((ROOT / "config/tournament/wfp-nightly.toml").read_text(), "nightly")
+    t = Tournament(book=book_for("wfp"), tables=["t01"], capacity=9, entrants=[(f"p{i}", f"P{i}") for i in range(4)],
+                   stack=structure.starting_stack, seed=2)
+    director = Director(room="main", tournament=t, structure=structure, sim_clock=True)
+    seats = dict(t.tables["t01"].seats)
+    bot = DealerBot(rng=random.Random(1), deck=load_deck(ROOT / "config/decks/test-red.json"),
+                    profile=load_profiles()["wfp"], seats=tuple(sorted(seats)),
+                    button=t.tables["t01"].button or 1, stack=1, rebuy=False)
+    core = bot._core
+    assert isinstance(core, TableCore)
+    plain = TableFollower(room="main", table="t01", session="s")
+    plain.snapshot(core.snapshot())
+    assert not [e for e in plain.director(director.state()) if isinstance(e, Draw)]
+    follower = TableFollower(room="main", table="t01", session="s", checks_in=True)
+    follower.snapshot(core.snapshot())
+    events = follower.director(director.state())
+    (draw,) = [e for e in events if isinstance(e, Draw)]
+    assert dict(draw.seats) == seats  # the director's ids, seat by seat
+    for event in events:
+        core.feed(event)
+    follower.snapshot(core.snapshot())
+    assert not [e for e in follower.director(director.state()) if isinstance(e, Draw)]  # posted once
+    order = sorted(dict(draw.seats))
+    first, second = order[0], order[1]
+    for seat, player in draw.seats:  # every player checks in at the drawn seat, but the first two swap seats
+        at = second if seat == first else first if seat == second else seat
+        core.feed(CheckIn(t=1.0, player=player, name=player.upper(), seat=at))
+    from firmware_py.core import Button, ButtonName, Read  # noqa: PLC0415
+
+    core.feed(Button(t=2.0, name=ButtonName.NEW_HAND))
+    rulings = []
+    uids = iter(load_deck(ROOT / "config/decks/test-red.json").cards)
+    for _ in range(2 * len(order)):
+        rulings += core.feed(Read(t=3.0, antenna="shoe", uid=next(uids))).rulings
+    assert sorted((r.ruling, r.seat, r.cause) for r in rulings) == [
+        (RulingKind.DEAD_HAND, first, "wrong_seat"), (RulingKind.DEAD_HAND, second, "wrong_seat")]
+    assert all(r.rule == "wfp: Tournament Procedures 8, 10" for r in rulings)
+
+
+def test_the_draw_is_by_the_player_card_the_director_registered_for_the_entry() -> None:
+    """An entry registered with its player card (the director's Registration panel, `card`): the table's draw names
+    the card's id, the id the player registry holds, so that card read at the seat checks the player in."""
+    from firmware_py.core import Draw  # noqa: PLC0415
+
+    structure = parse_structure((ROOT / "config/tournament/wfp-nightly.toml").read_text(), "nightly")
+    t = Tournament(book=book_for("wfp"), tables=["t01"], capacity=9, entrants=[(f"p{i}", f"P{i}") for i in range(4)],
+                   stack=structure.starting_stack, seed=2)
+    director = Director(room="main", tournament=t, structure=structure, sim_clock=True)
+    entry = director.register("Ann Lee", card="CARD-0012")
+    seat = next(s.seat for table in director.state().tables for s in table.seats if s.player == entry.player)
+    assert next(s.card for table in director.state().tables for s in table.seats if s.seat == seat) == "CARD-0012"
+    bot = DealerBot(rng=random.Random(1), deck=load_deck(ROOT / "config/decks/test-red.json"),
+                    profile=load_profiles()["wfp"], seats=tuple(sorted(t.tables["t01"].seats)),
+                    button=t.tables["t01"].button or 1, stack=1, rebuy=False)
+    assert bot._core is not None
+    follower = TableFollower(room="main", table="t01", session="s", checks_in=True)
+    follower.snapshot(bot._core.snapshot())
+    (draw,) = [e for e in follower.director(director.state()) if isinstance(e, Draw)]
+    assert dict(draw.seats)[seat] == "CARD-0012"
+    assert sorted(player for _s, player in draw.seats if player != "CARD-0012") == ["p0", "p1", "p2", "p3"]
+
+
+def test_a_player_drawn_to_one_table_whose_card_is_read_at_another_is_ruled_at_the_wrong_table() -> None:
+    """The wrong table (docs/checkin.md): t02 reports the players checked in there, the director tells the room
+    where each card was read, and t01, which drew the player, rules its seat's hand with "checked in at table t02"
+    (WFP Tournament Procedures 8, 10). The player then checks in at t01: its report moves the player back."""
+    from firmware_py.core import Button, ButtonName, Cause, CheckIn, Read, SeatStatus  # noqa: PLC0415
+    from firmware_py.core.engine import TableCore  # noqa: PLC0415
+
+    structure = parse_structure((ROOT / "config/tournament/wfp-nightly.toml").read_text(), "nightly")
+    t = Tournament(book=book_for("wfp"), tables=["t01", "t02"], capacity=9,
+                   entrants=[(f"p{i}", f"P{i}") for i in range(14)], stack=structure.starting_stack, seed=2)
+    director = Director(room="main", tournament=t, structure=structure, sim_clock=True)
+    deck = load_deck(ROOT / "config/decks/test-red.json")
+    cores: dict[str, TableCore] = {}
+    followers: dict[str, TableFollower] = {}
+    for table in t.tables.values():
+        bot = DealerBot(rng=random.Random(1), deck=deck, profile=load_profiles()["wfp"],
+                        seats=tuple(sorted(table.seats)), button=table.button or 1, stack=1, rebuy=False)
+        assert isinstance(bot._core, TableCore)
+        cores[table.id] = bot._core
+        followers[table.id] = TableFollower(room="main", table=table.id, session="s", checks_in=True)
+
+    def sync() -> None:
+        for _ in range(3):
+            for name, follower in followers.items():
+                events, reports = follower.snapshot(cores[name].snapshot())
+                for event in [*events, *follower.director(director.state())]:
+                    cores[name].feed(event)
+                for report in reports:
+                    director.apply(report)
+
+    sync()
+    seats1 = dict(t.tables["t01"].seats)
+    seats2 = dict(t.tables["t02"].seats)
+    lost_seat, lost = min(seats1.items())  # this player sits down at t02, on a seat of its own choosing
+    for seat, player in seats1.items():
+        if player != lost:
+            cores["t01"].feed(CheckIn(t=1.0, player=player, name=player.upper(), seat=seat))
+    free = next(s for s in range(1, 10) if s not in seats2)
+    cores["t02"].feed(Seat(t=1.0, seat=free, status=SeatStatus.IN))
+    cores["t02"].feed(CheckIn(t=1.0, player=lost, name=lost.upper(), seat=free))
+    sync()
+    assert [(c.player, c.table, c.seat) for c in director.state().checked_in if c.player == lost] == [
+        (lost, "t02", free)]
+    assert cores["t01"].snapshot().not_checked_in == (lost_seat,)
+    cores["t01"].feed(Button(t=2.0, name=ButtonName.NEW_HAND))
+    rulings = []
+    for uid in list(deck.cards)[:2 * len(seats1)]:
+        rulings += cores["t01"].feed(Read(t=3.0, antenna="shoe", uid=uid)).rulings
+    assert [(r.seat, r.cause, r.rule) for r in rulings] == [
+        (lost_seat, Cause.WRONG_TABLE, "wfp: Tournament Procedures 8, 10")]
+    assert f"{lost} checked in at table t02 seat {free}" in rulings[0].remedy
+    while cores["t01"].snapshot().to_act is not None:  # folded round to the big blind: the hand is over
+        cores["t01"].feed(Button(t=4.0, name=ButtonName.FOLD))
+    cores["t01"].feed(Button(t=4.0, name=ButtonName.HAND_END))
+    cores["t01"].feed(CheckIn(t=5.0, player=lost, name=lost.upper(), seat=lost_seat))  # the floor brings the player
+    sync()
+    assert [(c.table, c.seat) for c in director.state().checked_in if c.player == lost] == [("t01", lost_seat)]
+    assert cores["t01"].snapshot().not_checked_in == ()
