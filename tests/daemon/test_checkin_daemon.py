@@ -12,6 +12,7 @@ from firmware_py.core import Button, ButtonName, Draw, Gone, Read, Ruling, Rulin
 from firmware_py.daemon import app
 from firmware_py.daemon.app import Daemon, Stop
 from firmware_py.daemon.journal import Journal
+from firmware_py.daemon.port import DaemonPort
 from firmware_py.daemon.table_config import load_table_config
 from firmware_py.extensions import attach_extensions
 from firmware_py.session import load_deck
@@ -49,7 +50,7 @@ def test_a_player_card_read_by_the_daemon_is_journaled_as_a_check_in_and_a_wrong
     journal = Journal.open(tmp_path / "journal.sqlite3")
     inbox: queue.Queue[object] = queue.Queue()
     daemon = Daemon(config, journal=journal, clock=lambda: 1.0, events=inbox)
-    attach_extensions(daemon, journal=journal, simulated=False)
+    attach_extensions(DaemonPort(daemon))
     rulings: list[Ruling] = []
     ruled = threading.Event()
 
