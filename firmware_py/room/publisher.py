@@ -561,6 +561,7 @@ def attach_publisher(daemon: Daemon, journal: Journal) -> RoomPublisher | None:
     schedule = config.schedule or display
 
     def level_at(t: float) -> tuple[int, float | None]:
+        assert schedule is not None  # given to the publisher only with a schedule (below)
         now = schedule.level_at(t)
         return now.number, now.seconds_left
 
