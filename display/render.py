@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pygame
 
-from display.app import Screen, View
+from display.app import Screen
 from display.cards import CardPainter
-from display.display_config import DisplayConfig
+from display.display_config import DisplayConfig, View
 from firmware_py.core.snapshot import TableSnapshot
 
 

@@ -20,11 +20,12 @@ the plain Python classes they are.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Literal, TypeAlias
 
 import msgspec
 
-from firmware_py.core.events import NAME_MAX, PLAYER_ID_PATTERN, ButtonName, SeatStatus
+from firmware_py.core.events import ANTENNAS, NAME_MAX, PLAYER_ID_PATTERN, STACK_REASONS, ButtonName, SeatStatus
+from firmware_py.core.game import DEFAULT, GAMES
 
 # Every bound is at least as strict as the hand-written check's, with an upper one on each number: a
 # number past it (a whole number of 5,000 digits, which the standard library refuses) goes the
@@ -45,12 +46,16 @@ NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
 # A uid: session.py normalises it as the hand-written path does (core.cards.normalise_uid), remembering
 # those already so written (a pattern here would cost a regular expression per line).
 Uid = Annotated[str, msgspec.Meta(min_length=1)]
-# core.events.ANTENNAS, STACK_REASONS and core.game.GAMES, written out for the type checker;
-# tests/test_session_schema.py checks they are the same sets.
-Antenna = Literal["shoe", "burn", "muck", "board1", "board2", "board3", "board4", "board5",
-                  "seat1", "seat2", "seat3", "seat4", "seat5", "seat6", "seat7", "seat8", "seat9", "seat10"]
-StackReason = Literal["rebuy", "add_on", "correction", "moved"]
-GameName = Literal["holdem", "omaha", "omaha5", "limit_holdem", "omaha_hilo", "limit_omaha_hilo"]
+# The core's own tables, as Literals: a game, an antenna or a stack's reason the core adds is one the schema
+# reads (no second list). The type checker, which cannot read a Literal made at run time, takes them as str.
+if TYPE_CHECKING:
+    Antenna: TypeAlias = str
+    StackReason: TypeAlias = str
+    GameName: TypeAlias = str
+else:
+    Antenna = Literal[tuple(sorted(ANTENNAS))]
+    StackReason = Literal[tuple(STACK_REASONS)]
+    GameName = Literal[tuple(GAMES)]
 
 
 # forbid_unknown_fields: the spec lets a line carry fields a reader does not know, but msgspec skips
@@ -121,7 +126,7 @@ class SetupLine(Line, tag="setup"):
     button: SeatNo
     decks: Annotated[list[str], msgspec.Meta(min_length=1)]
     in_play: NonEmpty
-    game: GameName = "holdem"  # core.game.DEFAULT
+    game: GameName = DEFAULT
     # the chip denominations in play (core.events.Setup); each a multiple of the smallest: session.py checks
     denominations: Annotated[list[Chips1], msgspec.Meta(min_length=1, max_length=20)] | None = None
 

@@ -21,8 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from firmware_py.daemon.app import journal_events  # noqa: PLC0415
     from firmware_py.daemon.export import export  # noqa: PLC0415
-    from firmware_py.daemon.journal import Journal, JournalError  # noqa: PLC0415
+    from firmware_py.daemon.journal import Journal  # noqa: PLC0415
     from firmware_py.daemon.table_config import DEFAULT_PATH, load_table_config  # noqa: PLC0415
+    from firmware_py.errors import JournalError  # noqa: PLC0415
     from firmware_py.simulation.wiring import SIM_JOURNAL  # noqa: PLC0415
 
     config = load_table_config(args.config or DEFAULT_PATH, with_display=False)

@@ -15,7 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware_py.daemon.journal import JournalError, recover  # noqa: PLC0415
+    from firmware_py.daemon.journal import recover  # noqa: PLC0415
+    from firmware_py.errors import JournalError  # noqa: PLC0415
 
     source, target = Path(args.journal), Path(args.out)
     try:

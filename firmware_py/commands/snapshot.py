@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+from typing import Any
 
 from display.display_config import View
 from firmware_py.commands import ZERO_DELAY, number
@@ -57,8 +58,10 @@ def run(args: argparse.Namespace) -> int:
             # The one table file every command reads (config/table.toml): its [display] section.
             from firmware_py.daemon.table_config import load_table_config  # noqa: PLC0415
 
-            config = load_table_config(args.config, with_display=True).screen.display
-        overrides: dict[str, object] = {}
+            display = load_table_config(args.config, with_display=True).screen.display
+            assert display is not None  # with_display=True reads the views' part too
+            config = display
+        overrides: dict[str, Any] = {}
         if args.delay == 0 and not (args.allow_zero_delay or config.allow_zero_delay):
             print(f"snapshot: {ZERO_DELAY}", file=sys.stderr)
             return 2

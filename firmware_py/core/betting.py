@@ -82,8 +82,7 @@ def _take(table: TableState, hand: Hand, actor: int, name: ButtonName, amount: i
         betting.no_raise.pop(actor, None)
     if in_turn and hand.clock is not None and hand.clock.seat == actor:
         hand.clock = None
-    # (`_word` written out for its common answer, a wager under the name of what it was)
-    word = wager.name if wager is not None and wager.name != "allin" else _word(name, wager)
+    word = _word(name, wager)
     if word == "fold":
         betting.folded.add(actor)
     elif wager.raises if wager is not None else name in AMOUNT_ACTIONS:

@@ -28,8 +28,7 @@ __all__ = ["NO_LIMIT", "RAISE_RULES", "HandChips", "Limits", "Pot", "Problem", "
            "denominations_problem", "grouped"]
 
 RAISE_RULES: Final = ("increment", "double_faced", "double_full_bet")
-# Asked at every bet and raise, bound once as the other enums' members are (phase.py says why); game.py
-# leaves Structure's to its users, as NO_LIMIT here names the no-limit Limits.
+# Asked at every bet and raise, as module constants (phase.py); game.py leaves Structure's to its users.
 POT_LIMIT: Final = Structure.POT_LIMIT
 FIXED_LIMIT: Final = Structure.FIXED_LIMIT
 
@@ -119,13 +118,8 @@ class Stakes:
                 + (f" BB ante {self.bb_ante:,}" if self.bb_ante else ""))
 
 
-# One of the two records made at every press (with hand.py's `Taken`): read-only by its `Final` fields, not
-# by a frozen dataclass, so that its written `__init__` sets them plainly. Interpreted, a frozen record's
-# `__init__` sets each field through `object.__setattr__`, three times the cost of the whole `__init__`
-# here; compiled, mypyc makes a `Final` attribute read-only (as fast as the frozen one), and `mypy --strict`
-# refuses an assignment to one anywhere. A `Final` field takes no class-level default (mypy would read it
-# as a constant): the defaults are the `__init__`'s. The undo checkpoints (engine.py) share it, never copy
-# it, as a frozen one; tests/rules/test_core_state.py checks the fields, the defaults and the hash.
+# One of the two records made at every press (with hand.py's `Taken`): read-only by its `Final` fields (see the
+# note in events.py); the undo checkpoints (engine.py) share it, never copy it, as a frozen one.
 
 
 @dataclass(kw_only=True, slots=True, unsafe_hash=True)  # unsafe_hash: hashable as a frozen one (the fields are Final)

@@ -254,8 +254,7 @@ class TableCore:
         """Apply one event and return what it caused."""
         table = self._table
         table.t = event.t
-        # The event's type asked once a branch, and the hand boundaries (a setup, a new hand) in the branch
-        # of their type: interpreted, every `type(event)` is a call.
+        # The commonest events first (reads, then presses), the hand boundaries (a setup, a new hand) in their branch.
         try:
             if type(event) is Read:  # the commonest event, straight to its route (so a press below)
                 self._log.append(event)

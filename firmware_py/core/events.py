@@ -73,23 +73,12 @@ class SeatStatus(StrEnum):
     OUT = "out"
 
 
-# The records made at every event (a card read, a press, a wager, an action taken) write their `__init__`
-# out, with the dataclass's signature: mypyc compiles a written one (about twenty times as fast as the
-# one @dataclass generates, which stays interpreted). They are read-only by their `Final` fields, not by a
-# frozen dataclass: `mypy --strict` refuses an assignment to one anywhere and, compiled, mypyc makes them
-# read-only; interpreted, a frozen record's `__init__` sets each field through `object.__setattr__`, about
-# half the cost of making a card read's record. A `Final` field takes no class-level default (mypy would
-# read it as a constant): the defaults are the `__init__`'s. The undo checkpoints share them as frozen
-# records (engine.py). tests/rules/test_core_state.py checks each against its fields.
-#
-# Their fields may also be given by position, in field order, and where one is made at every line or press
-# (the session reader, the chips, the betting) they are: interpreted, a class called with keywords pays a
-# dict of them built and unpacked again (`type.__call__` to `__init__`), about twice the cost of the whole
-# positional call (three times at fourteen fields); compiled, mypyc binds keywords at compile time, the
-# same either way. So do the hand's own records (Hand, Betting, Dealt, Board, the chips) in the copies an
-# undo checkpoint makes at every hand, and the pots and outcomes. Elsewhere (tests, the simulation, the
-# rarer records) they are given by keyword, as STYLE.md has it; tests/rules/test_core_state.py holds each
-# positional call and each copy to its fields' order.
+# The records made at every event or hand write their `__init__` out, with the dataclass's signature, so that
+# mypyc compiles it (the one @dataclass generates stays interpreted); those made at every press are read-only
+# by `Final` fields (no class-level default: the `__init__`'s), and the undo checkpoints share them as frozen.
+# Where one is made at every line, press or hand (and in the undo copies) its leading fields go by position,
+# elsewhere by keyword. Why, with the figures: bench/HISTORY.md, "The compiled core's records". Each such
+# `__init__`, copy and positional call is found and held to the record's fields by tests/rules/test_core_records.py.
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -22,11 +22,8 @@ class Phase(StrEnum):
     MISDEALT = "misdealt"  # a misdeal or void hand was ruled; waiting for new_hand
 
 
-# Each member also as a module constant (as `re.IGNORECASE` is `re.RegexFlag.IGNORECASE`), for the code
-# that asks it at every event: interpreted, Python 3.11 looks a member up on its class (`Phase.BETTING`)
-# through EnumType.__getattr__'s hook, about 950 machine instructions a time against about 50 for a
-# module constant (callgrind; 3.12 dropped the hook). Compiled, mypyc reads either as a static. vocab.py (where a
-# card is), rulings.py (streets), events.py (buttons) and game.py do the same for their enums.
+# Each member also as a module constant (as `re.IGNORECASE` is `re.RegexFlag.IGNORECASE`), for the code that
+# asks it at every event, as vocab.py, rulings.py, events.py and game.py do for theirs (bench/HISTORY.md says why).
 IDLE: Final = Phase.IDLE
 DEALING: Final = Phase.DEALING
 BETTING: Final = Phase.BETTING

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from firmware_py.core import betting, checkin, flow, racing, retrieval, shoe, shotclock, streets, transitions
 from firmware_py.core import deal as dealing
-from firmware_py.core.cards import UNKNOWN_PREFIX
+from firmware_py.core.cards import is_unknown
 from firmware_py.core.events import (
     BOARD_ANTENNAS,
     BOXED,
@@ -99,9 +99,7 @@ def _rare(table: TableState, event: Event) -> bool:
 
 
 def read(table: TableState, event: Read) -> None:
-    """A tag seen by an antenna: the shoe deals it, a board antenna places it, a seat antenna checks its seat.
-    (`apply`'s first steps written out for a read: half a session's events are reads, and interpreted, a
-    call a time is a tenth of a read's time.)"""
+    """A tag seen by an antenna: the shoe deals it, a board antenna places it, a seat antenna checks its seat."""
     uid, antenna = event.uid, event.antenna
     hand = table.hand
     if hand is not None and hand.board.settle is not None and antenna == SHOE:  # (not a board or seat antenna's)
@@ -112,9 +110,7 @@ def read(table: TableState, event: Read) -> None:
             return
         hand = table.hand  # (as the chip race left it)
     info = table.cards.get(uid)
-    # (cards.is_unknown written out, as its first character, and asked first: of every card out of the shoe)
-    if info is None or (info.card[0] == UNKNOWN_PREFIX and antenna == SHOE and hand is not None
-                        and uid not in hand.where):
+    if info is None or (is_unknown(info.card) and antenna == SHOE and hand is not None and uid not in hand.where):
         shoe.unknown_tag(table, event)
         return
     if hand is None or hand.phase in HAND_OVER:

@@ -10,7 +10,6 @@ from typing import Final
 from firmware_py.core import deal as dealing
 from firmware_py.core import transitions
 from firmware_py.core.board import (
-    BOARD_NEEDED,
     NEXT_STREET,
     POSITION_STREET,
     STREET_ORDER,
@@ -99,7 +98,7 @@ def board_read(table: TableState, hand: Hand, uid: str, where: Where | None, *, 
     deal.board.append(uid)
     hand.board.cards.append(uid)
     hand.where[uid] = ON_BOARD
-    if len(deal.board) >= BOARD_NEEDED[deal.street]:  # (deal.needed, a property: a call a time interpreted)
+    if len(deal.board) >= deal.needed:
         complete_street(table, hand, deal)
 
 
@@ -128,7 +127,7 @@ def _ahead_of_its_street(hand: Hand, position: int) -> bool:
     dealt still waits for a card (its read late: a reader dropped out for a moment). The positions
     say which street each card is; the order of the reads does not."""
     deal = hand.board.deal
-    return (hand.phase is BOARD and deal is not None and len(deal.board) < BOARD_NEEDED[deal.street]
+    return (hand.phase is BOARD and deal is not None and len(deal.board) < deal.needed
             and STREET_ORDER[POSITION_STREET[position]] > STREET_ORDER[deal.street] and hand.one_can_act())
 
 

@@ -427,7 +427,7 @@ class Director:
             self._at = self.elapsed()
         self._counted_before = self.counted
         try:
-            entry = getattr(self, f"_on_{event['kind']}")(event)
+            entry: EntryJson = getattr(self, f"_on_{event['kind']}")(event)
         finally:
             if frozen:
                 self._at = None

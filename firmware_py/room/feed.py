@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 import msgspec
 
@@ -26,7 +26,7 @@ from firmware_py.core.rulings import Ruling, Street
 from firmware_py.core.snapshot import IN_HAND, Phase, PlayerState, TableSnapshot
 from firmware_py.room.bounds import Card, Chips, Count, Id, Name, SeatNo, Seconds, Seq, Text
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Final = 1
 FORCED = ("ante ", "small blind ", "big blind ")  # last actions that are not a player's own choice
 
 
@@ -284,7 +284,7 @@ class FeedBuilder:
         idle = snapshot.phase is Phase.IDLE  # between hands: no cards, so no board and no result either
         hands = {} if idle else best_hands(snapshot)
         seats = tuple(FeedSeat(
-            seat=v.seat, name=name(v.seat), state=str(v.state), cards=() if idle else tuple(v.cards),
+            seat=v.seat, name=name(v.seat), state=v.state, cards=() if idle else tuple(v.cards),
             stack=v.stack, bet=v.bet or None, action=None if idle else v.last_action, acted=self.acted(v.seat),
             button=v.is_button, small_blind=v.is_small_blind, big_blind=v.is_big_blind, to_act=v.to_act,
             hand=hands.get(v.seat)) for v in snapshot.seats)
@@ -307,7 +307,7 @@ class FeedBuilder:
             v=SCHEMA_VERSION, room=self.room, table=self.table, seq=seq, session=self.session, held_s=held_s,
             t=snapshot.t,
             profile=snapshot.profile, profile_title=snapshot.profile_title, hand=snapshot.hand_number,
-            phase=str(snapshot.phase), street=str(snapshot.street) if snapshot.street else None,
+            phase=snapshot.phase, street=snapshot.street,
             board=() if idle else snapshot.board, burns=() if idle else snapshot.burns, button=snapshot.button,
             small_blind=snapshot.small_blind, big_blind=snapshot.big_blind, to_act=snapshot.to_act,
             in_play=snapshot.in_play, game=snapshot.game, seats=seats,

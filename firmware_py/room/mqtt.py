@@ -30,8 +30,9 @@ REFUSALS = ("Bad user name or password", "Not authorized", "Client identifier no
 def make_client(broker: BrokerConfig, *, client_id: str, clean_start: bool = True) -> Any:
     """A paho client set up for `broker` (not yet connected); raises ConfigError for an unreadable password."""
     import paho.mqtt.client as mqtt  # noqa: PLC0415 (only the room's programs need paho)
+    from paho.mqtt.enums import CallbackAPIVersion  # noqa: PLC0415
 
-    client = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+    client = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2, client_id=client_id,
                          protocol=mqtt.MQTTv5)
     client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
     client.max_inflight_messages_set(200)  # a catch-up after an outage is limited by round trips otherwise
@@ -124,7 +125,7 @@ def connect_properties(*, session_expiry_s: int = 0) -> Any:
     from paho.mqtt.packettypes import PacketTypes  # noqa: PLC0415
     from paho.mqtt.properties import Properties  # noqa: PLC0415
 
-    properties = Properties(PacketTypes.CONNECT)
+    properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]  # paho 2's __init__ is unannotated
     properties.SessionExpiryInterval = session_expiry_s
     return properties
 

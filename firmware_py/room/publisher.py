@@ -595,6 +595,7 @@ def attach_publisher(port: TablePort, room: RoomConfig) -> RoomPublisher:
     schedule = config.schedule
 
     def level_at(t: float) -> tuple[int, float | None]:
+        assert schedule is not None  # given to the publisher only with a schedule (below)
         now = schedule.level_at(t)
         return now.number, now.seconds_left
 

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from firmware_py.ports import TablePort
 
 logger = logging.getLogger(__name__)
-Event = Setup | Seat | Stacks | Level | Draw | CheckIn
+Event = Setup | Seat | Stacks | Level | Race | Draw | CheckIn
 CALLED_KINDS = frozenset({"moved", "seated", "eliminated", "broken", "redrawn", "button"})  # shown at the table
 MAX_CALLS = 6
 
