@@ -530,6 +530,7 @@ class Daemon:
                 self._setup_line = line_of(event)
         hand = shown = self.core.hand_number
         fed = raced = False  # since the listeners last saw the table: anything fed, a chip race under way
+        answers: list[tuple[Awaited, Outcome | ValueError]] = []
         for event in batch:
             if (fed and isinstance(event, Button) and event.name is ButtonName.NEW_HAND
                     and (self.core.hand_number != shown or raced)):
@@ -540,14 +541,19 @@ class Daemon:
             outcome = self._feed(event)
             fed, raced = True, raced or self.core.racing
             awaited = self._awaited.pop(id(event), None)
-            if awaited is not None and not awaited.verdict.done():
-                if isinstance(outcome, Outcome):
-                    awaited.verdict.set_result(outcome)
-                else:
-                    awaited.verdict.set_exception(outcome)
+            if awaited is not None:
+                answers.append((awaited, outcome))
         if self.core.hand_number != hand or any(isinstance(event, Setup) for event in batch):
             self._save_checkpoint(seqs[-1])  # a hand boundary: a restart replays from here
         self._publish()
+        # Answered once the listeners have the table the press made: a tracker's reply never comes before its
+        # page's state, so a next press is never made against the table as it was before this one.
+        for waiting, answer in answers:
+            if not waiting.verdict.done():
+                if isinstance(answer, Outcome):
+                    waiting.verdict.set_result(answer)
+                else:
+                    waiting.verdict.set_exception(answer)
 
     def presses(self, by: str) -> PressSource:
         """The queue for one source of presses (`origins.PANEL`, `TRACKER`, `KEYPAD`): its presses are journaled
