@@ -213,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
                 return 1
             args.broker = f"127.0.0.1:{embedded.port}"
             args.tls, args.user = False, None
-            print(f"tournament: no --broker given: a Mosquitto of its own on {args.broker} ({embedded.notes})",
+            print(f"tournament: no --broker given: {embedded.name} of its own on {args.broker} ({embedded.notes})",
                   flush=True)
         else:
             args.broker = "localhost"
