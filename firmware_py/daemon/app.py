@@ -426,7 +426,7 @@ class Daemon:
                 if isinstance(item, Setup | Read | Gone | Button | Seat | Stacks | Level | Race | Tick | Name):
                     events.append(item)
                 elif isinstance(item, tuple):  # events that go together (a tournament's seats): one commit
-                    events.extend(e for e in item if isinstance(e, Setup | Seat | Stacks | Level | Race))
+                    events.extend(e for e in item if isinstance(e, Setup | Seat | Stacks | Level | Race | Name))
                 elif isinstance(item, Awaited):
                     events.append(item.event)
                     self._awaited[id(item.event)] = item
