@@ -77,3 +77,28 @@ def test_a_page_that_lost_its_director_turns_off_registration_and_the_deal_and_r
     finally:
         app.closing = True
         server.stop()
+
+
+def test_a_finished_tournament_s_page_offers_no_registration(page: Any) -> None:  # noqa: F811
+    from tests.tournament.test_registration import Hands  # noqa: PLC0415
+
+    director = _three_left()
+    hands = Hands(director)
+    app = director_app(director, hosts=[])
+    server = WebServer(app, host="127.0.0.1", port=0, name="tournament page").start()
+    try:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        open_paired(page, server.url + "/", app.pairing.code)
+        expect(page.locator("#regform button")).to_be_enabled()
+        while not director.tournament.finished:
+            table = next(iter(director.tournament.tables.values()))
+            hands.seq.setdefault(table.id, director.acked.get(table.id, 0))
+            chips = director.tournament.players
+            hands.play(table.id, losers=[min(table.seats, key=lambda s: chips[table.seats[s]].chips)])
+        expect(page.locator("#over")).to_contain_text("The tournament is over")
+        for off in ("#regform button", "#regname", "#regcard", "#buyid", "#rebuybtn", "#addonbtn", "#reenterbtn",
+                    "#clockbtn", "#h4hbtn"):
+            expect(page.locator(off)).to_be_disabled()
+    finally:
+        app.closing = True
+        server.stop()

@@ -155,6 +155,10 @@ function render(s) {
 // Registration: late entries, re-entries, rebuys and add-ons, each journaled and undoable.
 function renderEntries(s) {
   $("late").textContent = s.late ? "Taken now: " + s.late : "No entries, rebuys or add-ons taken now";
+  // the end ends registration too: no live button for what the director would refuse
+  for (const c of document.querySelectorAll("#regform input, #regform button, #buyform input, #buyform button")) {
+    c.disabled = !!s.over;
+  }
   $("alternates").textContent = s.alternates.length ? "Alternates (in order): " + s.alternates.join(", ") : "";
   $("entries").replaceChildren(...s.entries.slice().reverse().map((a) => {
     const undo = !a.undone && !s.over ? el("button", {type: "button"}, "Undo") : null;
