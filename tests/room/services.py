@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from firmware_py.room.embedded_broker import stop_process
+from firmware_py.room.embedded_broker import mosquitto_path, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 ACL_FILE = ROOT / "config" / "room" / "acl"
@@ -92,7 +92,7 @@ def ensure_installed(binary: str, packages: list[str]) -> str | None:
 
 
 def mosquitto_binary() -> str:
-    return shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    return mosquitto_path() or "/usr/sbin/mosquitto"  # where the product looks for it (embedded_broker.py)
 
 
 def room_settings() -> list[str]:
