@@ -50,7 +50,7 @@ from firmware_py.room.tournament_messages import (
 from firmware_py.tournament.notice import TournamentNotice, hold_words
 
 logger = logging.getLogger(__name__)
-Event = Setup | Seat | Stacks | Level | Name
+Event = Setup | Seat | Stacks | Level | Race | Name
 CALLED_KINDS = frozenset({"moved", "seated", "eliminated", "broken", "redrawn", "button"})  # shown at the table
 MAX_CALLS = 6
 
