@@ -21,6 +21,7 @@ from pathlib import Path
 from firmware_py.room import python_broker
 
 START_TIMEOUT_S = 10.0
+PYTHON_START_TIMEOUT_S = 30.0  # an interpreter to start and import anyio first: slower on a loaded Pi
 
 
 class BrokerMissing(RuntimeError):
@@ -142,7 +143,7 @@ class EmbeddedBroker:
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=env)
         errors.close()
         assert self.process.stdout is not None
-        deadline = time.monotonic() + START_TIMEOUT_S
+        deadline = time.monotonic() + PYTHON_START_TIMEOUT_S
         line = b""
         while time.monotonic() < deadline and not line.endswith(b"\n"):
             ready, _, _ = select.select([self.process.stdout], [], [], 0.1)
