@@ -21,12 +21,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _startup import ROOT  # noqa: F401  (the checkout's packages, as a script too)
 
-from firmware_py.room.mqtt import connect_properties, make_client  # noqa: E402
-from firmware_py.room.room_config import BrokerConfig  # noqa: E402
-from tests.room.services import ACL_FILE, Mosquitto, clientid_guard  # noqa: E402
+from firmware_py.room.mqtt import connect_properties, make_client
+from firmware_py.room.room_config import BrokerConfig
+from tests.room.services import ACL_FILE, Mosquitto, clientid_guard
 
 USERS = {"t01": "t01-secret", "collector": "collector-secret", "floor": "floor-secret"}
 

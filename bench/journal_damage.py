@@ -21,6 +21,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from _startup import ROOT  # noqa: F401  (the checkout's packages, as a script too)
+
 from firmware_py.core import Button, ButtonName, Read
 from firmware_py.daemon.journal import Journal, JournalError, JournalLoss, line_of, recover
 

@@ -123,6 +123,27 @@ dealer = "dealer-{int(table[1:]) % 7}"
 heartbeat_s = 2""")
 
 
+STARTED: list[Any] = []  # every process this run started (tables, collector, floor) and its broker
+
+
+def end_all() -> None:
+    """Whatever this run started and is still running, ended: on any exit, a failed check, a traceback or a SIGTERM
+    (`timeout`), so no table, collector, floor or broker outlives the run (a run that failed left 50 tables)."""
+    running = [p for p in STARTED if isinstance(p, subprocess.Popen) and p.poll() is None]
+    for process in running:
+        process.terminate()
+    deadline = time.monotonic() + 30
+    for process in running:
+        try:
+            process.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+    for broker in STARTED:
+        if isinstance(broker, Mosquitto):
+            broker.stop()
+
+
 class Table:
     def __init__(self, work: Path, name: str, index: int, config: Path, *, speed: float, hands: int) -> None:
         self.name, self.config, self.speed, self.index, self.hands = name, config, speed, index, hands
@@ -135,6 +156,7 @@ class Table:
                 "--seed", str(self.index), "--error-rate", "0.25", "--speed", str(self.speed), "--config",
                 str(self.config), "--journal", str(self.journal)] + (["--fresh"] if fresh else [])
         self.process = subprocess.Popen(argv, cwd=ROOT, env=environment(), stdout=self.log, stderr=self.log)
+        STARTED.append(self.process)
 
     def signal(self, number: int) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -206,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     log(f"work directory {work}; {len(names)} tables for {args.seconds:.0f} s at speed {args.speed}")
     broker = Mosquitto(work / "broker", tls=True, users=users, acl=ACL_FILE,
                        guard=clientid_guard(work / "guard")).start()  # the room as shipped
+    STARTED.append(broker)
     passwords = {}
     for user, password in users.items():
         passwords[user] = work / f"{user}.password"
@@ -221,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
                               str(work / "floor.json"), "--snapshot", str(work / "floor.png")],
                              cwd=ROOT, env=environment(), stdout=subprocess.DEVNULL,
                              stderr=(work / "floor.log").open("wb"))
+    STARTED.extend((collector, floor))
     monitors = {user: Monitor(broker, user, passwords[user]) for user in FORBIDDEN}
     time.sleep(3.0)
     hands = int(args.seconds * args.speed / 15) + 10  # more than they can deal (a hand takes 30-60 s of play)
@@ -358,4 +382,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))  # `timeout`: the finally below runs
+    try:
+        sys.exit(main())
+    finally:
+        end_all()

@@ -124,7 +124,7 @@ class SessionReader:
                 # of a session's lines) and a press: interpreted, each call saved is a tenth of the line's time.
                 try:
                     line = _decode(data)
-                except (msgspec.DecodeError, UnicodeError):
+                except (msgspec.DecodeError, UnicodeError, RecursionError):  # read by hand below, which words it
                     line = None
                 event: Event | None
                 if type(line) is _ReadLine and line.uid in uids:
@@ -156,7 +156,7 @@ class SessionReader:
         goes the hand-written way, which reads it the same or says what is wrong with it."""
         try:
             line = _decode(data)
-        except (msgspec.DecodeError, UnicodeError):  # ValidationError is a DecodeError; UnicodeError: not UTF-8
+        except (msgspec.DecodeError, UnicodeError, RecursionError):  # ValidationError too; not UTF-8; nested too deep
             return None
         return self._line_event(line)
 

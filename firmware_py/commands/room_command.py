@@ -45,12 +45,13 @@ ROOM_HELP = "the room id (the second level of the topics)"
 
 
 def add_room_arguments(parser: argparse.ArgumentParser, *, user: str, client_id_help: str,
-                       room_help: str = ROOM_HELP, seconds_help: str = "stop after S seconds") -> None:
+                       room_help: str = ROOM_HELP, seconds_help: str = "stop after S seconds",
+                       room_required: bool = True) -> None:
     """`--room`, the broker options (address, TLS, CA, user, password file, --warn-silence), `--seconds` and
     `--client-id` (it must start with the user name: the room's broker refuses others)."""
     from firmware_py.room.mqtt import add_broker_arguments  # noqa: PLC0415 (paho only for the room's commands)
 
-    parser.add_argument("--room", required=True, help=room_help)
+    parser.add_argument("--room", required=room_required, help=room_help)
     add_broker_arguments(parser, user=user)
     parser.add_argument("--seconds", type=float, default=None, metavar="S", help=seconds_help)
     parser.add_argument("--client-id", help=client_id_help)

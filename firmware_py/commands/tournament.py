@@ -27,7 +27,9 @@ DEFAULT_STRUCTURE = ROOT / "config" / "tournament" / "wfp-nightly.toml"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_room_arguments(parser, user="director", client_id_help="the broker session (default director.<room>.<host>)")
+    add_room_arguments(parser, user="director", client_id_help="the broker session (default director.<room>.<host>)",
+                       room_help="the room id (the second level of the topics); with --simulate, main when not given",
+                       room_required=False)
     parser.add_argument("--profile", default="wfp", help="the house rules whose tournament book decides moves, "
                         "breaks and places: wfp, wfp-dealer, upt or rpl (default wfp)")
     parser.add_argument("--structure", default=str(DEFAULT_STRUCTURE), metavar="FILE.toml",
@@ -201,6 +203,10 @@ def open_director(args: argparse.Namespace, room: str, *, sim_clock: bool) -> tu
 
 def run(args: argparse.Namespace) -> int:
     command = RoomCommand(args, "tournament")
+    if args.room is None:
+        if not args.simulate:
+            return command.usage("--room is required: the room id the tables and the floor use (e.g. --room main)")
+        args.room = "main"  # the simulated room needs nothing given: `tournament --simulate` runs as it is
     embedded = None
     if args.broker is None:
         if args.simulate:  # the README's main command needs nothing running: a broker of its own
@@ -213,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
                 return 1
             args.broker = f"127.0.0.1:{embedded.port}"
             args.tls, args.user = False, None
-            print(f"tournament: no --broker given: a Mosquitto of its own on {args.broker} ({embedded.notes})",
+            print(f"tournament: no --broker given: {embedded.name} of its own on {args.broker} ({embedded.notes})",
                   flush=True)
         else:
             args.broker = "localhost"

@@ -1,22 +1,43 @@
-"""A Mosquitto of the command's own on loopback: `tournament --simulate` with no `--broker` needs nothing
+"""A broker of the command's own on loopback: `tournament --simulate` with no `--broker` needs nothing
 running (the README's main command). Anonymous, on 127.0.0.1 only, in a temporary directory, stopped with
-the command; the shipped config/room/mosquitto.conf settings that matter to a round trip (`set_tcp_nodelay`)
-are kept where the installed Mosquitto knows them."""
+the command. Mosquitto where it is installed (the shipped config/room/mosquitto.conf settings that matter to a
+round trip, `set_tcp_nodelay`, kept where the installed Mosquitto knows them); on a machine without it, the
+pure-Python MQTT 5 broker of firmware_py/room/python_broker.py, so the command runs on a bare machine.
+
+`stop_process` is how every broker this project starts is stopped (the tests' Mosquitto too)."""
 
 from __future__ import annotations
 
+import os
+import select
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
+from firmware_py.room import python_broker
+
 START_TIMEOUT_S = 10.0
+PYTHON_START_TIMEOUT_S = 30.0  # an interpreter to start and import anyio first: slower on a loaded Pi
 
 
 class BrokerMissing(RuntimeError):
-    """No Mosquitto to start (the message says how to get one)."""
+    """No broker to start (the message says how to get one)."""
+
+
+def stop_process(process: subprocess.Popen[bytes] | None, timeout_s: float = 5.0) -> None:
+    """SIGTERM, then SIGKILL after `timeout_s`: a broker's own shutdown (Mosquitto saves its store) first."""
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout_s)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout_s)
 
 
 def mosquitto_path() -> str | None:
@@ -39,11 +60,13 @@ def _listening(port: int) -> bool:
 
 
 class EmbeddedBroker:
-    """`start()` a Mosquitto on a free loopback port; `stop()` ends it and removes its directory."""
+    """`start()` a broker on a free loopback port (Mosquitto, else the pure-Python one); `stop()` ends it and
+    removes its directory. `name` says which one runs, `notes` how it is set."""
 
     def __init__(self, binary: str | None = None) -> None:
         self.binary = binary
         self.port = 0
+        self.name = ""
         self.notes = ""
         self.process: subprocess.Popen[bytes] | None = None
         self.directory: Path | None = None
@@ -51,9 +74,20 @@ class EmbeddedBroker:
     def start(self) -> EmbeddedBroker:
         binary = self.binary or mosquitto_path()
         if binary is None:
-            raise BrokerMissing("no --broker given and Mosquitto is not installed to start one on loopback: "
-                                "install it (`sudo apt-get install mosquitto`), or give --broker HOST[:PORT] of a "
-                                "running broker")
+            missing = python_broker.available()
+            if missing:
+                raise BrokerMissing("no --broker given, Mosquitto is not installed to start one on loopback and "
+                                    f"{missing}: install Mosquitto (`sudo apt-get install mosquitto`) or the "
+                                    "project's dependencies (`pip install -e .`), or give --broker HOST[:PORT] of a "
+                                    "running broker")
+            self.directory = Path(tempfile.mkdtemp(prefix="pokertable-broker-"))
+            try:
+                self._start_python()
+            except BrokerMissing:
+                self.stop()
+                raise
+            return self
+        self.name = "a Mosquitto"
         self.directory = Path(tempfile.mkdtemp(prefix="pokertable-broker-"))
         last = ""
         for nodelay in (True, False):  # Mosquitto before 2.0 does not know set_tcp_nodelay
@@ -94,15 +128,47 @@ class EmbeddedBroker:
         said = [p.read_text(errors="replace") for p in (self.directory / "stdout.log", log) if p.exists()]
         return " ".join(" ".join(said).split()) or "no word from it"
 
+    def _start_python(self) -> None:
+        """The pure-Python broker in a process of its own (a second core for it, and stopped as Mosquitto is),
+        on a port it picks itself and tells on its first line: no other process can take the port between."""
+        assert self.directory is not None
+        self.name = "a pure-Python MQTT broker"
+        self.notes = ("Mosquitto is not installed: moat-lib-mqtt, firmware_py/room/python_broker.py, enough for the "
+                      "simulated room; a real room runs Mosquitto")
+        package_root = str(Path(python_broker.__file__).resolve().parents[2])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root,
+                                                                        os.environ.get("PYTHONPATH")]))}
+        errors = (self.directory / "broker.log").open("ab")
+        self.process = subprocess.Popen([sys.executable, "-m", "firmware_py.room.python_broker", "0"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=env)
+        errors.close()
+        assert self.process.stdout is not None
+        deadline = time.monotonic() + PYTHON_START_TIMEOUT_S
+        line = b""
+        while time.monotonic() < deadline and not line.endswith(b"\n"):
+            ready, _, _ = select.select([self.process.stdout], [], [], 0.1)
+            if ready:
+                chunk = os.read(self.process.stdout.fileno(), 256)
+                if not chunk:
+                    break
+                line += chunk
+        text = line.decode(errors="replace").strip()
+        if text.startswith(python_broker.READY) and text[len(python_broker.READY):].isdigit():
+            self.port = int(text[len(python_broker.READY):])
+            if _listening(self.port):
+                return
+        self._end()
+        said = (self.directory / "broker.log").read_text(errors="replace")
+        raise BrokerMissing(f"the pure-Python broker did not start on loopback: "
+                            f"{' '.join((text + ' ' + said).split())[-500:] or 'no word from it'}")
+
     def _end(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
-        self.process = None
+        process, self.process = self.process, None
+        stop_process(process)
+        if process is not None:
+            for pipe in (process.stdin, process.stdout):
+                if pipe is not None:
+                    pipe.close()
 
     def stop(self) -> None:
         self._end()

@@ -27,7 +27,7 @@ import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from firmware_py.core import CheckIn, Draw, Level, Race, Seat, SeatStatus, Setup, Stacks
+from firmware_py.core import CheckIn, Draw, Level, Name, Race, Seat, SeatStatus, Setup, Stacks
 from firmware_py.core.chips import Stakes
 from firmware_py.core.events import NAME_MAX, PLAYER_ID_PATTERN
 from firmware_py.core.phase import Phase
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from firmware_py.ports import TablePort
 
 logger = logging.getLogger(__name__)
-Event = Setup | Seat | Stacks | Level | Race | Draw | CheckIn
+Event = Setup | Seat | Stacks | Level | Race | Name | Draw | CheckIn
 CALLED_KINDS = frozenset({"moved", "seated", "eliminated", "broken", "redrawn", "button"})  # shown at the table
 MAX_CALLS = 6
 
@@ -69,6 +69,13 @@ def all_in_called(snap: TableSnapshot) -> bool:
     if len(live) < 2 or not any(v.state is PlayerState.ALLIN for v in live):
         return False
     return snap.phase is not Phase.BETTING or snap.to_act is None
+
+
+def seat_name(name: str) -> str:
+    """The director's name for a player as the table journals it (a `name` event holds NAME_MAX characters, what
+    the venue screen's seat box and the tracker's field show): longer ones shortened, with an ellipsis."""
+    name = " ".join(name.split())
+    return name if len(name) <= NAME_MAX else name[:NAME_MAX - 1].rstrip() + "\u2026"
 
 
 def pots_of(snap: TableSnapshot) -> list[PotJson]:
@@ -353,6 +360,20 @@ class TableFollower:
             drawn.append((seat, player))
         return tuple(drawn)
 
+    @staticmethod
+    def _names(snap: TableSnapshot, wanted: dict[int, SeatJson]) -> list[Event]:
+        """The director's players by name, journaled as `name` events (the name typed at registration on the
+        director's page, or the entrants file's): one source for a player, so the venue screen, the tracker, the
+        broadcast, the floor and the hand histories, live or exported from the journal, all read the same name.
+        A seat the director has emptied gets its default back (its player's name leaves with the player)."""
+        have = dict(snap.names)
+        events: list[Event] = []
+        for seat in sorted(set(have) | set(wanted)):
+            name = seat_name(wanted[seat].name) if seat in wanted else ""
+            if have.get(seat, "") != name:
+                events.append(Name(t=snap.t, seat=seat, name=name))
+        return events
+
     def _sync(self) -> list[Event]:
         snap = self.last
         if snap is None or snap.phase is not Phase.IDLE or self.waiting or self.entry is None:
@@ -405,6 +426,7 @@ class TableFollower:
                 events.append(Draw(t=t, seats=drawn))
                 self.drawn = drawn
             events.extend(self._checked_in_elsewhere(t, wanted))
+        events.extend(self._names(snap, wanted))
         self.players = {s: v.player for s, v in wanted.items()}
         self.names = {s: v.name for s, v in wanted.items()}
         self.applied_n = self.seen_n

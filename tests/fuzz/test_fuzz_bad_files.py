@@ -91,6 +91,17 @@ def test_a_session_time_out_of_range_is_a_session_error(tmp_path: Path, t: str) 
         list(read_session(session))
 
 
+@pytest.mark.parametrize("deep", ["[" * 1000 + "]" * 1000, '{"a":' * 1000 + "1" + "}" * 1000])
+def test_a_session_value_nested_a_thousand_deep_is_a_session_error(tmp_path: Path, deep: str) -> None:
+    """The schema's decoder raised RecursionError for it, past the reader (bench/bad_files.py: 1 traceback)."""
+    shutil.copytree(CONFIG / "decks", tmp_path / "decks")
+    session = tmp_path / "s.jsonl"
+    session.write_text(f'{{"t": {deep}, "kind": "setup", "profile": "robert", "seats": [1, 2], "button": 1, '
+                       '"decks": ["decks/test-red.json"], "in_play": "test-red"}\n')
+    with pytest.raises(SessionError, match="line 1"):
+        list(read_session(session))
+
+
 def test_a_session_with_a_byte_that_is_not_utf8_names_the_line(tmp_path: Path) -> None:
     session = tmp_path / "s.jsonl"
     session.write_bytes(b'{"t": 1, "kind": "button", "name": "check"}\n{"t": 2, "kind": "button", "name": "\xe9"}\n')

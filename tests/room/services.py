@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from firmware_py.room.embedded_broker import mosquitto_path, stop_process
+
 ROOT = Path(__file__).resolve().parents[2]
 ACL_FILE = ROOT / "config" / "room" / "acl"
 ROOM_CONF = ROOT / "config" / "room" / "mosquitto.conf"  # the shipped broker settings
@@ -90,7 +92,7 @@ def ensure_installed(binary: str, packages: list[str]) -> str | None:
 
 
 def mosquitto_binary() -> str:
-    return shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    return mosquitto_path() or "/usr/sbin/mosquitto"  # where the product looks for it (embedded_broker.py)
 
 
 def room_settings() -> list[str]:
@@ -252,14 +254,9 @@ class Mosquitto:
         return self
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
-        self.process = None
+        """As the product stops the brokers it starts (SIGTERM: Mosquitto saves its store; SIGKILL after 5 s)."""
+        process, self.process = self.process, None
+        stop_process(process)
 
     def kill(self) -> None:
         """SIGKILL: what the broker had not saved (autosave) is gone."""

@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from firmware_py.core import Button, ButtonName, Level, Race, Seat, SeatStatus, Setup, Stacks
+from firmware_py.core import Button, ButtonName, Level, Name, Race, Seat, SeatStatus, Setup, Stacks
 from firmware_py.core.engine import TableCore
 from firmware_py.daemon.app import journal_events
 from firmware_py.daemon.journal import Journal
@@ -315,6 +315,9 @@ def test_a_real_daemon_follows_the_director_levels_stacks_eliminations_and_the_b
     # the table file's setup, then the director's: its seats and the button it drew (WFP 3), not seat 1
     assert setups[1].seats == tuple(s.seat for s in drawn.seats) and setups[1].button == drawn.button
     assert reports_button_first(room.hands()[0], drawn.button)
+    # the director's players by name, journaled as `name` events: the venue screen, tracker and PHH read these
+    names = [e for e in events if isinstance(e, Name)]
+    assert {e.seat: e.name for e in names[:len(drawn.seats)]} == {s.seat: s.name for s in drawn.seats}
     wanted = [(s.small, s.big) for s in structure.levels]
     seen = [(e.small, e.big) for e in level_events]
     assert seen == wanted[:len(seen)] and len(seen) >= 3, seen  # the director's levels, in order

@@ -109,12 +109,40 @@ def test_simulate_needs_no_broker_it_starts_its_own_on_loopback() -> None:
     assert "set_tcp_nodelay on" in done.stdout and "winner Player" in done.stdout
 
 
-def test_without_mosquitto_installed_simulate_says_how_to_get_one(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_mosquitto_simulate_reaches_a_winner_through_the_pure_python_broker(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bare machine (no Mosquitto anywhere): `tournament --simulate`, no option given (the room is `main`; no
+    page, which would stay up until closed), runs to one winner through the pure-Python MQTT 5 broker the command
+    starts on loopback, and stops it."""
+    from firmware_py.cli import main  # noqa: PLC0415
     from firmware_py.room import embedded_broker  # noqa: PLC0415
 
     monkeypatch.setattr(embedded_broker, "mosquitto_path", lambda: None)
-    with pytest.raises(embedded_broker.BrokerMissing, match=r"Mosquitto is not installed.*apt-get install "
-                                                             r"mosquitto.*--broker HOST"):
+    started: list[embedded_broker.EmbeddedBroker] = []
+    start = embedded_broker.EmbeddedBroker.start
+
+    def keep(self: embedded_broker.EmbeddedBroker) -> embedded_broker.EmbeddedBroker:
+        started.append(self)
+        return start(self)
+
+    monkeypatch.setattr(embedded_broker.EmbeddedBroker, "start", keep)
+    assert main(["tournament", "--simulate", "--no-page"]) == 0
+    out = capsys.readouterr().out
+    assert "no --broker given: a pure-Python MQTT broker of its own on 127.0.0.1:" in out
+    assert "Mosquitto is not installed" in out and re.search(r"\d+ hands in .* winner Player \d+", out), out
+    broker = started[0]
+    assert broker.process is None and broker.directory is None  # stopped with the command, its directory gone
+    assert not embedded_broker._listening(broker.port)
+
+
+def test_with_no_broker_to_start_simulate_says_how_to_get_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    from firmware_py.room import embedded_broker, python_broker  # noqa: PLC0415
+
+    monkeypatch.setattr(embedded_broker, "mosquitto_path", lambda: None)
+    monkeypatch.setattr(python_broker, "available", lambda: "the pure-Python broker is not installed (test)")
+    with pytest.raises(embedded_broker.BrokerMissing, match=r"Mosquitto is not installed.*the pure-Python broker is "
+                                                             r"not installed.*apt-get install mosquitto.*pip install "
+                                                             r"-e \..*--broker HOST"):
         embedded_broker.EmbeddedBroker().start()
 
 
@@ -174,3 +202,10 @@ def test_speed_paces_the_tables_and_a_broker_with_nagle_on_is_named(tmp_path: An
         assert result.slow_broker and any("set_tcp_nodelay" in line for line in said)
     finally:
         server.stop()
+
+
+def test_a_real_tournament_still_needs_its_room_named(capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_py.cli import main  # noqa: PLC0415
+
+    assert main(["tournament", "--no-page"]) == 2  # not simulated: the tables' and the floor's room, never guessed
+    assert "--room is required" in capsys.readouterr().err

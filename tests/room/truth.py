@@ -48,7 +48,10 @@ def journal_truth(path: Path) -> JournalTruth:
 
 
 def last_seq(path: Path) -> int:
-    """The journal's newest seq, read without disturbing the daemon that writes it."""
+    """The journal's newest seq, read without disturbing the daemon that writes it (0 before the table has made
+    it: a table slow to start under load had not, and the read-only open failed)."""
+    if not path.exists():
+        return 0
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         return int(db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0])

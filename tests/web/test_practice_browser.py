@@ -198,7 +198,11 @@ def test_practice_in_the_browser_every_hand_ends_and_the_next_is_dealt(
             said: str | None = None
             try:
                 if state["ruling"] is not None and page.locator("#confirm").is_visible():
+                    shown = page.evaluate("() => window.verdicts.length")
                     page.click("#confirm", timeout=CLICK_MS)
+                    # its answer is read before the next press, so that press's answer is never taken from it
+                    confirmed = _verdict(page, shown)
+                    assert confirmed.startswith(("confirm: taken", "Refused")), confirmed
                 elif state["legal"] is not None and state["phase"] == "betting":
                     round_done_live = round_done_live or page.locator("#rounddone").is_enabled()
                     follower.catch_up()

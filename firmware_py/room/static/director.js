@@ -37,9 +37,30 @@ function cite(c) {
 function hhmmss(t) { return new Date(t).toTimeString().slice(0, 8); }
 function left() { return Math.max(0, state.remaining_s - (state.running ? (Date.now() - shownAt) / 1000 : 0)); }
 
+// Every control that asks the director for something (the clock, hand-for-hand, registration, a rebuy, an Undo,
+// the deal's form and agreements). While the director is lost they are all off; each one's own state (the deal's
+// button waits for every agreement, Undo is gone from an undone entry) is kept and put back when it is heard again.
+function controls() { return [...document.querySelectorAll("header button, main button, main input, main select")]; }
+
+function holdControls() {
+  for (const c of controls()) {
+    if (c.dataset.held === undefined) c.dataset.held = c.disabled ? "1" : "0";
+    c.disabled = true;
+  }
+}
+
+function releaseControls() {
+  for (const c of controls()) {
+    if (c.dataset.held === undefined) continue;
+    c.disabled = c.dataset.held === "1";
+    delete c.dataset.held;
+  }
+}
+
 function setStale(on) {
   if (state) frozen = on ? (stale ? frozen : left()) : null;  // the clock stays where it was when the director went
   stale = on;
+  if (on) holdControls(); else releaseControls();
   document.body.classList.toggle("is-stale", on);
   $("stale").style.display = on ? "block" : "none";
   if (on) $("stale").textContent = "Lost the director: no word since " + hhmmss(heardAt) +
@@ -72,6 +93,7 @@ function tableCard(t) {
 }
 
 function render(s) {
+  releaseControls();  // the director is heard: its state, not the held one, decides what is on
   state = s; shownAt = Date.now(); heardAt = shownAt;
   $("title").textContent = s.title + " tournament (" + s.profile + ")";
   $("structure").textContent = "structure " + s.structure;
@@ -160,6 +182,10 @@ function renderChips(s) {
 // Registration: late entries, re-entries, rebuys and add-ons, each journaled and undoable.
 function renderEntries(s) {
   $("late").textContent = s.late ? "Taken now: " + s.late : "No entries, rebuys or add-ons taken now";
+  // the end ends registration too: no live button for what the director would refuse
+  for (const c of document.querySelectorAll("#regform input, #regform button, #buyform input, #buyform button")) {
+    c.disabled = !!s.over;
+  }
   $("alternates").textContent = s.alternates.length ? "Alternates (in order): " + s.alternates.join(", ") : "";
   $("entries").replaceChildren(...s.entries.slice().reverse().map((a) => {
     const undo = !a.undone && !s.over ? el("button", {type: "button"}, "Undo") : null;
@@ -203,6 +229,7 @@ function renderDeal(s) {
 }
 
 async function post(path, body) {
+  if (stale) return;  // nothing is sent to a director the page has lost (its controls are off too)
   const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   if (r.status === 401) { location.reload(); return; }  // no longer paired: the pairing page
   if (!r.ok) alert((await r.json()).error || r.statusText);
