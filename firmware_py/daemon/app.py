@@ -423,8 +423,7 @@ class Daemon:
                     events.append(item)
                 elif isinstance(item, tuple):  # events that go together (a tournament's seats): one commit
                     events.extend(e for e in item
-                                  if isinstance(e, Setup | Seat | Stacks | Level | Race | Name | Draw
-                                                                   | CheckIn))
+                                  if isinstance(e, Setup | Seat | Stacks | Level | Race | Name | Draw | CheckIn))
                 elif isinstance(item, Awaited):
                     events.append(item.event)
                     self._awaited[id(item.event)] = item
