@@ -5,7 +5,6 @@ hand on air never reaches the picture before its own delay has passed, and none 
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 from tests.overlay.conftest import Clock
@@ -38,8 +37,8 @@ def test_the_chip_leaders_reach_the_picture_only_after_the_delay(browser: Any, r
     first = {"Maya Chen": 9000, "Omar Haddad": 4000, "Lena Ortiz": 12500, "Ivan Petrov": 600, "Zoe Adams": 7000,
              "Noor Ali": 3000, "Tom Reyes": 0}
     assert production.offer_tournament(TOPIC, with_stacks(1, first), dealt.t)
-    # the picture over a felt backdrop (keep: an inline style, which the page's CSP refuses unless bypassed)
-    page = browser.new_page(viewport={"width": 1280, "height": 720}, bypass_csp=bool(os.environ.get("OVERLAY_SHOTS")))
+    # the picture over a felt backdrop (keep: a constructed style sheet, which the page's CSP allows)
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
     try:
         page.goto(room.url + "/")
         clock.now = dealt.t + DELAY_S - 0.5  # nothing of the director's state yet: it serves its delay

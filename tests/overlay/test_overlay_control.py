@@ -24,9 +24,11 @@ DELAY_S = 10.0
 def keep(page: Any, name: str) -> None:
     """With OVERLAY_SHOTS=DIR, the picture over a felt backdrop (docs/img/make.sh)."""
     if os.environ.get("OVERLAY_SHOTS"):
-        style = page.add_style_tag(content=FELT)
+        # A constructed style sheet, not a <style> tag: the page's CSP (no 'unsafe-inline') refuses the latter.
+        page.evaluate("css => { const felt = new CSSStyleSheet(); felt.replaceSync(css); "
+                      "document.adoptedStyleSheets = [...document.adoptedStyleSheets, felt]; }", FELT)
         page.screenshot(path=str(Path(os.environ["OVERLAY_SHOTS"]) / name))
-        style.evaluate("node => node.remove()")
+        page.evaluate("() => { document.adoptedStyleSheets = document.adoptedStyleSheets.slice(0, -1); }")
 EVERY_CARD = "() => [...document.querySelectorAll('.strip .card')].every(c => c.dataset.card "
 
 
