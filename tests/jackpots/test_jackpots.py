@@ -4,27 +4,19 @@ the daemon writes, which `verify` accepts as written and refuses, naming the eve
 from __future__ import annotations
 
 import json
-import queue
-import threading
 from pathlib import Path
 
 import pytest
 
 from firmware_py.cli import main
 from firmware_py.core import RulingKind
-from firmware_py.daemon.app import Daemon, Stop
-from firmware_py.daemon.journal import Journal
-from firmware_py.daemon.port import DaemonPort
 from firmware_py.errors import ConfigError
 from firmware_py.extensions import Where
-from firmware_py.jackpots import EXTENSION, JackpotWatch, load_jackpots, parse_jackpots_config, qualify
-from firmware_py.session import SessionReader
-from tests.daemon.test_resume_at_scale import CONFIG
+from firmware_py.jackpots import JackpotWatch, load_jackpots, parse_jackpots_config, qualify
+from tests.jackpots.bad_beat import HOUSE, SESSION, play_bad_beat
 from tests.rules.table_driver import Table
 
 ROOT = Path(__file__).resolve().parents[2]
-SESSION = ROOT / "tests" / "sessions" / "jackpot_bad_beat_wfp.jsonl"
-HOUSE = ROOT / "config" / "jackpots.toml"
 
 
 def _showdown(holes: dict[int, list[str]], board: list[str], *, fold_first: int = 0) -> Table:
@@ -113,19 +105,7 @@ def packet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Jackpo
     (tmp / "jackpot.key").write_bytes(bytes(range(32)) * 2)
     config = parse_jackpots_config({"file": str(HOUSE), "key_file": "jackpot.key", "packets": "packets"},
                                    Where(source="table.toml", base_dir=tmp))
-    events = [e for _n, e in SessionReader(base_dir=SESSION.parent).read(SESSION.read_bytes().splitlines())]
-    journal = Journal.open(tmp / "journal.sqlite3")
-    inbox: queue.Queue[object] = queue.Queue()
-    daemon = Daemon(CONFIG, journal=journal, clock=lambda: 0.0, events=inbox)
-    watch = EXTENSION.setup(DaemonPort(daemon), config)
-    assert isinstance(watch, JackpotWatch)
-    for event in events:
-        inbox.put(event)
-    inbox.put(Stop("test"))
-    runner = threading.Thread(target=daemon.run)
-    runner.start()
-    runner.join(60)
-    journal.close()
+    watch = play_bad_beat(tmp / "journal.sqlite3", config)
     assert len(watch.written) == 2, watch.written  # the bad beat (seat 2) and the high hand (seat 3)
     return next(p for p in watch.written if "bad-beat" in p.name), tmp / "jackpot.key", watch
 

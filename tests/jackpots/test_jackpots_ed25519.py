@@ -5,23 +5,17 @@ and refuses another house's key, the HMAC secret, and a packet re-signed by whoe
 from __future__ import annotations
 
 import json
-import queue
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
 
 from firmware_py.cli import main
-from firmware_py.daemon.app import Daemon, Stop
-from firmware_py.daemon.journal import Journal
-from firmware_py.daemon.port import DaemonPort
 from firmware_py.errors import ConfigError
 from firmware_py.extensions import Where
-from firmware_py.jackpots import EXTENSION, JackpotWatch, parse_jackpots_config
-from firmware_py.session import SessionReader
-from tests.daemon.test_resume_at_scale import CONFIG
-from tests.jackpots.test_jackpots import HOUSE, SESSION, _changed
+from firmware_py.jackpots import parse_jackpots_config
+from tests.jackpots.bad_beat import HOUSE, play_bad_beat
+from tests.jackpots.test_jackpots import _changed
 
 pytest.importorskip("cryptography", reason="Ed25519 needs the cryptography package")
 
@@ -43,19 +37,7 @@ def signed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     private, public = key_pair(tmp)
     config = parse_jackpots_config({"file": str(HOUSE), "key_file": "jackpot.pem", "packets": "packets",
                                     "signing": "ed25519"}, Where(source="table.toml", base_dir=tmp))
-    events = [e for _n, e in SessionReader(base_dir=SESSION.parent).read(SESSION.read_bytes().splitlines())]
-    journal = Journal.open(tmp / "journal.sqlite3")
-    inbox: queue.Queue[object] = queue.Queue()
-    daemon = Daemon(CONFIG, journal=journal, clock=lambda: 0.0, events=inbox)
-    watch = EXTENSION.setup(DaemonPort(daemon), config)
-    assert isinstance(watch, JackpotWatch)
-    for event in events:
-        inbox.put(event)
-    inbox.put(Stop("test"))
-    runner = threading.Thread(target=daemon.run)
-    runner.start()
-    runner.join(60)
-    journal.close()
+    watch = play_bad_beat(tmp / "journal.sqlite3", config)
     assert len(watch.written) == 2
     return next(p for p in watch.written if "bad-beat" in p.name), private, public
 

@@ -7,31 +7,25 @@ user) get both, naming the very packets the daemon wrote; production, which may 
 from __future__ import annotations
 
 import json
-import queue
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from firmware_py.daemon.app import Daemon, Stop
 from firmware_py.daemon.journal import Journal
-from firmware_py.daemon.port import DaemonPort
 from firmware_py.extensions import Where
-from firmware_py.jackpots import EXTENSION, JackpotWatch, load_jackpots, parse_jackpots_config
+from firmware_py.jackpots import load_jackpots, parse_jackpots_config
 from firmware_py.room.floor import FloorModel
 from firmware_py.room.publisher import RoomPublisher
 from firmware_py.room.room_config import parse_room
-from firmware_py.session import SessionReader
 from tests.daemon.test_resume_at_scale import CONFIG
+from tests.jackpots.bad_beat import HOUSE, SESSION, play_bad_beat
 from tests.room.conftest import USERS, Listener, broker_config
 from tests.room.services import ACL_FILE, Mosquitto
 from tests.room.test_chip_counts import director
 
 ROOT = Path(__file__).resolve().parents[2]
-SESSION = ROOT / "tests" / "sessions" / "jackpot_bad_beat_wfp.jsonl"
-HOUSE = ROOT / "config" / "jackpots.toml"
 ROOM_USERS = {**USERS, "director": "director-secret"}
 
 
@@ -47,20 +41,8 @@ def played(tmp: Path) -> tuple[Path, list[Path]]:
     (tmp / "jackpot.key").write_bytes(bytes(range(32)) * 2)
     config = parse_jackpots_config({"file": str(HOUSE), "key_file": "jackpot.key", "packets": "packets"},
                                    Where(source="table.toml", base_dir=tmp))
-    events = [e for _n, e in SessionReader(base_dir=SESSION.parent).read(SESSION.read_bytes().splitlines())]
     path = tmp / "journal.sqlite3"
-    journal = Journal.open(path)
-    inbox: queue.Queue[object] = queue.Queue()
-    daemon = Daemon(CONFIG, journal=journal, clock=lambda: 0.0, events=inbox)
-    watch = EXTENSION.setup(DaemonPort(daemon), config)
-    assert isinstance(watch, JackpotWatch)
-    for event in events:
-        inbox.put(event)
-    inbox.put(Stop("test"))
-    runner = threading.Thread(target=daemon.run)
-    runner.start()
-    runner.join(60)
-    journal.close()
+    watch = play_bad_beat(path, config)
     return path, list(watch.written)
 
 
