@@ -61,7 +61,7 @@ def render_venue(surface: pygame.Surface, snapshot: TableSnapshot | None, *, now
         if seat.state != PlayerState.EMPTY:
             draw_seat(surface, layout.seat_boxes[seat.seat], seat, config=config, painter=painter,
                       between_hands=snapshot.phase in (Phase.IDLE, Phase.MISDEALT),
-                      hand_over=snapshot.phase == Phase.SHOWDOWN)
+                      hand_over=snapshot.phase == Phase.SHOWDOWN, absent=absence(snapshot, seat.seat))
             if seat.last_action and seat.state in LIVE:
                 draw_action_tag(surface, layout.seat_boxes[seat.seat], seat.last_action,
                                 toward=layout.table.center)
@@ -314,17 +314,26 @@ def draw_top_bar(surface: pygame.Surface, rect: pygame.Rect, snapshot: TableSnap
                         max_width=room)
 
 
-def seat_label(seat: SeatView, *, between_hands: bool, hand_over: bool = False) -> str:
+def absence(snapshot: TableSnapshot, seat: int) -> str:
+    """What the director's draw says of a seat whose drawn player's card has not been read at it (docs/checkin.md):
+    "wrong player" when another player's card was read there, "not checked in" when none was; else ""."""
+    if seat not in snapshot.not_checked_in:
+        return ""
+    return "wrong player" if any(at == seat for at, _player in snapshot.checked_in) else "not checked in"
+
+
+def seat_label(seat: SeatView, *, between_hands: bool, hand_over: bool = False, absent: str = "") -> str:
     """The word under a seat: its state in the hand; between hands none (everyone seated is waiting
     for the deal, no one is sitting out), but a seat with no chips says so. Once the pots are awarded a
-    seat that went all in and won chips is no longer all in: no word."""
+    seat that went all in and won chips is no longer all in: no word. `absent`: what the director's draw says of
+    the seat (`absence`), said where the seat has no other word."""
     if seat.state == PlayerState.WAITING and seat.stack == 0:
         return "no chips"
     if between_hands and seat.state == PlayerState.WAITING:
-        return ""
+        return absent
     if hand_over and seat.state == PlayerState.ALLIN and seat.stack:
         return ""
-    return STATE_LABELS.get(seat.state, "")
+    return STATE_LABELS.get(seat.state, "") or absent
 
 
 def dead_button(snapshot: TableSnapshot) -> int | None:
@@ -351,7 +360,7 @@ def draw_dead_button(surface: pygame.Surface, street: pygame.Rect, seat: int) ->
 
 def draw_seat(surface: pygame.Surface, box: pygame.Rect, seat: SeatView, *,
               config: DisplayConfig, painter: CardPainter, between_hands: bool = False,
-              hand_over: bool = False) -> None:
+              hand_over: bool = False, absent: str = "") -> None:
     """One seat: its name, badges, state, and its cards face down (counted, never read)."""
     out = seat.state in (PlayerState.FOLDED, PlayerState.DEAD) or (
         seat.state == PlayerState.WAITING and (not between_hands or seat.stack == 0))
@@ -382,7 +391,7 @@ def draw_seat(surface: pygame.Surface, box: pygame.Rect, seat: SeatView, *,
     row_y = lower + card_h // 2
     badge = round(card_h * 0.62)
     x = draw_badges(surface, seat, (box.left + pad, row_y), badge)
-    label = seat_label(seat, between_hands=between_hands, hand_over=hand_over)
+    label = seat_label(seat, between_hands=between_hands, hand_over=hand_over, absent=absent)
     if label:
         colour = ink
         if seat.to_act:

@@ -18,6 +18,7 @@ snap "$sessions/three_way_allin_robert.jsonl" --view broadcast --delay 10 --at 2
     --out docs/img/broadcast-chips-1280x720.png
 snap "$sessions/chip_race_wfp.jsonl" --view venue --at 8.2 --out docs/img/venue-chip-race-800x480.png
 snap "$sessions/checkin_wrong_seat_wfp.jsonl" --view venue --at 9.2 --out docs/img/venue-checkin-800x480.png
+snap "$sessions/checkin_wrong_seat_wfp.jsonl" --view venue --at 4.6 --out docs/img/venue-not-checked-in-800x480.png
 snap "$sessions/bb_ante_short_upt.jsonl" --view broadcast --delay 1 --at 10 --size 1280x720 \
     --out docs/img/broadcast-bb-ante-1280x720.png
 # The overlay page (the OBS browser source) in Debian's chromium, over a felt backdrop (the page itself is

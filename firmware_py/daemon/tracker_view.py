@@ -56,6 +56,7 @@ def public_state(snapshot: TableSnapshot, names: dict[int, str]) -> dict[str, An
     chips = snapshot.chips
     between = snapshot.phase not in IN_PLAY
     seats = []
+    occupied = {seat for seat, _player in snapshot.checked_in}  # seats where a player's card was read
     for view in snapshot.seats:
         if view.state is PlayerState.EMPTY:
             continue  # a seat left (or never taken): the page offers it to seat a player
@@ -70,6 +71,9 @@ def public_state(snapshot: TableSnapshot, names: dict[int, str]) -> dict[str, An
             "bet": view.bet, "last_action": view.last_action, "declared": view.declared,
             "button": view.is_button, "small_blind": view.is_small_blind, "big_blind": view.is_big_blind,
             "to_act": view.to_act, "cards": len(view.cards),
+            # the director's draw gives this seat a player whose card has not been read here (docs/checkin.md)
+            "not_checked_in": view.seat in snapshot.not_checked_in,
+            "wrong_player": view.seat in snapshot.not_checked_in and view.seat in occupied,  # another's card read
         })
     pots = chips.contested() if chips else ()
     in_hand = [v for v in snapshot.seats if v.state in IN_HAND]

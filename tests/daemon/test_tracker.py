@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_py.core import CheckIn, Draw
 from firmware_py.daemon.table_config import load_table_config
 from firmware_py.daemon.tracker_config import TrackerConfig, parse_tracker_config
 from firmware_py.errors import ConfigError
@@ -277,3 +278,20 @@ def test_a_tracker_address_this_machine_does_not_have_is_named() -> None:
     with pytest.raises(ConfigError, match=r"^table.toml: \[tracker\] listen: 192.0.2.7 is not an address of this "
                                           r"machine; .*`ip -brief address`"):
         check_tracker_environment(TrackerConfig(listen="192.0.2.7", port=8080), source="table.toml")
+
+
+def test_a_drawn_seat_whose_player_card_was_not_read_is_marked_not_checked_in(table: TrackerTable) -> None:
+    """docs/checkin.md: the director's draw names each seat's player; until that player's card is read at the
+    seat the operator's page says so (the deal to it is ruled by the book: tests/rules/test_checkin.py)."""
+    cookie = table.pair()
+    table.post(Draw(t=table._clock(), seats=((1, "P1"), (2, "P2"))))
+    table.post(CheckIn(t=table._clock(), player="P1", name="Ann", seat=1))
+    table.settle()
+    seats = {v["seat"]: v for v in _state(table, cookie)["seats"]}
+    assert seats[1]["not_checked_in"] is False and seats[1]["name"] == "Ann"
+    assert seats[2]["not_checked_in"] is True and seats[2]["wrong_player"] is False
+    table.post(CheckIn(t=table._clock(), player="P1", name="Ann", seat=2))  # Ann's card read at seat 2
+    table.settle()
+    seats = {v["seat"]: v for v in _state(table, cookie)["seats"]}
+    assert seats[2]["wrong_player"] is True and seats[1]["not_checked_in"] is True
+    assert all(v["not_checked_in"] is False for n, v in seats.items() if n not in (1, 2))  # no player drawn there

@@ -3,8 +3,10 @@ pot's winner is named, and between hands no one is labelled "sitting out"."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from display.display_config import DisplayConfig
-from display.venue import pot_text, seat_label
+from display.venue import absence, pot_text, seat_label
 from display.widgets import result_line
 from firmware_py.core import RulingKind
 from firmware_py.core.chips import Pot
@@ -62,6 +64,20 @@ def test_venue_labels_no_one_sitting_out_between_hands() -> None:
     assert seat_label(seated, between_hands=True) == ""  # was "sitting out" for every player
     assert seat_label(seated, between_hands=False) == "sitting out"  # not dealt into the hand in play
     assert seat_label(SeatView(seat=3, state=PlayerState.WAITING, stack=0), between_hands=True) == "no chips"
+
+
+def test_venue_labels_a_drawn_seat_whose_player_card_was_not_read_not_checked_in() -> None:
+    """docs/checkin.md: between hands the seat the draw gives an absent player says so; in a hand the seat's own
+    state (its hand dead by the book, or folded) says more and goes first."""
+    seated = SeatView(seat=4, state=PlayerState.WAITING, stack=5000)
+    assert seat_label(seated, between_hands=True, absent="not checked in") == "not checked in"
+    assert seat_label(SeatView(seat=4, state=PlayerState.ACTIVE, stack=5000), between_hands=False,
+                      absent="not checked in") == "not checked in"
+    assert seat_label(SeatView(seat=4, state=PlayerState.DEAD, stack=5000), between_hands=False,
+                      absent="not checked in") == "DEAD HAND"
+    wrong = replace(_uncalled_raise().core.snapshot(), not_checked_in=(4,), checked_in=((4, "P5"),))
+    assert absence(wrong, 4) == "wrong player" and absence(replace(wrong, checked_in=()), 4) == "not checked in"
+    assert absence(wrong, 3) == ""
 
 
 def test_corrections_are_shown_on_the_venue_screen_until_the_next_hand() -> None:

@@ -66,7 +66,7 @@ function render(){
     x.className="badge"+(t==="D"?"":" b");x.textContent=t;bd.append(x)}
    top.append(nm,bd);const st=document.createElement("div");st.className="stack";st.textContent=v.stack==null?"":fmt(v.stack);
    const line=document.createElement("div");line.className="small";
-   line.textContent=[v.to_act?"TO ACT":"",v.state==="active"||v.state==="seated"?"":v.state.toUpperCase(),v.last_action||(v.bet?"in "+fmt(v.bet):"")].filter(Boolean).join(" \u00b7 ");
+   line.textContent=[v.to_act?"TO ACT":"",v.wrong_player?"WRONG PLAYER":v.not_checked_in?"NOT CHECKED IN":"",v.state==="active"||v.state==="seated"?"":v.state.toUpperCase(),v.last_action||(v.bet?"in "+fmt(v.bet):"")].filter(Boolean).join(" \u00b7 ");
    b.append(top,st,line);if(v.declared){const d=document.createElement("div");d.className="decl";d.textContent=v.declared;b.append(d)}}
   if(sel===v.seat)b.classList.add("sel");b.onclick=()=>{sel=sel===v.seat?null:v.seat;render()};seats.append(b)}
  const L=S.legal, oot=actingOutOfTurn(), acting=oot?sel:(L?L.seat:null);
