@@ -45,9 +45,11 @@ Shares = Annotated[dict[SeatKey, Chips], msgspec.Meta(max_length=MAX_SEATS)]
 FIELD_TYPES: dict[str, Any] = {
     "t": Seconds, "ruling": RulingKind, "rule": Text, "remedy": Text, "cause": Cause, "card": Card, "seat": SeatNo,
     "street": Street, "hand": Name, "amount": Chips, "chip": Chips, "seats": Seats, "winners": Seats,
-    "odd_chips": Seats, "shares": Shares,
+    "odd_chips": Seats, "shares": Shares, "low_winners": Seats, "low_hand": Name,
 }
-# The bound for a field the table above does not name, by its Python type (as the record's annotation reads).
+# The bound for a field the table above does not name, by its Python type (as the record's annotation reads). The
+# compiled core's records may give a bare class there (`tuple`, not `tuple[int, ...]`): a field whose type names no
+# bound then stops the import, naming it, so a new container field is named above (the compiled CI run finds it).
 BY_TYPE: dict[str, Any] = {
     "int": Chips, "int | None": Chips, "str": Text, "str | None": Text, "bool": bool, "bool | None": bool,
     "tuple[int, ...]": Seats, "tuple[int, ...] | None": Seats,
