@@ -150,7 +150,7 @@ def _let_go(page: Any) -> None:  # noqa: F811
         chosen.first.click(timeout=CLICK_MS)
 
 
-@pytest.mark.parametrize("hands", [25, pytest.param(200, marks=pytest.mark.soak)])
+@pytest.mark.parametrize("hands", [12, pytest.param(200, marks=pytest.mark.soak)])
 def test_practice_in_the_browser_every_hand_ends_and_the_next_is_dealt(
         browser: Any, page: Any, tmp_path: Path, hands: int) -> None:  # noqa: F811
     shm = Path("/dev/shm")
